@@ -1,0 +1,55 @@
+# FluxShell: the few commands people run. `make run` and `make test` work on a fresh machine.
+SWIFT ?= swift
+ARGS ?=
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test deps build release bench tsan fuzz format lint clean
+
+## run: build fluxsh (release) and start it; pass arguments with ARGS="--store counter"
+run: deps
+	$(SWIFT) build -c release --product fluxsh
+	.build/release/fluxsh $(ARGS)
+
+## test: every unit and end-to-end test, then replay Scenarios/ with `fluxsh test`
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	.build/debug/fluxsh test Scenarios
+
+## deps: install what the build needs (libedit-dev; tmux for the terminal tests) when missing
+deps:
+	@missing=""; \
+	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev pkg-config"; \
+	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## bench: release-mode benchmarks of FluxCore and of the shell (figures in the README)
+bench: release
+	.build/release/fluxbench
+	Scripts/bench-shell.sh
+
+## tsan: the unit tests under the thread sanitizer
+tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+## fuzz: the command-parser fuzzer, FUZZ_SECONDS (default 600)
+fuzz: deps
+	Scripts/fuzz.sh
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build .build-*

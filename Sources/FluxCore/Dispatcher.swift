@@ -1,0 +1,141 @@
+/// Delivers actions to its handlers: synchronously, in registration order, one action at a time.
+///
+/// `dispatch(_:)` may be called from any thread. Actions from different threads are delivered one
+/// after the other (the caller waits for the dispatcher), and none is lost, duplicated or
+/// reordered relative to the order of its thread's calls. An action dispatched *while* another is
+/// being delivered on the same thread — from a handler, a middleware or an effect — is queued and
+/// delivered right after it, never recursively; `dispatch` returns once the queue is empty.
+///
+/// NB: handlers run while the dispatcher's lock is held. A handler that blocks on another thread
+/// which itself dispatches on this dispatcher deadlocks, as with any synchronous bus.
+public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: every stored property below is read and written only
+    // while `lock` is held.
+    @usableFromInline
+    typealias Handler = (Action) -> Void
+
+    @usableFromInline
+    let lock = PlatformLock(recursive: true)
+    @usableFromInline
+    @exclusivity(unchecked)
+    var handlers: ContiguousArray<(id: UInt64, handle: Handler)> = []
+    @usableFromInline
+    @exclusivity(unchecked)
+    var middlewares: ContiguousArray<any Middleware<Action>> = []
+    @usableFromInline
+    @exclusivity(unchecked)
+    var pending: ContiguousArray<Action> = []
+    @usableFromInline
+    @exclusivity(unchecked)
+    var pendingStart = 0
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isDelivering = false
+    @usableFromInline
+    @exclusivity(unchecked)
+    var nextID: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline
+    var hasTombstones = false
+    @usableFromInline
+    static var tombstoneID: UInt64 { .max }
+
+    /// Creates a dispatcher with no handlers; share one between several stores to broadcast.
+    public init() {}
+
+    /// Delivers `action` to every handler, after the middlewares saw it.
+    @inlinable
+    public func dispatch(_ action: Action) {
+        lock.lock()
+        defer { lock.unlock() }
+        if isDelivering {
+            pending.append(action)
+            return
+        }
+        isDelivering = true
+        deliver(action)
+        while pendingStart < pending.count {
+            let next = pending[pendingStart]
+            pendingStart += 1
+            deliver(next)
+        }
+        if hasTombstones { removeTombstones() }
+        if pendingStart > 0 {
+            pending.removeAll(keepingCapacity: pending.count < 1024)
+            pendingStart = 0
+        }
+        isDelivering = false
+    }
+
+    @inlinable
+    func deliver(_ action: Action) {
+        if middlewares.isEmpty {
+            deliverToHandlers(action)
+            return
+        }
+        var action = action
+        let chain = middlewares
+        for middleware in chain {
+            switch middleware.willDispatch(action, on: self) {
+            case .pass: continue
+            case .replace(let replacement): action = replacement
+            case .stop: return
+            }
+        }
+        deliverToHandlers(action)
+        for middleware in chain { middleware.didDispatch(action, on: self) }
+    }
+
+    @inlinable @inline(__always)
+    func deliverToHandlers(_ action: Action) {
+        // NB: a handler may register or unregister while we iterate (same thread: the lock is
+        // recursive). Registration appends, so indexing by position sees every handler registered
+        // before the action; unregistration during delivery leaves a no-op in place (see
+        // `unregister`), so positions stay put until delivery ends.
+        var index = 0
+        while index < handlers.count {
+            handlers[index].handle(action)
+            index += 1
+        }
+    }
+
+    /// Adds a handler that receives every action after the ones registered before it.
+    ///
+    /// - Returns: the subscription to pass to ``unregister(_:)``.
+    @discardableResult
+    public func register(_ handler: @escaping (Action) -> Void) -> Subscription {
+        lock.withLock {
+            nextID &+= 1
+            handlers.append((nextID, handler))
+            return Subscription(id: nextID)
+        }
+    }
+
+    /// Removes a handler; it is released at once and sees no later action.
+    public func unregister(_ subscription: Subscription) {
+        lock.withLock {
+            guard let index = handlers.firstIndex(where: { $0.id == subscription.id }) else {
+                return
+            }
+            if isDelivering {
+                handlers[index] = (Self.tombstoneID, { _ in })
+                hasTombstones = true
+            } else {
+                handlers.remove(at: index)
+            }
+        }
+    }
+
+    @usableFromInline
+    func removeTombstones() {
+        handlers.removeAll { $0.id == Self.tombstoneID }
+        hasTombstones = false
+    }
+
+    /// Adds a middleware after the ones already added.
+    public func use(_ middleware: some Middleware<Action>) {
+        lock.withLock { middlewares.append(middleware) }
+    }
+
+    /// The number of registered handlers.
+    public var handlerCount: Int { lock.withLock { handlers.count } }
+}

@@ -1,0 +1,101 @@
+/// Holds a state, applies changes to it, and tells its observers what each change did.
+///
+/// Reading ``state`` is safe from any thread. Observers are called synchronously, in the order
+/// they were added, on the thread that changed the state.
+public final class Store<State: FluxCore.State>: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: `current`, `observers` and `nextID` are read and written
+    // only while `lock` is held; `isUnchanged` is immutable.
+    @usableFromInline
+    typealias Observer = (StateChange<State>) -> Void
+
+    @usableFromInline
+    let lock = PlatformLock(recursive: false)
+    @usableFromInline
+    @exclusivity(unchecked)
+    var current: State
+    @usableFromInline
+    @exclusivity(unchecked)
+    var observers: ContiguousArray<(id: UInt64, observe: Observer)> = []
+    @usableFromInline
+    @exclusivity(unchecked)
+    var nextID: UInt64 = 0
+    /// When the state is `Equatable`, the test that lets an update that changed nothing go
+    /// unannounced. Cheap for unchanged arrays and strings, which compare their storage first.
+    @usableFromInline
+    let isUnchanged: ((State, State) -> Bool)?
+
+    /// Creates a store holding `state`; every update is announced.
+    public init(state: State) {
+        current = state
+        isUnchanged = nil
+    }
+
+    /// Creates a store holding `state`; an update that leaves the state equal is not announced.
+    public init(state: State) where State: Equatable {
+        current = state
+        isUnchanged = { $0 == $1 }
+    }
+
+    /// The current state.
+    @inlinable
+    public var state: State {
+        lock.withLock { current }
+    }
+
+    /// Changes the state in place and announces the change to every observer.
+    ///
+    /// - Returns: the change, or `nil` when an `Equatable` state stayed equal.
+    @inlinable @discardableResult
+    public func update(_ body: (inout State) -> Void) -> StateChange<State>? {
+        lock.lock()
+        let old = current
+        body(&current)
+        let change = StateChange(oldState: old, newState: current)
+        let observers = self.observers
+        lock.unlock()
+        if let isUnchanged, isUnchanged(change.oldState, change.newState) { return nil }
+        observers.withUnsafeBufferPointer { entries in
+            for index in entries.indices { entries[index].observe(change) }
+        }
+        return change
+    }
+
+    /// Replaces the whole state and announces the change.
+    @discardableResult
+    public func replace(with state: State) -> StateChange<State>? {
+        update { $0 = state }
+    }
+
+    /// Adds an observer of every announced change.
+    @discardableResult
+    public func observe(_ observer: @escaping (StateChange<State>) -> Void) -> Subscription {
+        lock.withLock {
+            nextID &+= 1
+            observers.append((nextID, observer))
+            return Subscription(id: nextID)
+        }
+    }
+
+    /// Removes an observer; it is released at once.
+    public func removeObserver(_ subscription: Subscription) {
+        lock.withLock {
+            observers.removeAll { $0.id == subscription.id }
+        }
+    }
+
+    /// The changes announced from now on, as an asynchronous sequence.
+    ///
+    /// ```swift
+    /// for await change in flux.store.changes {
+    ///     print(change.newState.count)
+    /// }
+    /// ```
+    public var changes: AsyncStream<StateChange<State>> {
+        let (stream, continuation) = AsyncStream<StateChange<State>>.makeStream()
+        let subscription = observe { continuation.yield($0) }
+        continuation.onTermination = { [weak self] _ in
+            self?.removeObserver(subscription)
+        }
+        return stream
+    }
+}
