@@ -1,0 +1,123 @@
+/// One command of the shell's language (SPEC section 3).
+public enum Command: Sendable, Equatable {
+    case help(topic: String?)
+    case stores
+    case load(name: String, alias: String?)
+    case use(alias: String)
+    case actions
+    case dispatch(ActionInvocation)
+    case state(path: ValuePath)
+    case history
+    case undo(steps: Int)
+    case redo(steps: Int)
+    case reset
+    case expect(Expectation)
+    case save(file: String)
+    case exhaustive(Bool)
+    case quit
+
+    /// The command word, as in `help` and JSON output.
+    public var word: String {
+        switch self {
+        case .help: "help"
+        case .stores: "stores"
+        case .load: "load"
+        case .use: "use"
+        case .actions: "actions"
+        case .dispatch: "dispatch"
+        case .state: "state"
+        case .history: "history"
+        case .undo: "undo"
+        case .redo: "redo"
+        case .reset: "reset"
+        case .expect: "expect"
+        case .save: "save"
+        case .exhaustive: "exhaustive"
+        case .quit: "quit"
+        }
+    }
+
+    /// Whether the command may change state, and so is followed by its expected diff lines.
+    public var changesState: Bool {
+        switch self {
+        case .dispatch, .undo, .redo, .reset: true
+        default: false
+        }
+    }
+}
+
+/// `dispatch NAME ARG...`: an action's case name and its arguments, as typed.
+public struct ActionInvocation: Sendable, Equatable, CustomStringConvertible {
+    public struct Argument: Sendable, Equatable {
+        public var label: String?
+        public var value: JSONValue
+
+        public init(label: String?, value: JSONValue) {
+            self.label = label
+            self.value = value
+        }
+    }
+
+    public var name: String
+    public var arguments: [Argument]
+
+    public init(name: String, arguments: [Argument] = []) {
+        self.name = name
+        self.arguments = arguments
+    }
+
+    /// The invocation in command syntax: `rename id: 2 title: "Buy milk"`.
+    public var description: String {
+        var text = name
+        for argument in arguments {
+            text += " "
+            if let label = argument.label { text += label + ": " }
+            text += ArgumentText.render(argument.value)
+        }
+        return text
+    }
+}
+
+/// Values as arguments: a string that reads back as the same bare word prints bare.
+public enum ArgumentText {
+    public static func render(_ value: JSONValue) -> String {
+        if case .string(let string) = value, isBareWord(string) { return string }
+        return JSONText.compact(value)
+    }
+
+    static func isBareWord(_ string: String) -> Bool {
+        guard !string.isEmpty, !["true", "false", "null"].contains(string) else { return false }
+        guard let first = string.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else {
+            return false
+        }
+        return string.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+                || $0 == "/" || $0 == "."
+        }
+    }
+}
+
+/// `expect PATH OP VALUE`.
+public struct Expectation: Sendable, Equatable {
+    public enum Operator: String, Sendable, CaseIterable {
+        case equal = "=="
+        case notEqual = "!="
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+        case contains = "contains"
+    }
+
+    public var path: ValuePath
+    public var op: Operator
+    public var value: JSONValue
+}
+
+/// A line of a script or scenario, parsed.
+public struct ParsedLine: Sendable, Equatable {
+    /// `nil` for a blank or comment-only line.
+    public var command: Command?
+    /// The line began with `! `: the command is expected to fail.
+    public var expectsFailure: Bool
+}

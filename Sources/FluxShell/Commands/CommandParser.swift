@@ -1,0 +1,212 @@
+/// Turns a command line into a ``Command``.
+///
+/// ```swift
+/// try CommandParser.parse(#"dispatch rename id: 2 title: "Buy milk""#)
+/// // .dispatch(rename(id: 2, title: "Buy milk"))
+/// ```
+public enum CommandParser {
+    /// Every command word, for `help`, completion and did-you-mean.
+    public static let commandWords = [
+        "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",
+        "reset", "expect", "save", "exhaustive", "quit", "exit",
+    ]
+
+    public static func parse(_ line: String) throws(ShellError) -> ParsedLine {
+        try parse(line[...])
+    }
+
+    public static func parse(_ line: Substring) throws(ShellError) -> ParsedLine {
+        var rest = line.drop { $0 == " " || $0 == "\t" }
+        var expectsFailure = false
+        if rest.hasPrefix("!"), rest.dropFirst().first.map({ $0 == " " || $0 == "\t" }) ?? true {
+            expectsFailure = true
+            rest = rest.dropFirst()
+        }
+        let tokens = try CommandLexer.tokens(in: rest)
+        guard let first = tokens.first else {
+            if expectsFailure { throw ShellError("'!' must be followed by a command") }
+            return ParsedLine(command: nil, expectsFailure: false)
+        }
+        return ParsedLine(command: try command(first, Array(tokens.dropFirst())), expectsFailure: expectsFailure)
+    }
+
+    private static func command(_ first: Token, _ arguments: [Token]) throws(ShellError) -> Command {
+        guard case .word = first.kind else {
+            throw ShellError("expected a command, found \(first.text)", hint: "try 'help'")
+        }
+        let word = String(first.text)
+        switch word {
+        case "help":
+            try expectCount(arguments, 0...1, usage: "help [COMMAND]")
+            return .help(topic: arguments.first.map { String($0.text) })
+        case "stores":
+            try expectCount(arguments, 0...0, usage: "stores")
+            return .stores
+        case "load":
+            guard arguments.count == 1 || (arguments.count == 3 && arguments[1].text == "as") else {
+                throw usageError("load NAME [as ALIAS]", example: "load todos as list")
+            }
+            let name = try name(arguments[0], what: "store name")
+            let alias = arguments.count == 3 ? try self.name(arguments[2], what: "alias") : nil
+            return .load(name: name, alias: alias)
+        case "use":
+            try expectCount(arguments, 1...1, usage: "use ALIAS")
+            return .use(alias: try name(arguments[0], what: "alias"))
+        case "actions":
+            try expectCount(arguments, 0...0, usage: "actions")
+            return .actions
+        case "dispatch":
+            guard let action = arguments.first else {
+                throw usageError("dispatch ACTION [ARG...]", example: "dispatch add 5")
+            }
+            return .dispatch(
+                ActionInvocation(
+                    name: try name(action, what: "action name"),
+                    arguments: try self.arguments(Array(arguments.dropFirst()))))
+        case "state":
+            try expectCount(arguments, 0...1, usage: "state [PATH]")
+            guard let path = arguments.first else { return .state(path: .root) }
+            return .state(path: try ValuePath.parse(path.text))
+        case "history":
+            try expectCount(arguments, 0...0, usage: "history")
+            return .history
+        case "undo", "redo":
+            try expectCount(arguments, 0...1, usage: "\(word) [N]")
+            var steps = 1
+            if let count = arguments.first {
+                guard let number = Int(count.text), number >= 1 else {
+                    throw ShellError(
+                        "\(word) takes a positive number of steps, not '\(count.text)'",
+                        hint: "e.g. \(word) 2")
+                }
+                steps = number
+            }
+            return word == "undo" ? .undo(steps: steps) : .redo(steps: steps)
+        case "reset":
+            try expectCount(arguments, 0...0, usage: "reset")
+            return .reset
+        case "expect":
+            return .expect(try expectation(arguments))
+        case "save":
+            try expectCount(arguments, 1...1, usage: "save FILE")
+            let file: String
+            if case .quoted(let text) = arguments[0].kind { file = text } else { file = String(arguments[0].text) }
+            return .save(file: file)
+        case "exhaustive":
+            guard arguments.count == 1, ["on", "off"].contains(arguments[0].text) else {
+                throw usageError("exhaustive on|off", example: "exhaustive on")
+            }
+            return .exhaustive(arguments[0].text == "on")
+        case "quit", "exit":
+            try expectCount(arguments, 0...0, usage: word)
+            return .quit
+        default:
+            throw ShellError(
+                "unknown command '\(word)'",
+                hint: Suggestion.didYouMean(word, among: commandWords) ?? "type 'help' for the list")
+        }
+    }
+
+    private static func expectation(_ arguments: [Token]) throws(ShellError) -> Expectation {
+        let usage = "expect PATH OP VALUE, OP one of == != < <= > >= contains"
+        guard arguments.count >= 3 else {
+            throw usageError(usage, example: "expect count == 1")
+        }
+        guard arguments.count == 3 else {
+            throw ShellError(
+                "expect takes one value after the operator, found \(arguments.count - 2) words",
+                hint: "quote a string with spaces: expect todos[0].title == \"Buy milk\"")
+        }
+        let path = try ValuePath.parse(arguments[0].text)
+        guard let op = Expectation.Operator(rawValue: String(arguments[1].text)) else {
+            throw ShellError(
+                "unknown operator '\(arguments[1].text)'",
+                hint: "use one of == != < <= > >= contains")
+        }
+        return Expectation(path: path, op: op, value: try value(arguments[2]))
+    }
+
+    private static func arguments(_ tokens: [Token]) throws(ShellError) -> [ActionInvocation.Argument] {
+        var result: [ActionInvocation.Argument] = []
+        var index = 0
+        while index < tokens.count {
+            let token = tokens[index]
+            if case .label(let label) = token.kind {
+                guard index + 1 < tokens.count else {
+                    throw ShellError("argument '\(label):' has no value", hint: "e.g. \(label): 1")
+                }
+                if case .label = tokens[index + 1].kind {
+                    throw ShellError("argument '\(label):' has no value", hint: "e.g. \(label): 1")
+                }
+                result.append(.init(label: label, value: try value(tokens[index + 1])))
+                index += 2
+            } else {
+                result.append(.init(label: nil, value: try value(token)))
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// A VALUE: a JSON literal, or a bare word meaning that word as a string.
+    public static func value(_ token: Token) throws(ShellError) -> JSONValue {
+        switch token.kind {
+        case .quoted(let string):
+            return .string(string)
+        case .json:
+            do {
+                return try JSONParser.parse(token.text)
+            } catch {
+                throw ShellError("invalid JSON \(abbreviated(token.text)): \(error.message)")
+            }
+        case .label(let label):
+            throw ShellError("unexpected label '\(label):'", hint: "quote a value containing ':'")
+        case .word:
+            let text = token.text
+            switch text {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            case "null": return .null
+            default: break
+            }
+            if let first = text.utf8.first,
+                (0x30...0x39).contains(first)
+                    || (first == UInt8(ascii: "-") && text.utf8.dropFirst().first.map { (0x30...0x39).contains($0) } == true)
+            {
+                do {
+                    return try JSONParser.parse(text)
+                } catch {
+                    if error.message.contains("out of range") {
+                        throw ShellError("number \(abbreviated(text)) is out of range")
+                    }
+                }
+            }
+            return .string(String(text))
+        }
+    }
+
+    static func abbreviated(_ text: Substring) -> String {
+        text.count > 40 ? String(text.prefix(37)) + "..." : String(text)
+    }
+
+    private static func name(_ token: Token, what: String) throws(ShellError) -> String {
+        switch token.kind {
+        case .word, .quoted: break
+        default: throw ShellError("expected a \(what), found \(abbreviated(token.text))")
+        }
+        if case .quoted(let text) = token.kind { return text }
+        return String(token.text)
+    }
+
+    private static func expectCount(_ arguments: [Token], _ range: ClosedRange<Int>, usage: String)
+        throws(ShellError)
+    {
+        guard range.contains(arguments.count) else {
+            throw ShellError("usage: \(usage)")
+        }
+    }
+
+    private static func usageError(_ usage: String, example: String) -> ShellError {
+        ShellError("usage: \(usage)", hint: "e.g. \(example)")
+    }
+}

@@ -1,0 +1,245 @@
+/// Parses one JSON value from text, with a bound on nesting so no input can exhaust the stack.
+public struct JSONParser {
+    /// The deepest nesting of arrays and objects accepted.
+    public static let maximumDepth = 512
+
+    private let bytes: [UInt8]
+    private var position = 0
+
+    /// Parses `text`, which must hold exactly one JSON value (white space around it is allowed).
+    public static func parse(_ text: Substring) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(text.utf8))
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.position == parser.bytes.count else {
+            throw parser.error("unexpected text after the value")
+        }
+        return value
+    }
+
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        try parse(text[...])
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func error(_ message: String) -> JSONParseError {
+        JSONParseError(message: message, offset: position)
+    }
+
+    private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+            position += 1
+        }
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard let byte = current else { throw error("expected a value, found the end") }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "t"): return try parseWord("true", .bool(true))
+        case UInt8(ascii: "f"): return try parseWord("false", .bool(false))
+        case UInt8(ascii: "n"): return try parseWord("null", .null)
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
+        }
+    }
+
+    private mutating func parseWord(_ word: String, _ value: JSONValue) throws(JSONParseError)
+        -> JSONValue
+    {
+        let utf8 = Array(word.utf8)
+        guard position + utf8.count <= bytes.count,
+            Array(bytes[position..<position + utf8.count]) == utf8
+        else { throw error("unknown literal (expected \(word))") }
+        position += utf8.count
+        return value
+    }
+
+    private mutating func checkDepth(_ depth: Int) throws(JSONParseError) {
+        if depth > Self.maximumDepth {
+            throw error("nesting deeper than \(Self.maximumDepth) levels")
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        try checkDepth(depth)
+        position += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            position += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                return .array(elements)
+            case nil: throw error("unterminated array (missing ']')")
+            default: throw error("expected ',' or ']' in array")
+            }
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        try checkDepth(depth)
+        position += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            position += 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else {
+                throw error(current == nil ? "unterminated object (missing '}')" : "expected a quoted key")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw error("expected ':' after key") }
+            position += 1
+            skipWhitespace()
+            object[key] = try parseValue(depth: depth)
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                return .object(object)
+            case nil: throw error("unterminated object (missing '}')")
+            default: throw error("expected ',' or '}' in object")
+            }
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = position
+        var isInteger = true
+        if current == UInt8(ascii: "-") { position += 1 }
+        guard let first = current, first >= 0x30, first <= 0x39 else {
+            throw error("expected a digit")
+        }
+        while let byte = current, byte >= 0x30, byte <= 0x39 { position += 1 }
+        if current == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard let digit = current, digit >= 0x30, digit <= 0x39 else {
+                throw error("expected a digit after '.'")
+            }
+            while let byte = current, byte >= 0x30, byte <= 0x39 { position += 1 }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
+            guard let digit = current, digit >= 0x30, digit <= 0x39 else {
+                throw error("expected a digit in the exponent")
+            }
+            while let byte = current, byte >= 0x30, byte <= 0x39 { position += 1 }
+        }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        if isInteger, let integer = Int(text) { return .int(integer) }
+        guard let number = Double(text), number.isFinite else {
+            position = start
+            throw error("number \(text) is out of range")
+        }
+        if isInteger {
+            // NB: an integer too large for Int stays exact enough to say so when decoded.
+            return .double(number)
+        }
+        return .double(number)
+    }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        position += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = position
+        func flushRun(_ parser: JSONParser, _ end: Int, into scalars: inout String.UnicodeScalarView) {
+            if end > runStart {
+                scalars.append(
+                    contentsOf: String(decoding: parser.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+            }
+        }
+        while true {
+            guard let byte = current else { throw error("unterminated string (missing '\"')") }
+            if byte == UInt8(ascii: "\"") {
+                flushRun(self, position, into: &scalars)
+                position += 1
+                return String(scalars)
+            }
+            if byte < 0x20 { throw error("control character in string (escape it)") }
+            if byte != UInt8(ascii: "\\") {
+                position += 1
+                continue
+            }
+            flushRun(self, position, into: &scalars)
+            position += 1
+            guard let escape = current else { throw error("unterminated escape") }
+            position += 1
+            switch escape {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                var code = try parseHex4()
+                if (0xD800..<0xDC00).contains(code) {
+                    guard current == UInt8(ascii: "\\"), position + 1 < bytes.count,
+                        bytes[position + 1] == UInt8(ascii: "u")
+                    else { throw error("unpaired surrogate \\u\(String(code, radix: 16))") }
+                    position += 2
+                    let low = try parseHex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw error("invalid surrogate pair") }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(code) else {
+                    throw error("invalid code point \\u\(String(code, radix: 16))")
+                }
+                scalars.append(scalar)
+            default:
+                position -= 1
+                throw error("unknown escape '\\\(Character(Unicode.Scalar(escape)))'")
+            }
+            runStart = position
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw error("expected 4 hex digits after \\u") }
+        var code: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt32
+            switch byte {
+            case 0x30...0x39: digit = UInt32(byte - 0x30)
+            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
+            default: throw error("expected 4 hex digits after \\u")
+            }
+            code = code * 16 + digit
+            position += 1
+        }
+        return code
+    }
+}
+
+/// Why a JSON literal could not be read, and where (a byte offset into the literal).
+public struct JSONParseError: Error, Sendable, Equatable {
+    public var message: String
+    public var offset: Int
+}

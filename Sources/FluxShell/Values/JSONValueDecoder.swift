@@ -1,0 +1,213 @@
+/// Builds a `Decodable` value (an action) from a ``JSONValue``.
+///
+/// Errors are `DecodingError`s whose coding path says which argument was wrong.
+public struct JSONValueDecoder {
+    public init() {}
+
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        try T(from: ValueDecoder(value: value, codingPath: []))
+    }
+}
+
+struct ValueDecoder: Decoder {
+    let value: JSONValue
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let object) = value else {
+            throw mismatch(JSONObject.self, "expected an object, found \(value.kindName)")
+        }
+        return KeyedDecodingContainer(KeyedValueDecoding<Key>(object: object, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let elements) = value else {
+            throw mismatch([JSONValue].self, "expected an array, found \(value.kindName)")
+        }
+        return UnkeyedValueDecoding(elements: elements, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValueDecoding(value: value, codingPath: codingPath)
+    }
+
+    func mismatch(_ type: Any.Type, _ description: String) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: codingPath, debugDescription: description))
+    }
+}
+
+/// Scalar conversions shared by the three containers.
+enum ScalarDecoding {
+    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, path: [any CodingKey])
+        throws -> T
+    {
+        func mismatch(_ expected: String) -> DecodingError {
+            .typeMismatch(
+                type,
+                .init(
+                    codingPath: path,
+                    debugDescription: "expected \(expected), found \(JSONText.compact(value))"))
+        }
+        switch type {
+        case is String.Type:
+            guard case .string(let string) = value else { throw mismatch("a string") }
+            return string as! T
+        case is Bool.Type:
+            guard case .bool(let flag) = value else { throw mismatch("true or false") }
+            return flag as! T
+        case is Double.Type:
+            guard let number = value.numberValue else { throw mismatch("a number") }
+            return number as! T
+        case is Float.Type:
+            guard let number = value.numberValue else { throw mismatch("a number") }
+            return Float(number) as! T
+        case let integerType as any FixedWidthInteger.Type:
+            return try decodeInteger(integerType, from: value, path: path) as! T
+        default:
+            return try T(from: ValueDecoder(value: value, codingPath: path))
+        }
+    }
+
+    static func decodeInteger<I: FixedWidthInteger>(
+        _ type: I.Type, from value: JSONValue, path: [any CodingKey]
+    ) throws -> I {
+        let context = { (text: String) in DecodingError.Context(codingPath: path, debugDescription: text) }
+        switch value {
+        case .int(let integer):
+            guard let exact = I(exactly: integer) else {
+                throw DecodingError.dataCorrupted(
+                    context("number \(integer) is out of range for \(I.self) (\(I.min)...\(I.max))"))
+            }
+            return exact
+        case .double(let number):
+            guard number.rounded() == number else {
+                throw DecodingError.typeMismatch(
+                    I.self, context("expected a whole number, found \(JSONTextNumber(number))"))
+            }
+            guard let exact = I(exactly: number) else {
+                throw DecodingError.dataCorrupted(
+                    context("number \(JSONTextNumber(number)) is out of range for \(I.self)"))
+            }
+            return exact
+        default:
+            throw DecodingError.typeMismatch(
+                I.self, context("expected a whole number, found \(JSONText.compact(value))"))
+        }
+    }
+}
+
+/// A number as the user probably wrote it: `12` for a whole double, else Swift's shortest form.
+func JSONTextNumber(_ number: Double) -> String {
+    if let whole = Int64(exactly: number) { return String(whole) }
+    return JSONText.format(number)
+}
+
+private struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let object: JSONObject
+    let codingPath: [any CodingKey]
+
+    var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
+
+    private func value(for key: Key) throws -> JSONValue {
+        guard let value = object[key.stringValue] else {
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "missing '\(key.stringValue)'"))
+        }
+        return value
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        object[key.stringValue].map { $0 == .null } ?? true
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try ScalarDecoding.decode(type, from: value(for: key), path: codingPath + [key])
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
+        throws -> KeyedDecodingContainer<NestedKey>
+    {
+        try ValueDecoder(value: value(for: key), codingPath: codingPath + [key]).container(
+            keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try ValueDecoder(value: value(for: key), codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        ValueDecoder(value: object["super"] ?? .null, codingPath: codingPath)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        ValueDecoder(value: object[key.stringValue] ?? .null, codingPath: codingPath + [key])
+    }
+}
+
+private struct ElementKey: CodingKey {
+    var stringValue: String { String(intValue ?? 0) }
+    var intValue: Int?
+    init(_ index: Int) { intValue = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.intValue = intValue }
+}
+
+private struct UnkeyedValueDecoding: UnkeyedDecodingContainer {
+    let elements: [JSONValue]
+    let codingPath: [any CodingKey]
+    var currentIndex = 0
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
+
+    private mutating func next(_ type: Any.Type) throws -> (JSONValue, [any CodingKey]) {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(
+                type,
+                .init(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
+        }
+        defer { currentIndex += 1 }
+        return (elements[currentIndex], codingPath + [ElementKey(currentIndex)])
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, elements[currentIndex] == .null else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let (value, path) = try next(type)
+        return try ScalarDecoding.decode(type, from: value, path: path)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        let (value, path) = try next(JSONObject.self)
+        return try ValueDecoder(value: value, codingPath: path).container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let (value, path) = try next([JSONValue].self)
+        return try ValueDecoder(value: value, codingPath: path).unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let (value, path) = try next(JSONValue.self)
+        return ValueDecoder(value: value, codingPath: path)
+    }
+}
+
+private struct SingleValueDecoding: SingleValueDecodingContainer {
+    let value: JSONValue
+    let codingPath: [any CodingKey]
+
+    func decodeNil() -> Bool { value == .null }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try ScalarDecoding.decode(type, from: value, path: codingPath)
+    }
+}

@@ -1,0 +1,158 @@
+/// A place in a state: `.` (the whole state), `count`, `todos[0].title`, `scores["alice"]`.
+public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
+    public enum Segment: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    public var segments: [Segment]
+
+    public init(_ segments: [Segment] = []) { self.segments = segments }
+
+    public static let root = ValuePath()
+
+    public func appending(_ segment: Segment) -> ValuePath {
+        var copy = self
+        copy.segments.append(segment)
+        return copy
+    }
+
+    /// The path as the shell prints it: `.` for the root, else `todos[0].title`.
+    public var description: String {
+        guard !segments.isEmpty else { return "." }
+        var text = ""
+        for segment in segments {
+            Self.write(segment, first: text.isEmpty, to: &text)
+        }
+        return text
+    }
+
+    static func write(_ segment: Segment, first: Bool, to text: inout String) {
+        switch segment {
+        case .index(let index):
+            text += "[" + String(index) + "]"
+        case .key(let key) where isPlainKey(key):
+            if !first { text += "." }
+            text += key
+        case .key(let key):
+            text += "[" + JSONText.quoted(key) + "]"
+        }
+    }
+
+    /// Keys that print bare: letters, digits and `_`, not starting with a digit.
+    static func isPlainKey(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !(0x30...0x39).contains(first) else { return false }
+        return key.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+                || (0x61...0x7A).contains(byte) || byte == 0x5F || byte >= 0x80
+        }
+    }
+
+    /// Parses a path as typed in `state` and `expect`.
+    public static func parse(_ text: Substring) throws(ShellError) -> ValuePath {
+        var segments: [Segment] = []
+        let bytes = Array(text.utf8)
+        var position = 0
+        if bytes == [UInt8(ascii: ".")] { return .root }
+        func fail(_ message: String) -> ShellError {
+            ShellError(
+                "invalid path '\(text)': \(message)",
+                hint: "paths look like count, todos[0].title or scores[\"alice\"]")
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") { position += 1 }
+        var expectKey = true
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "[") {
+                position += 1
+                guard position < bytes.count else { throw fail("missing ']'") }
+                if bytes[position] == UInt8(ascii: "\"") {
+                    var end = position + 1
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                        end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+                    }
+                    guard end < bytes.count else { throw fail("unterminated quoted key") }
+                    let literal = String(decoding: bytes[position...end], as: UTF8.self)
+                    guard case .string(let key)? = try? JSONParser.parse(literal) else {
+                        throw fail("invalid quoted key \(literal)")
+                    }
+                    segments.append(.key(key))
+                    position = end + 1
+                } else {
+                    var end = position
+                    while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+                    guard end > position else {
+                        throw fail("expected an index or a quoted key inside [ ]")
+                    }
+                    guard let index = Int(String(decoding: bytes[position..<end], as: UTF8.self))
+                    else { throw fail("index out of range") }
+                    segments.append(.index(index))
+                    position = end
+                }
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "]") else {
+                    throw fail("missing ']'")
+                }
+                position += 1
+                expectKey = false
+            } else if byte == UInt8(ascii: ".") {
+                guard !expectKey || segments.isEmpty == false else { throw fail("unexpected '.'") }
+                position += 1
+                expectKey = true
+                guard position < bytes.count else { throw fail("missing key after '.'") }
+            } else {
+                guard expectKey else { throw fail("expected '.' or '[' before a key") }
+                var end = position
+                while end < bytes.count, bytes[end] != UInt8(ascii: "."), bytes[end] != UInt8(ascii: "["),
+                    bytes[end] != UInt8(ascii: "]")
+                {
+                    end += 1
+                }
+                segments.append(.key(String(decoding: bytes[position..<end], as: UTF8.self)))
+                position = end
+                expectKey = false
+            }
+        }
+        return ValuePath(segments)
+    }
+
+    /// The value at this path in `root`; `.count` of an array or object is its element count.
+    public func lookup(in root: JSONValue) throws(ShellError) -> JSONValue {
+        var current = root
+        var walked = ValuePath()
+        for segment in segments {
+            let here = walked.segments.isEmpty ? "the state" : walked.description
+            switch (segment, current) {
+            case (.key(let key), .object(let object)):
+                if let value = object[key] {
+                    current = value
+                } else if key == "count" {
+                    current = .int(object.count)
+                } else {
+                    throw ShellError(
+                        "no key '\(key)' in \(here)",
+                        hint: Suggestion.didYouMean(key, among: object.keys)
+                            ?? "its keys are: \(object.keys.joined(separator: ", "))")
+                }
+            case (.key("count"), .array(let elements)):
+                current = .int(elements.count)
+            case (.key(let key), .array):
+                throw ShellError(
+                    "\(here) is an array, not an object: no key '\(key)'",
+                    hint: "use an index such as \(walked.appending(.index(0))) or .count")
+            case (.index(let index), .array(let elements)):
+                guard index < elements.count else {
+                    throw ShellError(
+                        "index \(index) is past the end of \(here) (\(elements.count) element\(elements.count == 1 ? "" : "s"))"
+                    )
+                }
+                current = elements[index]
+            case (.index(let index), .object):
+                throw ShellError("\(here) is an object, not an array: no index \(index)")
+            case (_, let scalar):
+                throw ShellError("\(here) is \(scalar.kindName), which has no \(ValuePath([segment]))")
+            }
+            walked.segments.append(segment)
+        }
+        return current
+    }
+}
