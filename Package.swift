@@ -6,6 +6,9 @@ let package = Package(
     products: [
         .library(name: "FluxCore", targets: ["FluxCore"]),
         .library(name: "FluxShell", targets: ["FluxShell"]),
+        .library(name: "FluxStores", targets: ["FluxStores"]),
+        .library(name: "FluxShellCommand", targets: ["FluxShellCommand"]),
+        .executable(name: "fluxsh", targets: ["fluxsh"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -18,6 +21,26 @@ let package = Package(
         // Layer 1: the shell engine: commands, values, paths, diffs, sessions, scenarios.
         // Pure: strings in, strings out; no terminal code.
         .target(name: "FluxShell", dependencies: ["FluxCore"]),
+        .testTarget(name: "FluxShellTests", dependencies: ["FluxShell", "FluxStores"]),
+
+        // The built-in example stores, written with the public API a user has.
+        .target(name: "FluxStores", dependencies: ["FluxCore", "FluxShell"]),
+
+        // Layer 2: line editing over libedit (a system library and a C shim for its variadic API).
+        .systemLibrary(
+            name: "CLibEdit", pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
+        .target(name: "EditLineShim", dependencies: ["CLibEdit"]),
+        .target(name: "FluxShellTerminal", dependencies: ["FluxShell", "CLibEdit", "EditLineShim"]),
+
+        // Layer 3: the command line (modes, options, exit codes) and the thin executable.
+        .target(
+            name: "FluxShellCommand",
+            dependencies: [
+                "FluxShell", "FluxShellTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(name: "fluxsh", dependencies: ["FluxShellCommand", "FluxStores"]),
 
         // Benchmark of FluxCore's hot path: `make bench`.
         .executableTarget(name: "fluxbench", dependencies: ["FluxCore"]),

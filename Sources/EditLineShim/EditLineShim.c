@@ -1,0 +1,99 @@
+#include "EditLineShim.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+static volatile sig_atomic_t interrupted = 0;
+
+static void on_interrupt(int signal_number) {
+    (void)signal_number;
+    interrupted = 1;
+}
+
+void fluxsh_install_interrupt_handler(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0; /* no SA_RESTART: the read returns EINTR and el_gets gives up */
+    sigaction(SIGINT, &action, NULL);
+}
+
+int fluxsh_take_interrupt(void) {
+    int was = interrupted;
+    interrupted = 0;
+    return was;
+}
+
+EditLine *fluxsh_el_open(const char *program) {
+    EditLine *editor = el_init(program, stdin, stdout, stderr);
+    if (editor == NULL) return NULL;
+    el_set(editor, EL_EDITOR, "emacs");
+    el_set(editor, EL_SIGNAL, 0);
+    el_source(editor, NULL); /* ~/.editrc, as users of libedit expect */
+    return editor;
+}
+
+void fluxsh_el_close(EditLine *editor) { el_end(editor); }
+
+void fluxsh_el_set_prompt(EditLine *editor, fluxsh_prompt_fn prompt) { el_set(editor, EL_PROMPT, prompt); }
+
+void fluxsh_el_set_client_data(EditLine *editor, void *data) { el_set(editor, EL_CLIENTDATA, data); }
+
+void *fluxsh_el_client_data(EditLine *editor) {
+    void *data = NULL;
+    el_get(editor, EL_CLIENTDATA, &data);
+    return data;
+}
+
+void fluxsh_el_bind_function(EditLine *editor, const char *name, const char *help, fluxsh_command_fn function,
+                             const char *key) {
+    el_set(editor, EL_ADDFN, name, help, function);
+    el_set(editor, EL_BIND, key, name, NULL);
+}
+
+void fluxsh_el_set_history(EditLine *editor, History *log) { el_set(editor, EL_HIST, history, log); }
+
+const char *fluxsh_el_gets(EditLine *editor, int *count) {
+    errno = 0;
+    const char *line = el_gets(editor, count);
+    if (line == NULL && (errno == EINTR || interrupted)) *count = -1;
+    return line;
+}
+
+void fluxsh_el_reset(EditLine *editor) { el_reset(editor); }
+
+void fluxsh_el_resize(EditLine *editor) { el_resize(editor); }
+
+History *fluxsh_history_open(int size) {
+    History *log = history_init();
+    if (log == NULL) return NULL;
+    HistEvent event;
+    history(log, &event, H_SETSIZE, size);
+    history(log, &event, H_SETUNIQUE, 1);
+    return log;
+}
+
+void fluxsh_history_close(History *log) { history_end(log); }
+
+void fluxsh_history_enter(History *log, const char *line) {
+    HistEvent event;
+    history(log, &event, H_ENTER, line);
+}
+
+int fluxsh_history_load(History *log, const char *path) {
+    HistEvent event;
+    return history(log, &event, H_LOAD, path);
+}
+
+int fluxsh_history_save(History *log, const char *path) {
+    HistEvent event;
+    return history(log, &event, H_SAVE, path);
+}
+
+void fluxsh_print(const char *text) {
+    fputs(text, stdout);
+    fflush(stdout);
+}

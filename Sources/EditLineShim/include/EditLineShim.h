@@ -1,0 +1,40 @@
+#ifndef EDIT_LINE_SHIM_H
+#define EDIT_LINE_SHIM_H
+
+#include <histedit.h>
+
+/// Non-variadic wrappers over libedit's el_set / el_get / history, which Swift cannot call.
+typedef const char *(*fluxsh_prompt_fn)(EditLine *);
+typedef unsigned char (*fluxsh_command_fn)(EditLine *, int);
+
+/// Opens an editor on the process's standard streams, with emacs bindings and no signal
+/// handling of libedit's own (the caller installs SIGINT with sa_flags = 0).
+EditLine *fluxsh_el_open(const char *program);
+void fluxsh_el_close(EditLine *editor);
+void fluxsh_el_set_prompt(EditLine *editor, fluxsh_prompt_fn prompt);
+void fluxsh_el_set_client_data(EditLine *editor, void *data);
+void *fluxsh_el_client_data(EditLine *editor);
+/// Binds `key` (e.g. "^I") to a named function implemented by `function`.
+void fluxsh_el_bind_function(EditLine *editor, const char *name, const char *help, fluxsh_command_fn function,
+                             const char *key);
+void fluxsh_el_set_history(EditLine *editor, History *history);
+/// Reads a line. Returns NULL with *count 0 at end of input, NULL with *count -1 on interrupt.
+const char *fluxsh_el_gets(EditLine *editor, int *count);
+void fluxsh_el_reset(EditLine *editor);
+void fluxsh_el_resize(EditLine *editor);
+
+History *fluxsh_history_open(int size);
+void fluxsh_history_close(History *history);
+void fluxsh_history_enter(History *history, const char *line);
+int fluxsh_history_load(History *history, const char *path);
+int fluxsh_history_save(History *history, const char *path);
+
+/// Installs a SIGINT handler that only interrupts the read (no SA_RESTART).
+void fluxsh_install_interrupt_handler(void);
+/// Whether SIGINT arrived since the last call (and clears it).
+int fluxsh_take_interrupt(void);
+
+/// Writes text to standard output and flushes it (the completion list).
+void fluxsh_print(const char *text);
+
+#endif

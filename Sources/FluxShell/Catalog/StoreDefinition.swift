@@ -1,0 +1,75 @@
+import FluxCore
+
+/// A named store the shell can load: its initial state, its mutation, how text becomes its
+/// actions, and optionally a check before each action and effects after it.
+///
+/// Registering a store takes one line, given a `Codable` action enum and an `Encodable` state:
+///
+/// ```swift
+/// let counter = StoreDefinition("counter", state: CounterState(), mutation: CounterMutation())
+/// ```
+///
+/// Text becomes the action through its synthesized `Codable` form: `dispatch add 5` decodes
+/// `{"add":{"_0":5}}`, `dispatch rename id: 2 title: "x"` decodes `{"rename":{"id":2,"title":"x"}}`.
+public struct StoreDefinition: Sendable {
+    /// The name used by `load` and `--store`.
+    public let name: String
+    /// One line for `stores`.
+    public let summary: String
+    /// The action cases with their parameters, for `actions` and completion.
+    public let actions: [ActionSignature]
+    let makeRuntime: @Sendable (_ alias: String, _ dispatcher: Dispatcher<SessionAction>) -> any StoreRuntime
+
+    /// - Parameters:
+    ///   - name: the name for `load NAME`.
+    ///   - summary: one line for `stores`.
+    ///   - state: the initial state.
+    ///   - mutation: applies actions to the state.
+    ///   - validate: called before an action is dispatched; throw a ``ShellError`` to refuse it
+    ///     (the command fails and nothing changes), e.g. for an unknown id.
+    ///   - effect: called after an action was applied, with the new state; the actions it returns
+    ///     are dispatched next, each announced by a `=> ACTION` line.
+    public init<M: Mutation & Sendable>(
+        _ name: String,
+        summary: String = "",
+        state: M.State,
+        mutation: M,
+        validate: (@Sendable (M.Action, M.State) throws -> Void)? = nil,
+        effect: (@Sendable (M.Action, M.State) -> [M.Action])? = nil
+    ) where M.Action: Codable, M.State: Encodable {
+        self.name = name
+        self.summary = summary
+        let signatures = SignatureProbe.signatures(of: M.Action.self)
+        self.actions = signatures
+        self.makeRuntime = { alias, dispatcher in
+            TypedStoreRuntime(
+                alias: alias, storeName: name, initialState: state, mutation: mutation,
+                signatures: signatures, validate: validate, effect: effect, dispatcher: dispatcher)
+        }
+    }
+}
+
+/// The stores a shell can load, by name, in the order they were registered.
+public struct StoreCatalog: Sendable {
+    public private(set) var definitions: [StoreDefinition]
+
+    public init(_ definitions: [StoreDefinition] = []) {
+        self.definitions = []
+        for definition in definitions { register(definition) }
+    }
+
+    /// Adds a store; a later definition with the same name replaces the earlier one.
+    public mutating func register(_ definition: StoreDefinition) {
+        if let index = definitions.firstIndex(where: { $0.name == definition.name }) {
+            definitions[index] = definition
+        } else {
+            definitions.append(definition)
+        }
+    }
+
+    public subscript(name: String) -> StoreDefinition? {
+        definitions.first { $0.name == name }
+    }
+
+    public var names: [String] { definitions.map(\.name) }
+}

@@ -1,0 +1,193 @@
+/// The places where two JSON values differ, as ``DiffEntry`` lines in the value's order.
+///
+/// Objects are compared key by key; arrays by a minimal edit script (Myers), so an insertion or
+/// removal is one line and a change inside an element is reported at the deepest path that
+/// changed. Identical values are skipped without descending into them.
+public enum StateDiff {
+    /// Beyond this many differences in one array, its elements are paired by index instead of by
+    /// a minimal edit script, which keeps time and memory bounded.
+    static let editScriptLimit = 2_000
+
+    public static func entries(from old: JSONValue, to new: JSONValue) -> [DiffEntry] {
+        var entries: [DiffEntry] = []
+        diff(old, new, at: ValuePath(), into: &entries)
+        return entries
+    }
+
+    static func diff(_ old: JSONValue, _ new: JSONValue, at path: ValuePath, into entries: inout [DiffEntry]) {
+        switch (old, new) {
+        case (.object(let before), .object(let after)):
+            diffObjects(before, after, at: path, into: &entries)
+        case (.array(let before), .array(let after)):
+            diffArrays(before, after, at: path, into: &entries)
+        default:
+            if old != new {
+                entries.append(DiffEntry(operation: .changed, path: path, old: old, new: new))
+            }
+        }
+    }
+
+    static func diffObjects(
+        _ old: JSONObject, _ new: JSONObject, at path: ValuePath, into entries: inout [DiffEntry]
+    ) {
+        if old.keys == new.keys {
+            for index in new.keys.indices where old.values[index] != new.values[index] {
+                diff(old.values[index], new.values[index], at: path.appending(.key(new.keys[index])), into: &entries)
+            }
+            return
+        }
+        for (key, value) in new.members {
+            if let previous = old[key] {
+                if previous != value { diff(previous, value, at: path.appending(.key(key)), into: &entries) }
+            } else {
+                entries.append(DiffEntry(operation: .added, path: path.appending(.key(key)), old: nil, new: value))
+            }
+        }
+        for (key, value) in old.members where new[key] == nil {
+            entries.append(DiffEntry(operation: .removed, path: path.appending(.key(key)), old: value, new: nil))
+        }
+    }
+
+    static func diffArrays(
+        _ old: [JSONValue], _ new: [JSONValue], at path: ValuePath, into entries: inout [DiffEntry]
+    ) {
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix,
+            old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        let oldMiddle = old[prefix..<(old.count - suffix)]
+        let newMiddle = new[prefix..<(new.count - suffix)]
+        let script =
+            EditScript.myers(Array(oldMiddle), Array(newMiddle), limit: editScriptLimit)
+            ?? EditScript.byIndex(oldMiddle.count, newMiddle.count)
+        // Walk the script: between matches, pair removals with insertions as changes.
+        var removed: [Int] = []
+        var inserted: [Int] = []
+        func flush() {
+            let paired = min(removed.count, inserted.count)
+            for index in 0..<paired {
+                let oldIndex = prefix + removed[index]
+                let newIndex = prefix + inserted[index]
+                diff(old[oldIndex], new[newIndex], at: path.appending(.index(newIndex)), into: &entries)
+            }
+            for index in removed.dropFirst(paired) {
+                entries.append(
+                    DiffEntry(
+                        operation: .removed, path: path.appending(.index(prefix + index)),
+                        old: old[prefix + index], new: nil))
+            }
+            for index in inserted.dropFirst(paired) {
+                entries.append(
+                    DiffEntry(
+                        operation: .added, path: path.appending(.index(prefix + index)),
+                        old: nil, new: new[prefix + index]))
+            }
+            removed.removeAll(keepingCapacity: true)
+            inserted.removeAll(keepingCapacity: true)
+        }
+        for step in script {
+            switch step {
+            case .keep: flush()
+            case .remove(let index): removed.append(index)
+            case .insert(let index): inserted.append(index)
+            }
+        }
+        flush()
+    }
+}
+
+/// An edit script between two sequences: which elements stay, go, or come.
+enum EditScript {
+    enum Step: Equatable {
+        case keep
+        /// An element of the old sequence (by its index there) is removed.
+        case remove(Int)
+        /// An element of the new sequence (by its index there) is inserted.
+        case insert(Int)
+    }
+
+    /// Pairs elements by index: changes for the common length, then removals or insertions.
+    static func byIndex(_ oldCount: Int, _ newCount: Int) -> [Step] {
+        var steps: [Step] = []
+        for index in 0..<max(oldCount, newCount) {
+            if index < oldCount { steps.append(.remove(index)) }
+            if index < newCount { steps.append(.insert(index)) }
+        }
+        return steps
+    }
+
+    /// A shortest edit script (Myers, 1986), or `nil` when more than `limit` edits are needed.
+    static func myers<T: Equatable>(_ old: [T], _ new: [T], limit: Int) -> [Step]? {
+        let n = old.count
+        let m = new.count
+        if n == 0 { return (0..<m).map { .insert($0) } }
+        if m == 0 { return (0..<n).map { .remove($0) } }
+        let maxD = min(n + m, limit)
+        let offset = maxD + 1
+        var frontier = Array(repeating: 0, count: 2 * maxD + 3)
+        var trace: [[Int]] = []
+        var found = false
+        search: for d in 0...maxD {
+            trace.append(frontier)
+            for k in stride(from: -d, through: d, by: 2) {
+                var x: Int
+                if k == -d || (k != d && frontier[offset + k - 1] < frontier[offset + k + 1]) {
+                    x = frontier[offset + k + 1]
+                } else {
+                    x = frontier[offset + k - 1] + 1
+                }
+                var y = x - k
+                while x < n, y < m, old[x] == new[y] {
+                    x += 1
+                    y += 1
+                }
+                frontier[offset + k] = x
+                if x >= n, y >= m {
+                    found = true
+                    break search
+                }
+            }
+        }
+        guard found else { return nil }
+        // Backtrack from the end to the start, collecting steps in reverse.
+        var steps: [Step] = []
+        var x = n
+        var y = m
+        for d in stride(from: trace.count - 1, through: 0, by: -1) {
+            let previous = trace[d]
+            let k = x - y
+            let previousK: Int
+            if k == -d || (k != d && previous[offset + k - 1] < previous[offset + k + 1]) {
+                previousK = k + 1
+            } else {
+                previousK = k - 1
+            }
+            let previousX = d == 0 ? 0 : previous[offset + previousK]
+            let previousY = previousX - previousK
+            while x > previousX, y > previousY {
+                steps.append(.keep)
+                x -= 1
+                y -= 1
+            }
+            if d > 0 {
+                if x == previousX {
+                    steps.append(.insert(y - 1))
+                } else {
+                    steps.append(.remove(x - 1))
+                }
+            }
+            x = previousX
+            y = previousY
+        }
+        while x > 0, y > 0 {
+            steps.append(.keep)
+            x -= 1
+            y -= 1
+        }
+        return steps.reversed()
+    }
+}

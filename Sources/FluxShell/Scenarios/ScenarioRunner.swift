@@ -1,0 +1,167 @@
+import Dispatch
+import Synchronization
+
+/// Replays `.scenario` files, each in a fresh ``Session``, in parallel, and reports in a stable
+/// order. Also the library entry point for replaying scenarios inside a package's own tests:
+///
+/// ```swift
+/// @Test(arguments: try ScenarioRunner.discover(["Scenarios"]))
+/// func scenario(_ path: String) {
+///     let result = ScenarioRunner(catalog: .builtIn).run(path)
+///     #expect(result.passed, "\(result.report.joined(separator: "\n"))")
+/// }
+/// ```
+public struct ScenarioRunner: Sendable {
+    public struct Options: Sendable {
+        public var jobs = 1
+        public var filter: String?
+        public var shard: Shard?
+        public var exhaustive = false
+        public var update = false
+
+        public init() {}
+    }
+
+    /// What happened to one scenario.
+    public struct Result: Sendable {
+        public var path: String
+        public var failures: [ScriptRunner.Failure]
+        /// `--update` rewrote the file (the result is that of the rewritten file).
+        public var wasUpdated = false
+        public var seconds: Double = 0
+
+        public var passed: Bool { failures.isEmpty }
+
+        /// `FILE:LINE: error: …` and detail lines, as `fluxsh test` prints them.
+        public var report: [String] {
+            failures.flatMap { failure in
+                var lines = failure.lines
+                lines[0] = "\(failure.location): " + lines[0]
+                return lines
+            }
+        }
+    }
+
+    public let catalog: StoreCatalog
+    public var options: Options
+
+    public init(catalog: StoreCatalog, options: Options = Options()) {
+        self.catalog = catalog
+        self.options = options
+    }
+
+    /// The `.scenario` files under `paths` (files are taken as given), sorted.
+    ///
+    /// - Throws: a ``ShellError`` for a path that does not exist.
+    public static func discover(_ paths: [String]) throws(ShellError) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            switch FileSystem.kind(of: path) {
+            case .file: files.append(path)
+            case .directory: files += FileSystem.files(under: path, withSuffix: ".scenario")
+            case .missing: throw ShellError("no such file or folder: '\(path)'")
+            }
+        }
+        var seen = Set<String>()
+        return files.filter { seen.insert($0).inserted }
+    }
+
+    /// The files `run(_:)` would run after `--filter` and `--shard`.
+    public func select(_ files: [String]) -> [String] {
+        var selected = files
+        if let filter = options.filter { selected = selected.filter { $0.contains(filter) } }
+        if let shard = options.shard { selected = shard.select(selected) }
+        return selected
+    }
+
+    /// Runs `files` with `options.jobs` workers; results come back in the order of `files`.
+    public func run(_ files: [String]) -> [Result] {
+        let results = Mutex<[Result?]>(Array(repeating: nil, count: files.count))
+        let next = Atomic<Int>(0)
+        let workers = max(1, min(options.jobs, files.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < files.count else { return }
+                let result = run(files[index])
+                results.withLock { $0[index] = result }
+            }
+        }
+        return results.withLock { $0.compactMap { $0 } }
+    }
+
+    /// Runs one scenario file (and rewrites it first with `--update`).
+    public func run(_ path: String) -> Result {
+        let start = ContinuousClock.now
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.read(path)
+        } catch {
+            return Result(
+                path: path,
+                failures: [.init(location: .init(file: path, line: 1), lines: [ErrorText.render(error, at: nil)], fixableByUpdate: false)])
+        }
+        var (runner, _) = replay(bytes, path: path)
+        var wasUpdated = false
+        if options.update, let updated = ScenarioUpdate.rewrite(bytes, blocks: runner.diffBlocks), updated != bytes {
+            do {
+                try FileSystem.writeAtomically(String(decoding: updated, as: UTF8.self), to: path)
+                wasUpdated = true
+                (runner, _) = replay(updated, path: path)
+            } catch {
+                return Result(
+                    path: path,
+                    failures: [.init(location: .init(file: path, line: 1), lines: [ErrorText.render(error, at: nil)], fixableByUpdate: false)])
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        return Result(
+            path: path, failures: runner.failures, wasUpdated: wasUpdated,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    private func replay(_ bytes: [UInt8], path: String) -> (ScriptRunner, Session) {
+        var scriptOptions = ScriptRunner.Options()
+        scriptOptions.printsOutput = false
+        scriptOptions.exhaustive = options.exhaustive
+        let session = Session(catalog: catalog)
+        let runner = ScriptRunner(
+            session: session, options: scriptOptions, output: .init(standardOutput: { _ in }, standardError: { _ in }))
+        runner.run(bytes, file: path)
+        return (runner, session)
+    }
+}
+
+/// `--update`: the scenario's bytes with each diff block's expected lines replaced by what
+/// happened; every other line is kept byte for byte.
+enum ScenarioUpdate {
+    static func rewrite(_ bytes: [UInt8], blocks: [ScriptRunner.DiffBlock]) -> [UInt8]? {
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let endsWithNewline = bytes.last == 0x0A
+        var replacements: [Int: ScriptRunner.DiffBlock] = [:]
+        for block in blocks where !block.expectedLines.isEmpty || block.isRequired {
+            replacements[block.commandLine] = block
+        }
+        guard !replacements.isEmpty else { return nil }
+        var output: [UInt8] = []
+        var lineNumber = 1
+        let lineCount = endsWithNewline ? lines.count - 1 : lines.count
+        while lineNumber <= lineCount {
+            let line = lines[lineNumber - 1]
+            output += line
+            output.append(0x0A)
+            if let block = replacements[lineNumber] {
+                let carriageReturn = line.last == 0x0D ? [UInt8(0x0D)] : []
+                for actual in block.actual {
+                    output += Array(actual.utf8) + carriageReturn
+                    output.append(0x0A)
+                }
+                lineNumber += 1 + block.expectedLines.count
+                continue
+            }
+            lineNumber += 1
+        }
+        if !endsWithNewline, output.last == 0x0A { output.removeLast() }
+        return output
+    }
+}

@@ -1,0 +1,262 @@
+/// Runs command lines one at a time, as piped mode, `fluxsh run` and `fluxsh test` do: prints each
+/// command's output, reports errors with `FILE:LINE:`, and checks expected diff lines (the `~ `,
+/// `+ `, `- `, `=> ` and `(no changes)` lines right after a state-changing command).
+public final class ScriptRunner {
+    public enum Format: String, Sendable, CaseIterable {
+        case text
+        case json
+    }
+
+    public struct Options: Sendable {
+        public var format: Format = .text
+        /// Print `> COMMAND` before each command's output.
+        public var echo = false
+        /// Stop at the first failing command.
+        public var bail = false
+        /// Every state-changing command must be followed by its expected diff lines.
+        public var exhaustive = false
+        /// Print command output at all (the scenario runner does not).
+        public var printsOutput = true
+
+        public init() {}
+    }
+
+    /// Where the runner writes.
+    public struct Output {
+        public var standardOutput: (String) -> Void
+        public var standardError: (String) -> Void
+
+        public init(standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void) {
+            self.standardOutput = standardOutput
+            self.standardError = standardError
+        }
+    }
+
+    /// A command that failed, or whose expectations did not hold.
+    public struct Failure: Sendable, Equatable {
+        public var location: SourceLocation
+        /// The first line is the message; further lines give details (expected and actual diffs).
+        public var lines: [String]
+        /// Whether `--update` would fix it (its diff lines differ or are missing).
+        public var fixableByUpdate: Bool
+    }
+
+    /// A state-changing command's diff block: where its expected lines are, what happened.
+    public struct DiffBlock: Sendable {
+        /// The 1-based line of the command.
+        public var commandLine: Int
+        /// The 1-based lines of its expected diff lines (empty when there were none).
+        public var expectedLines: Range<Int>
+        public var actual: [String]
+        /// Whether the block must be present (exhaustive).
+        public var isRequired: Bool
+    }
+
+    public let session: Session
+    public let options: Options
+    private let output: Output
+    public private(set) var failures: [Failure] = []
+    public private(set) var diffBlocks: [DiffBlock] = []
+    /// The script asked to stop (`quit`), or `--bail` stopped it.
+    public private(set) var isStopped = false
+
+    private var pending: Pending?
+    private var file = "<stdin>"
+
+    private struct Pending {
+        var location: SourceLocation
+        var command: String
+        var actual: [String]
+        var expected: [String] = []
+        var firstExpectedLine: Int
+        var isRequired: Bool
+    }
+
+    public init(session: Session, options: Options, output: Output) {
+        self.session = session
+        self.options = options
+        self.output = output
+        session.recordsJSON = options.format == .json
+    }
+
+    /// Runs a whole text, as a file of lines.
+    public func run(_ bytes: [UInt8], file: String) {
+        self.file = file
+        var number = 0
+        var start = 0
+        while start < bytes.count, !isStopped {
+            number += 1
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            feed(bytes[start..<end], number: number, file: file)
+            start = end + 1
+        }
+        finish()
+    }
+
+    /// Runs one line (without its newline) read from `file`.
+    public func feed(_ raw: ArraySlice<UInt8>, number: Int, file: String) {
+        guard !isStopped else { return }
+        self.file = file
+        let location = SourceLocation(file: file, line: number)
+        var bytes = raw
+        if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        guard let line = String(validating: bytes, as: UTF8.self) else {
+            closePending()
+            fail(at: location, ShellError("this line is not valid UTF-8", hint: "save the file as UTF-8"))
+            return
+        }
+        if Self.isExpectedDiffLine(line) {
+            guard pending != nil else {
+                closePending()
+                fail(
+                    at: location,
+                    ShellError(
+                        "diff line '\(CommandParser.abbreviated(line[...]))' does not follow a dispatch, undo, redo or reset",
+                        hint: "expected diff lines go right after the command that changes state"))
+                return
+            }
+            pending?.expected.append(Self.trimmed(line))
+            return
+        }
+        closePending()
+        run(line, at: location)
+    }
+
+    /// Ends the script: checks the last command's expected diff lines.
+    public func finish() {
+        closePending()
+    }
+
+    private func run(_ line: String, at location: SourceLocation) {
+        let parsed: ParsedLine
+        do {
+            parsed = try CommandParser.parse(line)
+        } catch {
+            fail(at: location, error)
+            return
+        }
+        guard let command = parsed.command else { return }
+        if options.echo, options.printsOutput, options.format == .text { output.standardOutput("> " + Self.trimmed(line)) }
+        let result: CommandResult
+        do {
+            result = try session.execute(command)
+        } catch {
+            if !parsed.expectsFailure { fail(at: location, error) }
+            return
+        }
+        if parsed.expectsFailure {
+            fail(
+                at: location,
+                ShellError(
+                    "expected this command to fail, but it succeeded",
+                    hint: "remove the '! ' if it should succeed"))
+        }
+        if options.printsOutput { print(result, command: command, at: location) }
+        if command.changesState {
+            pending = Pending(
+                location: location, command: Self.trimmed(line), actual: result.diff?.lines ?? [],
+                firstExpectedLine: location.line + 1,
+                isRequired: options.exhaustive || session.isExhaustive)
+        }
+        if result.quits { isStopped = true }
+    }
+
+    private func print(_ result: CommandResult, command: Command, at location: SourceLocation) {
+        switch options.format {
+        case .text:
+            for line in result.lines { output.standardOutput(line) }
+        case .json:
+            var object = JSONObject()
+            object.appendUnchecked("line", .int(location.line))
+            object.appendUnchecked("command", .string(command.word))
+            for (key, value) in result.fields { object[key] = value }
+            output.standardOutput(JSONText.compact(.object(object)))
+        }
+    }
+
+    private func closePending() {
+        guard let block = pending else { return }
+        pending = nil
+        let lastExpected = block.firstExpectedLine + block.expected.count
+        diffBlocks.append(
+            DiffBlock(
+                commandLine: block.location.line, expectedLines: block.firstExpectedLine..<lastExpected,
+                actual: block.actual, isRequired: block.isRequired))
+        if block.expected.isEmpty {
+            guard block.isRequired else { return }
+            record(
+                Failure(
+                    location: block.location,
+                    lines: ["error: '\(block.command)' has no expected diff lines (exhaustive mode); it printed:"]
+                        + block.actual.map { "    " + $0 }
+                        + ["  (run 'fluxsh test --update' to write them)"],
+                    fixableByUpdate: true))
+            return
+        }
+        guard block.expected != block.actual else { return }
+        record(
+            Failure(
+                location: block.location,
+                lines: ["error: the diff of '\(block.command)' differs from the expected lines"]
+                    + SideBySide.render(expected: block.expected, actual: block.actual)
+                    + ["  (run 'fluxsh test --update' to accept what happened)"],
+                fixableByUpdate: true))
+    }
+
+    private func fail(at location: SourceLocation, _ error: ShellError) {
+        record(Failure(location: location, lines: [ErrorText.render(error, at: nil)], fixableByUpdate: false))
+    }
+
+    private func record(_ failure: Failure) {
+        failures.append(failure)
+        if options.printsOutput {
+            switch options.format {
+            case .text:
+                var lines = failure.lines
+                lines[0] = "\(failure.location): " + lines[0]
+                for line in lines { output.standardError(line) }
+            case .json:
+                let message = failure.lines.joined(separator: "\n")
+                let text = message.hasPrefix("error: ") ? String(message.dropFirst(7)) : message
+                output.standardOutput(
+                    JSONText.compact(
+                        .object(JSONObject([("line", .int(failure.location.line)), ("error", .string(text))]))))
+            }
+        }
+        if options.bail { isStopped = true }
+    }
+
+    /// `~ `, `+ `, `- `, `=> ` lines and `(no changes)`.
+    public static func isExpectedDiffLine(_ line: String) -> Bool {
+        let text = line.drop { $0 == " " || $0 == "\t" }
+        return text.hasPrefix("~ ") || text.hasPrefix("+ ") || text.hasPrefix("- ") || text.hasPrefix("=> ")
+            || trimmed(String(text)) == "(no changes)"
+    }
+
+    static func trimmed(_ line: String) -> String {
+        var text = Substring(line)
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        return String(text)
+    }
+}
+
+/// Expected and actual diff lines in two columns, differing rows marked.
+enum SideBySide {
+    static func render(expected: [String], actual: [String]) -> [String] {
+        let width = min(60, max(8, expected.map(\.count).max() ?? 0))
+        func cell(_ text: String) -> String {
+            let clipped = text.count > width ? String(text.prefix(width - 1)) + "…" : text
+            return clipped + String(repeating: " ", count: width - clipped.count)
+        }
+        var lines = ["    " + cell("expected") + " | actual"]
+        for row in 0..<max(expected.count, actual.count) {
+            let left = row < expected.count ? expected[row] : ""
+            let right = row < actual.count ? actual[row] : ""
+            let marker = left == right ? "  " : "≠ "
+            lines.append("  " + marker + cell(left) + " | " + right)
+        }
+        return lines
+    }
+}

@@ -1,0 +1,56 @@
+/// What a command did: the lines it prints, its diff, and its fields for `--format json`.
+public struct CommandResult: Sendable {
+    /// Lines for standard output in the text format.
+    public var lines: [String] = []
+    /// For `dispatch`, `undo`, `redo` and `reset`: the diff it printed.
+    public var diff: CommandDiff?
+    /// The command's JSON object members after `line` and `command`.
+    public var fields: [(String, JSONValue)] = []
+    /// `quit` or `exit`.
+    public var quits = false
+
+    public init() {}
+}
+
+/// The diff of a state-changing command: one step per action (the dispatched one, then each
+/// follow-up), or a single step for `undo`, `redo` and `reset`.
+public struct CommandDiff: Sendable, Equatable {
+    public struct Step: Sendable, Equatable {
+        /// The follow-up action that made this step, announced by `=> ACTION`; `nil` for the
+        /// command's own step.
+        public var followUp: ActionInvocation?
+        public var entries: [DiffEntry]
+    }
+
+    public var steps: [Step]
+    /// No loaded store's state differs after the whole command from before it.
+    public var isUnchanged: Bool
+
+    /// The diff as printed: entry lines, `=> ACTION` before follow-ups, or `(no changes)`.
+    public var lines: [String] {
+        if isUnchanged { return ["(no changes)"] }
+        var lines: [String] = []
+        for step in steps {
+            if let followUp = step.followUp { lines.append("=> " + followUp.description) }
+            for entry in step.entries { lines.append(entry.line) }
+        }
+        return lines
+    }
+
+    var changesJSON: JSONValue {
+        .array(steps.first.map { $0.entries.map(\.json) } ?? [])
+    }
+
+    var followUpsJSON: JSONValue? {
+        let followUps = steps.filter { $0.followUp != nil }
+        guard !followUps.isEmpty else { return nil }
+        return .array(
+            followUps.map { step in
+                .object(
+                    JSONObject([
+                        ("action", .string(step.followUp?.description ?? "")),
+                        ("changes", .array(step.entries.map(\.json))),
+                    ]))
+            })
+    }
+}

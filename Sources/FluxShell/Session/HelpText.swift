@@ -1,0 +1,64 @@
+/// The words of `help` and `help COMMAND`: short, with an example each.
+enum HelpText {
+    struct Entry {
+        var word: String
+        var usage: String
+        var summary: String
+        var example: String
+
+        var long: [String] { ["usage: \(usage)", summary, "example: \(example)"] }
+    }
+
+    static let entries: [Entry] = [
+        Entry(word: "help", usage: "help [COMMAND]", summary: "Lists the commands, or explains one.", example: "help dispatch"),
+        Entry(word: "stores", usage: "stores", summary: "Lists the stores you can load.", example: "stores"),
+        Entry(
+            word: "load", usage: "load NAME [as ALIAS]",
+            summary: "Creates a store with its initial state and makes it active; all loaded stores share one dispatcher.",
+            example: "load todos as list"),
+        Entry(word: "use", usage: "use ALIAS", summary: "Makes a loaded store active.", example: "use counter"),
+        Entry(
+            word: "actions", usage: "actions",
+            summary: "Lists the active store's actions with their argument labels and types.", example: "actions"),
+        Entry(
+            word: "dispatch", usage: "dispatch ACTION [ARG...]",
+            summary:
+                "Dispatches an action to every loaded store that accepts it and prints the diff. Arguments are VALUE or LABEL: VALUE; a value is JSON or a bare word.",
+            example: "dispatch rename id: 2 title: \"Buy milk\""),
+        Entry(
+            word: "state", usage: "state [PATH]",
+            summary: "Prints the active store's state, or the value at PATH (count, todos[0].title, scores[\"alice\"], todos.count).",
+            example: "state todos[0]"),
+        Entry(word: "history", usage: "history", summary: "Lists the actions dispatched so far.", example: "history"),
+        Entry(word: "undo", usage: "undo [N]", summary: "Steps back N actions (default 1) and prints the diff.", example: "undo 2"),
+        Entry(word: "redo", usage: "redo [N]", summary: "Steps forward N undone actions and prints the diff.", example: "redo"),
+        Entry(
+            word: "reset", usage: "reset", summary: "Returns every loaded store to its initial state (undo brings it back).",
+            example: "reset"),
+        Entry(
+            word: "expect", usage: "expect PATH OP VALUE",
+            summary: "Asserts a value; OP is == != < <= > >= or contains.", example: "expect todos.count == 2"),
+        Entry(
+            word: "save", usage: "save FILE",
+            summary: "Writes the session as a scenario that 'fluxsh test' replays.", example: "save Scenarios/mine.scenario"),
+        Entry(
+            word: "exhaustive", usage: "exhaustive on|off",
+            summary: "In scenarios: every later state-changing command must list its expected diff lines.",
+            example: "exhaustive on"),
+        Entry(word: "quit", usage: "quit | exit", summary: "Leaves the shell (Ctrl-D too).", example: "quit"),
+    ]
+
+    static func entry(for word: String) -> Entry? {
+        entries.first { $0.word == word } ?? (word == "exit" ? entries.last : nil)
+    }
+
+    static var overview: [String] {
+        let width = entries.map(\.usage.count).max() ?? 0
+        var lines = ["Commands:"]
+        for entry in entries {
+            lines.append("  " + entry.usage + String(repeating: " ", count: width - entry.usage.count + 2) + entry.summary.prefix { $0 != "." } + ".")
+        }
+        lines.append("A line starting with '! ' is expected to fail; '#' starts a comment. 'help COMMAND' shows an example.")
+        return lines
+    }
+}

@@ -1,0 +1,335 @@
+import FluxCore
+
+/// A shell session: the loaded stores on one shared dispatcher, the active store, the undo
+/// history, and the transcript that `save` writes. Strings in, ``CommandResult``s out.
+///
+/// ```swift
+/// let session = Session(catalog: catalog)
+/// let result = try session.execute(CommandParser.parse("load counter").command!)
+/// ```
+public final class Session {
+    public let catalog: StoreCatalog
+    /// Whether later commands require their expected diff lines (`exhaustive on`).
+    public internal(set) var isExhaustive = false
+    /// Whether results carry their `--format json` fields.
+    public var recordsJSON = false
+    /// How many follow-up actions one command may cause before the session stops it.
+    public var followUpLimit = 10_000
+
+    let dispatcher = Dispatcher<SessionAction>()
+    var stores: [LoadedStore] = []
+    var activeIndex: Int?
+    var history: SessionHistory
+    var transcript: [TranscriptEntry] = []
+    /// How many commands `save` can write; a longer session stops recording its transcript.
+    public var transcriptLimit = 50_000
+    var transcriptOverflowed = false
+
+    /// The steps of the command being dispatched, filled by the recording middleware.
+    private var recording: [CommandDiff.Step]?
+    private var followUpCount = 0
+    private var followUpOverflow = false
+    private var decodedCache: (invocation: ActionInvocation, payloads: [SessionAction.Payload])?
+
+    final class LoadedStore {
+        let runtime: any StoreRuntime
+        let definition: StoreDefinition
+        var alias: String { runtime.alias }
+        /// The state as of the last recorded step.
+        var json: JSONValue
+        var id: ObjectIdentifier { ObjectIdentifier(runtime) }
+
+        init(runtime: any StoreRuntime, definition: StoreDefinition, json: JSONValue) {
+            self.runtime = runtime
+            self.definition = definition
+            self.json = json
+        }
+    }
+
+    struct TranscriptEntry {
+        var command: String
+        var diff: [String]
+    }
+
+    /// - Parameters:
+    ///   - catalog: the stores `load` can create.
+    ///   - historyLimit: how many state-changing commands `undo` can go back.
+    public init(catalog: StoreCatalog, historyLimit: Int = 1_000) {
+        self.catalog = catalog
+        self.history = SessionHistory(limit: historyLimit)
+        dispatcher.use(
+            AnyMiddleware(didDispatch: { [unowned self] action, _ in self.recordStep(after: action) }))
+    }
+
+    /// The alias of the active store, if any.
+    public var activeAlias: String? { activeIndex.map { stores[$0].alias } }
+
+    /// `counter> `, or `fluxsh> ` with no active store.
+    public var prompt: String { (activeAlias ?? "fluxsh") + "> " }
+
+    /// The aliases of the loaded stores, in load order.
+    public var loadedAliases: [String] { stores.map(\.alias) }
+
+    /// The actions of the active store.
+    public var activeActions: [ActionSignature] { activeIndex.map { stores[$0].definition.actions } ?? [] }
+
+    /// The active store's state, as JSON.
+    public var activeState: JSONValue? { activeIndex.map { stores[$0].json } }
+
+    /// Runs one command.
+    ///
+    /// - Throws: ``ShellError`` when the command fails; it then changed nothing.
+    public func execute(_ command: Command) throws(ShellError) -> CommandResult {
+        switch command {
+        case .help(let topic): return try help(topic)
+        case .stores: return listStores()
+        case .load(let name, let alias): return try load(name, as: alias ?? name)
+        case .use(let alias): return try use(alias)
+        case .actions: return try listActions()
+        case .dispatch(let invocation): return try dispatch(invocation)
+        case .state(let path): return try state(at: path)
+        case .history: return listHistory()
+        case .undo(let steps): return try undo(steps)
+        case .redo(let steps): return try redo(steps)
+        case .reset: return reset()
+        case .expect(let expectation): return try expect(expectation)
+        case .save(let file): return try save(to: file)
+        case .exhaustive(let on):
+            isExhaustive = on
+            return CommandResult()
+        case .quit:
+            var result = CommandResult()
+            result.quits = true
+            return result
+        }
+    }
+
+    // MARK: - Loading
+
+    func load(_ name: String, as alias: String) throws(ShellError) -> CommandResult {
+        guard let definition = catalog[name] else {
+            throw ShellError(
+                "unknown store '\(name)'",
+                hint: Suggestion.didYouMean(name, among: catalog.names)
+                    ?? "available: \(catalog.names.joined(separator: ", "))")
+        }
+        guard !stores.contains(where: { $0.alias == alias }) else {
+            throw ShellError(
+                "a store named '\(alias)' is already loaded", hint: "load \(name) as \(alias)2")
+        }
+        let runtime = definition.makeRuntime(alias, dispatcher)
+        let json: JSONValue
+        do {
+            json = try runtime.encodeState()
+        } catch {
+            runtime.detach()
+            throw ShellError("cannot encode the state of '\(name)': \(error)")
+        }
+        runtime.onFollowUp = { [unowned self] invocation in self.dispatchFollowUp(invocation) }
+        stores.append(LoadedStore(runtime: runtime, definition: definition, json: json))
+        activeIndex = stores.count - 1
+        appendTranscript(alias == name ? "load \(name)" : "load \(name) as \(alias)", diff: [])
+        var result = CommandResult()
+        if recordsJSON { result.fields = [("store", .string(name)), ("alias", .string(alias))] }
+        return result
+    }
+
+    func use(_ alias: String) throws(ShellError) -> CommandResult {
+        guard let index = stores.firstIndex(where: { $0.alias == alias }) else {
+            if stores.isEmpty { throw ShellError("no store is loaded", hint: "load one first: load \(catalog.names.first ?? "NAME")") }
+            throw ShellError(
+                "no loaded store is called '\(alias)'",
+                hint: Suggestion.didYouMean(alias, among: stores.map(\.alias))
+                    ?? "loaded: \(stores.map(\.alias).joined(separator: ", "))")
+        }
+        activeIndex = index
+        appendTranscript("use \(alias)", diff: [])
+        var result = CommandResult()
+        if recordsJSON { result.fields = [("alias", .string(alias))] }
+        return result
+    }
+
+    func activeStore() throws(ShellError) -> LoadedStore {
+        guard let activeIndex else {
+            throw ShellError(
+                "no store is loaded", hint: "load one first, e.g. load \(catalog.names.first ?? "NAME")")
+        }
+        return stores[activeIndex]
+    }
+
+    // MARK: - Dispatching
+
+    func dispatch(_ invocation: ActionInvocation) throws(ShellError) -> CommandResult {
+        guard !stores.isEmpty else {
+            throw ShellError(
+                "no store is loaded", hint: "load one first, e.g. load \(catalog.names.first ?? "NAME")")
+        }
+        let payloads = try decodePayloads(invocation)
+        for payload in payloads {
+            guard let store = stores.first(where: { $0.id == payload.storeID }) else { continue }
+            do {
+                try store.runtime.validate(payload.action)
+            } catch let error as ShellError {
+                throw stores.count > 1 ? ShellError("\(store.alias): \(error.message)", hint: error.hint) : error
+            } catch {
+                throw ShellError("\(store.alias): \(error)")
+            }
+        }
+        let before = snapshots()
+        let beforeJSON = stores.map(\.json)
+        recording = []
+        followUpCount = 0
+        followUpOverflow = false
+        dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: false, payloads: payloads))
+        let steps = recording ?? []
+        recording = nil
+        let diff = CommandDiff(steps: steps, isUnchanged: zip(beforeJSON, stores).allSatisfy { $0 == $1.json })
+        history.record(
+            text: invocation.description,
+            followUps: steps.compactMap { $0.followUp?.description },
+            before: before, after: snapshots())
+        var result = finish(diff, command: "dispatch \(invocation)")
+        if recordsJSON {
+            result.fields = [("action", .string(invocation.description)), ("changes", diff.changesJSON)]
+            if let followUps = diff.followUpsJSON { result.fields.append(("followUps", followUps)) }
+        }
+        if followUpOverflow {
+            result.lines.append(
+                "warning: effects dispatched more than \(followUpLimit) follow-up actions; the rest were dropped")
+        }
+        return result
+    }
+
+    /// The typed action of every loaded store that accepts `invocation`.
+    private func decodePayloads(_ invocation: ActionInvocation) throws(ShellError) -> [SessionAction.Payload] {
+        if let cached = decodedCache, cached.invocation == invocation { return cached.payloads }
+        var payloads: [SessionAction.Payload] = []
+        var rejections: [(LoadedStore, ShellError)] = []
+        for store in stores {
+            switch store.runtime.decode(invocation) {
+            case .accepted(let action): payloads.append(.init(storeID: store.id, action: action))
+            case .unknownCase: break
+            case .rejected(let error): rejections.append((store, error))
+            }
+        }
+        guard payloads.isEmpty else {
+            decodedCache = (invocation, payloads)
+            return payloads
+        }
+        if let (store, error) = rejections.first {
+            throw stores.count > 1 ? ShellError("\(store.alias): \(error.message)", hint: error.hint) : error
+        }
+        let names = stores.flatMap { $0.definition.actions.map(\.name) }
+        let suggestion = Suggestion.didYouMean(invocation.name, among: names)
+        if stores.count == 1 {
+            throw ShellError(
+                "unknown action '\(invocation.name)' for store '\(stores[0].alias)'",
+                hint: suggestion ?? "type 'actions' for the list")
+        }
+        throw ShellError(
+            "no loaded store has an action '\(invocation.name)' (tried \(stores.map { "'\($0.alias)'" }.joined(separator: ", ")))",
+            hint: suggestion ?? "type 'actions' for the active store's list")
+    }
+
+    /// Queues an effect's follow-up action for every loaded store that accepts it.
+    private func dispatchFollowUp(_ invocation: ActionInvocation) {
+        followUpCount += 1
+        guard followUpCount <= followUpLimit else {
+            followUpOverflow = true
+            return
+        }
+        var payloads: [SessionAction.Payload] = []
+        for store in stores {
+            if case .accepted(let action) = store.runtime.decode(invocation) {
+                payloads.append(.init(storeID: store.id, action: action))
+            }
+        }
+        guard !payloads.isEmpty else { return }
+        dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: true, payloads: payloads))
+    }
+
+    /// Called by the middleware after each delivered action: the diff of the stores it reached.
+    private func recordStep(after action: SessionAction) {
+        var entries: [DiffEntry] = []
+        let prefixed = stores.count > 1
+        for store in stores where action.payload(for: store.id) != nil {
+            guard let json = try? store.runtime.encodeState() else { continue }
+            let changes = StateDiff.entries(from: store.json, to: json)
+            store.json = json
+            entries += prefixed ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
+        }
+        recording?.append(.init(followUp: action.isFollowUp ? action.invocation : nil, entries: entries))
+    }
+
+    // MARK: - Undo, redo, reset
+
+    func undo(_ steps: Int) throws(ShellError) -> CommandResult {
+        guard steps <= history.undoable else {
+            throw ShellError(
+                history.undoable == 0
+                    ? "nothing to undo" : "only \(history.undoable) step\(history.undoable == 1 ? "" : "s") can be undone",
+                hint: history.forgotten > 0 ? "the history keeps the last \(history.limit) steps" : nil)
+        }
+        let result = restore(history.undo(steps), command: "undo \(steps)")
+        return result
+    }
+
+    func redo(_ steps: Int) throws(ShellError) -> CommandResult {
+        guard steps <= history.redoable else {
+            throw ShellError(
+                history.redoable == 0
+                    ? "nothing to redo" : "only \(history.redoable) step\(history.redoable == 1 ? "" : "s") can be redone")
+        }
+        return restore(history.redo(steps), command: "redo \(steps)")
+    }
+
+    func reset() -> CommandResult {
+        let before = snapshots()
+        var initial: [ObjectIdentifier: any Sendable] = [:]
+        for store in stores { initial[store.id] = store.runtime.initialSnapshot }
+        let result = restore(initial, command: "reset")
+        history.record(text: "reset", followUps: [], before: before, after: snapshots())
+        return result
+    }
+
+    /// Puts the given states back and reports the diff.
+    private func restore(_ states: [ObjectIdentifier: any Sendable], command: String) -> CommandResult {
+        var entries: [DiffEntry] = []
+        var unchanged = true
+        for store in stores {
+            guard let state = states[store.id] else { continue }
+            store.runtime.restore(state)
+            guard let json = try? store.runtime.encodeState() else { continue }
+            let changes = StateDiff.entries(from: store.json, to: json)
+            if json != store.json { unchanged = false }
+            store.json = json
+            entries += stores.count > 1 ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
+        }
+        let diff = CommandDiff(steps: [.init(followUp: nil, entries: entries)], isUnchanged: unchanged)
+        var result = finish(diff, command: command == "undo 1" ? "undo" : command == "redo 1" ? "redo" : command)
+        if recordsJSON { result.fields = [("changes", diff.changesJSON)] }
+        return result
+    }
+
+    private func snapshots() -> [ObjectIdentifier: any Sendable] {
+        var states: [ObjectIdentifier: any Sendable] = [:]
+        for store in stores { states[store.id] = store.runtime.snapshot() }
+        return states
+    }
+
+    private func finish(_ diff: CommandDiff, command: String) -> CommandResult {
+        var result = CommandResult()
+        result.diff = diff
+        result.lines = diff.lines
+        appendTranscript(command, diff: result.lines)
+        return result
+    }
+
+    private func appendTranscript(_ command: String, diff: [String]) {
+        guard transcript.count < transcriptLimit else {
+            transcriptOverflowed = true
+            return
+        }
+        transcript.append(TranscriptEntry(command: command, diff: diff))
+    }
+}

@@ -1,0 +1,53 @@
+/// The undo log: each state-changing command with the states before and after it, bounded so
+/// that a long session keeps a fixed amount of memory.
+struct SessionHistory {
+    struct Entry {
+        /// 1-based, counting from the start of the session, also for entries no longer kept.
+        var number: Int
+        /// The command in command syntax (`increment`, `add title: milk`, `reset`).
+        var text: String
+        var followUps: [String]
+        var before: [ObjectIdentifier: any Sendable]
+        var after: [ObjectIdentifier: any Sendable]
+    }
+
+    /// How many entries are kept; older ones are forgotten (and can no longer be undone).
+    let limit: Int
+    private(set) var entries: [Entry] = []
+    /// Entries before this index are done; from it on, undone (and can be redone).
+    private(set) var cursor = 0
+    private(set) var forgotten = 0
+    private var nextNumber = 1
+
+    init(limit: Int) { self.limit = max(1, limit) }
+
+    var undoable: Int { cursor }
+    var redoable: Int { entries.count - cursor }
+
+    mutating func record(
+        text: String, followUps: [String], before: [ObjectIdentifier: any Sendable],
+        after: [ObjectIdentifier: any Sendable]
+    ) {
+        if cursor < entries.count { entries.removeSubrange(cursor...) }
+        entries.append(Entry(number: nextNumber, text: text, followUps: followUps, before: before, after: after))
+        nextNumber += 1
+        if entries.count > limit {
+            // NB: drop a batch at once so recording stays amortised O(1).
+            let drop = max(1, limit / 4)
+            entries.removeFirst(drop)
+            forgotten += drop
+        }
+        cursor = entries.count
+    }
+
+    /// The states to restore for undoing `steps` entries.
+    mutating func undo(_ steps: Int) -> [ObjectIdentifier: any Sendable] {
+        cursor -= steps
+        return entries[cursor].before
+    }
+
+    mutating func redo(_ steps: Int) -> [ObjectIdentifier: any Sendable] {
+        cursor += steps
+        return entries[cursor - 1].after
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import FluxShell
+
+/// Options every mode shares.
+struct CommonOptions: ParsableArguments {
+    @Option(help: "Output format: text or json.")
+    var format: ScriptRunner.Format = .text
+
+    @Flag(name: .customLong("no-color"), help: "No colors (also when NO_COLOR is set or stdout is not a terminal).")
+    var noColor = false
+
+    @Flag(help: "Piped mode: print '> COMMAND' before each command's output.")
+    var echo = false
+
+    @Flag(help: "Stop at the first failing command.")
+    var bail = false
+}
+
+extension ScriptRunner.Format: ExpressibleByArgument {}
+
+struct Fluxsh: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fluxsh",
+        abstract: "A shell for unidirectional data flow stores: dispatch actions, see every state change.",
+        discussion: """
+            With no subcommand: an interactive shell when stdin is a terminal, otherwise reads \
+            commands from stdin. Type 'help' inside for the command language.
+            Exit status: 0 success, 1 a command or scenario failed, 2 usage error.
+            """,
+        version: FluxshVersion.current,
+        subcommands: [Shell.self, Stores.self, Run.self, Test.self],
+        defaultSubcommand: Shell.self)
+}
+
+struct Shell: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shell", abstract: "The interactive shell, or piped mode when stdin is not a terminal.")
+
+    @Option(help: "Load this store first.")
+    var store: String?
+
+    @OptionGroup var common: CommonOptions
+}
+
+struct Stores: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Lists the available stores, one per line.")
+
+    @OptionGroup var common: CommonOptions
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Runs command files as in piped mode; expectations and expected diff lines are checked.")
+
+    @Option(help: "Load this store first.")
+    var store: String?
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "Command files to run, in order, in one session.")
+    var files: [String]
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one FILE") }
+    }
+}
+
+struct Test: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replays .scenario files, each in a fresh session, and reports PASS or FAIL.")
+
+    @Option(help: "Scenarios run in parallel (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(help: "Only scenarios whose path contains TEXT.")
+    var filter: String?
+
+    @Option(help: "Only the K-th of N equal slices, e.g. 1/4 (for CI matrices).")
+    var shard: Shard?
+
+    @Option(help: "Also write a JUnit XML report to FILE.")
+    var junit: String?
+
+    @Flag(help: "Every state-changing command must list its expected diff lines.")
+    var exhaustive = false
+
+    @Flag(help: "Rewrite expected diff lines from what happened (every other byte kept).")
+    var update = false
+
+    @Flag(name: .customLong("no-color"), help: "No colors.")
+    var noColor = false
+
+    @Argument(help: "Scenario files or folders (default: Scenarios).")
+    var paths: [String] = []
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+}
+
+extension Shard: ExpressibleByArgument {
+    public init?(argument: String) {
+        try? self.init(parsing: argument)
+    }
+}

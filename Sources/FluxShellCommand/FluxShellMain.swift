@@ -1,0 +1,80 @@
+import ArgumentParser
+import FluxShell
+
+/// The whole `fluxsh` program for a catalog of stores: a user's own executable is one call.
+///
+/// ```swift
+/// import FluxShellCommand
+/// import FluxStores
+///
+/// @main enum MyShell {
+///     static func main() {
+///         FluxShellMain.run(catalog: StoreCatalog([.counter, .myStore]))
+///     }
+/// }
+/// ```
+public enum FluxShellMain {
+    /// Parses `arguments`, runs the chosen mode and exits with its status (0, 1, or 2 for usage).
+    public static func run(catalog: StoreCatalog, arguments: [String] = Array(CommandLine.arguments.dropFirst()))
+        -> Never
+    {
+        Platform.ignoreBrokenPipe()
+        let status: Int32
+        do {
+            let command = try Fluxsh.parseAsRoot(arguments)
+            status = execute(command, catalog: catalog)
+        } catch {
+            status = report(error)
+        }
+        StandardStreams.shared.flush()
+        Platform.exit(status)
+    }
+
+    static func execute(_ command: any ParsableCommand, catalog: StoreCatalog) -> Int32 {
+        switch command {
+        case let shell as Shell:
+            return ShellMode(catalog: catalog, store: shell.store, common: shell.common).run()
+        case let stores as Stores:
+            return listStores(catalog, format: stores.common.format)
+        case let run as Run:
+            return RunMode(catalog: catalog, store: run.store, common: run.common).run(files: run.files)
+        case let test as Test:
+            return TestMode(catalog: catalog, options: test).run()
+        default:
+            // The root command itself (no subcommand and no default): show help.
+            StandardStreams.shared.out(Fluxsh.helpMessage())
+            return 0
+        }
+    }
+
+    /// Prints a parse error (status 2) or a clean exit such as `--help` (status 0).
+    static func report(_ error: any Error) -> Int32 {
+        let code = Fluxsh.exitCode(for: error)
+        let message = Fluxsh.fullMessage(for: error)
+        if code == .success {
+            if !message.isEmpty { StandardStreams.shared.out(message) }
+            return 0
+        }
+        StandardStreams.shared.err(message.hasPrefix("Error:") ? "error:" + message.dropFirst(6) : message)
+        return 2
+    }
+
+    static func listStores(_ catalog: StoreCatalog, format: ScriptRunner.Format) -> Int32 {
+        let session = Session(catalog: catalog)
+        session.recordsJSON = format == .json
+        guard let result = try? session.execute(.stores) else { return 1 }
+        if format == .json {
+            var object = JSONObject()
+            object["command"] = .string("stores")
+            for (key, value) in result.fields { object[key] = value }
+            StandardStreams.shared.out(JSONText.compact(.object(object)))
+        } else {
+            for line in result.lines { StandardStreams.shared.out(line) }
+        }
+        return 0
+    }
+}
+
+enum FluxshVersion {
+    static let current = "0.1.0"
+}

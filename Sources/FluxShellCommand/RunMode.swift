@@ -1,0 +1,70 @@
+import FluxShell
+
+/// Piped mode and `fluxsh run`: commands from standard input or files, output per command.
+struct RunMode {
+    let catalog: StoreCatalog
+    let store: String?
+    let common: CommonOptions
+
+    func makeRunner() -> ScriptRunner {
+        var options = ScriptRunner.Options()
+        options.format = common.format
+        options.echo = common.echo
+        options.bail = common.bail
+        let streams = StandardStreams.shared
+        return ScriptRunner(
+            session: Session(catalog: catalog), options: options,
+            output: .init(standardOutput: streams.out, standardError: streams.err))
+    }
+
+    /// Loads `--store`; a store name the catalog lacks is a usage error (status 2).
+    static func loadStore(_ name: String?, into session: Session, catalog: StoreCatalog) -> Int32? {
+        guard let name else { return nil }
+        do {
+            _ = try session.execute(.load(name: name, alias: nil))
+            return nil
+        } catch {
+            StandardStreams.shared.err(ErrorText.render(error, at: nil))
+            return 2
+        }
+    }
+
+    func runStandardInput() -> Int32 {
+        let runner = makeRunner()
+        if let status = Self.loadStore(store, into: runner.session, catalog: catalog) { return status }
+        var reader = LineReader(descriptor: 0)
+        var number = 0
+        var tooLong = false
+        while !runner.isStopped, let line = reader.nextLine(tooLong: &tooLong) {
+            number += 1
+            if tooLong {
+                runner.feed(
+                    ArraySlice("# (line over 16 MiB)".utf8), number: number, file: "<stdin>")
+                StandardStreams.shared.err(
+                    "<stdin>:\(number): error: line longer than 16 MiB, skipped")
+                continue
+            }
+            runner.feed(line, number: number, file: "<stdin>")
+        }
+        runner.finish()
+        return runner.failures.isEmpty && !tooLong ? 0 : 1
+    }
+
+    func run(files: [String]) -> Int32 {
+        var contents: [(String, [UInt8])] = []
+        for file in files {
+            do {
+                contents.append((file, try FileSystem.read(file)))
+            } catch {
+                StandardStreams.shared.err(ErrorText.render(error, at: nil))
+                return 2
+            }
+        }
+        let runner = makeRunner()
+        if let status = Self.loadStore(store, into: runner.session, catalog: catalog) { return status }
+        for (file, bytes) in contents where !runner.isStopped {
+            runner.run(bytes, file: file)
+        }
+        return runner.failures.isEmpty ? 0 : 1
+    }
+}

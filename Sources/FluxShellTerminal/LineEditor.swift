@@ -1,0 +1,140 @@
+import CLibEdit
+import EditLineShim
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A line editor over libedit: emacs key bindings, history in a file, Tab completion.
+///
+/// libedit's callbacks reach this object through its client data (`EL_CLIENTDATA`), so the
+/// Swift side keeps no global state.
+public final class LineEditor {
+    public enum Input: Equatable {
+        case line(String)
+        /// Ctrl-C: the line was abandoned.
+        case interrupted
+        /// Ctrl-D on an empty line, or the end of input.
+        case endOfInput
+    }
+
+    /// Given the text before the cursor: the partial word and its full replacements.
+    public typealias Completer = (String) -> (word: String, candidates: [String])
+
+    private let editor: OpaquePointer
+    private let history: OpaquePointer
+    private var promptBuffer: UnsafeMutablePointer<CChar>
+    public var completer: Completer?
+
+    /// - Parameter historySize: how many lines the history keeps (duplicates collapse).
+    public init?(program: String, historySize: Int = 1_000) {
+        guard let editor = fluxsh_el_open(program) else { return nil }
+        guard let history = fluxsh_history_open(Int32(historySize)) else {
+            fluxsh_el_close(editor)
+            return nil
+        }
+        self.editor = editor
+        self.history = history
+        self.promptBuffer = strdup("> ")
+        fluxsh_el_set_history(editor, history)
+        fluxsh_el_set_client_data(editor, Unmanaged.passUnretained(self).toOpaque())
+        fluxsh_el_set_prompt(editor) { editor in
+            guard let editor, let data = fluxsh_el_client_data(editor) else { return nil }
+            return UnsafePointer(Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue().promptBuffer)
+        }
+        fluxsh_el_bind_function(
+            editor, "fluxsh-complete", "complete the word before the cursor",
+            { editor, _ in
+                guard let editor, let data = fluxsh_el_client_data(editor) else { return UInt8(CC_ERROR) }
+                return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue().complete()
+            }, "^I")
+        fluxsh_install_interrupt_handler()
+    }
+
+    deinit {
+        fluxsh_el_close(editor)
+        fluxsh_history_close(history)
+        free(promptBuffer)
+    }
+
+    /// The prompt shown before each line.
+    public var prompt: String = "> " {
+        didSet {
+            free(promptBuffer)
+            promptBuffer = strdup(prompt)
+        }
+    }
+
+    /// Reads one line (without its newline).
+    public func readLine() -> Input {
+        var count: Int32 = 0
+        _ = fluxsh_take_interrupt()
+        guard let pointer = fluxsh_el_gets(editor, &count) else {
+            if count == -1 || fluxsh_take_interrupt() != 0 {
+                fluxsh_el_reset(editor)
+                return .interrupted
+            }
+            return .endOfInput
+        }
+        var line = String(cString: pointer)
+        if line.hasSuffix("\n") { line.removeLast() }
+        return .line(line)
+    }
+
+    /// Adds a line to the history (trailing blanks trimmed; empty lines are not kept).
+    public func remember(_ line: String) {
+        var trimmed = Substring(line)
+        while let last = trimmed.last, last == " " || last == "\t" { trimmed = trimmed.dropLast() }
+        guard !trimmed.isEmpty else { return }
+        fluxsh_history_enter(history, String(trimmed))
+    }
+
+    /// Loads the history file; a missing file is not an error.
+    @discardableResult
+    public func loadHistory(from path: String) -> Bool {
+        fluxsh_history_load(history, path) >= 0
+    }
+
+    /// Saves the history file.
+    public func saveHistory(to path: String) -> Bool {
+        fluxsh_history_save(history, path) >= 0
+    }
+
+    private func complete() -> UInt8 {
+        guard let completer, let info = el_line(editor)?.pointee else { return UInt8(CC_ERROR) }
+        let length = info.cursor - info.buffer
+        let before = String(
+            decoding: UnsafeRawBufferPointer(start: info.buffer, count: max(0, length)), as: UTF8.self)
+        let (word, candidates) = completer(before)
+        guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
+        var common = candidates[0]
+        for candidate in candidates.dropFirst() {
+            while !candidate.hasPrefix(common) { common.removeLast() }
+        }
+        if candidates.count == 1 {
+            let candidate = candidates[0]
+            var insertion = String(candidate.dropFirst(word.count))
+            if let last = candidate.last, !"[./:".contains(last) { insertion += " " } else if candidate.hasSuffix(":") {
+                insertion += " "
+            }
+            if !insertion.isEmpty { el_insertstr(editor, insertion) }
+            return UInt8(CC_REFRESH)
+        }
+        if common.count > word.count {
+            el_insertstr(editor, String(common.dropFirst(word.count)))
+            return UInt8(CC_REFRESH)
+        }
+        // Several candidates and nothing more in common: list them under the line.
+        let width = (candidates.map(\.count).max() ?? 0) + 2
+        let columns = max(1, 80 / width)
+        var text = "\n"
+        for (index, candidate) in candidates.enumerated() {
+            text += candidate + String(repeating: " ", count: width - candidate.count)
+            if index % columns == columns - 1 || index == candidates.count - 1 { text += "\n" }
+        }
+        fluxsh_print(text)
+        return UInt8(CC_REDISPLAY)
+    }
+}
