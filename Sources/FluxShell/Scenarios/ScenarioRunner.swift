@@ -124,6 +124,7 @@ public struct ScenarioRunner: Sendable {
         var scriptOptions = ScriptRunner.Options()
         scriptOptions.printsOutput = false
         scriptOptions.exhaustive = options.exhaustive
+        scriptOptions.collectsDiffBlocks = options.update
         let session = Session(catalog: catalog)
         let runner = ScriptRunner(
             session: session, options: scriptOptions, output: .init(standardOutput: { _ in }, standardError: { _ in }))

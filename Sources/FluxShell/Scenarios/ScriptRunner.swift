@@ -17,6 +17,8 @@ public final class ScriptRunner {
         public var exhaustive = false
         /// Print command output at all (the scenario runner does not).
         public var printsOutput = true
+        /// Keep every diff block (for `--update`), not only the failing ones.
+        public var collectsDiffBlocks = false
 
         public init() {}
     }
@@ -62,10 +64,13 @@ public final class ScriptRunner {
 
     private var pending: Pending?
     private var file = "<stdin>"
+    /// The last line parsed, and how: scripts repeat lines (`dispatch increment`) a lot.
+    private var lastParse: (line: String, parsed: ParsedLine)?
 
     private struct Pending {
         var location: SourceLocation
-        var command: String
+        var line: String
+        var command: String { ScriptRunner.trimmed(line) }
         var actual: [String]
         var expected: [String] = []
         var firstExpectedLine: Int
@@ -130,11 +135,16 @@ public final class ScriptRunner {
 
     private func run(_ line: String, at location: SourceLocation) {
         let parsed: ParsedLine
-        do {
-            parsed = try CommandParser.parse(line)
-        } catch {
-            fail(at: location, error)
-            return
+        if let lastParse, lastParse.line == line {
+            parsed = lastParse.parsed
+        } else {
+            do {
+                parsed = try CommandParser.parse(line)
+            } catch {
+                fail(at: location, error)
+                return
+            }
+            lastParse = (line, parsed)
         }
         guard let command = parsed.command else { return }
         if options.echo, options.printsOutput, options.format == .text { output.standardOutput("> " + Self.trimmed(line)) }
@@ -155,7 +165,7 @@ public final class ScriptRunner {
         if options.printsOutput { print(result, command: command, at: location) }
         if command.changesState {
             pending = Pending(
-                location: location, command: Self.trimmed(line), actual: result.diff?.lines ?? [],
+                location: location, line: line, actual: result.lines,
                 firstExpectedLine: location.line + 1,
                 isRequired: options.exhaustive || session.isExhaustive)
         }
@@ -178,11 +188,13 @@ public final class ScriptRunner {
     private func closePending() {
         guard let block = pending else { return }
         pending = nil
-        let lastExpected = block.firstExpectedLine + block.expected.count
-        diffBlocks.append(
-            DiffBlock(
-                commandLine: block.location.line, expectedLines: block.firstExpectedLine..<lastExpected,
-                actual: block.actual, isRequired: block.isRequired))
+        if options.collectsDiffBlocks {
+            let lastExpected = block.firstExpectedLine + block.expected.count
+            diffBlocks.append(
+                DiffBlock(
+                    commandLine: block.location.line, expectedLines: block.firstExpectedLine..<lastExpected,
+                    actual: block.actual, isRequired: block.isRequired))
+        }
         if block.expected.isEmpty {
             guard block.isRequired else { return }
             record(
@@ -229,6 +241,13 @@ public final class ScriptRunner {
 
     /// `~ `, `+ `, `- `, `=> ` lines and `(no changes)`.
     public static func isExpectedDiffLine(_ line: String) -> Bool {
+        // NB: most lines are commands, starting with a letter: answer those without copying.
+        if let first = line.utf8.first, first != 0x20, first != 0x09, first != UInt8(ascii: "~"),
+            first != UInt8(ascii: "+"), first != UInt8(ascii: "-"), first != UInt8(ascii: "="),
+            first != UInt8(ascii: "(")
+        {
+            return false
+        }
         let text = line.drop { $0 == " " || $0 == "\t" }
         return text.hasPrefix("~ ") || text.hasPrefix("+ ") || text.hasPrefix("- ") || text.hasPrefix("=> ")
             || trimmed(String(text)) == "(no changes)"

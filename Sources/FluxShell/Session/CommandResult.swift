@@ -29,6 +29,7 @@ public struct CommandDiff: Sendable, Equatable {
     /// The diff as printed: entry lines, `=> ACTION` before follow-ups, or `(no changes)`.
     public var lines: [String] {
         if isUnchanged { return ["(no changes)"] }
+        if steps.count == 1 { return steps[0].entries.map(\.line) }
         var lines: [String] = []
         for step in steps {
             if let followUp = step.followUp { lines.append("=> " + followUp.description) }

@@ -18,6 +18,10 @@ public enum JSONText {
     }
 
     public static func writeCompact(_ value: JSONValue, to output: inout String) {
+        switch value {
+        case .array, .object: break
+        default: return writeScalar(value, to: &output)
+        }
         // NB: iterative over a work list, so a deep value cannot overflow the stack.
         var work: [Step] = [.value(value)]
         while let step = work.popLast() {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Turns an `Encodable` value (a state, an action) into a ``JSONValue``, keeping the order in
 /// which its properties were encoded (declaration order for synthesized `Codable`).
 ///
@@ -111,7 +113,20 @@ final class ValueEncoder: Encoder {
 extension CodingKey {
     /// Whether this is the key type of `Dictionary`'s own `Encodable` conformance.
     static var isDictionaryKey: Bool {
-        String(describing: Self.self) == "_DictionaryCodingKey"
+        DictionaryKeyCache.isDictionaryKey(Self.self)
+    }
+}
+
+/// Remembers which key types are `Dictionary`'s, since asking a type's name is slow.
+enum DictionaryKeyCache {
+    private static let known = Mutex<[ObjectIdentifier: Bool]>([:])
+
+    static func isDictionaryKey(_ type: any CodingKey.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        if let answer = known.withLock({ $0[id] }) { return answer }
+        let answer = String(describing: type) == "_DictionaryCodingKey"
+        known.withLock { $0[id] = answer }
+        return answer
     }
 }
 

@@ -1,0 +1,128 @@
+import Testing
+
+@testable import FluxShell
+
+struct CommandParserTests {
+    private func command(_ line: String) throws -> Command? {
+        try CommandParser.parse(line).command
+    }
+
+    private func error(_ line: String) -> ShellError? {
+        do {
+            _ = try CommandParser.parse(line)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func dispatchWithPositionalLabeledAndBareWordArguments() throws {
+        #expect(try command("dispatch add 5") == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .int(5))])))
+        #expect(
+            try command(#"dispatch rename id: 2 title: "Buy milk""#)
+                == .dispatch(
+                    .init(
+                        name: "rename",
+                        arguments: [.init(label: "id", value: .int(2)), .init(label: "title", value: .string("Buy milk"))])))
+        #expect(
+            try command("dispatch setFilter done")
+                == .dispatch(.init(name: "setFilter", arguments: [.init(label: nil, value: .string("done"))])))
+        #expect(
+            try command(#"dispatch x id:2 tags: ["a", "b c"] meta: {"k": null} on: true"#)
+                == .dispatch(
+                    .init(
+                        name: "x",
+                        arguments: [
+                            .init(label: "id", value: .int(2)),
+                            .init(label: "tags", value: .array([.string("a"), .string("b c")])),
+                            .init(label: "meta", value: .object(JSONObject([("k", .null)]))),
+                            .init(label: "on", value: .bool(true)),
+                        ])))
+    }
+
+    @Test func commentsBlankLinesAndExpectedFailures() throws {
+        #expect(try CommandParser.parse("   ").command == nil)
+        #expect(try CommandParser.parse("  # a comment").command == nil)
+        #expect(try command("dispatch add 1 # add one") == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .int(1))])))
+        #expect(try command(##"dispatch add "# not a comment""##) == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .string("# not a comment"))])))
+        let failing = try CommandParser.parse("! dispatch nope")
+        #expect(failing.expectsFailure)
+        #expect(failing.command == .dispatch(.init(name: "nope")))
+    }
+
+    @Test func quotedStringsUseJSONEscapes() throws {
+        #expect(
+            try command(#"dispatch add "a\"b\\c\n\u00e9✓""#)
+                == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .string("a\"b\\c\né✓"))])))
+    }
+
+    @Test func everyCommandWord() throws {
+        #expect(try command("help") == .help(topic: nil))
+        #expect(try command("help dispatch") == .help(topic: "dispatch"))
+        #expect(try command("stores") == .stores)
+        #expect(try command("load todos as list") == .load(name: "todos", alias: "list"))
+        #expect(try command("use list") == .use(alias: "list"))
+        #expect(try command("actions") == .actions)
+        #expect(try command("state") == .state(path: .root))
+        #expect(try command("state todos[0].title") == .state(path: ValuePath([.key("todos"), .index(0), .key("title")])))
+        #expect(try command("history") == .history)
+        #expect(try command("undo") == .undo(steps: 1))
+        #expect(try command("redo 3") == .redo(steps: 3))
+        #expect(try command("reset") == .reset)
+        #expect(try command("expect count >= 2") == .expect(.init(path: ValuePath([.key("count")]), op: .greaterOrEqual, value: .int(2))))
+        #expect(try command("save out.scenario") == .save(file: "out.scenario"))
+        #expect(try command("exhaustive on") == .exhaustive(true))
+        #expect(try command("quit") == .quit)
+        #expect(try command("exit") == .quit)
+    }
+
+    @Test func unknownCommandSuggestsTheClosestWord() {
+        let failure = error("dispach increment")
+        #expect(failure?.message == "unknown command 'dispach'")
+        #expect(failure?.hint == "did you mean 'dispatch'?")
+    }
+
+    @Test(arguments: [
+        (#"dispatch add "unterminated"#, "unterminated string starting at column 14"),
+        ("dispatch add [1, 2", "unterminated '[' starting at column 14"),
+        ("dispatch add {\"a\": 1", "unterminated '{' starting at column 14"),
+        ("dispatch add title:", "argument 'title:' has no value"),
+        ("dispatch", "usage: dispatch ACTION [ARG...]"),
+        ("undo zero", "undo takes a positive number of steps, not 'zero'"),
+        ("undo 0", "undo takes a positive number of steps, not '0'"),
+        ("expect count === 1", "unknown operator '==='"),
+        ("expect count == Buy milk", "expect takes one value after the operator, found 2 words"),
+        ("load", "usage: load NAME [as ALIAS]"),
+        ("dispatch add 123456789012345678901234567890e999", "number 123456789012345678901234567890e999 is out of range"),
+        ("state todos[", "unterminated '[' starting at column 7"),
+        ("! ", "'!' must be followed by a command"),
+    ])
+    func badInputIsAClearError(line: String, message: String) {
+        #expect(error(line)?.message == message)
+    }
+
+    @Test func deeplyNestedJSONIsAnErrorNotACrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(error("dispatch add \(deep)")?.message.contains("nesting deeper than 512 levels") == true)
+        let unbalanced = String(repeating: "[", count: 100_000)
+        #expect(error("dispatch add \(unbalanced)")?.message.hasPrefix("unterminated '['") == true)
+    }
+
+    @Test func aOneMebibyteLineIsHandled() throws {
+        let long = String(repeating: "x", count: 1 << 20)
+        #expect(try command("dispatch add \(long)") == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .string(long))])))
+        let words = String(repeating: "a ", count: 1 << 19)
+        #expect(try command("dispatch add \(words)").map { if case .dispatch(let i) = $0 { i.arguments.count } else { 0 } } == 1 << 19)
+    }
+
+    @Test func invocationPrintsBackInCommandSyntax() throws {
+        let line = #"dispatch rename id: 2 title: "Buy milk" tags: ["x"] flag: true word: done"#
+        guard case .dispatch(let invocation)? = try command(line) else {
+            Issue.record("not a dispatch")
+            return
+        }
+        #expect(invocation.description == #"rename id: 2 title: "Buy milk" tags: ["x"] flag: true word: done"#)
+        // Parse → print → parse is the identity.
+        #expect(try command("dispatch " + invocation.description) == .dispatch(invocation))
+    }
+}

@@ -1,0 +1,55 @@
+import FluxStores
+import Testing
+
+@testable import FluxShell
+
+struct CompleterTests {
+    private func completer(_ lines: [String] = []) -> Completer {
+        let shell = Transcript()
+        for line in lines { shell.run(line) }
+        var completer = Completer(session: shell.session)
+        completer.listFolder = { folder in folder == "." ? ["Scenarios/", "README.md", "notes.scenario"] : ["a.scenario"] }
+        return completer
+    }
+
+    @Test func commandWords() {
+        #expect(completer().complete("").candidates.count == CommandParser.commandWords.count)
+        #expect(completer().complete("dis").candidates == ["dispatch"])
+        #expect(completer().complete("s").candidates == ["save", "state", "stores"])
+        #expect(completer().complete("! dis").candidates == ["dispatch"])
+    }
+
+    @Test func storeNamesAfterLoadAndAliasesAfterUse() {
+        #expect(completer().complete("load ").candidates == ["counter", "search", "todos"])
+        #expect(completer().complete("load cou").candidates == ["counter"])
+        #expect(completer().complete("load todos ").candidates == ["as"])
+        #expect(completer(["load counter", "load todos as list"]).complete("use l").candidates == ["list"])
+    }
+
+    @Test func actionNamesThenLabelsThenValues() {
+        let todos = completer(["load todos"])
+        #expect(todos.complete("dispatch ").candidates == ["add", "clearDone", "remove", "rename", "setFilter", "toggle"])
+        #expect(todos.complete("dispatch re").candidates == ["remove", "rename"])
+        #expect(todos.complete("dispatch rename ").candidates == ["id:", "title:"])
+        #expect(todos.complete("dispatch rename id: 1 ").candidates == ["title:"])
+        #expect(todos.complete("dispatch setFilter ").candidates == ["active", "all", "done"])
+        #expect(todos.complete("dispatch setFilter a").candidates == ["active", "all"])
+        #expect(todos.complete("dispatch setFilter a").commonExtension == "")
+        #expect(completer(["load counter"]).complete("dispatch inc").commonExtension == "rement")
+    }
+
+    @Test func statePathsAndOperators() {
+        let todos = completer(["load todos", "dispatch add milk", "dispatch add eggs"])
+        #expect(todos.complete("state ").candidates == ["filter", "nextID", "todos", "todos["])
+        #expect(todos.complete("state todos[").candidates == ["todos[0]", "todos[1]"])
+        #expect(todos.complete("state todos[0].").candidates == ["todos[0].done", "todos[0].id", "todos[0].title"])
+        #expect(todos.complete("state todos[0].ti").candidates == ["todos[0].title"])
+        #expect(todos.complete("expect todos.c").candidates == ["todos.count"])
+        #expect(todos.complete("expect nextID ").candidates.contains("contains"))
+    }
+
+    @Test func fileNamesAfterSave() {
+        #expect(completer().complete("save ").candidates == ["README.md", "Scenarios/", "notes.scenario"])
+        #expect(completer().complete("save Scenarios/").candidates == ["Scenarios/a.scenario"])
+    }
+}

@@ -1,0 +1,60 @@
+import Testing
+
+@testable import FluxShell
+
+struct JSONTests {
+    @Test func compactKeepsKeyOrderAndEscapesOnlyWhatJSONNeeds() throws {
+        let value = try JSONParser.parse(#"{"z":1,"a":[true,null,"é ✓ \"q\" \\ \n \u0001"],"m":{}}"#)
+        #expect(JSONText.compact(value) == #"{"z":1,"a":[true,null,"é ✓ \"q\" \\ \n \u0001"],"m":{}}"#)
+    }
+
+    @Test func prettyIsIndentedJSON() throws {
+        let value = try JSONParser.parse(#"{"count":0,"todos":[{"id":1}],"e":[]}"#)
+        #expect(JSONText.pretty(value) == "{\n  \"count\": 0,\n  \"todos\": [\n    {\n      \"id\": 1\n    }\n  ],\n  \"e\": []\n}")
+    }
+
+    @Test func numbers() throws {
+        #expect(try JSONParser.parse("-12") == .int(-12))
+        #expect(try JSONParser.parse("1.5") == .double(1.5))
+        #expect(try JSONParser.parse("1e3") == .double(1000))
+        #expect(JSONText.compact(.double(2)) == "2.0")
+        #expect(JSONValue.int(1) == .double(1.0))
+        #expect(throws: JSONParseError.self) { try JSONParser.parse("1e999") }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse("01x") }
+    }
+
+    @Test func surrogatePairsAndBadEscapes() throws {
+        #expect(try JSONParser.parse(#""\ud83d\ude00""#) == .string("😀"))
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(#""\ud83d""#) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(#""\q""#) }
+    }
+
+    @Test func encoderKeepsDeclarationOrderAndSortsDictionaries() throws {
+        struct Sample: Encodable {
+            var zeta = 1
+            var alpha = "a"
+            var scores = ["bob": 2, "alice": 1, "carol": 3]
+            var maybe: Int? = nil
+            var list = [1.5, 2]
+        }
+        let json = try JSONValueEncoder().encode(Sample())
+        #expect(
+            JSONText.compact(json)
+                == #"{"zeta":1,"alpha":"a","scores":{"alice":1,"bob":2,"carol":3},"list":[1.5,2.0]}"#)
+    }
+
+    @Test func decoderReportsRangeAndTypeErrorsWithTheirPath() {
+        enum Action: Decodable { case set(UInt8) }
+        #expect(throws: DecodingError.self) {
+            try JSONValueDecoder().decode(Action.self, from: .object(JSONObject([("set", .object(JSONObject([("_0", .int(300))])))])))
+        }
+        do {
+            _ = try JSONValueDecoder().decode(Action.self, from: .object(JSONObject([("set", .object(JSONObject([("_0", .string("x"))])))])))
+        } catch let DecodingError.typeMismatch(_, context) {
+            #expect(context.codingPath.map(\.stringValue) == ["set", "_0"])
+            #expect(context.debugDescription == #"expected a whole number, found "x""#)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

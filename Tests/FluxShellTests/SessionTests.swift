@@ -1,0 +1,161 @@
+import FluxStores
+import Testing
+
+@testable import FluxShell
+
+/// The engine with strings in and strings out.
+final class Transcript {
+    let session = Session(catalog: .builtIn)
+
+    /// Runs a line; returns its output lines, or `error: …` for a failure.
+    @discardableResult
+    func run(_ line: String) -> [String] {
+        do {
+            guard let command = try CommandParser.parse(line).command else { return [] }
+            return try session.execute(command).lines
+        } catch {
+            return ["error: " + error.text]
+        }
+    }
+}
+
+struct SessionTests {
+    @Test func counterDispatchPrintsDiffLines() {
+        let shell = Transcript()
+        shell.run("load counter")
+        #expect(shell.run("dispatch increment") == ["~ count: 0 -> 1"])
+        #expect(shell.run("dispatch add 5") == ["~ count: 1 -> 6"])
+        #expect(shell.run("dispatch set 6") == ["(no changes)"])
+        #expect(shell.run("state") == ["{\n  \"count\": 6\n}"])
+        #expect(shell.run("state count") == ["6"])
+        #expect(shell.session.prompt == "counter> ")
+    }
+
+    @Test func unknownActionNamesTheStoreAndSuggests() {
+        let shell = Transcript()
+        shell.run("load counter")
+        #expect(shell.run("dispatch incremnt") == ["error: unknown action 'incremnt' for store 'counter' (did you mean 'increment'?)"])
+        shell.run("load todos")
+        #expect(
+            shell.run("dispatch toggel 1")
+                == ["error: no loaded store has an action 'toggel' (tried 'counter', 'todos') (did you mean 'toggle'?)"])
+    }
+
+    @Test func badArgumentsAreClearErrorsAndChangeNothing() {
+        let shell = Transcript()
+        shell.run("load counter")
+        #expect(shell.run("dispatch add x") == [#"error: argument 1 of 'add': expected a whole number, found "x" (usage: dispatch add 1)"#])
+        #expect(shell.run("dispatch add") == ["error: 'add' needs its argument 1 (Int) (usage: dispatch add 1)"])
+        #expect(shell.run("dispatch add 1 2") == ["error: 'add' takes 1 argument, got 2 (usage: dispatch add 1)"])
+        #expect(
+            shell.run("dispatch add 99999999999999999999")
+                == ["error: argument 1 of 'add': number 1e+20 is out of range for Int (usage: dispatch add 1)"])
+        #expect(shell.run("state count") == ["0"])
+        #expect(shell.run("history") == ["(no actions dispatched yet)"])
+    }
+
+    @Test func todosUseLabelsPositionsAndEnumValues() {
+        let shell = Transcript()
+        shell.run("load todos")
+        #expect(
+            shell.run(#"dispatch add title: "Buy milk""#)
+                == [#"+ todos[0]: {"id":1,"title":"Buy milk","done":false}"#, "~ nextID: 1 -> 2"])
+        #expect(shell.run("dispatch add Walk") == [#"+ todos[1]: {"id":2,"title":"Walk","done":false}"#, "~ nextID: 2 -> 3"])
+        #expect(shell.run("dispatch toggle id: 1") == ["~ todos[0].done: false -> true"])
+        #expect(shell.run(#"dispatch rename 2 title: "Walk the dog""#) == [#"~ todos[1].title: "Walk" -> "Walk the dog""#])
+        #expect(shell.run("dispatch setFilter done") == [#"~ filter: "all" -> "done""#])
+        #expect(
+            shell.run("dispatch setFilter later")
+                == ["error: argument 1 of 'setFilter': not one of its values: all, active, done (usage: dispatch setFilter all)"])
+        #expect(shell.run("dispatch toggle id: 7") == ["error: no todo has id 7 (ids: 1, 2)"])
+        #expect(shell.run("dispatch clearDone") == [#"- todos[0]: {"id":1,"title":"Buy milk","done":true}"#])
+        #expect(shell.run("expect todos.count == 1") == [])
+        #expect(shell.run("expect todos[0].title contains dog") == [])
+        #expect(shell.run("expect todos[0].title == Walk") == [#"error: expectation failed: todos[0].title == "Walk" (actual: "Walk the dog")"#])
+    }
+
+    @Test func actionsListLabelsTypesAndValues() {
+        let shell = Transcript()
+        shell.run("load todos")
+        #expect(
+            shell.run("actions") == [
+                "add(title: String)", "toggle(id: Int)", "rename(id: Int, title: String)", "remove(id: Int)",
+                "setFilter(Filter)    all | active | done", "clearDone",
+            ])
+    }
+
+    @Test func undoRedoResetAndHistory() {
+        let shell = Transcript()
+        shell.run("load counter")
+        shell.run("dispatch increment")
+        shell.run("dispatch add 10")
+        #expect(shell.run("undo") == ["~ count: 11 -> 1"])
+        #expect(shell.run("redo") == ["~ count: 1 -> 11"])
+        #expect(shell.run("undo 2") == ["~ count: 11 -> 0"])
+        #expect(shell.run("undo") == ["error: nothing to undo"])
+        #expect(shell.run("redo 3") == ["error: only 2 steps can be redone"])
+        #expect(shell.run("redo 2") == ["~ count: 0 -> 11"])
+        #expect(shell.run("reset") == ["~ count: 11 -> 0"])
+        #expect(shell.run("undo") == ["~ count: 0 -> 11"])
+        #expect(shell.run("history") == ["  1  increment", "  2  add 10", "  3  reset   (undone)"])
+    }
+
+    @Test func severalStoresShareTheDispatcherAndPrefixPaths() {
+        let shell = Transcript()
+        shell.run("load counter")
+        shell.run("load counter as other")
+        #expect(shell.run("dispatch increment") == ["~ counter.count: 0 -> 1", "~ other.count: 0 -> 1"])
+        #expect(shell.run("use other") == [])
+        #expect(shell.run("state count") == ["1"])
+        #expect(shell.run("load counter") == ["error: a store named 'counter' is already loaded (load counter as counter2)"])
+        #expect(shell.run("use nope") == ["error: no loaded store is called 'nope' (loaded: counter, other)"])
+    }
+
+    @Test func effectsAnnounceFollowUpActions() {
+        let shell = Transcript()
+        shell.run("load search")
+        let output = shell.run("dispatch search query: prex")
+        #expect(
+            output == [
+                #"~ query: "" -> "prex""#, "~ isFetching: false -> true",
+                #"=> searchResponse page: 1 total: 1 repositories: [{"fullName":"marty-suzuki/Prex","stars":\#(stars("Prex"))}]"#,
+                "~ isFetching: true -> false", "~ page: 0 -> 1",
+                #"+ repositories[0]: {"fullName":"marty-suzuki/Prex","stars":\#(stars("Prex"))}"#,
+            ])
+        #expect(shell.run("dispatch nextPage") == ["error: there is no next page (page 1 was the last)"])
+        #expect(shell.run("history") == ["  1  search query: prex", "     => searchResponse page: 1 total: 1 repositories: [{\"fullName\":\"marty-suzuki/Prex\",\"stars\":\(stars("Prex"))}]"])
+    }
+
+    private func stars(_ name: String) -> Int {
+        let shell = Transcript()
+        shell.run("load search")
+        shell.run("dispatch search query: \(name)")
+        return Int(shell.run("state repositories[0].stars").first ?? "") ?? -1
+    }
+
+    @Test func withoutAStoreCommandsSayHowToStart() {
+        let shell = Transcript()
+        #expect(shell.run("dispatch increment") == ["error: no store is loaded (load one first, e.g. load counter)"])
+        #expect(shell.run("state") == ["error: no store is loaded (load one first, e.g. load counter)"])
+        #expect(shell.run("load countr") == ["error: unknown store 'countr' (did you mean 'counter'?)"])
+        #expect(shell.session.prompt == "fluxsh> ")
+    }
+
+    @Test func expectOperators() {
+        let shell = Transcript()
+        shell.run("load todos")
+        shell.run("dispatch add a")
+        for (line, passes) in [
+            ("expect nextID == 2", true), ("expect nextID != 2", false), ("expect nextID < 3", true),
+            ("expect nextID <= 1", false), ("expect nextID > 1", true), ("expect nextID >= 3", false),
+            ("expect filter < b", true), (#"expect todos contains {"id":1,"title":"a","done":false}"#, true),
+            ("expect todos[0] contains title", true), ("expect todos[0] contains nope", false),
+            (#"expect . == {"todos":[{"id":1,"title":"a","done":false}],"filter":"all","nextID":2}"#, true),
+        ] {
+            #expect(shell.run(line).isEmpty == passes, "\(line)")
+        }
+        #expect(
+            shell.run("expect todos < 2")
+                == ["error: expect todos < 2: cannot order an array and a number (< <= > >= compare two numbers or two strings; found [{\"id\":1,\"title\":\"a\",\"done\":false}])"])
+    }
+}

@@ -1,0 +1,163 @@
+import Testing
+
+@testable import FluxShell
+
+struct StateDiffTests {
+    private func lines(_ old: String, _ new: String) throws -> [String] {
+        StateDiff.entries(from: try JSONParser.parse(old), to: try JSONParser.parse(new)).map(\.line)
+    }
+
+    @Test func changeInsideAnElementIsReportedAtTheDeepestPath() throws {
+        #expect(
+            try lines(
+                #"{"todos":[{"id":1,"done":false},{"id":2,"done":false}]}"#,
+                #"{"todos":[{"id":1,"done":true},{"id":2,"done":false}]}"#) == ["~ todos[0].done: false -> true"])
+    }
+
+    @Test func insertionAndRemovalAreOneLineEach() throws {
+        #expect(try lines(#"[1,2,3,4]"#, #"[1,9,2,3,4]"#) == ["+ [1]: 9"])
+        #expect(try lines(#"[1,2,3,4]"#, #"[1,3,4]"#) == ["- [1]: 2"])
+        #expect(try lines(#"{"a":[1,2,3]}"#, #"{"a":[2,3,4]}"#) == ["- a[0]: 1", "+ a[2]: 4"])
+    }
+
+    @Test func objectKeysAppearAndDisappear() throws {
+        #expect(try lines(#"{"a":1,"b":2}"#, #"{"a":1,"c":3}"#) == ["+ c: 3", "- b: 2"])
+        #expect(try lines(#"{"a":1}"#, #"{"a":"1"}"#) == [#"~ a: 1 -> "1""#])
+        #expect(try lines(#"{"a":1}"#, #"{"a":1}"#) == [])
+    }
+
+    /// Applying the entries to the old value gives the new one (the law of a diff).
+    @Test(arguments: 0..<300)
+    func applyingTheDiffGivesTheNewValue(seed: Int) throws {
+        var generator = SplitMix(seed: UInt64(seed))
+        let old = randomValue(&generator, depth: 0)
+        let new = mutate(old, &generator, depth: 0)
+        let entries = StateDiff.entries(from: old, to: new)
+        #expect(apply(entries, to: old) == new, "old \(JSONText.compact(old)) new \(JSONText.compact(new))")
+    }
+
+    /// A minimal edit script is never longer than removing everything and inserting everything.
+    @Test(arguments: 0..<200)
+    func editScriptIsNeverLongerThanTheNaiveOne(seed: Int) {
+        var generator = SplitMix(seed: UInt64(seed))
+        let old = (0..<generator.next(upTo: 12)).map { _ in generator.next(upTo: 4) }
+        let new = (0..<generator.next(upTo: 12)).map { _ in generator.next(upTo: 4) }
+        let script = EditScript.myers(old, new, limit: 100)!
+        let edits = script.filter { $0 != .keep }.count
+        #expect(edits <= old.count + new.count)
+        // And it is a valid script: keeps + removals cover old, keeps + insertions cover new.
+        #expect(script.filter { if case .insert = $0 { false } else { true } }.count == old.count)
+        #expect(script.filter { if case .remove = $0 { false } else { true } }.count == new.count)
+    }
+
+    @Test func largeArraysFallBackToPairingByIndex() {
+        let old = JSONValue.array((0..<5_000).map { .int($0) })
+        let new = JSONValue.array((0..<5_000).map { .int($0 % 2 == 0 ? $0 : -$0) })
+        let entries = StateDiff.entries(from: old, to: new)
+        #expect(apply(entries, to: old) == new)
+    }
+
+    // MARK: - Helpers
+
+    /// Applies entries in order: `-` paths index the old array, `+` and `~` the new one.
+    private func apply(_ entries: [DiffEntry], to value: JSONValue) -> JSONValue {
+        // Removals first (deepest and highest indices first), then insertions and changes in order.
+        var result = value
+        let removals = entries.filter { $0.operation == .removed }.sorted { lhs, rhs in
+            lhs.path.segments.lexicographicallyPrecedes(rhs.path.segments, by: segmentOrder) == false
+        }
+        for entry in removals { result = edit(result, entry.path.segments[...]) { _ in nil } }
+        for entry in entries where entry.operation != .removed {
+            result = edit(result, entry.path.segments[...], inserting: entry.operation == .added) { _ in entry.new }
+        }
+        return result
+    }
+
+    private func segmentOrder(_ a: ValuePath.Segment, _ b: ValuePath.Segment) -> Bool {
+        switch (a, b) {
+        case (.index(let x), .index(let y)): x < y
+        case (.key(let x), .key(let y)): x < y
+        case (.index, .key): true
+        case (.key, .index): false
+        }
+    }
+
+    private func edit(
+        _ value: JSONValue, _ path: ArraySlice<ValuePath.Segment>, inserting: Bool = false,
+        _ change: (JSONValue?) -> JSONValue?
+    ) -> JSONValue {
+        guard let first = path.first else { return change(value) ?? .null }
+        let rest = path.dropFirst()
+        switch (first, value) {
+        case (.key(let key), .object(var object)):
+            if rest.isEmpty { object[key] = change(object[key]) } else { object[key] = edit(object[key] ?? .null, rest, inserting: inserting, change) }
+            return .object(object)
+        case (.index(let index), .array(var elements)):
+            if rest.isEmpty {
+                if inserting, let new = change(nil) { elements.insert(new, at: index) } else if let new = change(elements[index]) {
+                    elements[index] = new
+                } else { elements.remove(at: index) }
+            } else {
+                elements[index] = edit(elements[index], rest, inserting: inserting, change)
+            }
+            return .array(elements)
+        default:
+            return value
+        }
+    }
+
+    private func randomValue(_ generator: inout SplitMix, depth: Int) -> JSONValue {
+        switch depth > 2 ? generator.next(upTo: 3) : generator.next(upTo: 6) {
+        case 0: return .int(generator.next(upTo: 5))
+        case 1: return .string(["a", "b", "c"][generator.next(upTo: 3)])
+        case 2: return .bool(generator.next(upTo: 2) == 0)
+        case 3, 4:
+            return .array((0..<generator.next(upTo: 6)).map { _ in randomValue(&generator, depth: depth + 1) })
+        default:
+            var object = JSONObject()
+            for key in ["x", "y", "z"] where generator.next(upTo: 3) > 0 {
+                object[key] = randomValue(&generator, depth: depth + 1)
+            }
+            return .object(object)
+        }
+    }
+
+    private func mutate(_ value: JSONValue, _ generator: inout SplitMix, depth: Int) -> JSONValue {
+        switch value {
+        case .array(var elements):
+            for _ in 0..<generator.next(upTo: 3) {
+                switch generator.next(upTo: 3) {
+                case 0: elements.insert(randomValue(&generator, depth: depth + 1), at: generator.next(upTo: elements.count + 1))
+                case 1 where !elements.isEmpty: elements.remove(at: generator.next(upTo: elements.count))
+                default:
+                    if !elements.isEmpty {
+                        let index = generator.next(upTo: elements.count)
+                        elements[index] = mutate(elements[index], &generator, depth: depth + 1)
+                    }
+                }
+            }
+            return .array(elements)
+        case .object(var object):
+            for key in ["x", "y", "z", "w"] where generator.next(upTo: 3) == 0 {
+                object[key] = generator.next(upTo: 4) == 0 ? nil : mutate(object[key] ?? .null, &generator, depth: depth + 1)
+            }
+            return .object(object)
+        default:
+            return generator.next(upTo: 2) == 0 ? value : randomValue(&generator, depth: depth)
+        }
+    }
+}
+
+/// A small deterministic random generator, so failures reproduce.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func next(upTo bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
+}
