@@ -141,7 +141,8 @@ public final class ScriptRunner {
             do {
                 parsed = try CommandParser.parse(line)
             } catch {
-                fail(at: location, error)
+                // NB: `! ` before a line that does not even parse is an expected failure too.
+                if !Self.expectsFailure(line) { fail(at: location, error) }
                 return
             }
             lastParse = (line, parsed)
@@ -251,6 +252,11 @@ public final class ScriptRunner {
         let text = line.drop { $0 == " " || $0 == "\t" }
         return text.hasPrefix("~ ") || text.hasPrefix("+ ") || text.hasPrefix("- ") || text.hasPrefix("=> ")
             || trimmed(String(text)) == "(no changes)"
+    }
+
+    static func expectsFailure(_ line: String) -> Bool {
+        let text = line.drop { $0 == " " || $0 == "\t" }
+        return text.hasPrefix("! ") || text.hasPrefix("!\t")
     }
 
     static func trimmed(_ line: String) -> String {
