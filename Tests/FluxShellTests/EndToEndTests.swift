@@ -1,0 +1,249 @@
+import Foundation
+import Testing
+
+/// Runs the built `fluxsh` with arguments and standard input, and compares standard output,
+/// standard error and the exit status.
+struct Fluxsh {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static var binary: URL {
+        let debug = packageRoot.appendingPathComponent(".build/debug/fluxsh")
+        return debug
+    }
+
+    struct Output {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+    }
+
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], in folder: URL? = nil)
+        throws -> Output
+    {
+        try run(arguments, stdinData: Data(stdin.utf8), environment: environment, in: folder)
+    }
+
+    static func run(_ arguments: [String], stdinData: Data, environment: [String: String] = [:], in folder: URL? = nil)
+        throws -> Output
+    {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder ?? packageRoot
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let input = Pipe()
+        let output = Pipe()
+        let error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // NB: write and read on separate threads, so large inputs and outputs cannot deadlock.
+        let writer = Thread {
+            input.fileHandleForWriting.write(stdinData)
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let errorData = Locked(Data())
+        let errorReader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
+        errorReader.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while errorReader.isExecuting { Thread.sleep(forTimeInterval: 0.001) }
+        return Output(
+            stdout: String(decoding: outputData, as: UTF8.self), stderr: String(decoding: errorData.get(), as: UTF8.self),
+            status: process.terminationStatus)
+    }
+}
+
+final class Locked<T>: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value: T
+    init(_ value: T) { self.value = value }
+    func set(_ new: T) { lock.withLock { value = new } }
+    func get() -> T { lock.withLock { value } }
+}
+
+@Suite(.serialized)
+struct EndToEndTests {
+    @Test func pipedModePrintsDiffsAndReportsErrorsWithLineNumbers() throws {
+        let result = try Fluxsh.run(
+            ["--store", "counter"], stdin: "dispatch increment\n\ndispatch incremnt\nstate count\n")
+        #expect(result.stdout == "~ count: 0 -> 1\n1\n")
+        #expect(result.stderr == "<stdin>:3: error: unknown action 'incremnt' for store 'counter' (did you mean 'increment'?)\n")
+        #expect(result.status == 1)
+    }
+
+    @Test func echoAndBail() throws {
+        let echoed = try Fluxsh.run(["--echo"], stdin: "load counter\ndispatch add 2\n")
+        #expect(echoed.stdout == "> load counter\n> dispatch add 2\n~ count: 0 -> 2\n")
+        #expect(echoed.status == 0)
+        let bailed = try Fluxsh.run(["--bail", "--store", "counter"], stdin: "dispatch nope\ndispatch increment\n")
+        #expect(bailed.stdout == "")
+        #expect(bailed.status == 1)
+    }
+
+    @Test func jsonFormatPrintsOneObjectPerCommand() throws {
+        let result = try Fluxsh.run(["--format", "json"], stdin: "load counter\ndispatch increment\ndispatch nope\nstate count\n")
+        #expect(
+            result.stdout == """
+                {"line":1,"command":"load","store":"counter","alias":"counter"}
+                {"line":2,"command":"dispatch","action":"increment","changes":[{"op":"~","path":"count","old":0,"new":1}]}
+                {"line":3,"error":"unknown action 'nope' for store 'counter' (type 'actions' for the list)"}
+                {"line":4,"command":"state","path":"count","value":1}
+
+                """)
+        #expect(result.status == 1)
+    }
+
+    @Test func storesListsNamesWithSummaries() throws {
+        let result = try Fluxsh.run(["stores"])
+        let names = result.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(names == ["counter", "todos", "search"])
+        #expect(result.status == 0)
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        #expect(try Fluxsh.run(["--frobnicate"]).status == 2)
+        let unknownStore = try Fluxsh.run(["--store", "nope"])
+        #expect(unknownStore.status == 2)
+        #expect(unknownStore.stderr == "error: unknown store 'nope' (available: counter, todos, search)\n")
+        let missing = try Fluxsh.run(["run", "/nonexistent/file"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "error: cannot read '/nonexistent/file': no such file\n")
+        #expect(try Fluxsh.run(["test", "/nonexistent"]).status == 2)
+        #expect(try Fluxsh.run(["--version"]).stdout == "0.1.0\n")
+    }
+
+    @Test func runExecutesFilesInOneSessionAndChecksExpectations() throws {
+        let folder = try temporaryFolder()
+        try "load counter\ndispatch add 2\n~ count: 0 -> 2\n".write(to: folder.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
+        try "dispatch increment\n~ count: 2 -> 4\nexpect count == 3\n".write(to: folder.appendingPathComponent("b.txt"), atomically: true, encoding: .utf8)
+        let result = try Fluxsh.run(["run", "a.txt", "b.txt"], in: folder)
+        #expect(result.stdout == "~ count: 0 -> 2\n~ count: 2 -> 3\n")
+        #expect(
+            result.stderr == """
+                b.txt:1: error: the diff of 'dispatch increment' differs from the expected lines
+                    expected        | actual
+                  ≠ ~ count: 2 -> 4 | ~ count: 2 -> 3
+                  (run 'fluxsh test --update' to accept what happened)
+
+                """)
+        #expect(result.status == 1)
+    }
+
+    @Test func badBytesNeverCrashOrChangeState() throws {
+        var input = Data("load counter\ndispatch add 1\n".utf8)
+        input.append(contentsOf: [0xFF, 0xFE, 0x0A])  // invalid UTF-8
+        input.append(contentsOf: Array("dispatch add \0\n".utf8))  // a NUL byte
+        input.append(contentsOf: Array(("dispatch add " + String(repeating: "[", count: 100_000) + "\n").utf8))
+        input.append(contentsOf: Array(("dispatch add " + String(repeating: "x", count: 1 << 20) + "\n").utf8))
+        input.append(contentsOf: Array(("state " + String(repeating: "a.", count: 100_000) + "a\n").utf8))
+        input.append(contentsOf: Array("dispatch add \"unterminated\nstate count\n".utf8))
+        let result = try Fluxsh.run([], stdinData: input)
+        #expect(result.status == 1)
+        #expect(result.stdout == "~ count: 0 -> 1\n1\n")
+        let errors = result.stderr.split(separator: "\n")
+        #expect(errors.count == 6)
+        #expect(errors.first == "<stdin>:3: error: this line is not valid UTF-8 (save the file as UTF-8)")
+    }
+
+    @Test func testRunnerReportsFailuresWithLocationsAndCounts() throws {
+        let folder = try temporaryFolder()
+        try "load counter\ndispatch increment\n~ count: 0 -> 1\n".write(
+            to: folder.appendingPathComponent("good.scenario"), atomically: true, encoding: .utf8)
+        try "load counter\ndispatch increment\n~ count: 0 -> 5\nexpect count == 9\n".write(
+            to: folder.appendingPathComponent("bad.scenario"), atomically: true, encoding: .utf8)
+        let result = try Fluxsh.run(["test", "--jobs", "2", "."], in: folder)
+        #expect(
+            result.stdout == """
+                FAIL ./bad.scenario
+                PASS ./good.scenario
+
+                ./bad.scenario:2: error: the diff of 'dispatch increment' differs from the expected lines
+                    expected        | actual
+                  ≠ ~ count: 0 -> 5 | ~ count: 0 -> 1
+                  (run 'fluxsh test --update' to accept what happened)
+                ./bad.scenario:4: error: expectation failed: count == 9 (actual: 1)
+
+                1 passed, 1 failed
+
+                """)
+        #expect(result.status == 1)
+        let empty = try temporaryFolder()
+        let none = try Fluxsh.run(["test", "."], in: empty)
+        #expect(none.status == 2)
+        #expect(none.stderr == "error: no scenario found in . (scenario files end in .scenario)\n")
+    }
+
+    @Test func updateRewritesOnlyExpectedDiffLines() throws {
+        let folder = try temporaryFolder()
+        let original = "# keep me  \r\nload counter\r\ndispatch increment\r\n~ count: 0 -> 9\r\n  expect count == 1   \r\ndispatch increment\r\n"
+        let file = folder.appendingPathComponent("s.scenario")
+        try original.write(to: file, atomically: true, encoding: .utf8)
+        let result = try Fluxsh.run(["test", "--update", "s.scenario"], in: folder)
+        #expect(result.stdout == "PASS s.scenario (updated)\n1 passed, 0 failed\n")
+        #expect(
+            try String(contentsOf: file, encoding: .utf8)
+                == "# keep me  \r\nload counter\r\ndispatch increment\r\n~ count: 0 -> 1\r\n  expect count == 1   \r\ndispatch increment\r\n")
+    }
+
+    @Test func saveWritesAScenarioThatPassesExhaustively() throws {
+        let folder = try temporaryFolder()
+        let session = """
+            load todos
+            load counter
+            dispatch add title: milk
+            dispatch add 3
+            dispatch toggle 1
+            undo
+            use todos
+            save saved.scenario
+            """
+        let result = try Fluxsh.run([], stdin: session, in: folder)
+        #expect(result.stderr == "")
+        #expect(result.stdout.hasSuffix("saved 4 state-changing commands to saved.scenario\n"))
+        let replay = try Fluxsh.run(["test", "--exhaustive", "saved.scenario"], in: folder)
+        #expect(replay.stdout == "PASS saved.scenario\n1 passed, 0 failed\n")
+        #expect(replay.status == 0)
+        let unwritable = try Fluxsh.run(["--store", "counter"], stdin: "save /nonexistent/dir/x.scenario\n", in: folder)
+        #expect(unwritable.stderr == "<stdin>:1: error: cannot write '/nonexistent/dir/x.scenario': folder '/nonexistent/dir' does not exist\n")
+    }
+
+    @Test func junitReportAndShards() throws {
+        let folder = try temporaryFolder()
+        for index in 0..<5 {
+            try "load counter\ndispatch add \(index)\nexpect count == \(index == 3 ? 99 : index)\n".write(
+                to: folder.appendingPathComponent("s\(index).scenario"), atomically: true, encoding: .utf8)
+        }
+        let report = folder.appendingPathComponent("report.xml")
+        let result = try Fluxsh.run(["test", "--junit", report.path, "."], in: folder)
+        #expect(result.status == 1)
+        let xml = try String(contentsOf: report, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="scenarios" tests="5" failures="1""#))
+        #expect(xml.contains(#"<failure message="./s3.scenario:3: error: expectation failed: count == 99 (actual: 3)""#))
+        var seen: [String] = []
+        for shard in 1...3 {
+            let output = try Fluxsh.run(["test", "--shard", "\(shard)/3", "."], in: folder).stdout
+            seen += output.split(separator: "\n").filter { $0.hasPrefix("PASS") || $0.hasPrefix("FAIL") }.map { String($0.dropFirst(5)) }
+        }
+        #expect(seen.sorted() == (0..<5).map { "./s\($0).scenario" })
+        #expect(try Fluxsh.run(["test", "--shard", "4/3", "."], in: folder).status == 2)
+    }
+
+    @Test func quitStopsReadingInput() throws {
+        let result = try Fluxsh.run(["--store", "counter"], stdin: "dispatch increment\nquit\ndispatch increment\n")
+        #expect(result.stdout == "~ count: 0 -> 1\n")
+        #expect(result.status == 0)
+    }
+
+    private func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fluxsh-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
