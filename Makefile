@@ -14,6 +14,7 @@ run: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	Tests/Terminal/interactive.sh .build/debug/fluxsh
 	.build/debug/fluxsh test Scenarios
 
 ## deps: install what the build needs (libedit-dev; tmux for the terminal tests) when missing

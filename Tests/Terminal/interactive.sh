@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Drives the real fluxsh in a terminal (tmux): completion, listing, Ctrl-C, Ctrl-D, exit status,
+# and history recalled with Up in a second run. Usage: Tests/Terminal/interactive.sh [BINARY]
+set -euo pipefail
+binary=$(realpath "${1:-.build/debug/fluxsh}")
+run=0
+socket="fluxsh-test-$$-$run"
+state=$(mktemp -d)
+failures=0
+passes=0
+trap 'tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$state"' EXIT
+
+start() {
+    # NB: a fresh server (socket) per run: reusing one right after kill-server races its exit.
+    tmux -L "$socket" kill-server 2>/dev/null || true
+    run=$((run + 1))
+    socket="fluxsh-test-$$-$run"
+    tmux -L "$socket" new-session -d -s shell -x 100 -y 40 \
+        "env XDG_STATE_HOME=$state TERM=xterm $binary; echo EXIT=\$?; sleep 30"
+}
+screen() { tmux -L "$socket" capture-pane -p -t shell; }
+send() { tmux -L "$socket" send-keys -t shell "$@"; }
+# Waits up to 10 s for TEXT on the screen, then records a pass or a failure named NAME.
+expect() {
+    local name=$1 text=$2
+    for _ in $(seq 1 500); do
+        if screen | grep -qF -- "$text"; then
+            passes=$((passes + 1))
+            return
+        fi
+        sleep 0.02
+    done
+    failures=$((failures + 1))
+    echo "FAIL: $name: '$text' not on the screen:" >&2
+    screen | sed 's/^/    | /' >&2
+}
+
+start
+expect "prompt without a store" "fluxsh>"
+send "load cou" Tab Enter
+expect "store name completed" "fluxsh> load counter"
+expect "prompt names the active store" "counter>"
+send "dispatch inc" Tab Enter
+expect "action name completed" "counter> dispatch increment"
+expect "diff printed" "~ count: 0 -> 1"
+send "dispatch " Tab
+expect "several candidates listed" "add        decrement  increment  set"
+send C-c
+send "state count" Enter
+expect "Ctrl-C cleared the line" "counter> state count"
+send "dispatch nope" Enter
+expect "errors name the way out" "error: unknown action 'nope' for store 'counter'"
+send C-d
+expect "Ctrl-D exits with 0" "EXIT=0"
+
+start
+expect "second run prompt" "fluxsh>"
+send Up
+expect "history recalled across runs" "fluxsh> dispatch nope"
+send Up
+expect "older history" "fluxsh> state count"
+send C-u "quit" Enter
+expect "quit exits with 0" "EXIT=0"
+grep -q 'dispatch\\040increment' "$state/fluxsh/history" && passes=$((passes + 1)) || {
+    failures=$((failures + 1))
+    echo "FAIL: history file lacks 'dispatch increment'" >&2
+}
+
+echo "terminal: $passes passed, $failures failed"
+[ "$failures" -eq 0 ]
