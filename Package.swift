@@ -43,6 +43,6 @@ let package = Package(
         .executableTarget(name: "fluxsh", dependencies: ["FluxShellCommand", "FluxStores"]),
 
         // Benchmark of FluxCore's hot path: `make bench`.
-        .executableTarget(name: "fluxbench", dependencies: ["FluxCore"]),
+        .executableTarget(name: "fluxbench", dependencies: ["FluxCore", "FluxShell", "FluxStores"]),
     ]
 )

@@ -14,9 +14,27 @@ enum Filter: String, Codable, CaseIterable, Sendable {
 }
 
 struct TodosState: State, Codable, Equatable {
-    var todos: [Todo] = []
+    /// NB: chunked, so toggling one todo among 100,000 copies one chunk, and the shell's diff
+    /// skips the chunks that did not change.
+    var todos: ChunkedArray<Todo> = []
     var filter: Filter = .all
     var nextID = 1
+}
+
+extension TodosState {
+    /// The position of the todo with `id`. Ids only grow, and removal keeps the order, so the
+    /// list is sorted by id: a binary search.
+    func index(ofID id: Int) -> Int? {
+        var low = 0
+        var high = todos.count - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            let candidate = todos[middle].id
+            if candidate == id { return middle }
+            if candidate < id { low = middle + 1 } else { high = middle - 1 }
+        }
+        return nil
+    }
 }
 
 enum TodosAction: Action, Codable, Equatable {
@@ -35,11 +53,11 @@ struct TodosMutation: Mutation {
             state.todos.append(Todo(id: state.nextID, title: title))
             state.nextID += 1
         case .toggle(let id):
-            if let index = state.todos.firstIndex(where: { $0.id == id }) { state.todos[index].done.toggle() }
+            if let index = state.index(ofID: id) { state.todos[index].done.toggle() }
         case .rename(let id, let title):
-            if let index = state.todos.firstIndex(where: { $0.id == id }) { state.todos[index].title = title }
+            if let index = state.index(ofID: id) { state.todos[index].title = title }
         case .remove(let id):
-            state.todos.removeAll { $0.id == id }
+            if let index = state.index(ofID: id) { state.todos.remove(at: index) }
         case .setFilter(let filter):
             state.filter = filter
         case .clearDone:
@@ -56,7 +74,7 @@ func validateTodos(_ action: TodosAction, _ state: TodosState) throws {
     case .toggle(let target), .rename(let target, _), .remove(let target): id = target
     default: return
     }
-    guard state.todos.contains(where: { $0.id == id }) else {
+    guard state.index(ofID: id) != nil else {
         let ids = state.todos.map { String($0.id) }
         throw ShellError(
             "no todo has id \(id)", hint: ids.isEmpty ? "the list is empty" : "ids: \(ids.prefix(20).joined(separator: ", "))")

@@ -54,3 +54,4 @@ do {
     measure("counter, 10 subscribers") { flux.dispatcher.dispatch(.increment) }
     precondition(tally.total == flux.store.state.count * 10)
 }
+ShellBenchmarks.run()

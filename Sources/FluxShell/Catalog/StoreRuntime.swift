@@ -12,11 +12,17 @@ protocol StoreRuntime: AnyObject {
     func decode(_ invocation: ActionInvocation) -> DecodeOutcome
     /// Throws when the store refuses `action` in its current state.
     func validate(_ action: any Action) throws
-    /// The current state as JSON.
+    /// The current state as JSON (encoded once per change, when asked).
     func encodeState() throws -> JSONValue
+    var json: JSONValue { get }
+    /// The diff since the last recorded step, and the current state becomes that step.
+    func recordStep() -> [DiffEntry]
+    /// The diff from `snapshot` to the current state.
+    func entries(since snapshot: any Sendable) -> [DiffEntry]
     /// The current state, to restore later.
     func snapshot() -> any Sendable
-    func restore(_ snapshot: any Sendable)
+    /// Puts `snapshot` back; returns the diff from the state before.
+    func restore(_ snapshot: any Sendable) -> [DiffEntry]
     /// The initial state, as a snapshot.
     var initialSnapshot: any Sendable { get }
     func detach()
@@ -44,6 +50,11 @@ where M.Action: Codable, M.State: Encodable {
     private let dispatcher: Dispatcher<SessionAction>
     private var subscription: Subscription?
     private let caseNames: Set<String>
+    /// The state as of the last recorded step.
+    private var recorded: M.State
+    /// The recorded state's members, so each step encodes only the new state.
+    private var recordedForm: ShallowEncoding.Form?
+    private var cachedJSON: JSONValue?
 
     init(
         alias: String, storeName: String, initialState: M.State, mutation: M,
@@ -62,6 +73,7 @@ where M.Action: Codable, M.State: Encodable {
         self.effect = effect
         self.dispatcher = dispatcher
         self.store = Store(state: initialState)
+        self.recorded = initialState
         let id = ObjectIdentifier(self)
         subscription = dispatcher.register { [unowned self] envelope in
             guard let action = envelope.payload(for: id) as? M.Action else { return }
@@ -114,11 +126,34 @@ where M.Action: Codable, M.State: Encodable {
         try JSONValueEncoder().encode(store.state)
     }
 
+    var json: JSONValue {
+        // NB: valid while nothing changed since; a recorded step that changed something clears it.
+        if let cachedJSON { return cachedJSON }
+        let json = (try? JSONValueEncoder().encode(store.state)) ?? .null
+        cachedJSON = json
+        return json
+    }
+
+    func recordStep() -> [DiffEntry] {
+        let current = store.state
+        let (entries, form) = StructuralDiff.entries(from: recorded, shallow: recordedForm, to: current)
+        recorded = current
+        recordedForm = form
+        if !entries.isEmpty { cachedJSON = nil }
+        return entries
+    }
+
+    func entries(since snapshot: any Sendable) -> [DiffEntry] {
+        guard let before = snapshot as? M.State else { return [] }
+        return StructuralDiff.entries(from: before, to: store.state)
+    }
+
     func snapshot() -> any Sendable { store.state }
 
-    func restore(_ snapshot: any Sendable) {
-        guard let state = snapshot as? M.State else { return }
+    func restore(_ snapshot: any Sendable) -> [DiffEntry] {
+        guard let state = snapshot as? M.State else { return [] }
         store.replace(with: state)
+        return recordStep()
     }
 
     var initialSnapshot: any Sendable { initialState }

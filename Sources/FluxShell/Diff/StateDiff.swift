@@ -48,8 +48,9 @@ public enum StateDiff {
         }
     }
 
+    /// - Parameter offset: added to every index (the arrays are a middle part of longer ones).
     static func diffArrays(
-        _ old: [JSONValue], _ new: [JSONValue], at path: ValuePath, into entries: inout [DiffEntry]
+        _ old: [JSONValue], _ new: [JSONValue], at path: ValuePath, offset: Int = 0, into entries: inout [DiffEntry]
     ) {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
@@ -72,18 +73,18 @@ public enum StateDiff {
             for index in 0..<paired {
                 let oldIndex = prefix + removed[index]
                 let newIndex = prefix + inserted[index]
-                diff(old[oldIndex], new[newIndex], at: path.appending(.index(newIndex)), into: &entries)
+                diff(old[oldIndex], new[newIndex], at: path.appending(.index(offset + newIndex)), into: &entries)
             }
             for index in removed.dropFirst(paired) {
                 entries.append(
                     DiffEntry(
-                        operation: .removed, path: path.appending(.index(prefix + index)),
+                        operation: .removed, path: path.appending(.index(offset + prefix + index)),
                         old: old[prefix + index], new: nil))
             }
             for index in inserted.dropFirst(paired) {
                 entries.append(
                     DiffEntry(
-                        operation: .added, path: path.appending(.index(prefix + index)),
+                        operation: .added, path: path.appending(.index(offset + prefix + index)),
                         old: nil, new: new[prefix + index]))
             }
             removed.removeAll(keepingCapacity: true)

@@ -59,7 +59,7 @@ extension Session {
             result.lines.append(
                 String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.text + undone)
             for followUp in entry.followUps {
-                result.lines.append(String(repeating: " ", count: width + 4) + "=> " + followUp)
+                result.lines.append(String(repeating: " ", count: width + 4) + "=> " + followUp.description)
             }
             if recordsJSON {
                 items.append(
@@ -102,7 +102,7 @@ extension Session {
     func scenarioText() -> String {
         var text = "# Saved by fluxsh. Replay with: fluxsh test FILE\n"
         for entry in transcript {
-            text += entry.command + "\n"
+            text += entry.commandLine + "\n"
             for line in entry.diff { text += line + "\n" }
         }
         for store in stores {

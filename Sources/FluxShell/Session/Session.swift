@@ -34,21 +34,34 @@ public final class Session {
     final class LoadedStore {
         let runtime: any StoreRuntime
         let definition: StoreDefinition
+        let id: ObjectIdentifier
         var alias: String { runtime.alias }
-        /// The state as of the last recorded step.
-        var json: JSONValue
-        var id: ObjectIdentifier { ObjectIdentifier(runtime) }
+        /// The current state as JSON.
+        var json: JSONValue { runtime.json }
 
-        init(runtime: any StoreRuntime, definition: StoreDefinition, json: JSONValue) {
+        init(runtime: any StoreRuntime, definition: StoreDefinition) {
             self.runtime = runtime
             self.definition = definition
-            self.json = json
+            self.id = ObjectIdentifier(runtime)
         }
     }
 
     struct TranscriptEntry {
-        var command: String
+        enum Command {
+            case text(String)
+            case dispatch(ActionInvocation)
+        }
+
+        var command: Command
         var diff: [String]
+
+        /// The command line, rendered when saved rather than on every dispatch.
+        var commandLine: String {
+            switch command {
+            case .text(let text): text
+            case .dispatch(let invocation): "dispatch \(invocation)"
+            }
+        }
     }
 
     /// - Parameters:
@@ -118,15 +131,14 @@ public final class Session {
                 "a store named '\(alias)' is already loaded", hint: "load \(name) as \(alias)2")
         }
         let runtime = definition.makeRuntime(alias, dispatcher)
-        let json: JSONValue
         do {
-            json = try runtime.encodeState()
+            _ = try runtime.encodeState()
         } catch {
             runtime.detach()
             throw ShellError("cannot encode the state of '\(name)': \(error)")
         }
         runtime.onFollowUp = { [unowned self] invocation in self.dispatchFollowUp(invocation) }
-        stores.append(LoadedStore(runtime: runtime, definition: definition, json: json))
+        stores.append(LoadedStore(runtime: runtime, definition: definition))
         activeIndex = stores.count - 1
         appendTranscript(alias == name ? "load \(name)" : "load \(name) as \(alias)", diff: [])
         var result = CommandResult()
@@ -176,19 +188,27 @@ public final class Session {
             }
         }
         let before = snapshots()
-        let beforeJSON = stores.map(\.json)
         recording = []
         followUpCount = 0
         followUpOverflow = false
         dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: false, payloads: payloads))
         let steps = recording ?? []
         recording = nil
-        let diff = CommandDiff(steps: steps, isUnchanged: zip(beforeJSON, stores).allSatisfy { $0 == $1.json })
+        let isUnchanged: Bool
+        if steps.allSatisfy({ $0.entries.isEmpty }) {
+            isUnchanged = true
+        } else if steps.count == 1 {
+            isUnchanged = false
+        } else {
+            // NB: steps can cancel out (a search repeated): compare the ends of the command.
+            isUnchanged = stores.allSatisfy { store in
+                before[store.id].map { store.runtime.entries(since: $0).isEmpty } ?? true
+            }
+        }
+        let diff = CommandDiff(steps: steps, isUnchanged: isUnchanged)
         history.record(
-            text: invocation.description,
-            followUps: steps.compactMap { $0.followUp?.description },
-            before: before, after: snapshots())
-        var result = finish(diff, command: "dispatch \(invocation)")
+            action: invocation, followUps: steps.compactMap(\.followUp), before: before, after: snapshots())
+        var result = finish(diff, command: .dispatch(invocation))
         if recordsJSON {
             result.fields = [("action", .string(invocation.description)), ("changes", diff.changesJSON)]
             if let followUps = diff.followUpsJSON { result.fields.append(("followUps", followUps)) }
@@ -253,9 +273,7 @@ public final class Session {
         var entries: [DiffEntry] = []
         let prefixed = stores.count > 1
         for store in stores where action.payload(for: store.id) != nil {
-            guard let json = try? store.runtime.encodeState() else { continue }
-            let changes = StateDiff.entries(from: store.json, to: json)
-            store.json = json
+            let changes = store.runtime.recordStep()
             entries += prefixed ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
         }
         recording?.append(.init(followUp: action.isFollowUp ? action.invocation : nil, entries: entries))
@@ -288,7 +306,7 @@ public final class Session {
         var initial: [ObjectIdentifier: any Sendable] = [:]
         for store in stores { initial[store.id] = store.runtime.initialSnapshot }
         let result = restore(initial, command: "reset")
-        history.record(text: "reset", followUps: [], before: before, after: snapshots())
+        history.record(action: nil, followUps: [], before: before, after: snapshots())
         return result
     }
 
@@ -298,15 +316,12 @@ public final class Session {
         var unchanged = true
         for store in stores {
             guard let state = states[store.id] else { continue }
-            store.runtime.restore(state)
-            guard let json = try? store.runtime.encodeState() else { continue }
-            let changes = StateDiff.entries(from: store.json, to: json)
-            if json != store.json { unchanged = false }
-            store.json = json
+            let changes = store.runtime.restore(state)
+            if !changes.isEmpty { unchanged = false }
             entries += stores.count > 1 ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
         }
         let diff = CommandDiff(steps: [.init(followUp: nil, entries: entries)], isUnchanged: unchanged)
-        var result = finish(diff, command: command == "undo 1" ? "undo" : command == "redo 1" ? "redo" : command)
+        var result = finish(diff, command: .text(command == "undo 1" ? "undo" : command == "redo 1" ? "redo" : command))
         if recordsJSON { result.fields = [("changes", diff.changesJSON)] }
         return result
     }
@@ -317,7 +332,7 @@ public final class Session {
         return states
     }
 
-    private func finish(_ diff: CommandDiff, command: String) -> CommandResult {
+    private func finish(_ diff: CommandDiff, command: TranscriptEntry.Command) -> CommandResult {
         var result = CommandResult()
         result.diff = diff
         result.lines = diff.lines
@@ -326,6 +341,10 @@ public final class Session {
     }
 
     private func appendTranscript(_ command: String, diff: [String]) {
+        appendTranscript(.text(command), diff: diff)
+    }
+
+    private func appendTranscript(_ command: TranscriptEntry.Command, diff: [String]) {
         guard transcript.count < transcriptLimit else {
             transcriptOverflowed = true
             return

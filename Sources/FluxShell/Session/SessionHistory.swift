@@ -4,9 +4,13 @@ struct SessionHistory {
     struct Entry {
         /// 1-based, counting from the start of the session, also for entries no longer kept.
         var number: Int
-        /// The command in command syntax (`increment`, `add title: milk`, `reset`).
-        var text: String
-        var followUps: [String]
+        /// The dispatched action, or `nil` for `reset`.
+        var action: ActionInvocation?
+        var followUps: [ActionInvocation]
+
+        /// The step in command syntax (`increment`, `add title: milk`, `reset`), rendered when
+        /// listed rather than on every dispatch.
+        var text: String { action?.description ?? "reset" }
         var before: [ObjectIdentifier: any Sendable]
         var after: [ObjectIdentifier: any Sendable]
     }
@@ -25,11 +29,11 @@ struct SessionHistory {
     var redoable: Int { entries.count - cursor }
 
     mutating func record(
-        text: String, followUps: [String], before: [ObjectIdentifier: any Sendable],
+        action: ActionInvocation?, followUps: [ActionInvocation], before: [ObjectIdentifier: any Sendable],
         after: [ObjectIdentifier: any Sendable]
     ) {
         if cursor < entries.count { entries.removeSubrange(cursor...) }
-        entries.append(Entry(number: nextNumber, text: text, followUps: followUps, before: before, after: after))
+        entries.append(Entry(number: nextNumber, action: action, followUps: followUps, before: before, after: after))
         nextNumber += 1
         if entries.count > limit {
             // NB: drop a batch at once so recording stays amortised O(1).

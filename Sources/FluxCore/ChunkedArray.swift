@@ -1,0 +1,251 @@
+/// An array for large states: its elements live in chunks that copies share, so changing one
+/// element of a 100,000-element state copies one chunk and the list of chunks, not every element,
+/// and comparing two versions skips the chunks they still share.
+///
+/// It is a `RandomAccessCollection`, `MutableCollection` and `RangeReplaceableCollection` of
+/// `Int` indices, and encodes as a plain JSON array.
+///
+/// ```swift
+/// struct TodosState: State {
+///     var todos: ChunkedArray<Todo> = []
+/// }
+/// ```
+public struct ChunkedArray<Element> {
+    /// The most elements a chunk holds after an append.
+    @usableFromInline
+    static var chunkCapacity: Int { 256 }
+
+    @usableFromInline
+    var chunks: [[Element]]
+    /// The index of the first element of each chunk.
+    @usableFromInline
+    var starts: [Int]
+    @usableFromInline
+    var total: Int
+
+    public init() {
+        chunks = []
+        starts = []
+        total = 0
+    }
+
+    public init<S: Sequence>(_ elements: S) where S.Element == Element {
+        self.init()
+        for element in elements { append(element) }
+    }
+
+    /// The chunk holding `index`, and the offset in it.
+    @inlinable
+    func locate(_ index: Int) -> (chunk: Int, offset: Int) {
+        precondition(index >= 0 && index < total, "ChunkedArray index \(index) out of range 0..<\(total)")
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= index { low = middle } else { high = middle - 1 }
+        }
+        return (low, index - starts[low])
+    }
+
+    @usableFromInline
+    mutating func rebuildStarts() {
+        starts.removeAll(keepingCapacity: true)
+        var start = 0
+        for chunk in chunks {
+            starts.append(start)
+            start += chunk.count
+        }
+        total = start
+    }
+
+    /// Whether chunk `index` of `self` is the very same storage as chunk `otherIndex` of `other`.
+    @inlinable
+    public func sharesChunk(_ index: Int, with other: ChunkedArray, chunk otherIndex: Int) -> Bool {
+        Self.identity(of: chunks[index]) == Self.identity(of: other.chunks[otherIndex])
+    }
+
+    /// The storage of a chunk: equal for two arrays exactly when they share their buffer.
+    @inlinable
+    static func identity(of chunk: [Element]) -> UnsafeRawPointer {
+        // NB: an Array is one reference to its buffer; comparing those references is comparing
+        // storage, without touching elements.
+        unsafeBitCast(chunk, to: UnsafeRawPointer.self)
+    }
+
+    /// How many elements at the front, and at the back, `self` and `other` hold in shared chunks:
+    /// what a diff between two versions can skip without comparing them.
+    @inlinable
+    public func sharedChunkElements(with other: ChunkedArray) -> (prefix: Int, suffix: Int) {
+        // NB: an Array is exactly one reference to its buffer, so the outer arrays' memory is a
+        // sequence of buffer pointers: compare those, without copying or retaining any chunk.
+        let stride = MemoryLayout<[Element]>.stride
+        let (front, back) = chunks.withUnsafeBytes { mine in
+            other.chunks.withUnsafeBytes { theirs in
+                let mineCount = mine.count / stride
+                let theirsCount = theirs.count / stride
+                func same(_ a: Int, _ b: Int) -> Bool {
+                    mine.load(fromByteOffset: a * stride, as: UnsafeRawPointer.self)
+                        == theirs.load(fromByteOffset: b * stride, as: UnsafeRawPointer.self)
+                }
+                var front = 0
+                while front < mineCount, front < theirsCount, same(front, front) { front += 1 }
+                var back = 0
+                while back < mineCount - front, back < theirsCount - front,
+                    same(mineCount - 1 - back, theirsCount - 1 - back)
+                {
+                    back += 1
+                }
+                return (front, back)
+            }
+        }
+        let prefix = front < starts.count ? starts[front] : total
+        let suffix = back == 0 ? 0 : total - starts[starts.count - back]
+        return (prefix, suffix)
+    }
+
+    /// The number of chunks, and each chunk's elements.
+    public var chunkCount: Int { chunks.count }
+    public func chunk(_ index: Int) -> [Element] { chunks[index] }
+}
+
+extension ChunkedArray: RandomAccessCollection, MutableCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { total }
+    public var count: Int { total }
+    public var isEmpty: Bool { total == 0 }
+
+    @inlinable
+    public subscript(position: Int) -> Element {
+        get {
+            let (chunk, offset) = locate(position)
+            return chunks[chunk][offset]
+        }
+        set {
+            let (chunk, offset) = locate(position)
+            chunks[chunk][offset] = newValue
+        }
+    }
+}
+
+extension ChunkedArray: RangeReplaceableCollection {
+    public mutating func append(_ newElement: Element) {
+        if let last = chunks.indices.last, chunks[last].count < Self.chunkCapacity {
+            chunks[last].append(newElement)
+        } else {
+            starts.append(total)
+            chunks.append([newElement])
+            chunks[chunks.count - 1].reserveCapacity(Self.chunkCapacity)
+        }
+        total += 1
+    }
+
+    @discardableResult
+    public mutating func remove(at position: Int) -> Element {
+        let (chunk, offset) = locate(position)
+        let removed = chunks[chunk].remove(at: offset)
+        if chunks[chunk].isEmpty { chunks.remove(at: chunk) }
+        rebuildStarts()
+        return removed
+    }
+
+    public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        // NB: chunks without a removed element are kept as they are, so they stay shared.
+        var changed = false
+        for index in chunks.indices {
+            guard try chunks[index].contains(where: shouldBeRemoved) else { continue }
+            try chunks[index].removeAll(where: shouldBeRemoved)
+            changed = true
+        }
+        guard changed else { return }
+        chunks.removeAll { $0.isEmpty }
+        rebuildStarts()
+    }
+
+    public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
+    where C.Element == Element {
+        if subrange.isEmpty, subrange.lowerBound == total {
+            for element in newElements { append(element) }
+            return
+        }
+        var elements = Array(self)
+        elements.replaceSubrange(subrange, with: newElements)
+        self = ChunkedArray(elements)
+    }
+}
+
+extension ChunkedArray: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: Element...) { self.init(elements) }
+}
+
+extension ChunkedArray: Equatable where Element: Equatable {
+    /// Equal elements in order; shared chunks compare in O(1).
+    public static func == (lhs: ChunkedArray, rhs: ChunkedArray) -> Bool {
+        guard lhs.total == rhs.total else { return false }
+        let common = lhs.commonPrefixAndSuffix(with: rhs)
+        return common.prefix + common.suffix >= lhs.total
+    }
+}
+
+extension ChunkedArray where Element: Equatable {
+    /// How many leading and trailing elements `self` and `other` have in common: shared chunks
+    /// are skipped at once, the rest compared element by element, walking the chunks in place.
+    public func commonPrefixAndSuffix(with other: ChunkedArray) -> (prefix: Int, suffix: Int) {
+        let shared = sharedChunkElements(with: other)
+        let limit = Swift.min(total, other.total)
+        var prefix = shared.prefix
+        if prefix < limit {
+            var (chunkA, offsetA) = locate(prefix)
+            var (chunkB, offsetB) = other.locate(prefix)
+            while prefix < limit, chunks[chunkA][offsetA] == other.chunks[chunkB][offsetB] {
+                prefix += 1
+                offsetA += 1
+                offsetB += 1
+                if offsetA == chunks[chunkA].count { chunkA += 1; offsetA = 0 }
+                if offsetB == other.chunks[chunkB].count { chunkB += 1; offsetB = 0 }
+                if chunkA == chunks.count || chunkB == other.chunks.count { break }
+            }
+        }
+        var suffix = Swift.min(shared.suffix, limit - prefix)
+        if suffix < limit - prefix {
+            var (chunkA, offsetA) = locate(total - 1 - suffix)
+            var (chunkB, offsetB) = other.locate(other.total - 1 - suffix)
+            while suffix < limit - prefix, chunks[chunkA][offsetA] == other.chunks[chunkB][offsetB] {
+                suffix += 1
+                if offsetA == 0 {
+                    if chunkA == 0 { break }
+                    chunkA -= 1
+                    offsetA = chunks[chunkA].count
+                }
+                if offsetB == 0 {
+                    if chunkB == 0 { break }
+                    chunkB -= 1
+                    offsetB = other.chunks[chunkB].count
+                }
+                offsetA -= 1
+                offsetB -= 1
+            }
+        }
+        return (prefix, suffix)
+    }
+}
+
+extension ChunkedArray: Sendable where Element: Sendable {}
+
+extension ChunkedArray: Encodable where Element: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for chunk in chunks {
+            for element in chunk { try container.encode(element) }
+        }
+    }
+}
+
+extension ChunkedArray: Decodable where Element: Decodable {
+    public init(from decoder: any Decoder) throws {
+        self.init(try [Element](from: decoder))
+    }
+}
+
+extension ChunkedArray: CustomStringConvertible {
+    public var description: String { Array(self).description }
+}

@@ -1,0 +1,228 @@
+import FluxCore
+
+/// The diff of two typed states, without encoding what did not change.
+///
+/// Walks both values together: equal `Equatable` values are skipped (arrays and strings compare
+/// their storage first, so an untouched array costs O(1)); structs are compared property by
+/// property; a ``ChunkedArray`` compares only the chunks the two versions do not share; only
+/// what differs is encoded to JSON and diffed there (``StateDiff``).
+enum StructuralDiff {
+    static func entries<T: Encodable>(from old: T, to new: T) -> [DiffEntry] {
+        var entries: [DiffEntry] = []
+        diff(old, new, at: ValuePath(), depth: 0, into: &entries)
+        return entries
+    }
+
+    /// The diff from an old state whose shallow form is known (the last recorded step's) to a new
+    /// one, whose shallow form is returned for next time: each step encodes one state, not two.
+    static func entries<T: Encodable>(from old: T, shallow oldForm: ShallowEncoding.Form?, to new: T)
+        -> (entries: [DiffEntry], newForm: ShallowEncoding.Form)
+    {
+        let newForm = ShallowEncoding.encode(new)
+        guard case .keyed(let after) = newForm, case .keyed(let before) = oldForm ?? ShallowEncoding.encode(old)
+        else { return (entries(from: old, to: new), newForm) }
+        var entries: [DiffEntry] = []
+        diffMembers(before, after, at: ValuePath(), depth: 0, into: &entries)
+        return (entries, newForm)
+    }
+
+    /// Beyond this depth, values are encoded and diffed as JSON (which is bounded itself).
+    static let maximumDepth = 64
+
+    static func diff(
+        _ old: any Encodable, _ new: any Encodable, at path: ValuePath, depth: Int, into entries: inout [DiffEntry]
+    ) {
+        // NB: structs are walked member by member (each member is checked for equality there);
+        // comparing a whole struct first would compare its changed members twice.
+        if let structural = old as? any StructurallyDiffable,
+            let found = structural.structuralEntries(to: new, at: path)
+        {
+            entries += found
+            return
+        }
+        if depth < maximumDepth, case .keyed(let before) = ShallowEncoding.encode(old),
+            case .keyed(let after) = ShallowEncoding.encode(new)
+        {
+            diffMembers(before, after, at: path, depth: depth, into: &entries)
+            return
+        }
+        if let equal = EquatableComparison.equal(old, new), equal { return }
+        guard let oldJSON = try? JSONValueEncoder().encode(old), let newJSON = try? JSONValueEncoder().encode(new)
+        else { return }
+        StateDiff.diff(oldJSON, newJSON, at: path, into: &entries)
+    }
+
+    private static func diffMembers(
+        _ old: [(String, ShallowEncoding.Child)], _ new: [(String, ShallowEncoding.Child)], at path: ValuePath,
+        depth: Int, into entries: inout [DiffEntry]
+    ) {
+        let sameKeys = old.count == new.count && zip(old, new).allSatisfy { $0.0 == $1.0 }
+        if sameKeys {
+            for index in new.indices {
+                diffChild(old[index].1, new[index].1, at: path.appending(.key(new[index].0)), depth: depth, into: &entries)
+            }
+            return
+        }
+        for (key, child) in new {
+            if let previous = old.first(where: { $0.0 == key }) {
+                diffChild(previous.1, child, at: path.appending(.key(key)), depth: depth, into: &entries)
+            } else if let value = child.json {
+                entries.append(DiffEntry(operation: .added, path: path.appending(.key(key)), old: nil, new: value))
+            }
+        }
+        for (key, child) in old where !new.contains(where: { $0.0 == key }) {
+            if let value = child.json {
+                entries.append(DiffEntry(operation: .removed, path: path.appending(.key(key)), old: value, new: nil))
+            }
+        }
+    }
+
+    private static func diffChild(
+        _ old: ShallowEncoding.Child, _ new: ShallowEncoding.Child, at path: ValuePath, depth: Int,
+        into entries: inout [DiffEntry]
+    ) {
+        switch (old, new) {
+        case (.json(let a), .json(let b)):
+            if a != b { StateDiff.diff(a, b, at: path, into: &entries) }
+        case (.value(let a), .value(let b)):
+            diff(a, b, at: path, depth: depth + 1, into: &entries)
+        default:
+            if let a = old.json, let b = new.json { StateDiff.diff(a, b, at: path, into: &entries) }
+        }
+    }
+}
+
+/// `==` between two values of unknown type, when they are of one `Equatable` type.
+enum EquatableComparison {
+    static func equal(_ lhs: Any, _ rhs: Any) -> Bool? {
+        guard let lhs = lhs as? any Equatable else { return nil }
+        return lhs.isEqual(to: rhs)
+    }
+}
+
+extension Equatable {
+    fileprivate func isEqual(to other: Any) -> Bool? {
+        guard let other = other as? Self else { return nil }
+        return self == other
+    }
+}
+
+/// A type that finds its own changes faster than element by element.
+protocol StructurallyDiffable {
+    /// The entries from `self` to `new`, or `nil` to let the generic walk do it.
+    func structuralEntries(to new: Any, at path: ValuePath) -> [DiffEntry]?
+}
+
+extension ChunkedArray: StructurallyDiffable where Element: Encodable & Equatable {
+    func structuralEntries(to new: Any, at path: ValuePath) -> [DiffEntry]? {
+        guard let new = new as? ChunkedArray<Element> else { return nil }
+        let (prefix, suffix) = commonPrefixAndSuffix(with: new)
+        if prefix + suffix >= count, count == new.count { return [] }
+        let encoder = JSONValueEncoder()
+        guard case .array(let before)? = try? encoder.encode(Array(self[prefix..<(count - suffix)])),
+            case .array(let after)? = try? encoder.encode(Array(new[prefix..<(new.count - suffix)]))
+        else { return nil }
+        var entries: [DiffEntry] = []
+        StateDiff.diffArrays(before, after, at: path, offset: prefix, into: &entries)
+        return entries
+    }
+}
+
+/// One level of a value's `Encodable` form: its members, not yet encoded further.
+enum ShallowEncoding {
+    enum Child {
+        /// A scalar, already JSON.
+        case json(JSONValue)
+        /// A nested value, to be compared or encoded later.
+        case value(any Encodable)
+
+        var json: JSONValue? {
+            switch self {
+            case .json(let value): value
+            case .value(let value): try? JSONValueEncoder().encode(value)
+            }
+        }
+    }
+
+    enum Form {
+        case keyed([(String, Child)])
+        /// An array, a scalar or a dictionary: compared as JSON.
+        case other
+    }
+
+    static func encode(_ value: any Encodable) -> Form {
+        let encoder = ShallowEncoder()
+        do {
+            try value.encode(to: encoder)
+        } catch {
+            return .other
+        }
+        return encoder.isKeyed ? .keyed(encoder.members) : .other
+    }
+}
+
+private final class ShallowEncoder: Encoder {
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var members: [(String, ShallowEncoding.Child)] = []
+    var isKeyed = true
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if Key.isDictionaryKey { isKeyed = false }
+        return KeyedEncodingContainer(ShallowKeyed<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        isKeyed = false
+        return ValueEncoder(codingPath: []).unkeyedContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        isKeyed = false
+        return ValueEncoder(codingPath: []).singleValueContainer()
+    }
+}
+
+private struct ShallowKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: ShallowEncoder
+    var codingPath: [any CodingKey] { [] }
+
+    private func put(_ value: JSONValue, _ key: Key) { encoder.members.append((key.stringValue, .json(value))) }
+
+    mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { put(.double(value), key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { put(.int(value), key) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if let special = ValueEncoder.specialValue(value) {
+            put(special, key)
+        } else {
+            encoder.members.append((key.stringValue, .value(value)))
+        }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        // NB: hand-written nested containers are rare in states: compare that state as JSON.
+        encoder.isKeyed = false
+        return ValueEncoder(codingPath: []).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        encoder.isKeyed = false
+        return ValueEncoder(codingPath: []).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        encoder.isKeyed = false
+        return ValueEncoder(codingPath: [])
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        encoder.isKeyed = false
+        return ValueEncoder(codingPath: [])
+    }
+}

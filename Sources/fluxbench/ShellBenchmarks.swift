@@ -1,0 +1,43 @@
+import FluxShell
+import FluxStores
+
+/// The engine's cost for one command, without process start-up or I/O.
+enum ShellBenchmarks {
+    static func run() {
+        print("\nFluxShell engine benchmarks (release build)")
+        toggleAmongManyTodos()
+        counterIncrements()
+    }
+
+    static func execute(_ session: Session, _ line: String) -> [String] {
+        guard let command = try? CommandParser.parse(line).command, let result = try? session.execute(command) else {
+            fatalError("benchmark command failed: \(line)")
+        }
+        return result.lines
+    }
+
+    static func toggleAmongManyTodos() {
+        let session = Session(catalog: .builtIn)
+        _ = execute(session, "load todos")
+        for index in 1...100_000 { _ = execute(session, "dispatch add t\(index)") }
+        let commands = (0..<2_000).map { try! CommandParser.parse("dispatch toggle \($0 * 397 % 100_000 + 1)").command! }
+        let start = ContinuousClock.now
+        var lines = 0
+        for command in commands { lines += (try! session.execute(command)).lines.count }
+        let elapsed = ContinuousClock.now - start
+        precondition(lines == 2_000)
+        let micros = (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / 2_000
+        print("toggle one todo among 100,000, with its diff line".padding(to: 64) + "\((micros * 10).rounded() / 10) µs/command")
+    }
+
+    static func counterIncrements() {
+        let session = Session(catalog: .builtIn)
+        _ = execute(session, "load counter")
+        let command = try! CommandParser.parse("dispatch increment").command!
+        let start = ContinuousClock.now
+        for _ in 0..<200_000 { _ = try! session.execute(command) }
+        let elapsed = ContinuousClock.now - start
+        let nanos = (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / 200_000
+        print("counter 'dispatch increment' (parsed once), with its diff line".padding(to: 64) + "\(Int(nanos)) ns/command")
+    }
+}

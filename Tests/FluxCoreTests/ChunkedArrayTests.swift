@@ -1,0 +1,54 @@
+import FluxCore
+import XCTest
+
+final class ChunkedArrayTests: XCTestCase {
+    /// Random edits applied to a ChunkedArray and to an Array give the same elements.
+    func testBehavesLikeAnArray() {
+        var generator = SystemRandomNumberGenerator()
+        var chunked = ChunkedArray<Int>()
+        var plain: [Int] = []
+        for step in 0..<5_000 {
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<5:
+                chunked.append(step)
+                plain.append(step)
+            case 5..<7 where !plain.isEmpty:
+                let index = Int.random(in: 0..<plain.count, using: &generator)
+                XCTAssertEqual(chunked.remove(at: index), plain.remove(at: index))
+            case 7..<9 where !plain.isEmpty:
+                let index = Int.random(in: 0..<plain.count, using: &generator)
+                chunked[index] = -step
+                plain[index] = -step
+            default:
+                chunked.removeAll { $0 % 7 == 0 }
+                plain.removeAll { $0 % 7 == 0 }
+            }
+            XCTAssertEqual(chunked.count, plain.count)
+        }
+        XCTAssertEqual(Array(chunked), plain)
+        XCTAssertEqual(chunked, ChunkedArray(plain))
+    }
+
+    func testCopiesShareUntouchedChunks() {
+        let original = ChunkedArray(0..<10_000)
+        var copy = original
+        copy[5_000] = -1
+        let shared = original.sharedChunkElements(with: copy)
+        XCTAssertGreaterThan(shared.prefix, 4_000)
+        XCTAssertGreaterThan(shared.suffix, 4_000)
+        XCTAssertLessThanOrEqual(shared.prefix, 5_000)
+        XCTAssertLessThan(shared.suffix, 5_000)
+        let common = original.commonPrefixAndSuffix(with: copy)
+        XCTAssertEqual(common.prefix, 5_000)
+        XCTAssertEqual(common.suffix, 4_999)
+        XCTAssertNotEqual(original, copy)
+        XCTAssertEqual(original[5_000], 5_000)
+    }
+
+    func testEncodesAsAPlainArray() throws {
+        let chunked: ChunkedArray = [1, 2, 3]
+        let data = try JSONEncoder().encode(chunked)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "[1,2,3]")
+        XCTAssertEqual(try JSONDecoder().decode(ChunkedArray<Int>.self, from: data), chunked)
+    }
+}
