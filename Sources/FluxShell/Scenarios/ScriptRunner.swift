@@ -106,7 +106,7 @@ public final class ScriptRunner {
         let location = SourceLocation(file: file, line: number)
         var bytes = raw
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        guard let line = String(validating: bytes, as: UTF8.self) else {
+        guard let line = Self.decode(bytes) else {
             closePending()
             fail(at: location, ShellError("this line is not valid UTF-8", hint: "save the file as UTF-8"))
             return
@@ -252,6 +252,19 @@ public final class ScriptRunner {
         let text = line.drop { $0 == " " || $0 == "\t" }
         return text.hasPrefix("~ ") || text.hasPrefix("+ ") || text.hasPrefix("- ") || text.hasPrefix("=> ")
             || trimmed(String(text)) == "(no changes)"
+    }
+
+    /// The line as a string, or `nil` when it is not valid UTF-8.
+    static func decode(_ bytes: ArraySlice<UInt8>) -> String? {
+        // NB: most lines are ASCII, which is valid UTF-8 as it is; checking that is much cheaper
+        // than the general validation.
+        let isASCII = bytes.withUnsafeBufferPointer { buffer in
+            var combined: UInt8 = 0
+            for byte in buffer { combined |= byte }
+            return combined < 0x80
+        }
+        if isASCII { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     static func expectsFailure(_ line: String) -> Bool {

@@ -120,7 +120,8 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         var current = root
         var walked = ValuePath()
         for segment in segments {
-            let here = walked.segments.isEmpty ? "the state" : walked.description
+            // NB: only errors name the place; building its text for every segment is wasted work.
+            var here: String { walked.segments.isEmpty ? "the state" : walked.description }
             switch (segment, current) {
             case (.key(let key), .object(let object)):
                 if let value = object[key] {
@@ -151,7 +152,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
             case (_, let scalar):
                 throw ShellError("\(here) is \(scalar.kindName), which has no \(ValuePath([segment]))")
             }
-            walked.segments.append(segment)
+            if segments.count > 1 { walked.segments.append(segment) }
         }
         return current
     }

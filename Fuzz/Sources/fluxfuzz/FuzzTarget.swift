@@ -1,0 +1,22 @@
+import FluxShell
+import FluxStores
+
+/// One fuzz input: parsed as a command line, as a JSON literal and as a path, then run as a
+/// script against all three built-in stores. Nothing may crash, trap or hang.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    if let text = String(validating: bytes, as: UTF8.self) {
+        _ = try? CommandParser.parse(text)
+        _ = try? JSONParser.parse(text)
+        _ = try? ValuePath.parse(text[...])
+    }
+    var options = ScriptRunner.Options()
+    options.printsOutput = false
+    let session = Session(catalog: .builtIn)
+    let runner = ScriptRunner(session: session, options: options, output: .init(standardOutput: { _ in }, standardError: { _ in }))
+    let preamble = Array("load counter\nload todos\nload search\ndispatch add x\n".utf8)
+    runner.run(preamble + bytes, file: "fuzz")
+    _ = Completer(session: session).complete(String(decoding: bytes.prefix(200), as: UTF8.self))
+    return 0
+}
