@@ -197,29 +197,13 @@ private struct IndexKey: CodingKey {
     init?(intValue: Int) { self.intValue = intValue }
 }
 
-private struct UnkeyedValueContainer: UnkeyedEncodingContainer {
+private struct UnkeyedValueContainer: UnkeyedEncodingContainer, ScalarEncoding {
     let encoder: ValueEncoder
     let node: EncodedNode
     var codingPath: [any CodingKey] { encoder.codingPath }
     var count: Int { node.elementCount }
 
-    private func put(_ value: JSONValue) { node.appendElement(EncodedNode(value)) }
-
-    mutating func encodeNil() throws { put(.null) }
-    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
-    mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws { put(.double(value)) }
-    mutating func encode(_ value: Float) throws { put(.double(Double(value))) }
-    mutating func encode(_ value: Int) throws { put(.int(value)) }
-    mutating func encode(_ value: Int8) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: Int16) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: Int32) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: Int64) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt) throws { put(integer(value)) }
-    mutating func encode(_ value: UInt8) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt16) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt32) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt64) throws { put(integer(value)) }
+    func put(_ value: JSONValue) { node.appendElement(EncodedNode(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         node.appendElement(
@@ -247,12 +231,25 @@ private struct UnkeyedValueContainer: UnkeyedEncodingContainer {
     }
 }
 
-private struct SingleValueContainer: SingleValueEncodingContainer {
+private struct SingleValueContainer: SingleValueEncodingContainer, ScalarEncoding {
     let encoder: ValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func put(_ value: JSONValue) { encoder.storage.content = .value(value) }
+    func put(_ value: JSONValue) { encoder.storage.content = .value(value) }
 
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let node = try ValueEncoder.encodeChild(value, path: codingPath)
+        encoder.storage.content = node.content
+    }
+}
+
+/// The scalar `encode` methods that unkeyed and single-value containers share: each scalar
+/// becomes a ``JSONValue`` handed to `put`.
+private protocol ScalarEncoding {
+    func put(_ value: JSONValue)
+}
+
+extension ScalarEncoding {
     mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ value: Bool) throws { put(.bool(value)) }
     mutating func encode(_ value: String) throws { put(.string(value)) }
@@ -268,9 +265,4 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { put(.int(Int(value))) }
     mutating func encode(_ value: UInt32) throws { put(.int(Int(value))) }
     mutating func encode(_ value: UInt64) throws { put(integer(value)) }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        let node = try ValueEncoder.encodeChild(value, path: codingPath)
-        encoder.storage.content = node.content
-    }
 }
