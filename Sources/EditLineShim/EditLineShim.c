@@ -1,8 +1,10 @@
 #include "EditLineShim.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static volatile sig_atomic_t interrupted = 0;
@@ -28,6 +30,8 @@ int fluxsh_take_interrupt(void) {
 }
 
 EditLine *fluxsh_el_open(const char *program) {
+    /* Without a UTF-8 LC_CTYPE, libedit silently drops non-ASCII input. */
+    if (setlocale(LC_CTYPE, "") == NULL || MB_CUR_MAX == 1) setlocale(LC_CTYPE, "C.UTF-8");
     EditLine *editor = el_init(program, stdin, stdout, stderr);
     if (editor == NULL) return NULL;
     el_set(editor, EL_EDITOR, "emacs");

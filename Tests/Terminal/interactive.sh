@@ -59,7 +59,10 @@ send Up
 expect "history recalled across runs" "fluxsh> dispatch nope"
 send Up
 expect "older history" "fluxsh> state count"
-send C-u "quit" Enter
+send C-u "load todos" Enter
+send 'dispatch add "café ✓"' Enter
+expect "non-ASCII input arrives intact" '+ todos[0]: {"id":1,"title":"café ✓","done":false}'
+send "quit" Enter
 expect "quit exits with 0" "EXIT=0"
 grep -q 'dispatch\\040increment' "$state/fluxsh/history" && passes=$((passes + 1)) || {
     failures=$((failures + 1))
