@@ -14,7 +14,7 @@ struct InteractiveMode {
         let colors = Colors(
             enabled: !common.noColor && Platform.environment("NO_COLOR") == nil && Platform.isTerminal(1)
                 && common.format == .text)
-        if let status = RunMode.loadStore(store, into: session, catalog: catalog) { return status }
+        if let status = RunMode.loadStore(store, into: session) { return status }
         guard let editor = LineEditor(program: "fluxsh") else {
             streams.err("warning: line editing is unavailable; reading plain lines")
             return RunMode(catalog: catalog, store: store, common: common).runStandardInput()
@@ -31,7 +31,6 @@ struct InteractiveMode {
         if store == nil { streams.out("Stores: \(catalog.names.joined(separator: ", ")). Start with: load \(catalog.names.first ?? "NAME")") }
         streams.flush()
         var number = 0
-        var status: Int32 = 0
         loop: while true {
             editor.prompt = session.prompt
             switch editor.readLine() {
@@ -57,10 +56,8 @@ struct InteractiveMode {
                 streams.flush()
             }
         }
-        _ = status
-        status = 0
         streams.flush()
-        return status
+        return 0
     }
 
     /// Runs one line; returns whether the shell should quit.

@@ -18,7 +18,7 @@ struct RunMode {
     }
 
     /// Loads `--store`; a store name the catalog lacks is a usage error (status 2).
-    static func loadStore(_ name: String?, into session: Session, catalog: StoreCatalog) -> Int32? {
+    static func loadStore(_ name: String?, into session: Session) -> Int32? {
         guard let name else { return nil }
         do {
             _ = try session.execute(.load(name: name, alias: nil))
@@ -31,7 +31,7 @@ struct RunMode {
 
     func runStandardInput() -> Int32 {
         let runner = makeRunner()
-        if let status = Self.loadStore(store, into: runner.session, catalog: catalog) { return status }
+        if let status = Self.loadStore(store, into: runner.session) { return status }
         var reader = LineReader(descriptor: 0)
         var number = 0
         var tooLong = false
@@ -61,7 +61,7 @@ struct RunMode {
             }
         }
         let runner = makeRunner()
-        if let status = Self.loadStore(store, into: runner.session, catalog: catalog) { return status }
+        if let status = Self.loadStore(store, into: runner.session) { return status }
         for (file, bytes) in contents where !runner.isStopped {
             runner.run(bytes, file: file)
         }

@@ -111,6 +111,14 @@ struct SessionTests {
         #expect(shell.run("use nope") == ["error: no loaded store is called 'nope' (loaded: counter, other)"])
     }
 
+    @Test func aStoreLoadedLaterReceivesARepeatedAction() {
+        let shell = Transcript()
+        shell.run("load counter")
+        #expect(shell.run("dispatch increment") == ["~ count: 0 -> 1"])
+        shell.run("load counter as second")
+        #expect(shell.run("dispatch increment") == ["~ counter.count: 1 -> 2", "~ second.count: 0 -> 1"])
+    }
+
     @Test func effectsAnnounceFollowUpActions() {
         let shell = Transcript()
         shell.run("load search")

@@ -139,6 +139,7 @@ public final class Session {
         }
         runtime.onFollowUp = { [unowned self] invocation in self.dispatchFollowUp(invocation) }
         stores.append(LoadedStore(runtime: runtime, definition: definition))
+        decodedCache = nil
         activeIndex = stores.count - 1
         appendTranscript(alias == name ? "load \(name)" : "load \(name) as \(alias)", diff: [])
         var result = CommandResult()
