@@ -1,15 +1,25 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    // NB: FoundationEssentials, not Foundation: it spares every fluxsh start loading ICU.
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Every file-system access of the engine: reading scripts and scenarios, finding scenario
 /// files, and writing files atomically (a file is never left half-written).
 public enum FileSystem {
     /// The bytes of a file, or a ``ShellError`` saying why it cannot be read.
     public static func read(_ path: String) throws(ShellError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ShellError("cannot read '\(path)': no such file")
+        switch kind(of: path) {
+        case .missing: throw ShellError("cannot read '\(path)': no such file")
+        case .directory: throw ShellError("cannot read '\(path)': it is a directory")
+        case .file: break
         }
-        guard !isDirectory.boolValue else { throw ShellError("cannot read '\(path)': it is a directory") }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ShellError("cannot read '\(path)': permission denied or unreadable")
         }
@@ -24,7 +34,7 @@ public enum FileSystem {
         } catch {
             let folder = url.deletingLastPathComponent().path
             let reason =
-                FileManager.default.fileExists(atPath: folder)
+                kind(of: folder) == .directory
                 ? "permission denied or read-only file system" : "folder '\(folder)' does not exist"
             throw ShellError("cannot write '\(path)': \(reason)")
         }
@@ -33,19 +43,25 @@ public enum FileSystem {
     public enum Kind { case file, directory, missing }
 
     public static func kind(of path: String) -> Kind {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
-        return isDirectory.boolValue ? .directory : .file
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
     }
 
     /// The files under `folder` (recursively) whose names end in `suffix`, sorted by path.
     public static func files(under folder: String, withSuffix suffix: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
         var found: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(suffix) else { continue }
-            let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
-            if kind(of: path) == .file { found.append(path) }
+        var pending = [folder]
+        while let current = pending.popLast() {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
+            for name in names where !name.hasPrefix(".") {
+                let path = current.hasSuffix("/") ? current + name : current + "/" + name
+                switch kind(of: path) {
+                case .directory: pending.append(path)
+                case .file where name.hasSuffix(suffix): found.append(path)
+                default: break
+                }
+            }
         }
         return found.sorted()
     }
