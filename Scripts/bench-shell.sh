@@ -48,4 +48,4 @@ for f in $(seq 1 1000); do
 done
 start=$(date +%s%N)
 "$fluxsh" test --jobs 2 "$work/corpus" | tail -1 | sed 's/^/   /'
-echo "   $(echo "scale=2; ($(date +%s%N) - start) / 1000000000" | bc) s (target: 3 s)"
+echo "   $(echo "scale=2; ($(date +%s%N) - $start) / 1000000000" | bc) s (target: 3 s)"
