@@ -25,6 +25,11 @@ extension String {
     }
 }
 
+if CommandLine.arguments.dropFirst().first == "shell-counter" {
+    ShellBenchmarks.counterIncrements()
+    exit(0)
+}
+
 print("FluxCore dispatch benchmarks (release build, best of 5 rounds)")
 
 do {

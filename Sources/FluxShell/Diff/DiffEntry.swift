@@ -16,7 +16,12 @@ public struct DiffEntry: Sendable, Equatable {
 
     /// The entry as a diff line.
     public var line: String {
-        var text = operation.rawValue + " " + path.description + ": "
+        var text = ""
+        text.reserveCapacity(48)
+        text += operation.rawValue
+        text += " "
+        path.write(to: &text)
+        text += ": "
         switch operation {
         case .changed:
             JSONText.writeCompact(old ?? .null, to: &text)

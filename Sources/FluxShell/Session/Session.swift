@@ -304,7 +304,7 @@ public final class Session {
 
     func reset() -> CommandResult {
         let before = snapshots()
-        var initial: [ObjectIdentifier: any Sendable] = [:]
+        var initial = Snapshots()
         for store in stores { initial[store.id] = store.runtime.initialSnapshot }
         let result = restore(initial, command: "reset")
         history.record(action: nil, followUps: [], before: before, after: snapshots())
@@ -312,7 +312,7 @@ public final class Session {
     }
 
     /// Puts the given states back and reports the diff.
-    private func restore(_ states: [ObjectIdentifier: any Sendable], command: String) -> CommandResult {
+    private func restore(_ states: Snapshots, command: String) -> CommandResult {
         var entries: [DiffEntry] = []
         var unchanged = true
         for store in stores {
@@ -327,9 +327,9 @@ public final class Session {
         return result
     }
 
-    private func snapshots() -> [ObjectIdentifier: any Sendable] {
-        var states: [ObjectIdentifier: any Sendable] = [:]
-        for store in stores { states[store.id] = store.runtime.snapshot() }
+    private func snapshots() -> Snapshots {
+        var states = Snapshots()
+        for store in stores { states.append(store.runtime.snapshot(), for: store.id) }
         return states
     }
 

@@ -11,8 +11,8 @@ struct SessionHistory {
         /// The step in command syntax (`increment`, `add title: milk`, `reset`), rendered when
         /// listed rather than on every dispatch.
         var text: String { action?.description ?? "reset" }
-        var before: [ObjectIdentifier: any Sendable]
-        var after: [ObjectIdentifier: any Sendable]
+        var before: Snapshots
+        var after: Snapshots
     }
 
     /// How many entries are kept; older ones are forgotten (and can no longer be undone).
@@ -29,8 +29,8 @@ struct SessionHistory {
     var redoable: Int { entries.count - cursor }
 
     mutating func record(
-        action: ActionInvocation?, followUps: [ActionInvocation], before: [ObjectIdentifier: any Sendable],
-        after: [ObjectIdentifier: any Sendable]
+        action: ActionInvocation?, followUps: [ActionInvocation], before: Snapshots,
+        after: Snapshots
     ) {
         if cursor < entries.count { entries.removeSubrange(cursor...) }
         entries.append(Entry(number: nextNumber, action: action, followUps: followUps, before: before, after: after))
@@ -45,13 +45,34 @@ struct SessionHistory {
     }
 
     /// The states to restore for undoing `steps` entries.
-    mutating func undo(_ steps: Int) -> [ObjectIdentifier: any Sendable] {
+    mutating func undo(_ steps: Int) -> Snapshots {
         cursor -= steps
         return entries[cursor].before
     }
 
-    mutating func redo(_ steps: Int) -> [ObjectIdentifier: any Sendable] {
+    mutating func redo(_ steps: Int) -> Snapshots {
         cursor += steps
         return entries[cursor - 1].after
     }
+}
+
+/// The states of the loaded stores at one moment, by store. A handful of stores at most, so a
+/// list beats a dictionary (no hashing on every dispatch).
+struct Snapshots {
+    private var states: [(id: ObjectIdentifier, state: any Sendable)] = []
+
+    init() {}
+
+    subscript(id: ObjectIdentifier) -> (any Sendable)? {
+        get {
+            for entry in states where entry.id == id { return entry.state }
+            return nil
+        }
+        set {
+            states.removeAll { $0.id == id }
+            if let newValue { states.append((id, newValue)) }
+        }
+    }
+
+    mutating func append(_ state: any Sendable, for id: ObjectIdentifier) { states.append((id, state)) }
 }

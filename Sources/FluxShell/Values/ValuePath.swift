@@ -19,12 +19,20 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
 
     /// The path as the shell prints it: `.` for the root, else `todos[0].title`.
     public var description: String {
-        guard !segments.isEmpty else { return "." }
         var text = ""
-        for segment in segments {
-            Self.write(segment, first: text.isEmpty, to: &text)
-        }
+        write(to: &text)
         return text
+    }
+
+    /// Appends the path as printed to `text`.
+    func write(to text: inout String) {
+        guard !segments.isEmpty else {
+            text += "."
+            return
+        }
+        for (index, segment) in segments.enumerated() {
+            Self.write(segment, first: index == 0, to: &text)
+        }
     }
 
     static func write(_ segment: Segment, first: Bool, to text: inout String) {
