@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Turns an `Encodable` value (a state, an action) into a ``JSONValue``, keeping the order in
 /// which its properties were encoded (declaration order for synthesized `Codable`).
 ///
@@ -111,22 +109,13 @@ final class ValueEncoder: Encoder {
 }
 
 extension CodingKey {
-    /// Whether this is the key type of `Dictionary`'s own `Encodable` conformance.
+    /// Whether this key type takes any string, as `Dictionary`'s own coding key does: then the
+    /// keys are data, not declared properties, and have no order of their own.
+    ///
+    /// NB: synthesized `CodingKeys` refuse a string that names no property; asking with a string
+    /// no Swift property can have answers the question without global state or type names.
     static var isDictionaryKey: Bool {
-        DictionaryKeyCache.isDictionaryKey(Self.self)
-    }
-}
-
-/// Remembers which key types are `Dictionary`'s, since asking a type's name is slow.
-enum DictionaryKeyCache {
-    private static let known = Mutex<[ObjectIdentifier: Bool]>([:])
-
-    static func isDictionaryKey(_ type: any CodingKey.Type) -> Bool {
-        let id = ObjectIdentifier(type)
-        if let answer = known.withLock({ $0[id] }) { return answer }
-        let answer = String(describing: type) == "_DictionaryCodingKey"
-        known.withLock { $0[id] = answer }
-        return answer
+        Self(stringValue: "\u{1}fluxsh") != nil
     }
 }
 
