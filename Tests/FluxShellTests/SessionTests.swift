@@ -67,6 +67,9 @@ struct SessionTests {
         #expect(
             shell.run("dispatch setFilter later")
                 == ["error: argument 1 of 'setFilter': not one of its values: all, active, done (usage: dispatch setFilter all)"])
+        #expect(
+            shell.run("dispatch setFilter actve")
+                == ["error: argument 1 of 'setFilter': not one of its values: all, active, done (did you mean 'active'?)"])
         #expect(shell.run("dispatch toggle id: 7") == ["error: no todo has id 7 (ids: 1, 2)"])
         #expect(shell.run("dispatch clearDone") == [#"- todos[0]: {"id":1,"title":"Buy milk","done":true}"#])
         #expect(shell.run("expect todos.count == 1") == [])

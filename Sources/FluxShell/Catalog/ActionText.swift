@@ -104,17 +104,38 @@ enum ActionText {
                 hint: usage)
         case .dataCorrupted(let context):
             var message = context.debugDescription
+            var hint = usage
             if message.hasPrefix("Cannot initialize") {
                 let choices = signatureChoices(signature, context.codingPath)
                 message = "not one of its values" + (choices.isEmpty ? "" : ": \(choices.joined(separator: ", "))")
+                if let given = givenString(invocation, signature, context.codingPath),
+                    let suggestion = Suggestion.didYouMean(given, among: choices)
+                {
+                    hint = suggestion
+                }
             }
-            return ShellError("\(argumentName(context.codingPath)) of '\(invocation.name)': \(message)", hint: usage)
+            return ShellError("\(argumentName(context.codingPath)) of '\(invocation.name)': \(message)", hint: hint)
         case .keyNotFound(let key, let context):
             let path = context.codingPath + [key]
             return ShellError("'\(invocation.name)' needs \(argumentName(path))", hint: usage)
         @unknown default:
             return ShellError("cannot build '\(invocation.name)': \(error)", hint: usage)
         }
+    }
+
+    /// The string the user gave for the parameter at `path`, if it was a string.
+    private static func givenString(_ invocation: ActionInvocation, _ signature: ActionSignature?, _ path: [any CodingKey])
+        -> String?
+    {
+        guard path.count >= 2, let signature,
+            let index = signature.parameters.firstIndex(where: { $0.key == path[1].stringValue })
+        else { return nil }
+        let parameter = signature.parameters[index]
+        let argument =
+            invocation.arguments.first { $0.label == parameter.label && $0.label != nil }
+            ?? (index < invocation.arguments.count && invocation.arguments[index].label == nil ? invocation.arguments[index] : nil)
+        if case .string(let text)? = argument?.value { return text }
+        return nil
     }
 
     private static func signatureChoices(_ signature: ActionSignature?, _ path: [any CodingKey]) -> [String] {

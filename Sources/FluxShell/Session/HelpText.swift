@@ -7,6 +7,15 @@ enum HelpText {
         var example: String
 
         var long: [String] { ["usage: \(usage)", summary, "example: \(example)"] }
+
+        /// The summary's first clause, for the one-line overview.
+        var short: String {
+            var text = Substring(summary)
+            for separator in ["; ", ". ", " ("] {
+                if let range = text.firstRange(of: separator) { text = text[..<range.lowerBound] }
+            }
+            return text.hasSuffix(".") ? String(text) : text + "."
+        }
     }
 
     static let entries: [Entry] = [
@@ -56,7 +65,7 @@ enum HelpText {
         let width = entries.map(\.usage.count).max() ?? 0
         var lines = ["Commands:"]
         for entry in entries {
-            lines.append("  " + entry.usage + String(repeating: " ", count: width - entry.usage.count + 2) + entry.summary.prefix { $0 != "." } + ".")
+            lines.append("  " + entry.usage + String(repeating: " ", count: width - entry.usage.count + 2) + entry.short)
         }
         lines.append("A line starting with '! ' is expected to fail; '#' starts a comment. 'help COMMAND' shows an example.")
         return lines
