@@ -87,8 +87,7 @@ struct Test: ParsableCommand {
     @Flag(help: "Rewrite expected diff lines from what happened (every other byte kept).")
     var update = false
 
-    @Flag(name: .customLong("no-color"), help: "No colors.")
-    var noColor = false
+    @OptionGroup var common: CommonOptions
 
     @Argument(help: "Scenario files or folders (default: Scenarios).")
     var paths: [String] = []

@@ -14,6 +14,7 @@ struct TestMode {
         runnerOptions.shard = options.shard
         runnerOptions.exhaustive = options.exhaustive
         runnerOptions.update = options.update
+        runnerOptions.bail = options.common.bail
         let runner = ScenarioRunner(catalog: catalog, options: runnerOptions)
         let files: [String]
         do {
@@ -33,7 +34,11 @@ struct TestMode {
         let results = runner.run(files)
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let colors = Colors(enabled: !options.noColor && Platform.environment("NO_COLOR") == nil && Platform.isTerminal(1))
+        if options.common.format == .json {
+            return reportJSON(results, seconds: seconds, junitStatus: writeJUnit(results, seconds: seconds))
+        }
+        let colors = Colors(
+            enabled: !options.common.noColor && Platform.environment("NO_COLOR") == nil && Platform.isTerminal(1))
         for result in results {
             let status = result.passed ? colors.green("PASS") : colors.red("FAIL")
             streams.out("\(status) \(result.path)" + (result.wasUpdated ? " (updated)" : ""))
@@ -43,16 +48,48 @@ struct TestMode {
             streams.out("")
             for line in result.report { streams.out(line) }
         }
-        if let junit = options.junit {
-            do {
-                try FileSystem.writeAtomically(JUnitReport.xml(for: results, seconds: seconds), to: junit)
-            } catch {
-                streams.err(ErrorText.render(error, at: nil))
-                return 2
-            }
-        }
+        if let status = writeJUnit(results, seconds: seconds) { return status }
         if !failed.isEmpty { streams.out("") }
         streams.out("\(results.count - failed.count) passed, \(failed.count) failed")
         return failed.isEmpty ? 0 : 1
+    }
+
+    /// Writes `--junit`; a status to exit with when it cannot.
+    private func writeJUnit(_ results: [ScenarioRunner.Result], seconds: Double) -> Int32? {
+        guard let junit = options.junit else { return nil }
+        do {
+            try FileSystem.writeAtomically(JUnitReport.xml(for: results, seconds: seconds), to: junit)
+            return nil
+        } catch {
+            StandardStreams.shared.err(ErrorText.render(error, at: nil))
+            return 2
+        }
+    }
+
+    /// `--format json`: one object per scenario, then `{"passed":N,"failed":M}`.
+    private func reportJSON(_ results: [ScenarioRunner.Result], seconds: Double, junitStatus: Int32?) -> Int32 {
+        let streams = StandardStreams.shared
+        for result in results {
+            let failures: [JSONValue] = result.failures.map { failure in
+                .object(
+                    JSONObject([
+                        ("line", .int(failure.location.line)),
+                        ("error", .string(failure.lines.joined(separator: "\n"))),
+                    ]))
+            }
+            streams.out(
+                JSONText.compact(
+                    .object(
+                        JSONObject([
+                            ("path", .string(result.path)), ("passed", .bool(result.passed)),
+                            ("updated", .bool(result.wasUpdated)), ("failures", .array(failures)),
+                        ]))))
+        }
+        let failed = results.filter { !$0.passed }.count
+        streams.out(
+            JSONText.compact(
+                .object(JSONObject([("passed", .int(results.count - failed)), ("failed", .int(failed))]))))
+        if let junitStatus { return junitStatus }
+        return failed == 0 ? 0 : 1
     }
 }

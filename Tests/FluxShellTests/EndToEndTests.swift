@@ -235,6 +235,25 @@ struct EndToEndTests {
         #expect(try Fluxsh.run(["test", "--shard", "4/3", "."], in: folder).status == 2)
     }
 
+    @Test func testRunnerSpeaksJSONAndBails() throws {
+        let folder = try temporaryFolder()
+        try "load counter\nexpect count == 1\n".write(to: folder.appendingPathComponent("a.scenario"), atomically: true, encoding: .utf8)
+        try "load counter\n".write(to: folder.appendingPathComponent("b.scenario"), atomically: true, encoding: .utf8)
+        let json = try Fluxsh.run(["test", "--format", "json", "."], in: folder)
+        #expect(
+            json.stdout == """
+                {"path":"./a.scenario","passed":false,"updated":false,"failures":[{"line":2,"error":"error: expectation failed: count == 1 (actual: 0)"}]}
+                {"path":"./b.scenario","passed":true,"updated":false,"failures":[]}
+                {"passed":1,"failed":1}
+
+                """)
+        #expect(json.status == 1)
+        let bailed = try Fluxsh.run(["test", "--bail", "--jobs", "1", "."], in: folder)
+        #expect(bailed.stdout.hasPrefix("FAIL ./a.scenario\n"))
+        #expect(bailed.stdout.hasSuffix("0 passed, 1 failed\n"))
+        #expect(bailed.status == 1)
+    }
+
     @Test func quitStopsReadingInput() throws {
         let result = try Fluxsh.run(["--store", "counter"], stdin: "dispatch increment\nquit\ndispatch increment\n")
         #expect(result.stdout == "~ count: 0 -> 1\n")

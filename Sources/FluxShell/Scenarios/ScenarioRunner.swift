@@ -18,6 +18,8 @@ public struct ScenarioRunner: Sendable {
         public var shard: Shard?
         public var exhaustive = false
         public var update = false
+        /// Start no further scenario once one has failed.
+        public var bail = false
 
         public init() {}
     }
@@ -78,15 +80,19 @@ public struct ScenarioRunner: Sendable {
     public func run(_ files: [String]) -> [Result] {
         let results = Mutex<[Result?]>(Array(repeating: nil, count: files.count))
         let next = Atomic<Int>(0)
+        let failed = Atomic<Bool>(false)
         let workers = max(1, min(options.jobs, files.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
+                if options.bail, failed.load(ordering: .relaxed) { return }
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
                 let result = run(files[index])
+                if !result.passed { failed.store(true, ordering: .relaxed) }
                 results.withLock { $0[index] = result }
             }
         }
+        // NB: with --bail, scenarios never started are left out of the results.
         return results.withLock { $0.compactMap { $0 } }
     }
 
