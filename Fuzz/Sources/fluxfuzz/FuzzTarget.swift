@@ -1,10 +1,22 @@
 import FluxShell
 import FluxStores
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Inputs may say `save FILE`: run them inside a throwaway folder, never the checkout.
+private let sandbox: Bool = {
+    var template = Array("/tmp/fluxfuzz-XXXXXX".utf8CString)
+    guard let folder = mkdtemp(&template) else { return false }
+    return chdir(folder) == 0
+}()
+
 /// One fuzz input: parsed as a command line, as a JSON literal and as a path, then run as a
 /// script against all three built-in stores. Nothing may crash, trap or hang.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard sandbox else { fatalError("fluxfuzz: cannot enter a temporary folder") }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     if let text = String(validating: bytes, as: UTF8.self) {
         _ = try? CommandParser.parse(text)
