@@ -40,7 +40,7 @@ struct JSONTests {
         let json = try JSONValueEncoder().encode(Sample())
         #expect(
             JSONText.compact(json)
-                == #"{"zeta":1,"alpha":"a","scores":{"alice":1,"bob":2,"carol":3},"list":[1.5,2.0]}"#)
+                == #"{"zeta":1,"alpha":"a","scores":{"alice":1,"bob":2,"carol":3},"maybe":null,"list":[1.5,2.0]}"#)
     }
 
     @Test func decoderReportsRangeAndTypeErrorsWithTheirPath() {

@@ -1,3 +1,4 @@
+import FluxCore
 import Testing
 
 @testable import FluxShell
@@ -48,6 +49,26 @@ struct StateDiffTests {
         // And it is a valid script: keeps + removals cover old, keeps + insertions cover new.
         #expect(script.filter { if case .insert = $0 { false } else { true } }.count == old.count)
         #expect(script.filter { if case .remove = $0 { false } else { true } }.count == new.count)
+    }
+
+    @Test func typedStatesDiffMemberByMemberWithNilAsNull() {
+        struct Item: Codable, Equatable { var name: String; var tags: [String] }
+        struct Sample: Codable, Equatable {
+            var selected: Int?
+            var items: [Item]
+            var big: ChunkedArray<Int>
+        }
+        let old = Sample(selected: nil, items: [Item(name: "a", tags: [])], big: ChunkedArray(0..<1_000))
+        var new = old
+        new.selected = 3
+        new.items[0].tags.append("x")
+        new.big[700] = -1
+        new.big.append(1_000)
+        #expect(
+            StructuralDiff.entries(from: old, to: new).map(\.line) == [
+                "~ selected: null -> 3", #"+ items[0].tags[0]: "x""#, "~ big[700]: 700 -> -1", "+ big[1000]: 1000",
+            ])
+        #expect(StructuralDiff.entries(from: new, to: new).isEmpty)
     }
 
     @Test func largeArraysFallBackToPairingByIndex() {

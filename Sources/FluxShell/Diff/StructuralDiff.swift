@@ -183,7 +183,7 @@ private final class ShallowEncoder: Encoder {
     }
 }
 
-private struct ShallowKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+private struct ShallowKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol, NilAsNull {
     let encoder: ShallowEncoder
     var codingPath: [any CodingKey] { [] }
 
