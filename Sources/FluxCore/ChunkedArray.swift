@@ -196,36 +196,63 @@ extension ChunkedArray where Element: Equatable {
         if prefix < limit {
             var (chunkA, offsetA) = locate(prefix)
             var (chunkB, offsetB) = other.locate(prefix)
-            while prefix < limit, chunks[chunkA][offsetA] == other.chunks[chunkB][offsetB] {
-                prefix += 1
-                offsetA += 1
-                offsetB += 1
-                if offsetA == chunks[chunkA].count { chunkA += 1; offsetA = 0 }
-                if offsetB == other.chunks[chunkB].count { chunkB += 1; offsetB = 0 }
-                if chunkA == chunks.count || chunkB == other.chunks.count { break }
+            while prefix < limit {
+                // NB: one chunk pair at a time, compared through buffer pointers, so no element
+                // or chunk is copied per comparison.
+                let a = chunks[chunkA]
+                let b = other.chunks[chunkB]
+                let span = Swift.min(a.count - offsetA, b.count - offsetB, limit - prefix)
+                let equal = Self.equalRun(a, from: offsetA, b, from: offsetB, count: span, forward: true)
+                prefix += equal
+                if equal < span { break }
+                offsetA += equal
+                offsetB += equal
+                if offsetA == a.count { chunkA += 1; offsetA = 0 }
+                if offsetB == b.count { chunkB += 1; offsetB = 0 }
             }
         }
         var suffix = Swift.min(shared.suffix, limit - prefix)
         if suffix < limit - prefix {
+            // Positions of the last element not yet known to be equal, counted from the front.
             var (chunkA, offsetA) = locate(total - 1 - suffix)
             var (chunkB, offsetB) = other.locate(other.total - 1 - suffix)
-            while suffix < limit - prefix, chunks[chunkA][offsetA] == other.chunks[chunkB][offsetB] {
-                suffix += 1
-                if offsetA == 0 {
+            while suffix < limit - prefix {
+                let a = chunks[chunkA]
+                let b = other.chunks[chunkB]
+                let span = Swift.min(offsetA + 1, offsetB + 1, limit - prefix - suffix)
+                let equal = Self.equalRun(a, from: offsetA, b, from: offsetB, count: span, forward: false)
+                suffix += equal
+                if equal < span { break }
+                offsetA -= equal
+                offsetB -= equal
+                if offsetA < 0 {
                     if chunkA == 0 { break }
                     chunkA -= 1
-                    offsetA = chunks[chunkA].count
+                    offsetA = chunks[chunkA].count - 1
                 }
-                if offsetB == 0 {
+                if offsetB < 0 {
                     if chunkB == 0 { break }
                     chunkB -= 1
-                    offsetB = other.chunks[chunkB].count
+                    offsetB = other.chunks[chunkB].count - 1
                 }
-                offsetA -= 1
-                offsetB -= 1
             }
         }
         return (prefix, suffix)
+    }
+
+    /// How many of `count` elements are equal, walking from the given offsets forward or back.
+    @usableFromInline
+    static func equalRun(_ a: [Element], from startA: Int, _ b: [Element], from startB: Int, count: Int, forward: Bool)
+        -> Int
+    {
+        a.withUnsafeBufferPointer { left in
+            b.withUnsafeBufferPointer { right in
+                let step = forward ? 1 : -1
+                var equal = 0
+                while equal < count, left[startA + equal * step] == right[startB + equal * step] { equal += 1 }
+                return equal
+            }
+        }
     }
 }
 

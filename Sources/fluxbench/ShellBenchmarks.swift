@@ -20,13 +20,13 @@ enum ShellBenchmarks {
         let session = Session(catalog: .builtIn)
         _ = execute(session, "load todos")
         for index in 1...100_000 { _ = execute(session, "dispatch add t\(index)") }
-        let commands = (0..<2_000).map { try! CommandParser.parse("dispatch toggle \($0 * 397 % 100_000 + 1)").command! }
+        let commands = (0..<20_000).map { try! CommandParser.parse("dispatch toggle \($0 * 397 % 100_000 + 1)").command! }
         let start = ContinuousClock.now
         var lines = 0
         for command in commands { lines += (try! session.execute(command)).lines.count }
         let elapsed = ContinuousClock.now - start
-        precondition(lines == 2_000)
-        let micros = (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / 2_000
+        precondition(lines == 20_000)
+        let micros = (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / 20_000
         print("toggle one todo among 100,000, with its diff line".padding(to: 64) + "\((micros * 10).rounded() / 10) µs/command")
     }
 

@@ -25,9 +25,15 @@ extension String {
     }
 }
 
-if CommandLine.arguments.dropFirst().first == "shell-counter" {
+switch CommandLine.arguments.dropFirst().first {
+case "shell-counter":
     ShellBenchmarks.counterIncrements()
     exit(0)
+case "shell-toggle":
+    ShellBenchmarks.toggleAmongManyTodos()
+    exit(0)
+default:
+    break
 }
 
 print("FluxCore dispatch benchmarks (release build, best of 5 rounds)")

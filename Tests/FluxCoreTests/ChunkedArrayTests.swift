@@ -45,6 +45,35 @@ final class ChunkedArrayTests: XCTestCase {
         XCTAssertEqual(original[5_000], 5_000)
     }
 
+    /// The chunk-walking comparison agrees with a naive one on random pairs of versions.
+    func testCommonPrefixAndSuffixAgreeWithANaiveComparison() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let base = ChunkedArray((0..<Int.random(in: 0..<700, using: &generator)).map { $0 % 5 })
+            var edited = base
+            for _ in 0..<Int.random(in: 0..<4, using: &generator) {
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: edited.append(Int.random(in: 0..<5, using: &generator))
+                case 1 where !edited.isEmpty: edited.remove(at: Int.random(in: 0..<edited.count, using: &generator))
+                default:
+                    if !edited.isEmpty { edited[Int.random(in: 0..<edited.count, using: &generator)] = 9 }
+                }
+            }
+            let a = Array(base)
+            let b = Array(edited)
+            var prefix = 0
+            while prefix < min(a.count, b.count), a[prefix] == b[prefix] { prefix += 1 }
+            var suffix = 0
+            while suffix < min(a.count, b.count) - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] {
+                suffix += 1
+            }
+            let common = base.commonPrefixAndSuffix(with: edited)
+            XCTAssertEqual(common.prefix, prefix, "\(a) vs \(b)")
+            XCTAssertEqual(common.suffix, suffix, "\(a) vs \(b)")
+            XCTAssertEqual(base == edited, a == b)
+        }
+    }
+
     func testEncodesAsAPlainArray() throws {
         let chunked: ChunkedArray = [1, 2, 3]
         let data = try JSONEncoder().encode(chunked)
