@@ -149,7 +149,7 @@ public final class Session {
 
     func use(_ alias: String) throws(ShellError) -> CommandResult {
         guard let index = stores.firstIndex(where: { $0.alias == alias }) else {
-            if stores.isEmpty { throw ShellError("no store is loaded", hint: "load one first: load \(catalog.names.first ?? "NAME")") }
+            if stores.isEmpty { throw noStoreLoaded }
             throw ShellError(
                 "no loaded store is called '\(alias)'",
                 hint: Suggestion.didYouMean(alias, among: stores.map(\.alias))
@@ -163,20 +163,19 @@ public final class Session {
     }
 
     func activeStore() throws(ShellError) -> LoadedStore {
-        guard let activeIndex else {
-            throw ShellError(
-                "no store is loaded", hint: "load one first, e.g. load \(catalog.names.first ?? "NAME")")
-        }
+        guard let activeIndex else { throw noStoreLoaded }
         return stores[activeIndex]
+    }
+
+    /// What commands that need a store say before any is loaded.
+    var noStoreLoaded: ShellError {
+        ShellError("no store is loaded", hint: "load one first, e.g. load \(catalog.names.first ?? "NAME")")
     }
 
     // MARK: - Dispatching
 
     func dispatch(_ invocation: ActionInvocation) throws(ShellError) -> CommandResult {
-        guard !stores.isEmpty else {
-            throw ShellError(
-                "no store is loaded", hint: "load one first, e.g. load \(catalog.names.first ?? "NAME")")
-        }
+        guard !stores.isEmpty else { throw noStoreLoaded }
         let payloads = try decodePayloads(invocation)
         for payload in payloads {
             guard let store = stores.first(where: { $0.id == payload.storeID }) else { continue }
