@@ -13,6 +13,24 @@ struct JSONTests {
         #expect(JSONText.pretty(value) == "{\n  \"count\": 0,\n  \"todos\": [\n    {\n      \"id\": 1\n    }\n  ],\n  \"e\": []\n}")
     }
 
+    @Test func largeObjectsParseCompareAndDiffInLinearTime() throws {
+        let count = 50_000
+        let forward = "{" + (0..<count).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        let backward = "{" + (0..<count).reversed().map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        let a = try JSONParser.parse(forward)
+        let b = try JSONParser.parse(backward)
+        #expect(a.count == count)
+        #expect(a == b)
+        var changed = b
+        if case .object(var object) = changed {
+            object["k7"] = .int(-7)
+            object["extra"] = .null
+            changed = .object(object)
+        }
+        #expect(StateDiff.entries(from: a, to: changed).map(\.line) == ["~ k7: 7 -> -7", "+ extra: null"])
+        #expect(try JSONParser.parse(#"{"a":1,"a":2}"#) == .object(JSONObject([("a", .int(2))])))
+    }
+
     @Test func numbers() throws {
         #expect(try JSONParser.parse("-12") == .int(-12))
         #expect(try JSONParser.parse("1.5") == .double(1.5))

@@ -49,7 +49,6 @@ where M.Action: Codable, M.State: Encodable {
     private let effect: (@Sendable (M.Action, M.State) -> [M.Action])?
     private let dispatcher: Dispatcher<SessionAction>
     private var subscription: Subscription?
-    private let caseNames: Set<String>
     /// The state as of the last recorded step.
     private var recorded: M.State
     /// The recorded state's members, so each step encodes only the new state.
@@ -68,7 +67,6 @@ where M.Action: Codable, M.State: Encodable {
         self.initialState = initialState
         self.mutation = mutation
         self.signatures = signatures
-        self.caseNames = Set(signatures.map(\.name))
         self.validateAction = validate
         self.effect = effect
         self.dispatcher = dispatcher

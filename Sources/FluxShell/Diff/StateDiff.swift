@@ -36,14 +36,19 @@ public enum StateDiff {
             }
             return
         }
+        // NB: indexes by key, so objects with many keys (dictionaries) diff in linear time.
+        var oldIndex: [String: Int] = [:]
+        for (index, key) in old.keys.enumerated() { oldIndex[key] = index }
+        let newKeys = Set(new.keys)
         for (key, value) in new.members {
-            if let previous = old[key] {
+            if let index = oldIndex[key] {
+                let previous = old.values[index]
                 if previous != value { diff(previous, value, at: path.appending(.key(key)), into: &entries) }
             } else {
                 entries.append(DiffEntry(operation: .added, path: path.appending(.key(key)), old: nil, new: value))
             }
         }
-        for (key, value) in old.members where new[key] == nil {
+        for (key, value) in old.members where !newKeys.contains(key) {
             entries.append(DiffEntry(operation: .removed, path: path.appending(.key(key)), old: value, new: nil))
         }
     }

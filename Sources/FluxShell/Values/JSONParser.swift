@@ -95,6 +95,9 @@ public struct JSONParser {
         try checkDepth(depth)
         position += 1
         var object = JSONObject()
+        // NB: a set of the keys so far keeps a 100,000-key object linear; a repeated key (the last
+        // one wins, as in most JSON readers) takes the slow path.
+        var seen = Set<String>()
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             position += 1
@@ -110,7 +113,12 @@ public struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after key") }
             position += 1
             skipWhitespace()
-            object[key] = try parseValue(depth: depth)
+            let value = try parseValue(depth: depth)
+            if seen.insert(key).inserted {
+                object.appendUnchecked(key, value)
+            } else {
+                object[key] = value
+            }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1

@@ -34,8 +34,14 @@ final class EncodedNode {
         case .array(let children): return .array(children.map { $0.finish() })
         case .object(let keys, let children, let sortKeys):
             var object = JSONObject()
+            var seen = Set<String>()
             for index in keys.indices {
-                object[keys[index]] = children[index].finish()
+                // NB: keys are unique unless an encoder wrote one twice (then the last wins).
+                if seen.insert(keys[index]).inserted {
+                    object.appendUnchecked(keys[index], children[index].finish())
+                } else {
+                    object[keys[index]] = children[index].finish()
+                }
             }
             if sortKeys { object.sortByKey() }
             return .object(object)
