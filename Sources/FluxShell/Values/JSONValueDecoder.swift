@@ -83,11 +83,11 @@ enum ScalarDecoding {
         case .double(let number):
             guard number.rounded() == number else {
                 throw DecodingError.typeMismatch(
-                    I.self, context("expected a whole number, found \(JSONTextNumber(number))"))
+                    I.self, context("expected a whole number, found \(wholeNumberText(number))"))
             }
             guard let exact = I(exactly: number) else {
                 throw DecodingError.dataCorrupted(
-                    context("number \(JSONTextNumber(number)) is out of range for \(I.self)"))
+                    context("number \(wholeNumberText(number)) is out of range for \(I.self)"))
             }
             return exact
         default:
@@ -98,7 +98,7 @@ enum ScalarDecoding {
 }
 
 /// A number as the user probably wrote it: `12` for a whole double, else Swift's shortest form.
-func JSONTextNumber(_ number: Double) -> String {
+func wholeNumberText(_ number: Double) -> String {
     if let whole = Int64(exactly: number) { return String(whole) }
     return JSONText.format(number)
 }
