@@ -2,6 +2,11 @@
 struct Colors {
     let enabled: Bool
 
+    /// Colors for standard output: on a terminal only, never with `--no-color` or `NO_COLOR`.
+    static func forStandardOutput(noColor: Bool) -> Colors {
+        Colors(enabled: !noColor && Platform.environment("NO_COLOR") == nil && Platform.isTerminal(1))
+    }
+
     func green(_ text: String) -> String { wrap(text, "32") }
     func red(_ text: String) -> String { wrap(text, "31") }
     func yellow(_ text: String) -> String { wrap(text, "33") }

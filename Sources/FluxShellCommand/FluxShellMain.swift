@@ -64,10 +64,7 @@ public enum FluxShellMain {
         session.recordsJSON = format == .json
         guard let result = try? session.execute(.stores) else { return 1 }
         if format == .json {
-            var object = JSONObject()
-            object["command"] = .string("stores")
-            for (key, value) in result.fields { object[key] = value }
-            StandardStreams.shared.out(JSONText.compact(.object(object)))
+            StandardStreams.shared.out(result.jsonLine(command: .stores, line: nil))
         } else {
             for line in result.lines { StandardStreams.shared.out(line) }
         }

@@ -11,9 +11,7 @@ struct InteractiveMode {
         let streams = StandardStreams.shared
         let session = Session(catalog: catalog)
         session.recordsJSON = common.format == .json
-        let colors = Colors(
-            enabled: !common.noColor && Platform.environment("NO_COLOR") == nil && Platform.isTerminal(1)
-                && common.format == .text)
+        let colors = Colors.forStandardOutput(noColor: common.noColor || common.format == .json)
         if let status = RunMode.loadStore(store, into: session) { return status }
         guard let editor = LineEditor(program: "fluxsh") else {
             streams.err("warning: line editing is unavailable; reading plain lines")
@@ -77,11 +75,7 @@ struct InteractiveMode {
                 streams.err(colors.line("error: expected this command to fail, but it succeeded"))
             }
             if common.format == .json {
-                var object = JSONObject()
-                object["line"] = .int(number)
-                object["command"] = .string(command.word)
-                for (key, value) in result.fields { object[key] = value }
-                streams.out(JSONText.compact(.object(object)))
+                streams.out(result.jsonLine(command: command, line: number))
             } else {
                 for output in result.lines { streams.out(colors.line(output)) }
             }

@@ -37,8 +37,7 @@ struct TestMode {
         if options.common.format == .json {
             return reportJSON(results, seconds: seconds, junitStatus: writeJUnit(results, seconds: seconds))
         }
-        let colors = Colors(
-            enabled: !options.common.noColor && Platform.environment("NO_COLOR") == nil && Platform.isTerminal(1))
+        let colors = Colors.forStandardOutput(noColor: options.common.noColor)
         for result in results {
             let status = result.passed ? colors.green("PASS") : colors.red("FAIL")
             streams.out("\(status) \(result.path)" + (result.wasUpdated ? " (updated)" : ""))

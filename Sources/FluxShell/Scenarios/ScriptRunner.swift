@@ -178,11 +178,7 @@ public final class ScriptRunner {
         case .text:
             for line in result.lines { output.standardOutput(line) }
         case .json:
-            var object = JSONObject()
-            object.appendUnchecked("line", .int(location.line))
-            object.appendUnchecked("command", .string(command.word))
-            for (key, value) in result.fields { object[key] = value }
-            output.standardOutput(JSONText.compact(.object(object)))
+            output.standardOutput(result.jsonLine(command: command, line: location.line))
         }
     }
 

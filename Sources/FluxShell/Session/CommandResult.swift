@@ -10,6 +10,16 @@ public struct CommandResult: Sendable {
     public var quits = false
 
     public init() {}
+
+    /// The command's one line of `--format json`:
+    /// `{"line":2,"command":"dispatch","action":"increment","changes":[…]}`.
+    public func jsonLine(command: Command, line: Int?) -> String {
+        var object = JSONObject()
+        if let line { object.appendUnchecked("line", .int(line)) }
+        object.appendUnchecked("command", .string(command.word))
+        for (key, value) in fields { object[key] = value }
+        return JSONText.compact(.object(object))
+    }
 }
 
 /// The diff of a state-changing command: one step per action (the dispatched one, then each
