@@ -58,20 +58,6 @@ public struct ChunkedArray<Element> {
         total = start
     }
 
-    /// Whether chunk `index` of `self` is the very same storage as chunk `otherIndex` of `other`.
-    @inlinable
-    public func sharesChunk(_ index: Int, with other: ChunkedArray, chunk otherIndex: Int) -> Bool {
-        Self.identity(of: chunks[index]) == Self.identity(of: other.chunks[otherIndex])
-    }
-
-    /// The storage of a chunk: equal for two arrays exactly when they share their buffer.
-    @inlinable
-    static func identity(of chunk: [Element]) -> UnsafeRawPointer {
-        // NB: an Array is one reference to its buffer; comparing those references is comparing
-        // storage, without touching elements.
-        unsafeBitCast(chunk, to: UnsafeRawPointer.self)
-    }
-
     /// How many elements at the front, and at the back, `self` and `other` hold in shared chunks:
     /// what a diff between two versions can skip without comparing them.
     @inlinable
@@ -102,10 +88,6 @@ public struct ChunkedArray<Element> {
         let suffix = back == 0 ? 0 : total - starts[starts.count - back]
         return (prefix, suffix)
     }
-
-    /// The number of chunks, and each chunk's elements.
-    public var chunkCount: Int { chunks.count }
-    public func chunk(_ index: Int) -> [Element] { chunks[index] }
 }
 
 extension ChunkedArray: RandomAccessCollection, MutableCollection {
