@@ -1,4 +1,5 @@
 /// Between typed actions and their command syntax.
+@usableFromInline
 enum ActionText {
     /// The arguments of `invocation` as the case's `Codable` payload: labels kept, positional
     /// arguments matched to the signature's parameters by position (`_0`, `_1`, … without one).
@@ -62,6 +63,7 @@ enum ActionText {
     }
 
     /// A typed action back in command syntax: `{"add":{"_0":5}}` is `add 5`.
+    @usableFromInline
     static func invocation<A: Encodable>(of action: A) throws -> ActionInvocation {
         guard case .object(let outer) = try JSONValueEncoder().encode(action),
             outer.count == 1, let name = outer.keys.first

@@ -14,6 +14,7 @@ public struct SessionAction: Action {
         let action: any Action
     }
 
+    @usableFromInline
     func payload(for storeID: ObjectIdentifier) -> (any Action)? {
         for payload in payloads where payload.storeID == storeID { return payload.action }
         return nil

@@ -1,6 +1,8 @@
 /// Finds the parameters of each case of a `Decodable` action enum by letting its synthesized
 /// `init(from:)` run against a decoder that records what it is asked for.
+@usableFromInline
 enum SignatureProbe {
+    @usableFromInline
     static func signatures<A: Decodable>(of type: A.Type) -> [ActionSignature] {
         guard let names = caseNames(of: type) else { return [] }
         return names.compactMap { name in

@@ -18,7 +18,8 @@ public struct StoreDefinition: Sendable {
     public let summary: String
     /// The action cases with their parameters, for `actions` and completion.
     public let actions: [ActionSignature]
-    let makeRuntime: @Sendable (_ alias: String, _ dispatcher: Dispatcher<SessionAction>) -> any StoreRuntime
+    @usableFromInline let makeRuntime:
+        @Sendable (_ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ historyEntries: Int) -> any StoreRuntime
 
     /// - Parameters:
     ///   - name: the name for `load NAME`.
@@ -29,6 +30,7 @@ public struct StoreDefinition: Sendable {
     ///     (the command fails and nothing changes), e.g. for an unknown id.
     ///   - effect: called after an action was applied, with the new state; the actions it returns
     ///     are dispatched next, each announced by a `=> ACTION` line.
+    @inlinable
     public init<M: Mutation & Sendable>(
         _ name: String,
         summary: String = "",
@@ -41,10 +43,13 @@ public struct StoreDefinition: Sendable {
         self.summary = summary
         let signatures = SignatureProbe.signatures(of: M.Action.self)
         self.actions = signatures
-        self.makeRuntime = { alias, dispatcher in
-            TypedStoreRuntime(
+        self.makeRuntime = { alias, dispatcher, historyEntries in
+            let runtime = TypedStoreRuntime(
                 alias: alias, storeName: name, initialState: state, mutation: mutation,
-                signatures: signatures, validate: validate, effect: effect, dispatcher: dispatcher)
+                signatures: signatures, validate: validate, effect: effect, dispatcher: dispatcher,
+                historyEntries: historyEntries)
+            runtime.attach(to: dispatcher)
+            return runtime
         }
     }
 }

@@ -1,6 +1,7 @@
 import FluxCore
 
 /// A loaded store, seen through the types the session knows: text in, JSON out.
+@usableFromInline
 protocol StoreRuntime: AnyObject {
     var alias: String { get set }
     var storeName: String { get }
@@ -15,19 +16,21 @@ protocol StoreRuntime: AnyObject {
     /// The current state as JSON (encoded once per change, when asked).
     func encodeState() throws -> JSONValue
     var json: JSONValue { get }
-    /// The diff since the last recorded step, and the current state becomes that step.
-    func recordStep() -> [DiffEntry]
-    /// The diff from `snapshot` to the current state.
-    func entries(since snapshot: any Sendable) -> [DiffEntry]
-    /// The current state, to restore later.
-    func snapshot() -> any Sendable
-    /// Puts `snapshot` back; returns the diff from the state before.
-    func restore(_ snapshot: any Sendable) -> [DiffEntry]
-    /// The initial state, as a snapshot.
-    var initialSnapshot: any Sendable { get }
+    /// The diff made by the last action this store handled, since the step before it; `nil` when
+    /// no action reached the store since the last call.
+    func takeStep() -> [DiffEntry]?
+    /// Whether the state is what it was with the first `cursor` history entries done.
+    func isUnchanged(since cursor: Int) -> Bool
+    /// Mirrors ``SessionHistory/record(action:followUps:)`` with the current state.
+    func recordHistory(cursor: Int, forgetting dropped: Int)
+    /// Puts back the state with the first `cursor` history entries done; returns the diff.
+    func restoreHistory(at cursor: Int) -> [DiffEntry]
+    /// Puts back the initial state; returns the diff.
+    func restoreInitial() -> [DiffEntry]
     func detach()
 }
 
+@usableFromInline
 enum DecodeOutcome {
     case accepted(any Action)
     /// The store has no action of that name.
@@ -36,31 +39,41 @@ enum DecodeOutcome {
     case rejected(ShellError)
 }
 
+/// A store as the session sees it, for one mutation type.
+///
+/// NB: the parts an action goes through (the dispatcher's handler, the mutation, the diff step)
+/// are `@inlinable`, and so is ``StoreDefinition/init(_:summary:state:mutation:validate:effect:)``
+/// that creates the runtime: they are compiled for the concrete store types where the store is
+/// defined, rather than as generic code that looks up type metadata on every action.
+@usableFromInline
 final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime
 where M.Action: Codable, M.State: Encodable {
-    var alias: String
-    let storeName: String
-    let signatures: [ActionSignature]
-    var onFollowUp: ((ActionInvocation) -> Void)?
-    let store: Store<M.State>
-    private let initialState: M.State
-    private let mutation: M
-    private let validateAction: (@Sendable (M.Action, M.State) throws -> Void)?
-    private let effect: (@Sendable (M.Action, M.State) -> [M.Action])?
-    private let dispatcher: Dispatcher<SessionAction>
-    private var subscription: Subscription?
+    @usableFromInline var alias: String
+    @usableFromInline let storeName: String
+    @usableFromInline let signatures: [ActionSignature]
+    @usableFromInline var onFollowUp: ((ActionInvocation) -> Void)?
+    @usableFromInline let store: Store<M.State>
+    let initialState: M.State
+    @usableFromInline let mutation: M
+    let validateAction: (@Sendable (M.Action, M.State) throws -> Void)?
+    @usableFromInline let effect: (@Sendable (M.Action, M.State) -> [M.Action])?
+    let dispatcher: Dispatcher<SessionAction>
+    @usableFromInline var subscription: Subscription?
     /// The state as of the last recorded step.
-    private var recorded: M.State
-    /// The recorded state's members, so each step encodes only the new state.
-    private var recordedForm: ShallowEncoding.Form?
-    private var cachedJSON: JSONValue?
+    @usableFromInline var recorded: M.State
+    @usableFromInline var cachedJSON: JSONValue?
+    @usableFromInline let differ = StepDiffer()
+    /// The diff of the last handled action, until the session takes it.
+    @usableFromInline var step: [DiffEntry]?
+    var history: StateHistory<M.State>
 
+    @usableFromInline
     init(
         alias: String, storeName: String, initialState: M.State, mutation: M,
         signatures: [ActionSignature],
         validate: (@Sendable (M.Action, M.State) throws -> Void)?,
         effect: (@Sendable (M.Action, M.State) -> [M.Action])?,
-        dispatcher: Dispatcher<SessionAction>
+        dispatcher: Dispatcher<SessionAction>, historyEntries: Int
     ) {
         self.alias = alias
         self.storeName = storeName
@@ -72,6 +85,12 @@ where M.Action: Codable, M.State: Encodable {
         self.dispatcher = dispatcher
         self.store = Store(state: initialState)
         self.recorded = initialState
+        self.history = StateHistory(initial: initialState, entries: historyEntries)
+    }
+
+    /// Starts taking this store's actions from the dispatcher.
+    @inlinable
+    func attach(to dispatcher: Dispatcher<SessionAction>) {
         let id = ObjectIdentifier(self)
         subscription = dispatcher.register { [unowned self] envelope in
             guard let action = envelope.payload(for: id) as? M.Action else { return }
@@ -79,14 +98,16 @@ where M.Action: Codable, M.State: Encodable {
         }
     }
 
-    func detach() {
+    @usableFromInline func detach() {
         if let subscription { dispatcher.unregister(subscription) }
         subscription = nil
     }
 
-    private func apply(_ action: M.Action) {
+    @inlinable
+    func apply(_ action: M.Action) {
         let mutation = self.mutation
         store.update { mutation.mutate(action: action, state: &$0) }
+        step = recordStep()
         guard let effect, let onFollowUp else { return }
         for followUp in effect(action, store.state) {
             guard let invocation = try? ActionText.invocation(of: followUp) else { continue }
@@ -94,7 +115,7 @@ where M.Action: Codable, M.State: Encodable {
         }
     }
 
-    func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
+    @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
         let signature = signatures.first { $0.name == invocation.name }
         if !signatures.isEmpty, signature == nil { return .unknownCase }
         let payload: JSONObject
@@ -115,16 +136,16 @@ where M.Action: Codable, M.State: Encodable {
         }
     }
 
-    func validate(_ action: any Action) throws {
+    @usableFromInline func validate(_ action: any Action) throws {
         guard let validateAction, let action = action as? M.Action else { return }
         try validateAction(action, store.state)
     }
 
-    func encodeState() throws -> JSONValue {
+    @usableFromInline func encodeState() throws -> JSONValue {
         try JSONValueEncoder().encode(store.state)
     }
 
-    var json: JSONValue {
+    @usableFromInline var json: JSONValue {
         // NB: valid while nothing changed since; a recorded step that changed something clears it.
         if let cachedJSON { return cachedJSON }
         let json = (try? JSONValueEncoder().encode(store.state)) ?? .null
@@ -132,27 +153,35 @@ where M.Action: Codable, M.State: Encodable {
         return json
     }
 
+    /// The diff since the last recorded step, and the current state becomes that step.
+    @inlinable
     func recordStep() -> [DiffEntry] {
         let current = store.state
-        let (entries, form) = StructuralDiff.entries(from: recorded, shallow: recordedForm, to: current)
+        let entries = differ.step(from: recorded, to: current)
         recorded = current
-        recordedForm = form
         if !entries.isEmpty { cachedJSON = nil }
         return entries
     }
 
-    func entries(since snapshot: any Sendable) -> [DiffEntry] {
-        guard let before = snapshot as? M.State else { return [] }
-        return StructuralDiff.entries(from: before, to: store.state)
+    @usableFromInline func takeStep() -> [DiffEntry]? {
+        defer { step = nil }
+        return step
     }
 
-    func snapshot() -> any Sendable { store.state }
+    @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
+        StructuralDiff.entries(from: history.state(at: cursor), to: store.state).isEmpty
+    }
 
-    func restore(_ snapshot: any Sendable) -> [DiffEntry] {
-        guard let state = snapshot as? M.State else { return [] }
+    @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
+        history.record(store.state, cursor: cursor, forgetting: dropped)
+    }
+
+    @usableFromInline func restoreHistory(at cursor: Int) -> [DiffEntry] { restore(history.state(at: cursor)) }
+
+    @usableFromInline func restoreInitial() -> [DiffEntry] { restore(initialState) }
+
+    private func restore(_ state: M.State) -> [DiffEntry] {
         store.replace(with: state)
         return recordStep()
     }
-
-    var initialSnapshot: any Sendable { initialState }
 }

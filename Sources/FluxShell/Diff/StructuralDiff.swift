@@ -13,19 +13,6 @@ enum StructuralDiff {
         return entries
     }
 
-    /// The diff from an old state whose shallow form is known (the last recorded step's) to a new
-    /// one, whose shallow form is returned for next time: each step encodes one state, not two.
-    static func entries<T: Encodable>(from old: T, shallow oldForm: ShallowEncoding.Form?, to new: T)
-        -> (entries: [DiffEntry], newForm: ShallowEncoding.Form)
-    {
-        let newForm = ShallowEncoding.encode(new)
-        guard case .keyed(let after) = newForm, case .keyed(let before) = oldForm ?? ShallowEncoding.encode(old)
-        else { return (entries(from: old, to: new), newForm) }
-        var entries: [DiffEntry] = []
-        diffMembers(before, after, at: ValuePath(), depth: 0, into: &entries)
-        return (entries, newForm)
-    }
-
     /// Beyond this depth, values are encoded and diffed as JSON (which is bounded itself).
     static let maximumDepth = 64
 
@@ -52,20 +39,26 @@ enum StructuralDiff {
         StateDiff.diff(oldJSON, newJSON, at: path, into: &entries)
     }
 
-    private static func diffMembers(
+    static func diffMembers(
         _ old: [(String, ShallowEncoding.Child)], _ new: [(String, ShallowEncoding.Child)], at path: ValuePath,
         depth: Int, into entries: inout [DiffEntry]
     ) {
-        let sameKeys = old.count == new.count && zip(old, new).allSatisfy { $0.0 == $1.0 }
+        var sameKeys = old.count == new.count
+        if sameKeys {
+            for index in new.indices where old[index].0 != new[index].0 {
+                sameKeys = false
+                break
+            }
+        }
         if sameKeys {
             for index in new.indices {
-                diffChild(old[index].1, new[index].1, at: path.appending(.key(new[index].0)), depth: depth, into: &entries)
+                diffChild(old[index].1, new[index].1, at: path, key: new[index].0, depth: depth, into: &entries)
             }
             return
         }
         for (key, child) in new {
             if let previous = old.first(where: { $0.0 == key }) {
-                diffChild(previous.1, child, at: path.appending(.key(key)), depth: depth, into: &entries)
+                diffChild(previous.1, child, at: path, key: key, depth: depth, into: &entries)
             } else if let value = child.json {
                 entries.append(DiffEntry(operation: .added, path: path.appending(.key(key)), old: nil, new: value))
             }
@@ -77,18 +70,47 @@ enum StructuralDiff {
         }
     }
 
+    /// The diff of the member `key` of the value at `path`.
+    ///
+    /// NB: the member's path is built only when something differs; most members are unchanged.
     private static func diffChild(
-        _ old: ShallowEncoding.Child, _ new: ShallowEncoding.Child, at path: ValuePath, depth: Int,
+        _ old: ShallowEncoding.Child, _ new: ShallowEncoding.Child, at parent: ValuePath, key: String, depth: Int,
         into entries: inout [DiffEntry]
     ) {
         switch (old, new) {
         case (.json(let a), .json(let b)):
-            if a != b { StateDiff.diff(a, b, at: path, into: &entries) }
+            if a != b { StateDiff.diff(a, b, at: parent.appending(.key(key)), into: &entries) }
         case (.value(let a), .value(let b)):
-            diff(a, b, at: path, depth: depth + 1, into: &entries)
+            diff(a, b, at: parent.appending(.key(key)), depth: depth + 1, into: &entries)
         default:
-            if let a = old.json, let b = new.json { StateDiff.diff(a, b, at: path, into: &entries) }
+            if let a = old.json, let b = new.json { StateDiff.diff(a, b, at: parent.appending(.key(key)), into: &entries) }
         }
+    }
+
+}
+
+/// One store's steps: the diff from each recorded state to the next.
+///
+/// Keeps the last recorded state's shallow form, so each step encodes one state, not two, and
+/// one encoder, reused for every step.
+@usableFromInline
+final class StepDiffer {
+    private let encoder = ShallowEncoder()
+    private var lastForm: ShallowEncoding.Form?
+
+    @usableFromInline init() {}
+
+    /// The diff from `old` (the last recorded state) to `new`, which becomes the recorded one.
+    @usableFromInline
+    func step<T: Encodable>(from old: T, to new: T) -> [DiffEntry] {
+        let newForm = encoder.encode(new)
+        defer { lastForm = newForm }
+        guard case .keyed(let after) = newForm, case .keyed(let before) = lastForm ?? encoder.encode(old) else {
+            return StructuralDiff.entries(from: old, to: new)
+        }
+        var entries: [DiffEntry] = []
+        StructuralDiff.diffMembers(before, after, at: ValuePath(), depth: 0, into: &entries)
+        return entries
     }
 }
 
@@ -150,26 +172,45 @@ enum ShallowEncoding {
         case other
     }
 
-    static func encode(_ value: any Encodable) -> Form {
-        let encoder = ShallowEncoder()
+    static func encode(_ value: any Encodable) -> Form { ShallowEncoder().encode(value) }
+}
+
+/// Encodes one level of a value. A store's runtime keeps one and reuses it for every step.
+final class ShallowEncoder: Encoder {
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    fileprivate var members: [(String, ShallowEncoding.Child)] = []
+    fileprivate var isKeyed = true
+    /// The last key type asked for, whether it is a dictionary's, and its container: a state
+    /// asks for the same one every step, and making one looks up type metadata at run time.
+    private var cache: (keyType: ObjectIdentifier, isDictionary: Bool, container: AnyObject)?
+
+    func encode(_ value: any Encodable) -> ShallowEncoding.Form {
+        members = []
+        isKeyed = true
         do {
-            try value.encode(to: encoder)
+            try value.encode(to: self)
         } catch {
             return .other
         }
-        return encoder.isKeyed ? .keyed(encoder.members) : .other
+        return isKeyed ? .keyed(members) : .other
     }
-}
-
-private final class ShallowEncoder: Encoder {
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    var members: [(String, ShallowEncoding.Child)] = []
-    var isKeyed = true
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if Key.isDictionaryKey { isKeyed = false }
-        return KeyedEncodingContainer(ShallowKeyed<Key>(encoder: self))
+        // NB: `KeyedEncodingContainer` holds one reference (its box), whatever `Key` is; the size
+        // check keeps the cache off should that ever change.
+        let canCache = MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size
+        if canCache, let cache, cache.keyType == ObjectIdentifier(type) {
+            if cache.isDictionary { isKeyed = false }
+            return unsafeBitCast(cache.container, to: KeyedEncodingContainer<Key>.self)
+        }
+        let isDictionary = Key.isDictionaryKey
+        if isDictionary { isKeyed = false }
+        let container = KeyedEncodingContainer(ShallowKeyed<Key>(encoder: self))
+        if canCache {
+            cache = (ObjectIdentifier(type), isDictionary, unsafeBitCast(container, to: AnyObject.self))
+        }
+        return container
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -184,7 +225,8 @@ private final class ShallowEncoder: Encoder {
 }
 
 private struct ShallowKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol, NilAsNull {
-    let encoder: ShallowEncoder
+    /// NB: unowned, as the encoder caches this container.
+    unowned let encoder: ShallowEncoder
     var codingPath: [any CodingKey] { [] }
 
     private func put(_ value: JSONValue, _ key: Key) { encoder.members.append((key.stringValue, .json(value))) }

@@ -130,7 +130,7 @@ public final class Session {
             throw ShellError(
                 "a store named '\(alias)' is already loaded", hint: "load \(name) as \(alias)2")
         }
-        let runtime = definition.makeRuntime(alias, dispatcher)
+        let runtime = definition.makeRuntime(alias, dispatcher, history.entries.count)
         do {
             _ = try runtime.encodeState()
         } catch {
@@ -187,7 +187,6 @@ public final class Session {
                 throw ShellError("\(store.alias): \(error)")
             }
         }
-        let before = snapshots()
         recording = []
         followUpCount = 0
         followUpOverflow = false
@@ -201,13 +200,10 @@ public final class Session {
             isUnchanged = false
         } else {
             // NB: steps can cancel out (a search repeated): compare the ends of the command.
-            isUnchanged = stores.allSatisfy { store in
-                before[store.id].map { store.runtime.entries(since: $0).isEmpty } ?? true
-            }
+            isUnchanged = stores.allSatisfy { $0.runtime.isUnchanged(since: history.cursor) }
         }
         let diff = CommandDiff(steps: steps, isUnchanged: isUnchanged)
-        history.record(
-            action: invocation, followUps: steps.compactMap(\.followUp), before: before, after: snapshots())
+        recordHistory(action: invocation, followUps: steps.compactMap(\.followUp))
         var result = finish(diff, command: .dispatch(invocation))
         if recordsJSON {
             result.fields = [("action", .string(invocation.description)), ("changes", diff.changesJSON)]
@@ -272,8 +268,8 @@ public final class Session {
     private func recordStep(after action: SessionAction) {
         var entries: [DiffEntry] = []
         let prefixed = stores.count > 1
-        for store in stores where action.payload(for: store.id) != nil {
-            let changes = store.runtime.recordStep()
+        for store in stores {
+            guard let changes = store.runtime.takeStep() else { continue }
             entries += prefixed ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
         }
         recording?.append(.init(followUp: action.isFollowUp ? action.invocation : nil, entries: entries))
@@ -288,8 +284,8 @@ public final class Session {
                     ? "nothing to undo" : "only \(history.undoable) step\(history.undoable == 1 ? "" : "s") can be undone",
                 hint: history.forgotten > 0 ? "the history keeps the last \(history.limit) steps" : nil)
         }
-        let result = restore(history.undo(steps), command: "undo \(steps)")
-        return result
+        let cursor = history.undo(steps)
+        return restore(command: "undo \(steps)") { $0.restoreHistory(at: cursor) }
     }
 
     func redo(_ steps: Int) throws(ShellError) -> CommandResult {
@@ -298,25 +294,29 @@ public final class Session {
                 history.redoable == 0
                     ? "nothing to redo" : "only \(history.redoable) step\(history.redoable == 1 ? "" : "s") can be redone")
         }
-        return restore(history.redo(steps), command: "redo \(steps)")
+        let cursor = history.redo(steps)
+        return restore(command: "redo \(steps)") { $0.restoreHistory(at: cursor) }
     }
 
     func reset() -> CommandResult {
-        let before = snapshots()
-        var initial = Snapshots()
-        for store in stores { initial[store.id] = store.runtime.initialSnapshot }
-        let result = restore(initial, command: "reset")
-        history.record(action: nil, followUps: [], before: before, after: snapshots())
+        let result = restore(command: "reset") { $0.restoreInitial() }
+        recordHistory(action: nil, followUps: [])
         return result
     }
 
-    /// Puts the given states back and reports the diff.
-    private func restore(_ states: Snapshots, command: String) -> CommandResult {
+    /// Appends a history entry, and every store's current state to its own history.
+    private func recordHistory(action: ActionInvocation?, followUps: [ActionInvocation]) {
+        let cursor = history.cursor
+        let dropped = history.record(action: action, followUps: followUps)
+        for store in stores { store.runtime.recordHistory(cursor: cursor, forgetting: dropped) }
+    }
+
+    /// Puts back each store's state as `restore` says and reports the diff.
+    private func restore(command: String, _ restore: (any StoreRuntime) -> [DiffEntry]) -> CommandResult {
         var entries: [DiffEntry] = []
         var unchanged = true
         for store in stores {
-            guard let state = states[store.id] else { continue }
-            let changes = store.runtime.restore(state)
+            let changes = restore(store.runtime)
             if !changes.isEmpty { unchanged = false }
             entries += stores.count > 1 ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
         }
@@ -324,12 +324,6 @@ public final class Session {
         var result = finish(diff, command: .text(command == "undo 1" ? "undo" : command == "redo 1" ? "redo" : command))
         if recordsJSON { result.fields = [("changes", diff.changesJSON)] }
         return result
-    }
-
-    private func snapshots() -> Snapshots {
-        var states = Snapshots()
-        for store in stores { states.append(store.runtime.snapshot(), for: store.id) }
-        return states
     }
 
     private func finish(_ diff: CommandDiff, command: TranscriptEntry.Command) -> CommandResult {

@@ -1,5 +1,6 @@
-/// The undo log: each state-changing command with the states before and after it, bounded so
-/// that a long session keeps a fixed amount of memory.
+/// The undo log: each state-changing command, bounded so that a long session keeps a fixed amount
+/// of memory. The states themselves are kept by each store's runtime in a ``StateHistory``, which
+/// mirrors this log entry for entry: typed, with no box per state.
 struct SessionHistory {
     struct Entry {
         /// 1-based, counting from the start of the session, also for entries no longer kept.
@@ -11,8 +12,6 @@ struct SessionHistory {
         /// The step in command syntax (`increment`, `add title: milk`, `reset`), rendered when
         /// listed rather than on every dispatch.
         var text: String { action?.description ?? "reset" }
-        var before: Snapshots
-        var after: Snapshots
     }
 
     /// How many entries are kept; older ones are forgotten (and can no longer be undone).
@@ -28,51 +27,62 @@ struct SessionHistory {
     var undoable: Int { cursor }
     var redoable: Int { entries.count - cursor }
 
-    mutating func record(
-        action: ActionInvocation?, followUps: [ActionInvocation], before: Snapshots,
-        after: Snapshots
-    ) {
+    /// How many of the oldest entries to forget once the log is over its limit: a batch at once,
+    /// so that recording stays amortised O(1).
+    var batchToForget: Int { max(1, limit / 4) }
+
+    /// Appends an entry (dropping the undone ones). Returns how many of the oldest entries were
+    /// forgotten, which every ``StateHistory`` must forget too.
+    mutating func record(action: ActionInvocation?, followUps: [ActionInvocation]) -> Int {
         if cursor < entries.count { entries.removeSubrange(cursor...) }
-        entries.append(Entry(number: nextNumber, action: action, followUps: followUps, before: before, after: after))
+        entries.append(Entry(number: nextNumber, action: action, followUps: followUps))
         nextNumber += 1
+        var dropped = 0
         if entries.count > limit {
-            // NB: drop a batch at once so recording stays amortised O(1).
-            let drop = max(1, limit / 4)
-            entries.removeFirst(drop)
-            forgotten += drop
+            dropped = batchToForget
+            entries.removeFirst(dropped)
+            forgotten += dropped
         }
         cursor = entries.count
+        return dropped
     }
 
-    /// The states to restore for undoing `steps` entries.
-    mutating func undo(_ steps: Int) -> Snapshots {
+    /// Moves back `steps` entries; returns the new cursor.
+    mutating func undo(_ steps: Int) -> Int {
         cursor -= steps
-        return entries[cursor].before
+        return cursor
     }
 
-    mutating func redo(_ steps: Int) -> Snapshots {
+    /// Moves forward `steps` entries; returns the new cursor.
+    mutating func redo(_ steps: Int) -> Int {
         cursor += steps
-        return entries[cursor - 1].after
+        return cursor
     }
 }
 
-/// The states of the loaded stores at one moment, by store. A handful of stores at most, so a
-/// list beats a dictionary (no hashing on every dispatch).
-struct Snapshots {
-    private var states: [(id: ObjectIdentifier, state: any Sendable)] = []
+/// One store's states along the session's ``SessionHistory``: `states[i]` is the state after
+/// entry `i`, `baseline` the state before the oldest kept entry.
+struct StateHistory<State> {
+    private(set) var baseline: State
+    private var states: [State]
 
-    init() {}
-
-    subscript(id: ObjectIdentifier) -> (any Sendable)? {
-        get {
-            for entry in states where entry.id == id { return entry.state }
-            return nil
-        }
-        set {
-            states.removeAll { $0.id == id }
-            if let newValue { states.append((id, newValue)) }
-        }
+    /// A history for a store loaded when the log already has `entries` entries: undoing past its
+    /// loading brings it back to `initial`.
+    init(initial: State, entries: Int) {
+        baseline = initial
+        states = Array(repeating: initial, count: entries)
     }
 
-    mutating func append(_ state: any Sendable, for id: ObjectIdentifier) { states.append((id, state)) }
+    /// The state with the first `cursor` entries done.
+    func state(at cursor: Int) -> State { cursor == 0 ? baseline : states[cursor - 1] }
+
+    /// Mirrors ``SessionHistory/record(action:followUps:)``: `state` is the new entry's.
+    mutating func record(_ state: State, cursor: Int, forgetting dropped: Int) {
+        if cursor < states.count { states.removeSubrange(cursor...) }
+        states.append(state)
+        if dropped > 0 {
+            baseline = states[dropped - 1]
+            states.removeFirst(dropped)
+        }
+    }
 }
