@@ -6,7 +6,8 @@ final class StandardStreams: @unchecked Sendable {
     // scenario runner's worker threads never touch the streams (they hand back strings).
     static let shared = StandardStreams()
 
-    private var buffer: [UInt8] = []
+    // NB: written from the main thread only (see above): no run-time exclusivity checks.
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
     private let flushThreshold = 1 << 16
 
     init() { buffer.reserveCapacity(flushThreshold + 4096) }

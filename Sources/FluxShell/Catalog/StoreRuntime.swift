@@ -13,6 +13,8 @@ protocol StoreRuntime: AnyObject {
     func decode(_ invocation: ActionInvocation) -> DecodeOutcome
     /// Throws when the store refuses `action` in its current state.
     func validate(_ action: any Action) throws
+    /// Whether the store checks actions before they are dispatched.
+    var validates: Bool { get }
     /// The current state as JSON (encoded once per change, when asked).
     func encodeState() throws -> JSONValue
     var json: JSONValue { get }
@@ -51,7 +53,9 @@ where M.Action: Codable, M.State: Encodable {
     @usableFromInline var alias: String
     @usableFromInline let storeName: String
     @usableFromInline let signatures: [ActionSignature]
-    @usableFromInline var onFollowUp: ((ActionInvocation) -> Void)?
+    // NB: a runtime belongs to one session, used from one thread at a time: the properties
+    // touched on every action skip the run-time exclusivity checks.
+    @usableFromInline @exclusivity(unchecked) var onFollowUp: ((ActionInvocation) -> Void)?
     @usableFromInline let store: Store<M.State>
     let initialState: M.State
     @usableFromInline let mutation: M
@@ -60,12 +64,15 @@ where M.Action: Codable, M.State: Encodable {
     let dispatcher: Dispatcher<SessionAction>
     @usableFromInline var subscription: Subscription?
     /// The state as of the last recorded step.
-    @usableFromInline var recorded: M.State
-    @usableFromInline var cachedJSON: JSONValue?
+    @usableFromInline @exclusivity(unchecked) var recorded: M.State
+    @usableFromInline @exclusivity(unchecked) var cachedJSON: JSONValue?
     @usableFromInline let differ = StepDiffer()
     /// The diff of the last handled action, until the session takes it.
-    @usableFromInline var step: [DiffEntry]?
-    var history: StateHistory<M.State>
+    @usableFromInline @exclusivity(unchecked) var step: [DiffEntry]?
+    @usableFromInline @exclusivity(unchecked) var history: StateHistory<M.State>
+    /// Records the current state in `history`: set by ``attach(to:)``, so that it runs as code
+    /// compiled for this store's types (see above), not as generic code.
+    @usableFromInline var recordHistoryStep: ((_ cursor: Int, _ dropped: Int) -> Void)?
 
     @usableFromInline
     init(
@@ -92,6 +99,9 @@ where M.Action: Codable, M.State: Encodable {
     @inlinable
     func attach(to dispatcher: Dispatcher<SessionAction>) {
         let id = ObjectIdentifier(self)
+        recordHistoryStep = { [unowned self] cursor, dropped in
+            self.history.record(self.store.state, cursor: cursor, forgetting: dropped)
+        }
         subscription = dispatcher.register { [unowned self] envelope in
             guard let action = envelope.payload(for: id) as? M.Action else { return }
             self.apply(action)
@@ -101,6 +111,7 @@ where M.Action: Codable, M.State: Encodable {
     @usableFromInline func detach() {
         if let subscription { dispatcher.unregister(subscription) }
         subscription = nil
+        recordHistoryStep = nil
     }
 
     @inlinable
@@ -135,6 +146,8 @@ where M.Action: Codable, M.State: Encodable {
             return .rejected(ShellError("\(error)"))
         }
     }
+
+    @usableFromInline var validates: Bool { validateAction != nil }
 
     @usableFromInline func validate(_ action: any Action) throws {
         guard let validateAction, let action = action as? M.Action else { return }
@@ -173,7 +186,7 @@ where M.Action: Codable, M.State: Encodable {
     }
 
     @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
-        history.record(store.state, cursor: cursor, forgetting: dropped)
+        recordHistoryStep?(cursor, dropped)
     }
 
     @usableFromInline func restoreHistory(at cursor: Int) -> [DiffEntry] { restore(history.state(at: cursor)) }

@@ -96,7 +96,7 @@ enum StructuralDiff {
 @usableFromInline
 final class StepDiffer {
     private let encoder = ShallowEncoder()
-    private var lastForm: ShallowEncoding.Form?
+    @exclusivity(unchecked) private var lastForm: ShallowEncoding.Form?
 
     @usableFromInline init() {}
 
@@ -179,8 +179,9 @@ enum ShallowEncoding {
 final class ShallowEncoder: Encoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-    fileprivate var members: [(String, ShallowEncoding.Child)] = []
-    fileprivate var isKeyed = true
+    // NB: used by one store's runtime, from one thread at a time: no run-time exclusivity checks.
+    @exclusivity(unchecked) fileprivate var members: [(String, ShallowEncoding.Child)] = []
+    @exclusivity(unchecked) fileprivate var isKeyed = true
     /// The last key type asked for, whether it is a dictionary's, and its container: a state
     /// asks for the same one every step, and making one looks up type metadata at run time.
     private var cache: (keyType: ObjectIdentifier, isDictionary: Bool, container: AnyObject)?

@@ -62,10 +62,13 @@ public final class ScriptRunner {
     /// The script asked to stop (`quit`), or `--bail` stopped it.
     public private(set) var isStopped = false
 
-    private var pending: Pending?
-    private var file = "<stdin>"
-    /// The last line parsed, and how: scripts repeat lines (`dispatch increment`) a lot.
-    private var lastParse: (line: String, parsed: ParsedLine)?
+    // NB: a runner is used from one thread at a time: the properties touched on every line skip
+    // the run-time exclusivity checks.
+    @exclusivity(unchecked) private var pending: Pending?
+    @exclusivity(unchecked) private var file = "<stdin>"
+    /// The last line parsed, its bytes, and how: scripts repeat lines (`dispatch increment`) a
+    /// lot, and a repeated line is recognised before it is even decoded.
+    @exclusivity(unchecked) private var lastParse: (bytes: [UInt8], line: String, parsed: ParsedLine)?
 
     private struct Pending {
         var location: SourceLocation
@@ -106,6 +109,11 @@ public final class ScriptRunner {
         let location = SourceLocation(file: file, line: number)
         var bytes = raw
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        if let lastParse, Self.equal(bytes, lastParse.bytes) {
+            closePending()
+            run(lastParse.line, parsed: lastParse.parsed, at: location)
+            return
+        }
         guard let line = Self.decode(bytes) else {
             closePending()
             fail(at: location, ShellError("this line is not valid UTF-8", hint: "save the file as UTF-8"))
@@ -125,7 +133,26 @@ public final class ScriptRunner {
             return
         }
         closePending()
-        run(line, at: location)
+        let parsed: ParsedLine
+        do {
+            parsed = try CommandParser.parse(line)
+        } catch {
+            // NB: `! ` before a line that does not even parse is an expected failure too.
+            if !Self.expectsFailure(line) { fail(at: location, error) }
+            return
+        }
+        lastParse = (Array(bytes), line, parsed)
+        run(line, parsed: parsed, at: location)
+    }
+
+    private static func equal(_ bytes: ArraySlice<UInt8>, _ other: [UInt8]) -> Bool {
+        guard bytes.count == other.count else { return false }
+        return bytes.withUnsafeBufferPointer { a in
+            other.withUnsafeBufferPointer { b in
+                for index in 0..<a.count where a[index] != b[index] { return false }
+                return true
+            }
+        }
     }
 
     /// Ends the script: checks the last command's expected diff lines.
@@ -133,20 +160,7 @@ public final class ScriptRunner {
         closePending()
     }
 
-    private func run(_ line: String, at location: SourceLocation) {
-        let parsed: ParsedLine
-        if let lastParse, lastParse.line == line {
-            parsed = lastParse.parsed
-        } else {
-            do {
-                parsed = try CommandParser.parse(line)
-            } catch {
-                // NB: `! ` before a line that does not even parse is an expected failure too.
-                if !Self.expectsFailure(line) { fail(at: location, error) }
-                return
-            }
-            lastParse = (line, parsed)
-        }
+    private func run(_ line: String, parsed: ParsedLine, at location: SourceLocation) {
         guard let command = parsed.command else { return }
         if options.echo, options.printsOutput, options.format == .text { output.standardOutput("> " + Self.trimmed(line)) }
         let result: CommandResult
@@ -183,6 +197,11 @@ public final class ScriptRunner {
     }
 
     private func closePending() {
+        // NB: the common case, a command with no expected lines to check, costs no copy.
+        if pending?.expected.isEmpty == true, pending?.isRequired == false, !options.collectsDiffBlocks {
+            pending = nil
+            return
+        }
         guard let block = pending else { return }
         pending = nil
         if options.collectsDiffBlocks {

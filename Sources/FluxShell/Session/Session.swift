@@ -16,20 +16,22 @@ public final class Session {
     /// How many follow-up actions one command may cause before the session stops it.
     public var followUpLimit = 10_000
 
+    // NB: a session is used from one thread at a time (it is not Sendable), so the properties
+    // touched on every command skip the run-time exclusivity checks.
     let dispatcher = Dispatcher<SessionAction>()
-    var stores: [LoadedStore] = []
+    @exclusivity(unchecked) var stores: [LoadedStore] = []
     var activeIndex: Int?
-    var history: SessionHistory
-    var transcript: [TranscriptEntry] = []
+    @exclusivity(unchecked) var history: SessionHistory
+    @exclusivity(unchecked) var transcript: [TranscriptEntry] = []
     /// How many commands `save` can write; a longer session stops recording its transcript.
     public var transcriptLimit = 50_000
     var transcriptOverflowed = false
 
     /// The steps of the command being dispatched, filled by the recording middleware.
-    private var recording: [CommandDiff.Step]?
-    private var followUpCount = 0
-    private var followUpOverflow = false
-    private var decodedCache: (invocation: ActionInvocation, payloads: [SessionAction.Payload])?
+    @exclusivity(unchecked) private var recording: [CommandDiff.Step]?
+    @exclusivity(unchecked) private var followUpCount = 0
+    @exclusivity(unchecked) private var followUpOverflow = false
+    @exclusivity(unchecked) private var decodedCache: (invocation: ActionInvocation, payloads: [SessionAction.Payload])?
 
     final class LoadedStore {
         let runtime: any StoreRuntime
@@ -178,7 +180,7 @@ public final class Session {
         guard !stores.isEmpty else { throw noStoreLoaded }
         let payloads = try decodePayloads(invocation)
         for payload in payloads {
-            guard let store = stores.first(where: { $0.id == payload.storeID }) else { continue }
+            guard let store = stores.first(where: { $0.id == payload.storeID }), store.runtime.validates else { continue }
             do {
                 try store.runtime.validate(payload.action)
             } catch let error as ShellError {
@@ -267,10 +269,13 @@ public final class Session {
     /// Called by the middleware after each delivered action: the diff of the stores it reached.
     private func recordStep(after action: SessionAction) {
         var entries: [DiffEntry] = []
-        let prefixed = stores.count > 1
-        for store in stores {
-            guard let changes = store.runtime.takeStep() else { continue }
-            entries += prefixed ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
+        if stores.count == 1 {
+            entries = stores[0].runtime.takeStep() ?? []
+        } else {
+            for store in stores {
+                guard let changes = store.runtime.takeStep() else { continue }
+                entries += changes.map { $0.prefixed(by: .key(store.alias)) }
+            }
         }
         recording?.append(.init(followUp: action.isFollowUp ? action.invocation : nil, entries: entries))
     }

@@ -62,9 +62,10 @@ struct SessionHistory {
 
 /// One store's states along the session's ``SessionHistory``: `states[i]` is the state after
 /// entry `i`, `baseline` the state before the oldest kept entry.
+@usableFromInline
 struct StateHistory<State> {
-    private(set) var baseline: State
-    private var states: [State]
+    @usableFromInline var baseline: State
+    @usableFromInline var states: [State]
 
     /// A history for a store loaded when the log already has `entries` entries: undoing past its
     /// loading brings it back to `initial`.
@@ -77,6 +78,7 @@ struct StateHistory<State> {
     func state(at cursor: Int) -> State { cursor == 0 ? baseline : states[cursor - 1] }
 
     /// Mirrors ``SessionHistory/record(action:followUps:)``: `state` is the new entry's.
+    @inlinable
     mutating func record(_ state: State, cursor: Int, forgetting dropped: Int) {
         if cursor < states.count { states.removeSubrange(cursor...) }
         states.append(state)
