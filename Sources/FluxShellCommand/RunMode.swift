@@ -14,7 +14,7 @@ struct RunMode {
         let streams = StandardStreams.shared
         return ScriptRunner(
             session: Session(catalog: catalog), options: options,
-            output: .init(standardOutput: streams.out, standardError: streams.err))
+            output: .init(standardOutput: streams.out, standardError: streams.err, standardOutputBytes: streams.out))
     }
 
     /// Loads `--store`; a store name the catalog lacks is a usage error (status 2).

@@ -18,6 +18,12 @@ final class StandardStreams: @unchecked Sendable {
         if buffer.count >= flushThreshold { flush() }
     }
 
+    /// Writes UTF-8 text that ends with its own newline.
+    func out(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= flushThreshold { flush() }
+    }
+
     func err(_ line: String) {
         flush()
         var bytes = Array(line.utf8)

@@ -36,6 +36,11 @@ public struct DiffEntry: Sendable, Equatable {
         return text
     }
 
+    /// Appends the entry as a diff line (without a newline), as UTF-8.
+    public func write(to output: inout [UInt8]) {
+        if !SimpleLine.write(self, to: &output) { output.append(contentsOf: line.utf8) }
+    }
+
     /// `{"op":"~","path":"count","old":0,"new":1}`
     public var json: JSONValue {
         var object = JSONObject()
@@ -58,6 +63,22 @@ public struct DiffEntry: Sendable, Equatable {
 /// allocation: the common case, and on the hot path of a script of dispatches.
 enum SimpleLine {
     static func render(_ entry: DiffEntry) -> String? {
+        guard let total = length(of: entry) else { return nil }
+        return String(unsafeUninitializedCapacity: total) { buffer in write(entry, into: buffer) }
+    }
+
+    /// Appends the line to `output`; `false` (and nothing appended) when it is not simple.
+    static func write(_ entry: DiffEntry, to output: inout [UInt8]) -> Bool {
+        guard let total = length(of: entry) else { return false }
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: total))
+        output.withUnsafeMutableBufferPointer { buffer in
+            _ = write(entry, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+        }
+        return true
+    }
+
+    private static func length(of entry: DiffEntry) -> Int? {
         guard let pathLength = length(of: entry.path) else { return nil }
         var total = 1 + 1 + pathLength + 2
         switch entry.operation {
@@ -71,7 +92,11 @@ enum SimpleLine {
             guard let old = length(of: entry.old ?? .null) else { return nil }
             total += old
         }
-        return String(unsafeUninitializedCapacity: total) { buffer in
+        return total
+    }
+
+    /// Writes the line of an entry whose ``length(of:)`` is known; returns the bytes written.
+    private static func write(_ entry: DiffEntry, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
             var writer = Writer(buffer: buffer)
             writer.put(entry.operation.rawValue.utf8.first ?? 0x7E)
             writer.put(0x20)
@@ -87,7 +112,6 @@ enum SimpleLine {
             case .removed: writer.write(entry.old ?? .null)
             }
             return writer.position
-        }
     }
 
     /// The printed length of a path of plain keys and indexes, else `nil`.

@@ -27,10 +27,17 @@ public final class ScriptRunner {
     public struct Output {
         public var standardOutput: (String) -> Void
         public var standardError: (String) -> Void
+        /// Takes UTF-8 text for standard output, whole lines each ending in a newline. When set,
+        /// diffs are written through it without making a string of each line.
+        public var standardOutputBytes: ((UnsafeRawBufferPointer) -> Void)?
 
-        public init(standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void) {
+        public init(
+            standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void,
+            standardOutputBytes: ((UnsafeRawBufferPointer) -> Void)? = nil
+        ) {
             self.standardOutput = standardOutput
             self.standardError = standardError
+            self.standardOutputBytes = standardOutputBytes
         }
     }
 
@@ -68,13 +75,30 @@ public final class ScriptRunner {
     @exclusivity(unchecked) private var file = "<stdin>"
     /// The last line parsed, its bytes, and how: scripts repeat lines (`dispatch increment`) a
     /// lot, and a repeated line is recognised before it is even decoded.
-    @exclusivity(unchecked) private var lastParse: (bytes: [UInt8], line: String, parsed: ParsedLine)?
+    @exclusivity(unchecked) private var lastParse: ParsedLineCache?
+
+    private final class ParsedLineCache {
+        let bytes: [UInt8]
+        let line: String
+        let parsed: ParsedLine
+
+        init(bytes: [UInt8], line: String, parsed: ParsedLine) {
+            self.bytes = bytes
+            self.line = line
+            self.parsed = parsed
+        }
+    }
+
+    /// Where diffs are rendered for ``Output/standardOutputBytes``, reused from command to command.
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     private struct Pending {
         var location: SourceLocation
         var line: String
         var command: String { ScriptRunner.trimmed(line) }
-        var actual: [String]
+        var result: CommandResult
+        /// What the command printed, rendered only when there are expected lines to compare.
+        var actual: [String] { result.lines }
         var expected: [String] = []
         var firstExpectedLine: Int
         var isRequired: Bool
@@ -141,7 +165,7 @@ public final class ScriptRunner {
             if !Self.expectsFailure(line) { fail(at: location, error) }
             return
         }
-        lastParse = (Array(bytes), line, parsed)
+        lastParse = ParsedLineCache(bytes: Array(bytes), line: line, parsed: parsed)
         run(line, parsed: parsed, at: location)
     }
 
@@ -180,7 +204,7 @@ public final class ScriptRunner {
         if options.printsOutput { print(result, command: command, at: location) }
         if command.changesState {
             pending = Pending(
-                location: location, line: line, actual: result.lines,
+                location: location, line: line, result: result,
                 firstExpectedLine: location.line + 1,
                 isRequired: options.exhaustive || session.isExhaustive)
         }
@@ -190,6 +214,13 @@ public final class ScriptRunner {
     private func print(_ result: CommandResult, command: Command, at location: SourceLocation) {
         switch options.format {
         case .text:
+            if let diff = result.diff, let write = output.standardOutputBytes {
+                scratch.removeAll(keepingCapacity: true)
+                diff.write(to: &scratch)
+                scratch.withUnsafeBytes { write($0) }
+                for line in result.text { output.standardOutput(line) }
+                return
+            }
             for line in result.lines { output.standardOutput(line) }
         case .json:
             output.standardOutput(result.jsonLine(command: command, line: location.line))

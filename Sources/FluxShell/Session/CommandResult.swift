@@ -1,15 +1,24 @@
 /// What a command did: the lines it prints, its diff, and its fields for `--format json`.
 public struct CommandResult: Sendable {
-    /// Lines for standard output in the text format.
-    public var lines: [String] = []
-    /// For `dispatch`, `undo`, `redo` and `reset`: the diff it printed.
+    /// For `dispatch`, `undo`, `redo` and `reset`: the diff it prints first.
     public var diff: CommandDiff?
+    /// The other lines it prints: listings, values, messages, warnings.
+    public var text: [String] = []
     /// The command's JSON object members after `line` and `command`.
     public var fields: [(String, JSONValue)] = []
     /// `quit` or `exit`.
     public var quits = false
 
     public init() {}
+
+    /// Lines for standard output in the text format: the diff's, then the others.
+    ///
+    /// NB: the diff's lines are rendered when asked for: piped mode writes them as bytes instead
+    /// (``CommandDiff/write(to:)``), and most are never needed as strings.
+    public var lines: [String] {
+        guard let diff else { return text }
+        return text.isEmpty ? diff.lines : diff.lines + text
+    }
 
     /// The command's one line of `--format json`:
     /// `{"line":2,"command":"dispatch","action":"increment","changes":[…]}`.
@@ -46,6 +55,23 @@ public struct CommandDiff: Sendable, Equatable {
             for entry in step.entries { lines.append(entry.line) }
         }
         return lines
+    }
+
+    /// Appends the diff as printed, each line ending in a newline, as UTF-8.
+    public func write(to output: inout [UInt8]) {
+        if isUnchanged {
+            output.append(contentsOf: "(no changes)\n".utf8)
+            return
+        }
+        for step in steps {
+            if let followUp = step.followUp {
+                output.append(contentsOf: "=> \(followUp.description)\n".utf8)
+            }
+            for entry in step.entries {
+                entry.write(to: &output)
+                output.append(0x0A)
+            }
+        }
     }
 
     var changesJSON: JSONValue {

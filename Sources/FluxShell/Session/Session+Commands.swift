@@ -5,7 +5,7 @@ extension Session {
         let width = (catalog.names.map(\.count).max() ?? 0) + 2
         for definition in catalog.definitions {
             let padding = String(repeating: " ", count: max(1, width - definition.name.count))
-            result.lines.append(definition.summary.isEmpty ? definition.name : definition.name + padding + definition.summary)
+            result.text.append(definition.summary.isEmpty ? definition.name : definition.name + padding + definition.summary)
         }
         if recordsJSON {
             result.fields = [
@@ -26,11 +26,11 @@ extension Session {
         var result = CommandResult()
         let signatures = store.definition.actions
         if signatures.isEmpty {
-            result.lines = ["(the actions of '\(store.alias)' cannot be listed: its action type is not an enum)"]
+            result.text = ["(the actions of '\(store.alias)' cannot be listed: its action type is not an enum)"]
         }
         for signature in signatures {
             let choices = signature.parameters.flatMap(\.choices)
-            result.lines.append(
+            result.text.append(
                 signature.description + (choices.isEmpty ? "" : "    " + choices.joined(separator: " | ")))
         }
         if recordsJSON { result.fields = [("actions", .array(signatures.map { .string($0.description) }))] }
@@ -41,7 +41,7 @@ extension Session {
         let store = try activeStore()
         let value = try path.lookup(in: store.json)
         var result = CommandResult()
-        result.lines = [path.segments.isEmpty ? JSONText.pretty(value) : JSONText.compact(value)]
+        result.text = [path.segments.isEmpty ? JSONText.pretty(value) : JSONText.compact(value)]
         if recordsJSON { result.fields = [("path", .string(path.description)), ("value", value)] }
         return result
     }
@@ -49,17 +49,17 @@ extension Session {
     func listHistory() -> CommandResult {
         var result = CommandResult()
         if history.forgotten > 0 {
-            result.lines.append("(\(history.forgotten) earlier steps are no longer kept)")
+            result.text.append("(\(history.forgotten) earlier steps are no longer kept)")
         }
         let width = String(history.entries.last?.number ?? 0).count
         var items: [JSONValue] = []
         for (index, entry) in history.entries.enumerated() {
             let number = String(entry.number)
             let undone = index >= history.undoable ? "   (undone)" : ""
-            result.lines.append(
+            result.text.append(
                 String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.text + undone)
             for followUp in entry.followUps {
-                result.lines.append(String(repeating: " ", count: width + 4) + "=> " + followUp.description)
+                result.text.append(String(repeating: " ", count: width + 4) + "=> " + followUp.description)
             }
             if recordsJSON {
                 items.append(
@@ -70,7 +70,7 @@ extension Session {
                         ])))
             }
         }
-        if history.entries.isEmpty { result.lines.append("(no actions dispatched yet)") }
+        if history.entries.isEmpty { result.text.append("(no actions dispatched yet)") }
         if recordsJSON { result.fields = [("history", .array(items))] }
         return result
     }
@@ -92,8 +92,8 @@ extension Session {
         }
         try FileSystem.writeAtomically(scenarioText(), to: file)
         var result = CommandResult()
-        let count = transcript.filter { !$0.diff.isEmpty }.count
-        result.lines = ["saved \(count) state-changing command\(count == 1 ? "" : "s") to \(file)"]
+        let count = transcript.filter { $0.diff != nil }.count
+        result.text = ["saved \(count) state-changing command\(count == 1 ? "" : "s") to \(file)"]
         if recordsJSON { result.fields = [("file", .string(file))] }
         return result
     }
@@ -103,7 +103,7 @@ extension Session {
         var text = "# Saved by fluxsh. Replay with: fluxsh test FILE\n"
         for entry in transcript {
             text += entry.commandLine + "\n"
-            for line in entry.diff { text += line + "\n" }
+            for line in entry.diff?.lines ?? [] { text += line + "\n" }
         }
         for store in stores {
             text += "use \(store.alias)\n"
@@ -121,9 +121,9 @@ extension Session {
                     "no help for '\(topic)'",
                     hint: Suggestion.didYouMean(topic, among: HelpText.entries.map(\.word)) ?? "type 'help' for the list")
             }
-            result.lines = entry.long
+            result.text = entry.long
         } else {
-            result.lines = HelpText.overview
+            result.text = HelpText.overview
         }
         if recordsJSON { result.fields = [("text", .string(result.lines.joined(separator: "\n")))] }
         return result

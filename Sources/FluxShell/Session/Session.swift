@@ -55,7 +55,8 @@ public final class Session {
         }
 
         var command: Command
-        var diff: [String]
+        /// The diff it printed, for state-changing commands.
+        var diff: CommandDiff?
 
         /// The command line, rendered when saved rather than on every dispatch.
         var commandLine: String {
@@ -143,7 +144,7 @@ public final class Session {
         stores.append(LoadedStore(runtime: runtime, definition: definition))
         decodedCache = nil
         activeIndex = stores.count - 1
-        appendTranscript(alias == name ? "load \(name)" : "load \(name) as \(alias)", diff: [])
+        appendTranscript(alias == name ? "load \(name)" : "load \(name) as \(alias)", diff: nil)
         var result = CommandResult()
         if recordsJSON { result.fields = [("store", .string(name)), ("alias", .string(alias))] }
         return result
@@ -158,7 +159,7 @@ public final class Session {
                     ?? "loaded: \(stores.map(\.alias).joined(separator: ", "))")
         }
         activeIndex = index
-        appendTranscript("use \(alias)", diff: [])
+        appendTranscript("use \(alias)", diff: nil)
         var result = CommandResult()
         if recordsJSON { result.fields = [("alias", .string(alias))] }
         return result
@@ -212,7 +213,7 @@ public final class Session {
             if let followUps = diff.followUpsJSON { result.fields.append(("followUps", followUps)) }
         }
         if followUpOverflow {
-            result.lines.append(
+            result.text.append(
                 "warning: effects dispatched more than \(followUpLimit) follow-up actions; the rest were dropped")
         }
         return result
@@ -334,16 +335,15 @@ public final class Session {
     private func finish(_ diff: CommandDiff, command: TranscriptEntry.Command) -> CommandResult {
         var result = CommandResult()
         result.diff = diff
-        result.lines = diff.lines
-        appendTranscript(command, diff: result.lines)
+        appendTranscript(command, diff: diff)
         return result
     }
 
-    private func appendTranscript(_ command: String, diff: [String]) {
+    private func appendTranscript(_ command: String, diff: CommandDiff?) {
         appendTranscript(.text(command), diff: diff)
     }
 
-    private func appendTranscript(_ command: TranscriptEntry.Command, diff: [String]) {
+    private func appendTranscript(_ command: TranscriptEntry.Command, diff: CommandDiff?) {
         guard transcript.count < transcriptLimit else {
             transcriptOverflowed = true
             return
