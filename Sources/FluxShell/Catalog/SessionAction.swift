@@ -11,12 +11,30 @@ public struct SessionAction: Action {
 
     struct Payload: Sendable {
         let storeID: ObjectIdentifier
-        let action: any Action
+        let action: TypedAction
     }
 
     @usableFromInline
-    func payload(for storeID: ObjectIdentifier) -> (any Action)? {
+    func payload(for storeID: ObjectIdentifier) -> TypedAction? {
         for payload in payloads where payload.storeID == storeID { return payload.action }
         return nil
     }
+}
+
+/// A store's typed action, as its runtime decoded it.
+///
+/// NB: the runtime that made it gets it back as its own action type with `unsafeDowncast` (no
+/// dynamic cast): a payload is only ever delivered to the store whose runtime decoded it.
+@usableFromInline
+class TypedAction: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: this base class has no stored properties; the subclass
+    // holds one immutable `Sendable` value.
+    @usableFromInline init() {}
+}
+
+@usableFromInline
+final class TypedActionBox<A: Action>: TypedAction, @unchecked Sendable {
+    @usableFromInline let action: A
+
+    @usableFromInline init(_ action: A) { self.action = action }
 }

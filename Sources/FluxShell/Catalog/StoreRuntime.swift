@@ -12,7 +12,7 @@ protocol StoreRuntime: AnyObject {
     /// The typed action for `invocation`, or why this store does not take it.
     func decode(_ invocation: ActionInvocation) -> DecodeOutcome
     /// Throws when the store refuses `action` in its current state.
-    func validate(_ action: any Action) throws
+    func validate(_ action: TypedAction) throws
     /// Whether the store checks actions before they are dispatched.
     var validates: Bool { get }
     /// The current state as JSON (encoded once per change, when asked).
@@ -34,7 +34,7 @@ protocol StoreRuntime: AnyObject {
 
 @usableFromInline
 enum DecodeOutcome {
-    case accepted(any Action)
+    case accepted(TypedAction)
     /// The store has no action of that name.
     case unknownCase
     /// The store has that action, but not with these arguments.
@@ -103,8 +103,8 @@ where M.Action: Codable, M.State: Encodable {
             self.history.record(self.store.state, cursor: cursor, forgetting: dropped)
         }
         subscription = dispatcher.register { [unowned self] envelope in
-            guard let action = envelope.payload(for: id) as? M.Action else { return }
-            self.apply(action)
+            guard let payload = envelope.payload(for: id) else { return }
+            self.apply(unsafeDowncast(payload, to: TypedActionBox<M.Action>.self).action)
         }
     }
 
@@ -138,7 +138,7 @@ where M.Action: Codable, M.State: Encodable {
         do {
             let action = try JSONValueDecoder().decode(
                 M.Action.self, from: .object(JSONObject([(invocation.name, .object(payload))])))
-            return .accepted(action)
+            return .accepted(TypedActionBox(action))
         } catch let error as DecodingError {
             if signature == nil, ActionText.isUnknownCase(error) { return .unknownCase }
             return .rejected(ActionText.describe(error, invocation: invocation, signature: signature))
@@ -149,9 +149,9 @@ where M.Action: Codable, M.State: Encodable {
 
     @usableFromInline var validates: Bool { validateAction != nil }
 
-    @usableFromInline func validate(_ action: any Action) throws {
-        guard let validateAction, let action = action as? M.Action else { return }
-        try validateAction(action, store.state)
+    @usableFromInline func validate(_ action: TypedAction) throws {
+        guard let validateAction, let box = action as? TypedActionBox<M.Action> else { return }
+        try validateAction(box.action, store.state)
     }
 
     @usableFromInline func encodeState() throws -> JSONValue {

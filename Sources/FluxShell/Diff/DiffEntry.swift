@@ -70,10 +70,9 @@ enum SimpleLine {
     /// Appends the line to `output`; `false` (and nothing appended) when it is not simple.
     static func write(_ entry: DiffEntry, to output: inout [UInt8]) -> Bool {
         guard let total = length(of: entry) else { return false }
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: total))
-        output.withUnsafeMutableBufferPointer { buffer in
-            _ = write(entry, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
+            let count = write(entry, into: buffer)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
         return true
     }
@@ -97,21 +96,21 @@ enum SimpleLine {
 
     /// Writes the line of an entry whose ``length(of:)`` is known; returns the bytes written.
     private static func write(_ entry: DiffEntry, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-            var writer = Writer(buffer: buffer)
-            writer.put(entry.operation.rawValue.utf8.first ?? 0x7E)
-            writer.put(0x20)
-            writer.write(entry.path)
-            writer.put(0x3A)
-            writer.put(0x20)
-            switch entry.operation {
-            case .changed:
-                writer.write(entry.old ?? .null)
-                writer.write(" -> ")
-                writer.write(entry.new ?? .null)
-            case .added: writer.write(entry.new ?? .null)
-            case .removed: writer.write(entry.old ?? .null)
-            }
-            return writer.position
+        var writer = Writer(buffer: buffer)
+        writer.put(entry.operation.rawValue.utf8.first ?? 0x7E)
+        writer.put(0x20)
+        writer.write(entry.path)
+        writer.put(0x3A)
+        writer.put(0x20)
+        switch entry.operation {
+        case .changed:
+            writer.write(entry.old ?? .null)
+            writer.write(" -> " as StaticString)
+            writer.write(entry.new ?? .null)
+        case .added: writer.write(entry.new ?? .null)
+        case .removed: writer.write(entry.old ?? .null)
+        }
+        return writer.position
     }
 
     /// The printed length of a path of plain keys and indexes, else `nil`.
@@ -163,7 +162,17 @@ enum SimpleLine {
         }
 
         mutating func write(_ text: String) {
-            for byte in text.utf8 { put(byte) }
+            var text = text
+            text.withUTF8 { write($0) }
+        }
+
+        mutating func write(_ text: StaticString) {
+            text.withUTF8Buffer { write($0) }
+        }
+
+        private mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for index in bytes.indices { buffer[position + index] = bytes[index] }
+            position += bytes.count
         }
 
         mutating func write(_ number: Int) {
@@ -195,8 +204,8 @@ enum SimpleLine {
 
         mutating func write(_ value: JSONValue) {
             switch value {
-            case .null: write("null")
-            case .bool(let flag): write(flag ? "true" : "false")
+            case .null: write("null" as StaticString)
+            case .bool(let flag): write(flag ? "true" as StaticString : "false")
             case .int(let number): write(number)
             case .string(let text):
                 put(0x22)

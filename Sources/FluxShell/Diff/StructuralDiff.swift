@@ -43,18 +43,20 @@ enum StructuralDiff {
         _ old: [(String, ShallowEncoding.Child)], _ new: [(String, ShallowEncoding.Child)], at path: ValuePath,
         depth: Int, into entries: inout [DiffEntry]
     ) {
-        var sameKeys = old.count == new.count
-        if sameKeys {
-            for index in new.indices where old[index].0 != new[index].0 {
-                sameKeys = false
-                break
+        // NB: the usual case, the same keys in the same order, takes one pass that copies each
+        // member once; should a key differ, what it found is dropped and the general case runs.
+        if old.count == new.count {
+            let start = entries.count
+            var sameKeys = true
+            for (before, after) in zip(old, new) {
+                guard before.0 == after.0 else {
+                    sameKeys = false
+                    break
+                }
+                diffChild(before.1, after.1, at: path, key: after.0, depth: depth, into: &entries)
             }
-        }
-        if sameKeys {
-            for index in new.indices {
-                diffChild(old[index].1, new[index].1, at: path, key: new[index].0, depth: depth, into: &entries)
-            }
-            return
+            if sameKeys { return }
+            entries.removeSubrange(start...)
         }
         for (key, child) in new {
             if let previous = old.first(where: { $0.0 == key }) {
@@ -92,24 +94,28 @@ enum StructuralDiff {
 /// One store's steps: the diff from each recorded state to the next.
 ///
 /// Keeps the last recorded state's shallow form, so each step encodes one state, not two, and
-/// one encoder, reused for every step.
+/// one encoder, reused for every step, as is the member list of the form before last.
 @usableFromInline
 final class StepDiffer {
     private let encoder = ShallowEncoder()
     @exclusivity(unchecked) private var lastForm: ShallowEncoding.Form?
+    @exclusivity(unchecked) private var spare: [(String, ShallowEncoding.Child)] = []
 
     @usableFromInline init() {}
 
     /// The diff from `old` (the last recorded state) to `new`, which becomes the recorded one.
     @usableFromInline
     func step<T: Encodable>(from old: T, to new: T) -> [DiffEntry] {
-        let newForm = encoder.encode(new)
+        var storage: [(String, ShallowEncoding.Child)] = []
+        swap(&storage, &spare)
+        let newForm = encoder.encode(new, reusing: storage)
         defer { lastForm = newForm }
         guard case .keyed(let after) = newForm, case .keyed(let before) = lastForm ?? encoder.encode(old) else {
             return StructuralDiff.entries(from: old, to: new)
         }
         var entries: [DiffEntry] = []
         StructuralDiff.diffMembers(before, after, at: ValuePath(), depth: 0, into: &entries)
+        spare = before
         return entries
     }
 }
@@ -186,9 +192,12 @@ final class ShallowEncoder: Encoder {
     /// asks for the same one every step, and making one looks up type metadata at run time.
     private var cache: (keyType: ObjectIdentifier, isDictionary: Bool, container: AnyObject)?
 
-    func encode(_ value: any Encodable) -> ShallowEncoding.Form {
-        members = []
+    /// Encodes one level of `value`, into `storage`'s buffer when it is not shared.
+    func encode(_ value: any Encodable, reusing storage: [(String, ShallowEncoding.Child)] = []) -> ShallowEncoding.Form {
+        members = storage
+        members.removeAll(keepingCapacity: true)
         isKeyed = true
+        defer { members = [] }
         do {
             try value.encode(to: self)
         } catch {

@@ -92,7 +92,8 @@ public final class ScriptRunner {
     /// Where diffs are rendered for ``Output/standardOutputBytes``, reused from command to command.
     @exclusivity(unchecked) private var scratch: [UInt8] = []
 
-    private struct Pending {
+    /// NB: a class, so that checking the pending command on every line copies nothing.
+    private final class Pending {
         var location: SourceLocation
         var line: String
         var command: String { ScriptRunner.trimmed(line) }
@@ -100,8 +101,16 @@ public final class ScriptRunner {
         /// What the command printed, rendered only when there are expected lines to compare.
         var actual: [String] { result.lines }
         var expected: [String] = []
-        var firstExpectedLine: Int
-        var isRequired: Bool
+        let firstExpectedLine: Int
+        let isRequired: Bool
+
+        init(location: SourceLocation, line: String, result: CommandResult, firstExpectedLine: Int, isRequired: Bool) {
+            self.location = location
+            self.line = line
+            self.result = result
+            self.firstExpectedLine = firstExpectedLine
+            self.isRequired = isRequired
+        }
     }
 
     public init(session: Session, options: Options, output: Output) {
