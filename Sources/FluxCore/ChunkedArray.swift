@@ -223,19 +223,72 @@ extension ChunkedArray where Element: Equatable {
     }
 
     /// How many of `count` elements are equal, walking from the given offsets forward or back.
+    ///
+    /// NB: an element copied from another (as a chunk's elements are when one of them changes)
+    /// has the same bytes: those are taken as equal without calling `==`, which for generic code
+    /// costs a copy of each element. Bytes that differ (padding, other storage) still ask `==`.
     @usableFromInline
     static func equalRun(_ a: [Element], from startA: Int, _ b: [Element], from startB: Int, count: Int, forward: Bool)
         -> Int
     {
-        a.withUnsafeBufferPointer { left in
-            b.withUnsafeBufferPointer { right in
-                let step = forward ? 1 : -1
+        // NB: raw pointers and byte offsets, so that this generic code (the diff calls it for any
+        // element type) does no per-element work through type metadata until `==` is needed.
+        let size = MemoryLayout<Element>.size
+        let stride = MemoryLayout<Element>.stride
+        return a.withUnsafeBytes { left in
+            b.withUnsafeBytes { right in
+                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return 0 }
+                let step = forward ? stride : -stride
+                var l = leftBase + startA * stride
+                var r = rightBase + startB * stride
                 var equal = 0
-                while equal < count, left[startA + equal * step] == right[startB + equal * step] { equal += 1 }
+                while equal < count {
+                    if !sameBytes(l, r, count: size),
+                        l.assumingMemoryBound(to: Element.self).pointee
+                            != r.assumingMemoryBound(to: Element.self).pointee
+                    {
+                        break
+                    }
+                    equal += 1
+                    l += step
+                    r += step
+                }
                 return equal
             }
         }
     }
+
+    /// The elements in `range`, copied chunk by chunk.
+    public func elements(in range: Range<Int>) -> [Element] {
+        var result: [Element] = []
+        guard !range.isEmpty else { return result }
+        result.reserveCapacity(range.count)
+        var (chunk, offset) = locate(range.lowerBound)
+        while result.count < range.count {
+            let take = Swift.min(chunks[chunk].count - offset, range.count - result.count)
+            result.append(contentsOf: chunks[chunk][offset..<(offset + take)])
+            chunk += 1
+            offset = 0
+        }
+        return result
+    }
+}
+
+/// Whether `count` bytes at `a` and `b` are the same.
+@usableFromInline
+func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+    var offset = 0
+    while offset + 8 <= count {
+        if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+            return false
+        }
+        offset += 8
+    }
+    while offset < count {
+        if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) { return false }
+        offset += 1
+    }
+    return true
 }
 
 extension ChunkedArray: Sendable where Element: Sendable {}

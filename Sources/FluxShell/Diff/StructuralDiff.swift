@@ -22,7 +22,7 @@ enum StructuralDiff {
         // NB: structs are walked member by member (each member is checked for equality there);
         // comparing a whole struct first would compare its changed members twice.
         if let structural = old as? any StructurallyDiffable,
-            let found = structural.structuralEntries(to: new, at: path)
+            let found = structural.structuralEntries(to: new, at: path, depth: depth)
         {
             entries += found
             return
@@ -138,19 +138,26 @@ extension Equatable {
 /// A type that finds its own changes faster than element by element.
 protocol StructurallyDiffable {
     /// The entries from `self` to `new`, or `nil` to let the generic walk do it.
-    func structuralEntries(to new: Any, at path: ValuePath) -> [DiffEntry]?
+    func structuralEntries(to new: Any, at path: ValuePath, depth: Int) -> [DiffEntry]?
 }
 
 extension ChunkedArray: StructurallyDiffable where Element: Encodable & Equatable {
-    func structuralEntries(to new: Any, at path: ValuePath) -> [DiffEntry]? {
+    func structuralEntries(to new: Any, at path: ValuePath, depth: Int) -> [DiffEntry]? {
         guard let new = new as? ChunkedArray<Element> else { return nil }
         let (prefix, suffix) = commonPrefixAndSuffix(with: new)
         if prefix + suffix >= count, count == new.count { return [] }
-        let encoder = JSONValueEncoder()
-        guard case .array(let before)? = try? encoder.encode(Array(self[prefix..<(count - suffix)])),
-            case .array(let after)? = try? encoder.encode(Array(new[prefix..<(new.count - suffix)]))
-        else { return nil }
         var entries: [DiffEntry] = []
+        if count - suffix - prefix == 1, new.count - suffix - prefix == 1 {
+            // NB: one element changed in place (a todo toggled): the edit script would pair its
+            // removal with its insertion and diff the two, so diff them as typed values at once.
+            StructuralDiff.diff(
+                self[prefix], new[prefix], at: path.appending(.index(prefix)), depth: depth + 1, into: &entries)
+            return entries
+        }
+        let encoder = JSONValueEncoder()
+        guard case .array(let before)? = try? encoder.encode(elements(in: prefix..<(count - suffix))),
+            case .array(let after)? = try? encoder.encode(new.elements(in: prefix..<(new.count - suffix)))
+        else { return nil }
         StateDiff.diffArrays(before, after, at: path, offset: prefix, into: &entries)
         return entries
     }

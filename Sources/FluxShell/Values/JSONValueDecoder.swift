@@ -127,6 +127,22 @@ private struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
         try ScalarDecoding.decode(type, from: value(for: key), path: codingPath + [key])
     }
 
+    // NB: the common argument types, answered without the generic path's type tests and casts.
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        if case .int(let number) = try value(for: key) { return number }
+        return try ScalarDecoding.decode(type, from: value(for: key), path: codingPath + [key])
+    }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        if case .string(let text) = try value(for: key) { return text }
+        return try ScalarDecoding.decode(type, from: value(for: key), path: codingPath + [key])
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        if case .bool(let flag) = try value(for: key) { return flag }
+        return try ScalarDecoding.decode(type, from: value(for: key), path: codingPath + [key])
+    }
+
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
         throws -> KeyedDecodingContainer<NestedKey>
     {
