@@ -1,6 +1,7 @@
-/// An array for large states: its elements live in chunks that copies share, so changing one
-/// element of a 100,000-element state copies one chunk and the list of chunks, not every element,
-/// and comparing two versions skips the chunks they still share.
+/// An array for large states: its elements live in chunks, grouped in pages, that copies share,
+/// so changing one element of a 100,000-element state copies one chunk of 64 elements, one page's
+/// list of 64 chunks and the short list of pages, not every element; and comparing two versions
+/// skips the pages and chunks they still share.
 ///
 /// It is a `RandomAccessCollection`, `MutableCollection` and `RangeReplaceableCollection` of
 /// `Int` indices, and encodes as a plain JSON array.
@@ -13,19 +14,73 @@
 public struct ChunkedArray<Element> {
     /// The most elements a chunk holds after an append.
     @usableFromInline
-    static var chunkCapacity: Int { 256 }
+    static var chunkCapacity: Int { 64 }
+    /// The most chunks a page holds after an append.
+    @usableFromInline
+    static var pageCapacity: Int { 64 }
+
+    /// Up to ``pageCapacity`` chunks. Changing an element copies the list of pages (a few dozen
+    /// for 100,000 elements), one page's list of chunks and one chunk: not every element, nor
+    /// one reference per chunk.
+    @usableFromInline
+    struct Page {
+        @usableFromInline
+        var chunks: [[Element]]
+        /// The index in the page of the first element of each chunk.
+        @usableFromInline
+        var starts: [Int]
+        @usableFromInline
+        var count: Int
+
+        @usableFromInline
+        init(_ chunk: [Element]) {
+            chunks = [chunk]
+            starts = [0]
+            count = chunk.count
+        }
+
+        @usableFromInline
+        mutating func rebuildStarts() {
+            starts.removeAll(keepingCapacity: true)
+            var start = 0
+            for chunk in chunks {
+                starts.append(start)
+                start += chunk.count
+            }
+            count = start
+        }
+
+        /// The storage of its list of chunks: equal for two pages that are copies of each other.
+        @usableFromInline
+        var identity: UnsafeRawPointer? { chunks.withUnsafeBytes { $0.baseAddress } }
+    }
+
+    /// Where an element is: its page, the chunk in the page, the offset in the chunk.
+    @usableFromInline
+    struct Position {
+        @usableFromInline var page: Int
+        @usableFromInline var chunk: Int
+        @usableFromInline var offset: Int
+
+        @usableFromInline
+        init(page: Int, chunk: Int, offset: Int) {
+            self.page = page
+            self.chunk = chunk
+            self.offset = offset
+        }
+    }
 
     @usableFromInline
-    var chunks: [[Element]]
-    /// The index of the first element of each chunk.
+    var pages: [Page]
+    /// The index of the first element of each page.
     @usableFromInline
-    var starts: [Int]
+    var pageStarts: [Int]
     @usableFromInline
     var total: Int
 
     public init() {
-        chunks = []
-        starts = []
+        pages = []
+        pageStarts = []
         total = 0
     }
 
@@ -34,59 +89,132 @@ public struct ChunkedArray<Element> {
         for element in elements { append(element) }
     }
 
-    /// The chunk holding `index`, and the offset in it.
+    /// The position of `index`.
     @inlinable
-    func locate(_ index: Int) -> (chunk: Int, offset: Int) {
+    func locate(_ index: Int) -> Position {
         precondition(index >= 0 && index < total, "ChunkedArray index \(index) out of range 0..<\(total)")
+        let page = Self.lastStart(atMost: index, in: pageStarts)
+        let inPage = index - pageStarts[page]
+        let chunk = Self.lastStart(atMost: inPage, in: pages[page].starts)
+        return Position(page: page, chunk: chunk, offset: inPage - pages[page].starts[chunk])
+    }
+
+    /// The index of the last of the ascending `starts` that is at most `index`.
+    @inlinable
+    static func lastStart(atMost index: Int, in starts: [Int]) -> Int {
         var low = 0
         var high = starts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if starts[middle] <= index { low = middle } else { high = middle - 1 }
         }
-        return (low, index - starts[low])
+        return low
     }
 
     @usableFromInline
-    mutating func rebuildStarts() {
-        starts.removeAll(keepingCapacity: true)
+    mutating func rebuildPageStarts() {
+        pageStarts.removeAll(keepingCapacity: true)
         var start = 0
-        for chunk in chunks {
-            starts.append(start)
-            start += chunk.count
+        for page in pages {
+            pageStarts.append(start)
+            start += page.count
         }
         total = start
     }
 
+    /// After a change to `page`'s chunks: drops empty chunks and pages, recounts.
+    @usableFromInline
+    mutating func rebuild(page: Int) {
+        pages[page].chunks.removeAll { $0.isEmpty }
+        if pages[page].chunks.isEmpty {
+            pages.remove(at: page)
+        } else {
+            pages[page].rebuildStarts()
+        }
+        rebuildPageStarts()
+    }
+
     /// How many elements at the front, and at the back, `self` and `other` hold in shared chunks:
     /// what a diff between two versions can skip without comparing them.
-    @inlinable
     public func sharedChunkElements(with other: ChunkedArray) -> (prefix: Int, suffix: Int) {
-        // NB: an Array is exactly one reference to its buffer, so the outer arrays' memory is a
-        // sequence of buffer pointers: compare those, without copying or retaining any chunk.
+        // NB: shared pages are skipped whole; in the first (and last) page that differs, chunks
+        // are compared by the address of their storage, without copying or retaining any.
+        let pageCount = Swift.min(pages.count, other.pages.count)
+        var prefix = 0
+        for index in 0..<pageCount {
+            let (mine, theirs) = (pages[index], other.pages[index])
+            if mine.identity == theirs.identity {
+                prefix += mine.count
+                continue
+            }
+            prefix += Self.sharedElements(mine.chunks, theirs.chunks, fromBack: false)
+            break
+        }
+        var suffix = 0
+        for index in 0..<pageCount {
+            let (mine, theirs) = (pages[pages.count - 1 - index], other.pages[other.pages.count - 1 - index])
+            if mine.identity == theirs.identity {
+                suffix += mine.count
+                continue
+            }
+            suffix += Self.sharedElements(mine.chunks, theirs.chunks, fromBack: true)
+            break
+        }
+        let limit = Swift.min(total, other.total)
+        prefix = Swift.min(prefix, limit)
+        return (prefix, Swift.min(suffix, limit - prefix))
+    }
+
+    /// The elements in the leading (or trailing) chunks that two lists share.
+    static func sharedElements(_ mine: [[Element]], _ theirs: [[Element]], fromBack: Bool) -> Int {
+        // NB: an Array is exactly one reference to its buffer, so a list of chunks is a sequence
+        // of buffer pointers in memory.
         let stride = MemoryLayout<[Element]>.stride
-        let (front, back) = chunks.withUnsafeBytes { mine in
-            other.chunks.withUnsafeBytes { theirs in
-                let mineCount = mine.count / stride
-                let theirsCount = theirs.count / stride
-                func same(_ a: Int, _ b: Int) -> Bool {
-                    mine.load(fromByteOffset: a * stride, as: UnsafeRawPointer.self)
-                        == theirs.load(fromByteOffset: b * stride, as: UnsafeRawPointer.self)
+        let shared = mine.withUnsafeBytes { left in
+            theirs.withUnsafeBytes { right in
+                var count = 0
+                let limit = Swift.min(left.count, right.count) / stride
+                while count < limit {
+                    let a = fromBack ? left.count / stride - 1 - count : count
+                    let b = fromBack ? right.count / stride - 1 - count : count
+                    guard
+                        left.load(fromByteOffset: a * stride, as: UnsafeRawPointer.self)
+                            == right.load(fromByteOffset: b * stride, as: UnsafeRawPointer.self)
+                    else { break }
+                    count += 1
                 }
-                var front = 0
-                while front < mineCount, front < theirsCount, same(front, front) { front += 1 }
-                var back = 0
-                while back < mineCount - front, back < theirsCount - front,
-                    same(mineCount - 1 - back, theirsCount - 1 - back)
-                {
-                    back += 1
-                }
-                return (front, back)
+                return count
             }
         }
-        let prefix = front < starts.count ? starts[front] : total
-        let suffix = back == 0 ? 0 : total - starts[starts.count - back]
-        return (prefix, suffix)
+        var elements = 0
+        for index in 0..<shared { elements += mine[fromBack ? mine.count - 1 - index : index].count }
+        return elements
+    }
+
+    /// The chunk at `position`.
+    @inlinable
+    func chunk(at position: Position) -> [Element] { pages[position.page].chunks[position.chunk] }
+
+    /// The first element of the next chunk, or `nil` after the last.
+    @usableFromInline
+    func nextChunk(after position: Position) -> Position? {
+        if position.chunk + 1 < pages[position.page].chunks.count {
+            return Position(page: position.page, chunk: position.chunk + 1, offset: 0)
+        }
+        return position.page + 1 < pages.count ? Position(page: position.page + 1, chunk: 0, offset: 0) : nil
+    }
+
+    /// The last element of the previous chunk, or `nil` before the first.
+    @usableFromInline
+    func previousChunk(before position: Position) -> Position? {
+        var page = position.page
+        var chunk = position.chunk - 1
+        if chunk < 0 {
+            page -= 1
+            guard page >= 0 else { return nil }
+            chunk = pages[page].chunks.count - 1
+        }
+        return Position(page: page, chunk: chunk, offset: pages[page].chunks[chunk].count - 1)
     }
 }
 
@@ -99,48 +227,70 @@ extension ChunkedArray: RandomAccessCollection, MutableCollection {
     @inlinable
     public subscript(position: Int) -> Element {
         get {
-            let (chunk, offset) = locate(position)
-            return chunks[chunk][offset]
+            let at = locate(position)
+            return pages[at.page].chunks[at.chunk][at.offset]
         }
         set {
-            let (chunk, offset) = locate(position)
-            chunks[chunk][offset] = newValue
+            let at = locate(position)
+            pages[at.page].chunks[at.chunk][at.offset] = newValue
         }
     }
 }
 
 extension ChunkedArray: RangeReplaceableCollection {
     public mutating func append(_ newElement: Element) {
-        if let last = chunks.indices.last, chunks[last].count < Self.chunkCapacity {
-            chunks[last].append(newElement)
-        } else {
-            starts.append(total)
-            chunks.append([newElement])
-            chunks[chunks.count - 1].reserveCapacity(Self.chunkCapacity)
+        let last = pages.count - 1
+        if last >= 0, let chunk = pages[last].chunks.indices.last {
+            if pages[last].chunks[chunk].count < Self.chunkCapacity {
+                pages[last].chunks[chunk].append(newElement)
+                pages[last].count += 1
+                total += 1
+                return
+            }
+            if pages[last].chunks.count < Self.pageCapacity {
+                var fresh = [newElement]
+                fresh.reserveCapacity(Self.chunkCapacity)
+                pages[last].starts.append(pages[last].count)
+                pages[last].chunks.append(fresh)
+                pages[last].count += 1
+                total += 1
+                return
+            }
         }
+        var fresh = [newElement]
+        fresh.reserveCapacity(Self.chunkCapacity)
+        pageStarts.append(total)
+        pages.append(Page(fresh))
         total += 1
     }
 
     @discardableResult
     public mutating func remove(at position: Int) -> Element {
-        let (chunk, offset) = locate(position)
-        let removed = chunks[chunk].remove(at: offset)
-        if chunks[chunk].isEmpty { chunks.remove(at: chunk) }
-        rebuildStarts()
+        let at = locate(position)
+        let removed = pages[at.page].chunks[at.chunk].remove(at: at.offset)
+        rebuild(page: at.page)
         return removed
     }
 
     public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-        // NB: chunks without a removed element are kept as they are, so they stay shared.
+        // NB: chunks (and pages) without a removed element are kept as they are, so they stay
+        // shared.
         var changed = false
-        for index in chunks.indices {
-            guard try chunks[index].contains(where: shouldBeRemoved) else { continue }
-            try chunks[index].removeAll(where: shouldBeRemoved)
+        for page in pages.indices {
+            var pageChanged = false
+            for chunk in pages[page].chunks.indices {
+                guard try pages[page].chunks[chunk].contains(where: shouldBeRemoved) else { continue }
+                try pages[page].chunks[chunk].removeAll(where: shouldBeRemoved)
+                pageChanged = true
+            }
+            guard pageChanged else { continue }
             changed = true
+            pages[page].chunks.removeAll { $0.isEmpty }
+            pages[page].rebuildStarts()
         }
         guard changed else { return }
-        chunks.removeAll { $0.isEmpty }
-        rebuildStarts()
+        pages.removeAll { $0.chunks.isEmpty }
+        rebuildPageStarts()
     }
 
     public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
@@ -176,46 +326,50 @@ extension ChunkedArray where Element: Equatable {
         let limit = Swift.min(total, other.total)
         var prefix = shared.prefix
         if prefix < limit {
-            var (chunkA, offsetA) = locate(prefix)
-            var (chunkB, offsetB) = other.locate(prefix)
+            var a = locate(prefix)
+            var b = other.locate(prefix)
             while prefix < limit {
                 // NB: one chunk pair at a time, compared through buffer pointers, so no element
                 // or chunk is copied per comparison.
-                let a = chunks[chunkA]
-                let b = other.chunks[chunkB]
-                let span = Swift.min(a.count - offsetA, b.count - offsetB, limit - prefix)
-                let equal = Self.equalRun(a, from: offsetA, b, from: offsetB, count: span, forward: true)
+                let left = chunk(at: a)
+                let right = other.chunk(at: b)
+                let span = Swift.min(left.count - a.offset, right.count - b.offset, limit - prefix)
+                let equal = Self.equalRun(left, from: a.offset, right, from: b.offset, count: span, forward: true)
                 prefix += equal
                 if equal < span { break }
-                offsetA += equal
-                offsetB += equal
-                if offsetA == a.count { chunkA += 1; offsetA = 0 }
-                if offsetB == b.count { chunkB += 1; offsetB = 0 }
+                a.offset += equal
+                b.offset += equal
+                if a.offset == left.count {
+                    guard let next = nextChunk(after: a) else { break }
+                    a = next
+                }
+                if b.offset == right.count {
+                    guard let next = other.nextChunk(after: b) else { break }
+                    b = next
+                }
             }
         }
         var suffix = Swift.min(shared.suffix, limit - prefix)
         if suffix < limit - prefix {
             // Positions of the last element not yet known to be equal, counted from the front.
-            var (chunkA, offsetA) = locate(total - 1 - suffix)
-            var (chunkB, offsetB) = other.locate(other.total - 1 - suffix)
+            var a = locate(total - 1 - suffix)
+            var b = other.locate(other.total - 1 - suffix)
             while suffix < limit - prefix {
-                let a = chunks[chunkA]
-                let b = other.chunks[chunkB]
-                let span = Swift.min(offsetA + 1, offsetB + 1, limit - prefix - suffix)
-                let equal = Self.equalRun(a, from: offsetA, b, from: offsetB, count: span, forward: false)
+                let left = chunk(at: a)
+                let right = other.chunk(at: b)
+                let span = Swift.min(a.offset + 1, b.offset + 1, limit - prefix - suffix)
+                let equal = Self.equalRun(left, from: a.offset, right, from: b.offset, count: span, forward: false)
                 suffix += equal
                 if equal < span { break }
-                offsetA -= equal
-                offsetB -= equal
-                if offsetA < 0 {
-                    if chunkA == 0 { break }
-                    chunkA -= 1
-                    offsetA = chunks[chunkA].count - 1
+                a.offset -= equal
+                b.offset -= equal
+                if a.offset < 0 {
+                    guard let previous = previousChunk(before: a) else { break }
+                    a = previous
                 }
-                if offsetB < 0 {
-                    if chunkB == 0 { break }
-                    chunkB -= 1
-                    offsetB = other.chunks[chunkB].count - 1
+                if b.offset < 0 {
+                    guard let previous = other.previousChunk(before: b) else { break }
+                    b = previous
                 }
             }
         }
@@ -263,12 +417,13 @@ extension ChunkedArray where Element: Equatable {
         var result: [Element] = []
         guard !range.isEmpty else { return result }
         result.reserveCapacity(range.count)
-        var (chunk, offset) = locate(range.lowerBound)
+        var position = locate(range.lowerBound)
         while result.count < range.count {
-            let take = Swift.min(chunks[chunk].count - offset, range.count - result.count)
-            result.append(contentsOf: chunks[chunk][offset..<(offset + take)])
-            chunk += 1
-            offset = 0
+            let elements = chunk(at: position)
+            let take = Swift.min(elements.count - position.offset, range.count - result.count)
+            result.append(contentsOf: elements[position.offset..<(position.offset + take)])
+            guard let next = nextChunk(after: position) else { break }
+            position = next
         }
         return result
     }
@@ -292,12 +447,15 @@ func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool
 }
 
 extension ChunkedArray: Sendable where Element: Sendable {}
+extension ChunkedArray.Page: Sendable where Element: Sendable {}
 
 extension ChunkedArray: Encodable where Element: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
-        for chunk in chunks {
-            for element in chunk { try container.encode(element) }
+        for page in pages {
+            for chunk in page.chunks {
+                for element in chunk { try container.encode(element) }
+            }
         }
     }
 }

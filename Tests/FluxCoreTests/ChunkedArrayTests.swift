@@ -7,15 +7,16 @@ final class ChunkedArrayTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         var chunked = ChunkedArray<Int>()
         var plain: [Int] = []
-        for step in 0..<5_000 {
-            switch Int.random(in: 0..<10, using: &generator) {
-            case 0..<5:
+        // NB: enough steps for several pages (4,096 elements each).
+        for step in 0..<30_000 {
+            switch Int.random(in: 0..<40, using: &generator) {
+            case 0..<28:
                 chunked.append(step)
                 plain.append(step)
-            case 5..<7 where !plain.isEmpty:
+            case 28..<34 where !plain.isEmpty:
                 let index = Int.random(in: 0..<plain.count, using: &generator)
                 XCTAssertEqual(chunked.remove(at: index), plain.remove(at: index))
-            case 7..<9 where !plain.isEmpty:
+            case 34..<39 where !plain.isEmpty:
                 let index = Int.random(in: 0..<plain.count, using: &generator)
                 chunked[index] = -step
                 plain[index] = -step
@@ -48,8 +49,10 @@ final class ChunkedArrayTests: XCTestCase {
     /// The chunk-walking comparison agrees with a naive one on random pairs of versions.
     func testCommonPrefixAndSuffixAgreeWithANaiveComparison() {
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<300 {
-            let base = ChunkedArray((0..<Int.random(in: 0..<700, using: &generator)).map { $0 % 5 })
+        for round in 0..<300 {
+            // NB: most rounds fit one page (4,096 elements); some span several.
+            let size = Int.random(in: 0..<(round % 10 == 0 ? 20_000 : 700), using: &generator)
+            let base = ChunkedArray((0..<size).map { $0 % 5 })
             var edited = base
             for _ in 0..<Int.random(in: 0..<4, using: &generator) {
                 switch Int.random(in: 0..<3, using: &generator) {
@@ -71,6 +74,22 @@ final class ChunkedArrayTests: XCTestCase {
             XCTAssertEqual(common.prefix, prefix, "\(a) vs \(b)")
             XCTAssertEqual(common.suffix, suffix, "\(a) vs \(b)")
             XCTAssertEqual(base == edited, a == b)
+        }
+    }
+
+    /// Changing one element of 100,000 leaves all but its chunk shared with the original.
+    func testAChangeCopiesOneChunk() {
+        let original = ChunkedArray(0..<100_000)
+        for index in [0, 4_095, 4_096, 50_000, 99_999] {
+            var copy = original
+            copy[index] = -1
+            let shared = original.sharedChunkElements(with: copy)
+            XCTAssertGreaterThanOrEqual(shared.prefix + shared.suffix, 100_000 - 64, "index \(index)")
+            XCTAssertLessThanOrEqual(shared.prefix, index)
+            XCTAssertLessThan(shared.suffix, 100_000 - index)
+            XCTAssertEqual(original.commonPrefixAndSuffix(with: copy).prefix, index)
+            XCTAssertEqual(original.commonPrefixAndSuffix(with: copy).suffix, 99_999 - index)
+            XCTAssertEqual(copy.elements(in: (index - min(index, 2))..<(index + 1)).last, -1)
         }
     }
 
