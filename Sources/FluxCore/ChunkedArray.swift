@@ -40,15 +40,7 @@ public struct ChunkedArray<Element> {
         }
 
         @usableFromInline
-        mutating func rebuildStarts() {
-            starts.removeAll(keepingCapacity: true)
-            var start = 0
-            for chunk in chunks {
-                starts.append(start)
-                start += chunk.count
-            }
-            count = start
-        }
+        mutating func rebuildStarts() { count = fillStarts(&starts, counts: chunks.lazy.map(\.count)) }
 
         /// The storage of its list of chunks: equal for two pages that are copies of each other.
         @usableFromInline
@@ -112,15 +104,7 @@ public struct ChunkedArray<Element> {
     }
 
     @usableFromInline
-    mutating func rebuildPageStarts() {
-        pageStarts.removeAll(keepingCapacity: true)
-        var start = 0
-        for page in pages {
-            pageStarts.append(start)
-            start += page.count
-        }
-        total = start
-    }
+    mutating func rebuildPageStarts() { total = fillStarts(&pageStarts, counts: pages.lazy.map(\.count)) }
 
     /// After a change to `page`'s chunks: drops empty chunks and pages, recounts.
     @usableFromInline
@@ -427,6 +411,18 @@ extension ChunkedArray where Element: Equatable {
         }
         return result
     }
+}
+
+/// Replaces `starts` with the running totals before each of `counts`; returns the sum.
+@usableFromInline
+func fillStarts(_ starts: inout [Int], counts: some Sequence<Int>) -> Int {
+    starts.removeAll(keepingCapacity: true)
+    var start = 0
+    for count in counts {
+        starts.append(start)
+        start += count
+    }
+    return start
 }
 
 /// Whether `count` bytes at `a` and `b` are the same.
