@@ -74,15 +74,16 @@ public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
         }
         var action = action
         let chain = middlewares
-        for middleware in chain {
-            switch middleware.willDispatch(action, on: self) {
+        // NB: by index, so each middleware is called in place rather than copied out first.
+        for index in chain.indices {
+            switch chain[index].willDispatch(action, on: self) {
             case .pass: continue
             case .replace(let replacement): action = replacement
             case .stop: return
             }
         }
         deliverToHandlers(action)
-        for middleware in chain { middleware.didDispatch(action, on: self) }
+        for index in chain.indices { chain[index].didDispatch(action, on: self) }
     }
 
     @inlinable @inline(__always)

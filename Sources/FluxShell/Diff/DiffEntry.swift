@@ -59,160 +59,99 @@ public struct DiffEntry: Sendable, Equatable {
     }
 }
 
-/// Diff lines whose path is plain (`todos[3].done`) and whose values are scalars, written in one
-/// allocation: the common case, and on the hot path of a script of dispatches.
+/// Diff lines whose path is plain (`todos[3].done`) and whose values are scalars, appended as
+/// UTF-8 in one pass: the common case, and the hot path of a script of dispatches.
 enum SimpleLine {
     static func render(_ entry: DiffEntry) -> String? {
-        guard let total = length(of: entry) else { return nil }
-        return String(unsafeUninitializedCapacity: total) { buffer in write(entry, into: buffer) }
+        var bytes: [UInt8] = []
+        guard write(entry, to: &bytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends the line to `output`; `false` (and nothing appended) when it is not simple.
     static func write(_ entry: DiffEntry, to output: inout [UInt8]) -> Bool {
-        guard let total = length(of: entry) else { return false }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
-            let count = write(entry, into: buffer)
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        let start = output.count
+        output.reserveCapacity(start + 64)
+        output.append(entry.operation.rawValue.utf8.first ?? 0x7E)
+        output.append(0x20)
+        var simple = append(entry.path, to: &output)
+        if simple {
+            output.append(0x3A)
+            output.append(0x20)
+            switch entry.operation {
+            case .changed:
+                simple = append(entry.old ?? .null, to: &output)
+                if simple {
+                    append(" -> ", to: &output)
+                    simple = append(entry.new ?? .null, to: &output)
+                }
+            case .added: simple = append(entry.new ?? .null, to: &output)
+            case .removed: simple = append(entry.old ?? .null, to: &output)
+            }
+        }
+        if !simple { output.removeSubrange(start...) }
+        return simple
+    }
+
+    /// Appends a path of plain keys and indexes; `false` for any other.
+    private static func append(_ path: ValuePath, to output: inout [UInt8]) -> Bool {
+        guard !path.segments.isEmpty else { return false }
+        var first = true
+        for segment in path.segments {
+            switch segment {
+            case .index(let position):
+                output.append(0x5B)
+                append(position, to: &output)
+                output.append(0x5D)
+            case .key(let key):
+                guard let initial = key.utf8.first, !(0x30...0x39).contains(initial) else { return false }
+                if !first { output.append(0x2E) }
+                for byte in key.utf8 {
+                    guard (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                        || byte == 0x5F || byte >= 0x80
+                    else { return false }
+                    output.append(byte)
+                }
+            }
+            first = false
         }
         return true
     }
 
-    private static func length(of entry: DiffEntry) -> Int? {
-        guard let pathLength = length(of: entry.path) else { return nil }
-        var total = 1 + 1 + pathLength + 2
-        switch entry.operation {
-        case .changed:
-            guard let old = length(of: entry.old ?? .null), let new = length(of: entry.new ?? .null) else { return nil }
-            total += old + 4 + new
-        case .added:
-            guard let new = length(of: entry.new ?? .null) else { return nil }
-            total += new
-        case .removed:
-            guard let old = length(of: entry.old ?? .null) else { return nil }
-            total += old
-        }
-        return total
-    }
-
-    /// Writes the line of an entry whose ``length(of:)`` is known; returns the bytes written.
-    private static func write(_ entry: DiffEntry, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var writer = Writer(buffer: buffer)
-        writer.put(entry.operation.rawValue.utf8.first ?? 0x7E)
-        writer.put(0x20)
-        writer.write(entry.path)
-        writer.put(0x3A)
-        writer.put(0x20)
-        switch entry.operation {
-        case .changed:
-            writer.write(entry.old ?? .null)
-            writer.write(" -> " as StaticString)
-            writer.write(entry.new ?? .null)
-        case .added: writer.write(entry.new ?? .null)
-        case .removed: writer.write(entry.old ?? .null)
-        }
-        return writer.position
-    }
-
-    /// The printed length of a path of plain keys and indexes, else `nil`.
-    private static func length(of path: ValuePath) -> Int? {
-        guard !path.segments.isEmpty else { return nil }
-        var total = 0
-        for (index, segment) in path.segments.enumerated() {
-            switch segment {
-            case .index(let position): total += 2 + digitCount(position)
-            case .key(let key):
-                guard ValuePath.isPlainKey(key) else { return nil }
-                total += key.utf8.count + (index == 0 ? 0 : 1)
-            }
-        }
-        return total
-    }
-
-    /// The printed length of a scalar that needs no escaping, else `nil`.
-    private static func length(of value: JSONValue) -> Int? {
+    /// Appends a scalar that needs no escaping; `false` for any other value.
+    private static func append(_ value: JSONValue, to output: inout [UInt8]) -> Bool {
         switch value {
-        case .null: 4
-        case .bool(let flag): flag ? 4 : 5
-        case .int(let number): digitCount(number)
+        case .null: append("null", to: &output)
+        case .bool(let flag): append(flag ? "true" : "false", to: &output)
+        case .int(let number): append(number, to: &output)
         case .string(let text):
-            text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 < 0x7F } ? text.utf8.count + 2 : nil
-        case .double, .array, .object: nil
+            output.append(0x22)
+            for byte in text.utf8 {
+                guard byte >= 0x20, byte != 0x22, byte != 0x5C, byte != 0x7F else { return false }
+                output.append(byte)
+            }
+            output.append(0x22)
+        case .double, .array, .object: return false
         }
+        return true
     }
 
-    private static func digitCount(_ number: Int) -> Int { (number < 0 ? 1 : 0) + digitCount(number.magnitude) }
-
-    private static func digitCount(_ magnitude: UInt) -> Int {
-        var magnitude = magnitude
-        var count = 1
-        while magnitude >= 10 {
-            magnitude /= 10
-            count += 1
-        }
-        return count
+    private static func append(_ text: StaticString, to output: inout [UInt8]) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
-    private struct Writer {
-        let buffer: UnsafeMutableBufferPointer<UInt8>
-        var position = 0
-
-        mutating func put(_ byte: UInt8) {
-            buffer[position] = byte
-            position += 1
-        }
-
-        mutating func write(_ text: String) {
-            var text = text
-            text.withUTF8 { write($0) }
-        }
-
-        mutating func write(_ text: StaticString) {
-            text.withUTF8Buffer { write($0) }
-        }
-
-        private mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-            for index in bytes.indices { buffer[position + index] = bytes[index] }
-            position += bytes.count
-        }
-
-        mutating func write(_ number: Int) {
-            if number < 0 { put(0x2D) }
-            var magnitude = number.magnitude
-            let end = position + SimpleLine.digitCount(magnitude)
-            var index = end
+    private static func append(_ number: Int, to output: inout [UInt8]) {
+        if number < 0 { output.append(0x2D) }
+        var magnitude = number.magnitude
+        // NB: digits from the last, into a small fixed buffer (an Int has at most 20).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
             repeat {
-                index -= 1
-                buffer[index] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                start -= 1
+                digits[start] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
                 magnitude /= 10
             } while magnitude > 0
-            position = end
-        }
-
-        mutating func write(_ path: ValuePath) {
-            for (index, segment) in path.segments.enumerated() {
-                switch segment {
-                case .index(let value):
-                    put(0x5B)
-                    write(value)
-                    put(0x5D)
-                case .key(let key):
-                    if index > 0 { put(0x2E) }
-                    write(key)
-                }
-            }
-        }
-
-        mutating func write(_ value: JSONValue) {
-            switch value {
-            case .null: write("null" as StaticString)
-            case .bool(let flag): write(flag ? "true" as StaticString : "false")
-            case .int(let number): write(number)
-            case .string(let text):
-                put(0x22)
-                write(text)
-                put(0x22)
-            case .double, .array, .object: break
-            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 }

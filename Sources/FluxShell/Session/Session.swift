@@ -31,7 +31,20 @@ public final class Session {
     @exclusivity(unchecked) private var recording: [CommandDiff.Step]?
     @exclusivity(unchecked) private var followUpCount = 0
     @exclusivity(unchecked) private var followUpOverflow = false
-    @exclusivity(unchecked) private var decodedCache: (invocation: ActionInvocation, payloads: [SessionAction.Payload])?
+    /// The last invocation decoded, and its payloads: scripts repeat actions a lot.
+    @exclusivity(unchecked) private var decodedCache: DecodedInvocation?
+    /// Whether any loaded store checks actions before they are dispatched.
+    private var anyStoreValidates = false
+
+    private final class DecodedInvocation {
+        let invocation: ActionInvocation
+        let payloads: [SessionAction.Payload]
+
+        init(_ invocation: ActionInvocation, _ payloads: [SessionAction.Payload]) {
+            self.invocation = invocation
+            self.payloads = payloads
+        }
+    }
 
     final class LoadedStore {
         let runtime: any StoreRuntime
@@ -143,6 +156,7 @@ public final class Session {
         runtime.onFollowUp = { [unowned self] invocation in self.dispatchFollowUp(invocation) }
         stores.append(LoadedStore(runtime: runtime, definition: definition))
         decodedCache = nil
+        anyStoreValidates = stores.contains { $0.runtime.validates }
         activeIndex = stores.count - 1
         appendTranscript(alias == name ? "load \(name)" : "load \(name) as \(alias)", diff: nil)
         var result = CommandResult()
@@ -180,7 +194,7 @@ public final class Session {
     func dispatch(_ invocation: ActionInvocation) throws(ShellError) -> CommandResult {
         guard !stores.isEmpty else { throw noStoreLoaded }
         let payloads = try decodePayloads(invocation)
-        for payload in payloads {
+        for payload in payloads where anyStoreValidates {
             guard let store = stores.first(where: { $0.id == payload.storeID }), store.runtime.validates else { continue }
             do {
                 try store.runtime.validate(payload.action)
@@ -206,7 +220,7 @@ public final class Session {
             isUnchanged = stores.allSatisfy { $0.runtime.isUnchanged(since: history.cursor) }
         }
         let diff = CommandDiff(steps: steps, isUnchanged: isUnchanged)
-        recordHistory(action: invocation, followUps: steps.compactMap(\.followUp))
+        recordHistory(action: invocation, followUps: steps.count == 1 ? [] : steps.compactMap { $0.followUp })
         var result = finish(diff, command: .dispatch(invocation))
         if recordsJSON {
             result.fields = [("action", .string(invocation.description)), ("changes", diff.changesJSON)]
@@ -221,7 +235,7 @@ public final class Session {
 
     /// The typed action of every loaded store that accepts `invocation`.
     private func decodePayloads(_ invocation: ActionInvocation) throws(ShellError) -> [SessionAction.Payload] {
-        if let cached = decodedCache, cached.invocation == invocation { return cached.payloads }
+        if let decodedCache, decodedCache.invocation == invocation { return decodedCache.payloads }
         var payloads: [SessionAction.Payload] = []
         var rejections: [(LoadedStore, ShellError)] = []
         for store in stores {
@@ -232,7 +246,7 @@ public final class Session {
             }
         }
         guard payloads.isEmpty else {
-            decodedCache = (invocation, payloads)
+            decodedCache = DecodedInvocation(invocation, payloads)
             return payloads
         }
         if let (store, error) = rejections.first {
