@@ -103,6 +103,39 @@ struct SessionTests {
         #expect(shell.run("history") == ["  1  increment", "  2  add 10", "  3  reset   (undone)"])
     }
 
+    /// Each store keeps its own states along the history: undoing past a store's loading brings
+    /// it back to its initial state, and redoing brings its changes back.
+    @Test func undoPastALoadRestoresThatStoresInitialState() {
+        let shell = Transcript()
+        shell.run("load counter")
+        shell.run("dispatch increment")
+        shell.run("load todos")
+        #expect(shell.run("dispatch add milk") == ["+ todos.todos[0]: {\"id\":1,\"title\":\"milk\",\"done\":false}", "~ todos.nextID: 1 -> 2"])
+        #expect(shell.run("undo 2") == ["~ counter.count: 1 -> 0", "- todos.todos[0]: {\"id\":1,\"title\":\"milk\",\"done\":false}", "~ todos.nextID: 2 -> 1"])
+        #expect(shell.run("redo") == ["~ counter.count: 0 -> 1"])
+        #expect(shell.run("redo") == ["+ todos.todos[0]: {\"id\":1,\"title\":\"milk\",\"done\":false}", "~ todos.nextID: 1 -> 2"])
+    }
+
+    /// A bounded history forgets its oldest steps in batches; what it keeps still undoes exactly.
+    @Test func boundedHistoryUndoesWhatItKeeps() throws {
+        let session = Session(catalog: .builtIn, historyLimit: 8)
+        func run(_ line: String) throws -> [String] {
+            guard let command = try CommandParser.parse(line).command else { return [] }
+            return try session.execute(command).lines
+        }
+        _ = try run("load counter")
+        for _ in 0..<20 { _ = try run("dispatch increment") }
+        #expect(session.history.entries.count <= 8)
+        let kept = session.history.undoable
+        #expect(try run("undo \(kept)") == ["~ count: 20 -> \(20 - kept)"])
+        #expect(throws: ShellError.self) { try run("undo") }
+        #expect(try run("redo \(kept)") == ["~ count: \(20 - kept) -> 20"])
+        _ = try run("undo 3")
+        #expect(try run("dispatch add 100") == ["~ count: 17 -> 117"])
+        #expect(session.history.redoable == 0)
+        #expect(try run("undo") == ["~ count: 117 -> 17"])
+    }
+
     @Test func severalStoresShareTheDispatcherAndPrefixPaths() {
         let shell = Transcript()
         shell.run("load counter")
