@@ -59,9 +59,13 @@ public struct DiffEntry: Sendable, Equatable {
     }
 }
 
-/// Diff lines whose path is plain (`todos[3].done`) and whose values are scalars, appended as
-/// UTF-8 in one pass: the common case, and the hot path of a script of dispatches.
+/// Diff lines whose path is plain (`todos[3].done`) and whose values are scalars, written in
+/// one pass into a small buffer on the stack: the common case, and the hot path of a script of
+/// dispatches.
 enum SimpleLine {
+    /// Longer lines take the general path.
+    static let capacity = 256
+
     static func render(_ entry: DiffEntry) -> String? {
         var bytes: [UInt8] = []
         guard write(entry, to: &bytes) else { return nil }
@@ -70,88 +74,107 @@ enum SimpleLine {
 
     /// Appends the line to `output`; `false` (and nothing appended) when it is not simple.
     static func write(_ entry: DiffEntry, to output: inout [UInt8]) -> Bool {
-        let start = output.count
-        output.reserveCapacity(start + 64)
-        output.append(entry.operation.rawValue.utf8.first ?? 0x7E)
-        output.append(0x20)
-        var simple = append(entry.path, to: &output)
-        if simple {
-            output.append(0x3A)
-            output.append(0x20)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var writer = Writer(buffer: buffer)
+            writer.put(entry.operation.rawValue.utf8.first ?? 0x7E)
+            writer.put(0x20)
+            writer.write(entry.path)
+            writer.put(0x3A)
+            writer.put(0x20)
             switch entry.operation {
             case .changed:
-                simple = append(entry.old ?? .null, to: &output)
-                if simple {
-                    append(" -> ", to: &output)
-                    simple = append(entry.new ?? .null, to: &output)
-                }
-            case .added: simple = append(entry.new ?? .null, to: &output)
-            case .removed: simple = append(entry.old ?? .null, to: &output)
+                writer.write(entry.old ?? .null)
+                writer.write(" -> ")
+                writer.write(entry.new ?? .null)
+            case .added: writer.write(entry.new ?? .null)
+            case .removed: writer.write(entry.old ?? .null)
             }
+            guard writer.isSimple else { return false }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<writer.position]))
+            return true
         }
-        if !simple { output.removeSubrange(start...) }
-        return simple
     }
 
-    /// Appends a path of plain keys and indexes; `false` for any other.
-    private static func append(_ path: ValuePath, to output: inout [UInt8]) -> Bool {
-        guard !path.segments.isEmpty else { return false }
-        var first = true
-        for segment in path.segments {
-            switch segment {
-            case .index(let position):
-                output.append(0x5B)
-                append(position, to: &output)
-                output.append(0x5D)
-            case .key(let key):
-                guard let initial = key.utf8.first, !(0x30...0x39).contains(initial) else { return false }
-                if !first { output.append(0x2E) }
-                for byte in key.utf8 {
-                    guard (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                        || byte == 0x5F || byte >= 0x80
-                    else { return false }
-                    output.append(byte)
-                }
+    /// Writes into a fixed buffer; anything not simple (or too long) clears `isSimple`.
+    private struct Writer {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        var position = 0
+        var isSimple = true
+
+        mutating func put(_ byte: UInt8) {
+            guard position < buffer.count else {
+                isSimple = false
+                return
             }
-            first = false
+            buffer[position] = byte
+            position += 1
         }
-        return true
-    }
 
-    /// Appends a scalar that needs no escaping; `false` for any other value.
-    private static func append(_ value: JSONValue, to output: inout [UInt8]) -> Bool {
-        switch value {
-        case .null: append("null", to: &output)
-        case .bool(let flag): append(flag ? "true" : "false", to: &output)
-        case .int(let number): append(number, to: &output)
-        case .string(let text):
-            output.append(0x22)
-            for byte in text.utf8 {
-                guard byte >= 0x20, byte != 0x22, byte != 0x5C, byte != 0x7F else { return false }
-                output.append(byte)
-            }
-            output.append(0x22)
-        case .double, .array, .object: return false
+        mutating func write(_ text: StaticString) {
+            text.withUTF8Buffer { for byte in $0 { put(byte) } }
         }
-        return true
-    }
 
-    private static func append(_ text: StaticString, to output: inout [UInt8]) {
-        text.withUTF8Buffer { output.append(contentsOf: $0) }
-    }
-
-    private static func append(_ number: Int, to output: inout [UInt8]) {
-        if number < 0 { output.append(0x2D) }
-        var magnitude = number.magnitude
-        // NB: digits from the last, into a small fixed buffer (an Int has at most 20).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
+        mutating func write(_ number: Int) {
+            if number < 0 { put(0x2D) }
+            var magnitude = number.magnitude
+            var divisor: UInt = 1
+            while magnitude / divisor >= 10 { divisor *= 10 }
             repeat {
-                start -= 1
-                digits[start] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
-                magnitude /= 10
-            } while magnitude > 0
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+                put(UInt8(truncatingIfNeeded: magnitude / divisor) + 0x30)
+                magnitude %= divisor
+                divisor /= 10
+            } while divisor > 0
+        }
+
+        mutating func write(_ path: ValuePath) {
+            guard !path.segments.isEmpty else {
+                isSimple = false
+                return
+            }
+            var first = true
+            for segment in path.segments {
+                switch segment {
+                case .index(let position):
+                    put(0x5B)
+                    write(position)
+                    put(0x5D)
+                case .key(let key):
+                    guard let initial = key.utf8.first, !(0x30...0x39).contains(initial) else {
+                        isSimple = false
+                        return
+                    }
+                    if !first { put(0x2E) }
+                    for byte in key.utf8 {
+                        guard (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+                            || (0x61...0x7A).contains(byte) || byte == 0x5F || byte >= 0x80
+                        else {
+                            isSimple = false
+                            return
+                        }
+                        put(byte)
+                    }
+                }
+                first = false
+            }
+        }
+
+        mutating func write(_ value: JSONValue) {
+            switch value {
+            case .null: write("null")
+            case .bool(let flag): write(flag ? "true" : "false")
+            case .int(let number): write(number)
+            case .string(let text):
+                put(0x22)
+                for byte in text.utf8 {
+                    guard byte >= 0x20, byte != 0x22, byte != 0x5C, byte != 0x7F else {
+                        isSimple = false
+                        return
+                    }
+                    put(byte)
+                }
+                put(0x22)
+            case .double, .array, .object: isSimple = false
+            }
         }
     }
 }
