@@ -144,7 +144,7 @@ public final class ScriptRunner {
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
         if let lastParse, Self.equal(bytes, lastParse.bytes) {
             closePending()
-            run(lastParse.line, parsed: lastParse.parsed, at: location)
+            run(lastParse, at: location)
             return
         }
         guard let line = Self.decode(bytes) else {
@@ -174,8 +174,9 @@ public final class ScriptRunner {
             if !Self.expectsFailure(line) { fail(at: location, error) }
             return
         }
-        lastParse = ParsedLineCache(bytes: Array(bytes), line: line, parsed: parsed)
-        run(line, parsed: parsed, at: location)
+        let cache = ParsedLineCache(bytes: Array(bytes), line: line, parsed: parsed)
+        lastParse = cache
+        run(cache, at: location)
     }
 
     private static func equal(_ bytes: ArraySlice<UInt8>, _ other: [UInt8]) -> Bool {
@@ -193,17 +194,18 @@ public final class ScriptRunner {
         closePending()
     }
 
-    private func run(_ line: String, parsed: ParsedLine, at location: SourceLocation) {
-        guard let command = parsed.command else { return }
+    private func run(_ cache: ParsedLineCache, at location: SourceLocation) {
+        let line = cache.line
+        guard let command = cache.parsed.command else { return }
         if options.echo, options.printsOutput, options.format == .text { output.standardOutput("> " + Self.trimmed(line)) }
         let result: CommandResult
         do {
             result = try session.execute(command)
         } catch {
-            if !parsed.expectsFailure { fail(at: location, error) }
+            if !cache.parsed.expectsFailure { fail(at: location, error) }
             return
         }
-        if parsed.expectsFailure {
+        if cache.parsed.expectsFailure {
             fail(
                 at: location,
                 ShellError(

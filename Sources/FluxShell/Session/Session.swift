@@ -194,7 +194,7 @@ public final class Session {
     func dispatch(_ invocation: ActionInvocation) throws(ShellError) -> CommandResult {
         guard !stores.isEmpty else { throw noStoreLoaded }
         let payloads = try decodePayloads(invocation)
-        for payload in payloads where anyStoreValidates {
+        for payload in anyStoreValidates ? payloads : [] {
             guard let store = stores.first(where: { $0.id == payload.storeID }), store.runtime.validates else { continue }
             do {
                 try store.runtime.validate(payload.action)
