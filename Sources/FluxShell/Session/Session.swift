@@ -86,8 +86,19 @@ public final class Session {
     public init(catalog: StoreCatalog, historyLimit: Int = 1_000) {
         self.catalog = catalog
         self.history = SessionHistory(limit: historyLimit)
-        dispatcher.use(
-            AnyMiddleware(didDispatch: { [unowned self] action, _ in self.recordStep(after: action) }))
+        registerStepRecorder()
+    }
+
+    /// The handler that records each action's step once every store has handled it.
+    private var stepRecorder: Subscription?
+
+    /// Registers (again) the step recorder, so that it comes after every store's handler.
+    ///
+    /// NB: a handler rather than a middleware: the dispatcher's path without middleware is the
+    /// shortest, and this runs on every action.
+    private func registerStepRecorder() {
+        if let stepRecorder { dispatcher.unregister(stepRecorder) }
+        stepRecorder = dispatcher.register { [unowned self] action in self.recordStep(after: action) }
     }
 
     /// The alias of the active store, if any.
@@ -155,6 +166,7 @@ public final class Session {
         }
         runtime.onFollowUp = { [unowned self] invocation in self.dispatchFollowUp(invocation) }
         stores.append(LoadedStore(runtime: runtime, definition: definition))
+        registerStepRecorder()
         decodedCache = nil
         anyStoreValidates = stores.contains { $0.runtime.validates }
         activeIndex = stores.count - 1
@@ -281,7 +293,7 @@ public final class Session {
         dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: true, payloads: payloads))
     }
 
-    /// Called by the middleware after each delivered action: the diff of the stores it reached.
+    /// Called after each delivered action: the diff of the stores it reached.
     private func recordStep(after action: SessionAction) {
         var entries: [DiffEntry] = []
         if stores.count == 1 {
