@@ -100,7 +100,9 @@ where M.Action: Codable, M.State: Encodable {
     func attach(to dispatcher: Dispatcher<SessionAction>) {
         let id = ObjectIdentifier(self)
         recordHistoryStep = { [unowned self] cursor, dropped in
-            self.history.record(self.store.state, cursor: cursor, forgetting: dropped)
+            // NB: `recorded` is the store's state once its steps are recorded, as they are when
+            // the session records history; reading it takes no lock.
+            self.history.record(self.recorded, cursor: cursor, forgetting: dropped)
         }
         subscription = dispatcher.register { [unowned self] envelope in
             guard let payload = envelope.payload(for: id) else { return }
