@@ -89,7 +89,7 @@ enum StructuralDiff {
                 StateDiff.diff(a, b, at: parent.appending(.key(key)), into: &entries)
             }
         case (.value(let a), .value(let b)):
-            diff(a, b, at: parent.appending(.key(key)), depth: depth + 1, into: &entries)
+            diff(a.value, b.value, at: parent.appending(.key(key)), depth: depth + 1, into: &entries)
         default:
             if let a = old.json, let b = new.json { StateDiff.diff(a, b, at: parent.appending(.key(key)), into: &entries) }
         }
@@ -169,18 +169,27 @@ extension ChunkedArray: StructurallyDiffable where Element: Encodable & Equatabl
     }
 }
 
+/// A nested member's value, kept for a later comparison.
+final class EncodableBox {
+    let value: any Encodable
+
+    init(_ value: any Encodable) { self.value = value }
+}
+
 /// One level of a value's `Encodable` form: its members, not yet encoded further.
 enum ShallowEncoding {
     enum Child {
         /// A scalar, already JSON.
         case json(JSONValue)
         /// A nested value, to be compared or encoded later.
-        case value(any Encodable)
+        ///
+        /// NB: boxed, so that a member list of scalars copies without existential containers.
+        case value(EncodableBox)
 
         var json: JSONValue? {
             switch self {
             case .json(let value): value
-            case .value(let value): try? JSONValueEncoder().encode(value)
+            case .value(let box): try? JSONValueEncoder().encode(box.value)
             }
         }
     }
@@ -264,7 +273,7 @@ private struct ShallowKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol, Nil
         if let special = ValueEncoder.specialValue(value) {
             put(special, key)
         } else {
-            encoder.members.append((key.stringValue, .value(value)))
+            encoder.members.append((key.stringValue, .value(EncodableBox(value))))
         }
     }
 
