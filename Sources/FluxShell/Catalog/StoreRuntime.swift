@@ -72,7 +72,7 @@ where M.Action: Codable, M.State: Encodable {
     @usableFromInline @exclusivity(unchecked) var history: StateHistory<M.State>
     /// Records the current state in `history`: set by ``attach(to:)``, so that it runs as code
     /// compiled for this store's types (see above), not as generic code.
-    @usableFromInline var recordHistoryStep: ((_ cursor: Int, _ dropped: Int) -> Void)?
+    @usableFromInline @exclusivity(unchecked) var recordHistoryStep: ((_ cursor: Int, _ dropped: Int) -> Void)?
 
     @usableFromInline
     init(

@@ -64,10 +64,10 @@ public final class ScriptRunner {
     public let session: Session
     public let options: Options
     private let output: Output
-    public private(set) var failures: [Failure] = []
+    @exclusivity(unchecked) public private(set) var failures: [Failure] = []
     public private(set) var diffBlocks: [DiffBlock] = []
     /// The script asked to stop (`quit`), or `--bail` stopped it.
-    public private(set) var isStopped = false
+    @exclusivity(unchecked) public private(set) var isStopped = false
 
     // NB: a runner is used from one thread at a time: the properties touched on every line skip
     // the run-time exclusivity checks.

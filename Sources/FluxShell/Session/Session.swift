@@ -10,9 +10,9 @@ import FluxCore
 public final class Session {
     public let catalog: StoreCatalog
     /// Whether later commands require their expected diff lines (`exhaustive on`).
-    public internal(set) var isExhaustive = false
+    @exclusivity(unchecked) public internal(set) var isExhaustive = false
     /// Whether results carry their `--format json` fields.
-    public var recordsJSON = false
+    @exclusivity(unchecked) public var recordsJSON = false
     /// How many follow-up actions one command may cause before the session stops it.
     public var followUpLimit = 10_000
 
@@ -25,7 +25,7 @@ public final class Session {
     @exclusivity(unchecked) var transcript: [TranscriptEntry] = []
     /// How many commands `save` can write; a longer session stops recording its transcript.
     public var transcriptLimit = 50_000
-    var transcriptOverflowed = false
+    @exclusivity(unchecked) var transcriptOverflowed = false
 
     /// The steps of the command being dispatched, filled by the recording middleware.
     @exclusivity(unchecked) private var recording: [CommandDiff.Step]?
@@ -34,7 +34,7 @@ public final class Session {
     /// The last invocation decoded, and its payloads: scripts repeat actions a lot.
     @exclusivity(unchecked) private var decodedCache: DecodedInvocation?
     /// Whether any loaded store checks actions before they are dispatched.
-    private var anyStoreValidates = false
+    @exclusivity(unchecked) private var anyStoreValidates = false
 
     private final class DecodedInvocation {
         let invocation: ActionInvocation
