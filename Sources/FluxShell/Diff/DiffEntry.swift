@@ -102,11 +102,12 @@ enum SimpleLine {
         var isSimple = true
 
         mutating func put(_ byte: UInt8) {
-            guard position < buffer.count else {
+            guard position < buffer.count, let base = buffer.baseAddress else {
                 isSimple = false
                 return
             }
-            buffer[position] = byte
+            // NB: in bounds (checked just above), so no second check per byte.
+            (base + position).initialize(to: byte)
             position += 1
         }
 
@@ -139,22 +140,31 @@ enum SimpleLine {
                     write(position)
                     put(0x5D)
                 case .key(let key):
-                    guard let initial = key.utf8.first, !(0x30...0x39).contains(initial) else {
+                    if !first { put(0x2E) }
+                    writeKey(key)
+                    guard isSimple else { return }
+                }
+                first = false
+            }
+        }
+
+        /// A plain key: letters, digits and `_` (not first a digit), or non-ASCII.
+        mutating func writeKey(_ key: String) {
+            var key = key
+            key.withUTF8 { bytes in
+                guard let initial = bytes.first, !(0x30...0x39).contains(initial) else {
+                    isSimple = false
+                    return
+                }
+                for byte in bytes {
+                    guard (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+                        || (0x61...0x7A).contains(byte) || byte == 0x5F || byte >= 0x80
+                    else {
                         isSimple = false
                         return
                     }
-                    if !first { put(0x2E) }
-                    for byte in key.utf8 {
-                        guard (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
-                            || (0x61...0x7A).contains(byte) || byte == 0x5F || byte >= 0x80
-                        else {
-                            isSimple = false
-                            return
-                        }
-                        put(byte)
-                    }
+                    put(byte)
                 }
-                first = false
             }
         }
 
