@@ -128,23 +128,21 @@ enum SimpleLine {
         }
 
         mutating func write(_ path: ValuePath) {
-            guard !path.segments.isEmpty else {
+            guard !path.isRoot else {
                 isSimple = false
                 return
             }
-            var first = true
-            for segment in path.segments {
+            path.forEachSegment { segment, isFirst in
                 switch segment {
                 case .index(let position):
                     put(0x5B)
                     write(position)
                     put(0x5D)
                 case .key(let key):
-                    if !first { put(0x2E) }
+                    if !isFirst { put(0x2E) }
                     writeKey(key)
-                    guard isSimple else { return }
                 }
-                first = false
+                return isSimple
             }
         }
 

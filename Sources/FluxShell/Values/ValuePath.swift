@@ -5,16 +5,55 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         case index(Int)
     }
 
-    public var segments: [Segment]
+    /// NB: a path of one segment (a state's member, as most diff lines have) keeps it inline,
+    /// with no array to allocate; any other keeps a list. Never a list of one, so that equal
+    /// paths have equal storage.
+    private enum Storage: Sendable, Hashable {
+        case one(Segment)
+        case list([Segment])
+    }
 
-    public init(_ segments: [Segment] = []) { self.segments = segments }
+    private var storage: Storage
+
+    public var segments: [Segment] {
+        get {
+            switch storage {
+            case .one(let segment): [segment]
+            case .list(let segments): segments
+            }
+        }
+        set { storage = Self.storage(of: newValue) }
+    }
+
+    public init(_ segments: [Segment] = []) { storage = Self.storage(of: segments) }
+
+    private static func storage(of segments: [Segment]) -> Storage {
+        segments.count == 1 ? .one(segments[0]) : .list(segments)
+    }
 
     public static let root = ValuePath()
 
     public func appending(_ segment: Segment) -> ValuePath {
-        var copy = self
-        copy.segments.append(segment)
-        return copy
+        if case .list(let segments) = storage, segments.isEmpty { return ValuePath(one: segment) }
+        return ValuePath(segments + [segment])
+    }
+
+    private init(one segment: Segment) { storage = .one(segment) }
+
+    /// Whether this is the root (`.`).
+    var isRoot: Bool {
+        if case .list(let segments) = storage { return segments.isEmpty }
+        return false
+    }
+
+    /// Calls `body` with each segment in order (and whether it is the first), without making
+    /// a list of a one-segment path; stops when `body` returns `false`.
+    func forEachSegment(_ body: (Segment, _ isFirst: Bool) -> Bool) {
+        switch storage {
+        case .one(let segment): _ = body(segment, true)
+        case .list(let segments):
+            for (index, segment) in segments.enumerated() where !body(segment, index == 0) { return }
+        }
     }
 
     /// The path as the shell prints it: `.` for the root, else `todos[0].title`.
@@ -26,12 +65,13 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
 
     /// Appends the path as printed to `text`.
     func write(to text: inout String) {
-        guard !segments.isEmpty else {
+        guard !isRoot else {
             text += "."
             return
         }
-        for (index, segment) in segments.enumerated() {
-            Self.write(segment, first: index == 0, to: &text)
+        forEachSegment { segment, isFirst in
+            Self.write(segment, first: isFirst, to: &text)
+            return true
         }
     }
 
