@@ -14,7 +14,7 @@ struct RunMode {
         let streams = StandardStreams.shared
         return ScriptRunner(
             session: Session(catalog: catalog), options: options,
-            output: .init(standardOutput: streams.out, standardError: streams.err, standardOutputBytes: streams.out))
+            output: .init(standardOutput: streams.out, standardError: streams.err, appendToStandardOutput: streams.append))
     }
 
     /// Loads `--store`; a store name the catalog lacks is a usage error (status 2).

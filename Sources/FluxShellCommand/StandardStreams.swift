@@ -18,9 +18,9 @@ final class StandardStreams: @unchecked Sendable {
         if buffer.count >= flushThreshold { flush() }
     }
 
-    /// Writes UTF-8 text that ends with its own newline.
-    func out(_ bytes: UnsafeRawBufferPointer) {
-        buffer.append(contentsOf: bytes)
+    /// Lets `write` append UTF-8 text (whole lines, each ending in a newline) to the buffer.
+    func append(_ write: (inout [UInt8]) -> Void) {
+        write(&buffer)
         if buffer.count >= flushThreshold { flush() }
     }
 

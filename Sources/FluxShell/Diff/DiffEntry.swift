@@ -76,18 +76,22 @@ enum SimpleLine {
     static func write(_ entry: DiffEntry, to output: inout [UInt8]) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var writer = Writer(buffer: buffer)
-            writer.put(entry.operation.rawValue.utf8.first ?? 0x7E)
+            switch entry.operation {
+            case .changed: writer.put(0x7E)
+            case .added: writer.put(0x2B)
+            case .removed: writer.put(0x2D)
+            }
             writer.put(0x20)
             writer.write(entry.path)
             writer.put(0x3A)
             writer.put(0x20)
             switch entry.operation {
             case .changed:
-                writer.write(entry.old ?? .null)
+                writer.write(entry.old)
                 writer.write(" -> ")
-                writer.write(entry.new ?? .null)
-            case .added: writer.write(entry.new ?? .null)
-            case .removed: writer.write(entry.old ?? .null)
+                writer.write(entry.new)
+            case .added: writer.write(entry.new)
+            case .removed: writer.write(entry.old)
             }
             guard writer.isSimple else { return false }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<writer.position]))
@@ -166,9 +170,9 @@ enum SimpleLine {
             }
         }
 
-        mutating func write(_ value: JSONValue) {
+        mutating func write(_ value: JSONValue?) {
             switch value {
-            case .null: write("null")
+            case .none, .null: write("null")
             case .bool(let flag): write(flag ? "true" : "false")
             case .int(let number): write(number)
             case .string(let text):

@@ -27,17 +27,18 @@ public final class ScriptRunner {
     public struct Output {
         public var standardOutput: (String) -> Void
         public var standardError: (String) -> Void
-        /// Takes UTF-8 text for standard output, whole lines each ending in a newline. When set,
-        /// diffs are written through it without making a string of each line.
-        public var standardOutputBytes: ((UnsafeRawBufferPointer) -> Void)?
+        /// Gives the function it is called with standard output's buffer to append UTF-8 text to,
+        /// whole lines each ending in a newline. When set, diffs are written into it directly,
+        /// without making a string of each line.
+        public var appendToStandardOutput: (((inout [UInt8]) -> Void) -> Void)?
 
         public init(
             standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void,
-            standardOutputBytes: ((UnsafeRawBufferPointer) -> Void)? = nil
+            appendToStandardOutput: (((inout [UInt8]) -> Void) -> Void)? = nil
         ) {
             self.standardOutput = standardOutput
             self.standardError = standardError
-            self.standardOutputBytes = standardOutputBytes
+            self.appendToStandardOutput = appendToStandardOutput
         }
     }
 
@@ -88,9 +89,6 @@ public final class ScriptRunner {
             self.parsed = parsed
         }
     }
-
-    /// Where diffs are rendered for ``Output/standardOutputBytes``, reused from command to command.
-    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     /// NB: a class, so that checking the pending command on every line copies nothing.
     private final class Pending {
@@ -225,10 +223,8 @@ public final class ScriptRunner {
     private func print(_ result: CommandResult, command: Command, at location: SourceLocation) {
         switch options.format {
         case .text:
-            if let diff = result.diff, let write = output.standardOutputBytes {
-                scratch.removeAll(keepingCapacity: true)
-                diff.write(to: &scratch)
-                scratch.withUnsafeBytes { write($0) }
+            if let diff = result.diff, let append = output.appendToStandardOutput {
+                append { diff.write(to: &$0) }
                 for line in result.text { output.standardOutput(line) }
                 return
             }
