@@ -99,12 +99,15 @@ where M.Action: Codable, M.State: Encodable {
     @inlinable
     func attach(to dispatcher: Dispatcher<SessionAction>) {
         let id = ObjectIdentifier(self)
-        recordHistoryStep = { [unowned self] cursor, dropped in
+        // NB: unowned(unsafe) (no reference counting per action) is safe: the session owns both
+        // the dispatcher and this runtime, and calls these closures only while it holds the
+        // runtime; a runtime dropped on its own (a failed `load`) is detached first.
+        recordHistoryStep = { [unowned(unsafe) self] cursor, dropped in
             // NB: `recorded` is the store's state once its steps are recorded, as they are when
             // the session records history; reading it takes no lock.
             self.history.record(self.recorded, cursor: cursor, forgetting: dropped)
         }
-        subscription = dispatcher.register { [unowned self] envelope in
+        subscription = dispatcher.register { [unowned(unsafe) self] envelope in
             guard let payload = envelope.payload(for: id) else { return }
             self.apply(unsafeDowncast(payload, to: TypedActionBox<M.Action>.self).action)
         }

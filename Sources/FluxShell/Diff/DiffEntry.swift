@@ -121,14 +121,25 @@ enum SimpleLine {
 
         mutating func write(_ number: Int) {
             if number < 0 { put(0x2D) }
+            // NB: digits counted, then written from the last, by constant divisions by 10.
             var magnitude = number.magnitude
-            var divisor: UInt = 1
-            while magnitude / divisor >= 10 { divisor *= 10 }
+            var digits = 1
+            var rest = magnitude / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            guard position + digits <= buffer.count, let base = buffer.baseAddress else {
+                isSimple = false
+                return
+            }
+            var index = position + digits
             repeat {
-                put(UInt8(truncatingIfNeeded: magnitude / divisor) + 0x30)
-                magnitude %= divisor
-                divisor /= 10
-            } while divisor > 0
+                index -= 1
+                (base + index).initialize(to: UInt8(truncatingIfNeeded: magnitude % 10) + 0x30)
+                magnitude /= 10
+            } while magnitude > 0
+            position += digits
         }
 
         mutating func write(_ path: ValuePath) {

@@ -98,7 +98,10 @@ public final class Session {
     /// shortest, and this runs on every action.
     private func registerStepRecorder() {
         if let stepRecorder { dispatcher.unregister(stepRecorder) }
-        stepRecorder = dispatcher.register { [unowned self] action in self.recordStep(after: action) }
+        // NB: unowned(unsafe) (no reference counting per action) is safe: the session owns its
+        // dispatcher, which nothing outside the session can reach, so no action is delivered
+        // once the session is gone.
+        stepRecorder = dispatcher.register { [unowned(unsafe) self] action in self.recordStep(after: action) }
     }
 
     /// The alias of the active store, if any.
