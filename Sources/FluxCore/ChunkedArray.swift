@@ -123,30 +123,23 @@ public struct ChunkedArray<Element> {
     public func sharedChunkElements(with other: ChunkedArray) -> (prefix: Int, suffix: Int) {
         // NB: shared pages are skipped whole; in the first (and last) page that differs, chunks
         // are compared by the address of their storage, without copying or retaining any.
-        let pageCount = Swift.min(pages.count, other.pages.count)
-        var prefix = 0
-        for index in 0..<pageCount {
-            let (mine, theirs) = (pages[index], other.pages[index])
-            if mine.identity == theirs.identity {
-                prefix += mine.count
-                continue
-            }
-            prefix += Self.sharedElements(mine.chunks, theirs.chunks, fromBack: false)
-            break
-        }
-        var suffix = 0
-        for index in 0..<pageCount {
-            let (mine, theirs) = (pages[pages.count - 1 - index], other.pages[other.pages.count - 1 - index])
-            if mine.identity == theirs.identity {
-                suffix += mine.count
-                continue
-            }
-            suffix += Self.sharedElements(mine.chunks, theirs.chunks, fromBack: true)
-            break
-        }
         let limit = Swift.min(total, other.total)
-        prefix = Swift.min(prefix, limit)
-        return (prefix, Swift.min(suffix, limit - prefix))
+        let prefix = Swift.min(sharedElements(with: other, fromBack: false), limit)
+        return (prefix, Swift.min(sharedElements(with: other, fromBack: true), limit - prefix))
+    }
+
+    /// The elements in the leading (or trailing) pages and chunks `self` and `other` share.
+    func sharedElements(with other: ChunkedArray, fromBack: Bool) -> Int {
+        var shared = 0
+        for index in 0..<Swift.min(pages.count, other.pages.count) {
+            let mine = pages[fromBack ? pages.count - 1 - index : index]
+            let theirs = other.pages[fromBack ? other.pages.count - 1 - index : index]
+            guard mine.identity == theirs.identity else {
+                return shared + Self.sharedElements(mine.chunks, theirs.chunks, fromBack: fromBack)
+            }
+            shared += mine.count
+        }
+        return shared
     }
 
     /// The elements in the leading (or trailing) chunks that two lists share.

@@ -15,8 +15,10 @@ public struct DiffEntry: Sendable, Equatable {
     public var new: JSONValue?
 
     /// The entry as a diff line.
-    public var line: String {
-        if let line = SimpleLine.render(self) { return line }
+    public var line: String { SimpleLine.render(self) ?? generalLine }
+
+    /// The line of any entry, rendered through strings (``SimpleLine`` is the fast path).
+    private var generalLine: String {
         var text = ""
         text.reserveCapacity(48)
         text += operation.rawValue
@@ -38,7 +40,7 @@ public struct DiffEntry: Sendable, Equatable {
 
     /// Appends the entry as a diff line (without a newline), as UTF-8.
     public func write(to output: inout [UInt8]) {
-        if !SimpleLine.write(self, to: &output) { output.append(contentsOf: line.utf8) }
+        if !SimpleLine.write(self, to: &output) { output.append(contentsOf: generalLine.utf8) }
     }
 
     /// `{"op":"~","path":"count","old":0,"new":1}`
@@ -165,14 +167,12 @@ enum SimpleLine {
         mutating func writeKey(_ key: String) {
             var key = key
             key.withUTF8 { bytes in
-                guard let initial = bytes.first, !(0x30...0x39).contains(initial) else {
+                guard let initial = bytes.first, ValuePath.isPlainKeyStart(initial) else {
                     isSimple = false
                     return
                 }
                 for byte in bytes {
-                    guard (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
-                        || (0x61...0x7A).contains(byte) || byte == 0x5F || byte >= 0x80
-                    else {
+                    guard ValuePath.isPlainKeyByte(byte) else {
                         isSimple = false
                         return
                     }
@@ -189,7 +189,7 @@ enum SimpleLine {
             case .string(let text):
                 put(0x22)
                 for byte in text.utf8 {
-                    guard byte >= 0x20, byte != 0x22, byte != 0x5C, byte != 0x7F else {
+                    guard !JSONText.needsEscaping(byte) else {
                         isSimple = false
                         return
                     }

@@ -15,15 +15,14 @@ public enum StateDiff {
     }
 
     static func diff(_ old: JSONValue, _ new: JSONValue, at path: ValuePath, into entries: inout [DiffEntry]) {
-        switch (old, new) {
-        case (.object(let before), .object(let after)):
+        // NB: matched one side at a time rather than as a tuple of both, which copies both values
+        // first; most diffed values are scalars, which end here at the first test.
+        if case .object(let before) = old, case .object(let after) = new {
             diffObjects(before, after, at: path, into: &entries)
-        case (.array(let before), .array(let after)):
+        } else if case .array(let before) = old, case .array(let after) = new {
             diffArrays(before, after, at: path, into: &entries)
-        default:
-            if old != new {
-                entries.append(DiffEntry(operation: .changed, path: path, old: old, new: new))
-            }
+        } else if old != new {
+            entries.append(DiffEntry(operation: .changed, path: path, old: old, new: new))
         }
     }
 

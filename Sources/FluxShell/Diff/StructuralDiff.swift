@@ -81,20 +81,13 @@ enum StructuralDiff {
     ) {
         switch (old, new) {
         case (.json(let a), .json(let b)):
-            guard a != b else { return }
-            if a.count == nil || b.count == nil {
-                // NB: a scalar on either side: one change line, without the JSON diff's walk.
-                entries.append(DiffEntry(operation: .changed, path: parent.appending(.key(key)), old: a, new: b))
-            } else {
-                StateDiff.diff(a, b, at: parent.appending(.key(key)), into: &entries)
-            }
+            if a != b { StateDiff.diff(a, b, at: parent.appending(.key(key)), into: &entries) }
         case (.value(let a), .value(let b)):
             diff(a.value, b.value, at: parent.appending(.key(key)), depth: depth + 1, into: &entries)
         default:
             if let a = old.json, let b = new.json { StateDiff.diff(a, b, at: parent.appending(.key(key)), into: &entries) }
         }
     }
-
 }
 
 /// One store's steps: the diff from each recorded state to the next.

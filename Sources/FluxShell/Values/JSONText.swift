@@ -108,10 +108,13 @@ public enum JSONText {
         return String(number)
     }
 
+    /// Whether a UTF-8 byte is written escaped in a JSON string: `"`, `\`, control characters.
+    static func needsEscaping(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
+
     /// `"text"` with JSON escapes for `"`, `\` and control characters only.
     public static func quoted(_ text: String) -> String {
         var needsEscape = false
-        for unit in text.utf8 where unit < 0x20 || unit == 0x22 || unit == 0x5C || unit == 0x7F {
+        for unit in text.utf8 where needsEscaping(unit) {
             needsEscape = true
             break
         }

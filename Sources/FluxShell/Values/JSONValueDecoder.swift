@@ -127,20 +127,23 @@ private struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
         try ScalarDecoding.decode(type, from: value(for: key), path: codingPath + [key])
     }
 
-    // NB: the common argument types, answered without the generic path's type tests and casts.
+    // NB: the common argument types, answered without the generic path's type tests and casts
+    // when the value already has the type; anything else (and every error) takes that path.
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        if case .int(let number) = try value(for: key) { return number }
-        return try ScalarDecoding.decode(type, from: value(for: key), path: codingPath + [key])
+        try decode(type, forKey: key) { if case .int(let number) = $0 { number } else { nil } }
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        if case .string(let text) = try value(for: key) { return text }
-        return try ScalarDecoding.decode(type, from: value(for: key), path: codingPath + [key])
+        try decode(type, forKey: key) { if case .string(let text) = $0 { text } else { nil } }
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        if case .bool(let flag) = try value(for: key) { return flag }
-        return try ScalarDecoding.decode(type, from: value(for: key), path: codingPath + [key])
+        try decode(type, forKey: key) { if case .bool(let flag) = $0 { flag } else { nil } }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, forKey key: Key, direct: (JSONValue) -> T?) throws -> T {
+        let value = try value(for: key)
+        return try direct(value) ?? ScalarDecoding.decode(type, from: value, path: codingPath + [key])
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)

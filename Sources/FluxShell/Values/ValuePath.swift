@@ -89,12 +89,18 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
 
     /// Keys that print bare: letters, digits and `_`, not starting with a digit.
     static func isPlainKey(_ key: String) -> Bool {
-        guard let first = key.utf8.first, !(0x30...0x39).contains(first) else { return false }
-        return key.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
-                || (0x61...0x7A).contains(byte) || byte == 0x5F || byte >= 0x80
-        }
+        guard let first = key.utf8.first, isPlainKeyStart(first) else { return false }
+        return key.utf8.allSatisfy(isPlainKeyByte)
     }
+
+    /// A byte a bare key may hold: a letter, a digit, `_`, or part of a non-ASCII character.
+    static func isPlainKeyByte(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            || byte == 0x5F || byte >= 0x80
+    }
+
+    /// A byte a bare key may start with: any of those but a digit.
+    static func isPlainKeyStart(_ byte: UInt8) -> Bool { isPlainKeyByte(byte) && !(0x30...0x39).contains(byte) }
 
     /// Parses a path as typed in `state` and `expect`.
     public static func parse(_ text: Substring) throws(ShellError) -> ValuePath {
