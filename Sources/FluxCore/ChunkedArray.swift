@@ -388,7 +388,9 @@ extension ChunkedArray where Element: Equatable {
             }
         }
     }
+}
 
+extension ChunkedArray {
     /// The elements in `range`, copied chunk by chunk.
     public func elements(in range: Range<Int>) -> [Element] {
         var result: [Element] = []

@@ -47,15 +47,15 @@ struct JSONTests {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(#""\q""#) }
     }
 
-    @Test func encoderKeepsDeclarationOrderAndSortsDictionaries() throws {
-        struct Sample: Encodable {
+    @Test func readerKeepsDeclarationOrderAndSortsDictionaries() throws {
+        struct Sample {
             var zeta = 1
             var alpha = "a"
             var scores = ["bob": 2, "alice": 1, "carol": 3]
             var maybe: Int? = nil
             var list = [1.5, 2]
         }
-        let json = try JSONValueEncoder().encode(Sample())
+        let json = ValueReader.read(Sample())
         #expect(
             JSONText.compact(json)
                 == #"{"zeta":1,"alpha":"a","scores":{"alice":1,"bob":2,"carol":3},"maybe":null,"list":[1.5,2.0]}"#)

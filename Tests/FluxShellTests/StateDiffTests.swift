@@ -52,8 +52,8 @@ struct StateDiffTests {
     }
 
     @Test func typedStatesDiffMemberByMemberWithNilAsNull() {
-        struct Item: Codable, Equatable { var name: String; var tags: [String] }
-        struct Sample: Codable, Equatable {
+        struct Item { var name: String; var tags: [String] }
+        struct Sample {
             var selected: Int?
             var items: [Item]
             var big: ChunkedArray<Int>
@@ -65,10 +65,10 @@ struct StateDiffTests {
         new.big[700] = -1
         new.big.append(1_000)
         #expect(
-            StructuralDiff.entries(from: old, to: new).map(\.line) == [
+            ValueDiffer.entries(from: old, to: new).map(\.line) == [
                 "~ selected: null -> 3", #"+ items[0].tags[0]: "x""#, "~ big[700]: 700 -> -1", "+ big[1000]: 1000",
             ])
-        #expect(StructuralDiff.entries(from: new, to: new).isEmpty)
+        #expect(ValueDiffer.entries(from: new, to: new).isEmpty)
     }
 
     @Test func largeArraysFallBackToPairingByIndex() {

@@ -64,10 +64,10 @@ enum ActionText {
 
     /// A typed action back in command syntax: `{"add":{"_0":5}}` is `add 5`.
     @usableFromInline
-    static func invocation<A: Encodable>(of action: A) throws -> ActionInvocation {
-        guard case .object(let outer) = try JSONValueEncoder().encode(action),
-            outer.count == 1, let name = outer.keys.first
-        else {
+    static func invocation<A>(of action: A) throws -> ActionInvocation {
+        let value = ValueReader.read(action)
+        if case .string(let name) = value { return ActionInvocation(name: name) }
+        guard case .object(let outer) = value, outer.count == 1, let name = outer.keys.first else {
             throw ShellError("action \(action) has no case-name form")
         }
         var arguments: [ActionInvocation.Argument] = []

@@ -166,13 +166,13 @@ private enum Dummies {
     static func firstCase<C: CaseIterable>(_ type: C.Type) -> Any? { C.allCases.first }
 
     static func choices(of type: Any.Type) -> [String] {
-        guard let iterable = type as? any (CaseIterable & Encodable).Type else { return [] }
-        return encodedCases(iterable)
+        guard let iterable = type as? any CaseIterable.Type else { return [] }
+        return printedCases(iterable)
     }
 
-    static func encodedCases<C: CaseIterable & Encodable>(_ type: C.Type) -> [String] {
+    static func printedCases<C: CaseIterable>(_ type: C.Type) -> [String] {
         C.allCases.compactMap { value in
-            if case .string(let text)? = try? JSONValueEncoder().encode(value) { return text }
+            if case .string(let text) = ValueReader.read(value) { return text }
             return nil
         }
     }

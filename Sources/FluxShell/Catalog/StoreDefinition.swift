@@ -38,7 +38,7 @@ public struct StoreDefinition: Sendable {
         mutation: M,
         validate: (@Sendable (M.Action, M.State) throws -> Void)? = nil,
         effect: (@Sendable (M.Action, M.State) -> [M.Action])? = nil
-    ) where M.Action: Codable, M.State: Encodable {
+    ) where M.Action: Codable {
         self.name = name
         self.summary = summary
         let signatures = SignatureProbe.signatures(of: M.Action.self)

@@ -15,8 +15,7 @@ protocol StoreRuntime: AnyObject {
     func validate(_ action: TypedAction) throws
     /// Whether the store checks actions before they are dispatched.
     var validates: Bool { get }
-    /// The current state as JSON (encoded once per change, when asked).
-    func encodeState() throws -> JSONValue
+    /// The current state as printed (read once per change, when asked).
     var json: JSONValue { get }
     /// The diff made by the last action this store handled, since the step before it; `nil` when
     /// no action reached the store since the last call.
@@ -49,7 +48,7 @@ enum DecodeOutcome {
 /// defined, rather than as generic code that looks up type metadata on every action.
 @usableFromInline
 final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime
-where M.Action: Codable, M.State: Encodable {
+where M.Action: Codable {
     @usableFromInline var alias: String
     @usableFromInline let storeName: String
     @usableFromInline let signatures: [ActionSignature]
@@ -66,7 +65,8 @@ where M.Action: Codable, M.State: Encodable {
     /// The state as of the last recorded step.
     @usableFromInline @exclusivity(unchecked) var recorded: M.State
     @usableFromInline @exclusivity(unchecked) var cachedJSON: JSONValue?
-    @usableFromInline let differ = StepDiffer()
+    @usableFromInline let differ = ValueDiffer()
+    @usableFromInline let stateShape = TypeShape.of(M.State.self)
     /// The diff of the last handled action, until the session takes it.
     @usableFromInline @exclusivity(unchecked) var step: [DiffEntry]?
     @usableFromInline @exclusivity(unchecked) var history: StateHistory<M.State>
@@ -159,14 +159,10 @@ where M.Action: Codable, M.State: Encodable {
         try validateAction(box.action, store.state)
     }
 
-    @usableFromInline func encodeState() throws -> JSONValue {
-        try JSONValueEncoder().encode(store.state)
-    }
-
     @usableFromInline var json: JSONValue {
         // NB: valid while nothing changed since; a recorded step that changed something clears it.
         if let cachedJSON { return cachedJSON }
-        let json = (try? JSONValueEncoder().encode(store.state)) ?? .null
+        let json = ValueReader.read(store.state)
         cachedJSON = json
         return json
     }
@@ -175,7 +171,7 @@ where M.Action: Codable, M.State: Encodable {
     @inlinable
     func recordStep() -> [DiffEntry] {
         let current = store.state
-        let entries = differ.step(from: recorded, to: current)
+        let entries = differ.step(from: recorded, to: current, stateShape)
         recorded = current
         if !entries.isEmpty { cachedJSON = nil }
         return entries
@@ -187,7 +183,7 @@ where M.Action: Codable, M.State: Encodable {
     }
 
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
-        StructuralDiff.entries(from: history.state(at: cursor), to: store.state).isEmpty
+        ValueDiffer.entries(from: history.state(at: cursor), to: store.state).isEmpty
     }
 
     @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {

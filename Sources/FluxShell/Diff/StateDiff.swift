@@ -56,6 +56,34 @@ public enum StateDiff {
     static func diffArrays(
         _ old: [JSONValue], _ new: [JSONValue], at path: ValuePath, offset: Int = 0, into entries: inout [DiffEntry]
     ) {
+        for edit in ArrayEdit.edits(from: old, to: new, pairsChanges: true) {
+            switch edit {
+            case .changed(let oldIndex, let newIndex):
+                diff(old[oldIndex], new[newIndex], at: path.appending(.index(offset + newIndex)), into: &entries)
+            case .removed(let index):
+                entries.append(
+                    DiffEntry(operation: .removed, path: path.appending(.index(offset + index)), old: old[index], new: nil))
+            case .inserted(let index):
+                entries.append(
+                    DiffEntry(operation: .added, path: path.appending(.index(offset + index)), old: nil, new: new[index]))
+            }
+        }
+    }
+}
+
+/// One line's worth of change between two arrays, in the order diff lines are printed.
+enum ArrayEdit: Equatable {
+    /// An element replaced in place: the old element at one index became the new one at another.
+    case changed(old: Int, new: Int)
+    /// An element of the old array (by its index there) is gone.
+    case removed(Int)
+    /// An element of the new array (by its index there) appeared.
+    case inserted(Int)
+
+    /// The edits from `old` to `new`: a minimal edit script (``StateDiff/editScriptLimit``),
+    /// where, between kept elements, removals and insertions pair up as changes when
+    /// `pairsChanges` (arrays) and stay apart when not (sets, whose elements have no place).
+    static func edits<T: Equatable>(from old: [T], to new: [T], pairsChanges: Bool) -> [ArrayEdit] {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
@@ -64,33 +92,19 @@ public enum StateDiff {
         {
             suffix += 1
         }
-        let oldMiddle = old[prefix..<(old.count - suffix)]
-        let newMiddle = new[prefix..<(new.count - suffix)]
+        let oldMiddle = Array(old[prefix..<(old.count - suffix)])
+        let newMiddle = Array(new[prefix..<(new.count - suffix)])
         let script =
-            EditScript.myers(Array(oldMiddle), Array(newMiddle), limit: editScriptLimit)
+            EditScript.myers(oldMiddle, newMiddle, limit: StateDiff.editScriptLimit)
             ?? EditScript.byIndex(oldMiddle.count, newMiddle.count)
-        // Walk the script: between matches, pair removals with insertions as changes.
+        var edits: [ArrayEdit] = []
         var removed: [Int] = []
         var inserted: [Int] = []
         func flush() {
-            let paired = min(removed.count, inserted.count)
-            for index in 0..<paired {
-                let oldIndex = prefix + removed[index]
-                let newIndex = prefix + inserted[index]
-                diff(old[oldIndex], new[newIndex], at: path.appending(.index(offset + newIndex)), into: &entries)
-            }
-            for index in removed.dropFirst(paired) {
-                entries.append(
-                    DiffEntry(
-                        operation: .removed, path: path.appending(.index(offset + prefix + index)),
-                        old: old[prefix + index], new: nil))
-            }
-            for index in inserted.dropFirst(paired) {
-                entries.append(
-                    DiffEntry(
-                        operation: .added, path: path.appending(.index(offset + prefix + index)),
-                        old: nil, new: new[prefix + index]))
-            }
+            let paired = pairsChanges ? min(removed.count, inserted.count) : 0
+            for index in 0..<paired { edits.append(.changed(old: prefix + removed[index], new: prefix + inserted[index])) }
+            for index in removed.dropFirst(paired) { edits.append(.removed(prefix + index)) }
+            for index in inserted.dropFirst(paired) { edits.append(.inserted(prefix + index)) }
             removed.removeAll(keepingCapacity: true)
             inserted.removeAll(keepingCapacity: true)
         }
@@ -102,6 +116,7 @@ public enum StateDiff {
             }
         }
         flush()
+        return edits
     }
 }
 

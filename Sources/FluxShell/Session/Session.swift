@@ -161,12 +161,6 @@ public final class Session {
                 "a store named '\(alias)' is already loaded", hint: "load \(name) as \(alias)2")
         }
         let runtime = definition.makeRuntime(alias, dispatcher, history.entries.count)
-        do {
-            _ = try runtime.encodeState()
-        } catch {
-            runtime.detach()
-            throw ShellError("cannot encode the state of '\(name)': \(error)")
-        }
         runtime.onFollowUp = { [unowned self] invocation in self.dispatchFollowUp(invocation) }
         stores.append(LoadedStore(runtime: runtime, definition: definition))
         registerStepRecorder()

@@ -79,6 +79,12 @@ public struct JSONObject: Sendable, Hashable {
         values = []
     }
 
+    init(minimumCapacity: Int) {
+        self.init()
+        keys.reserveCapacity(minimumCapacity)
+        values.reserveCapacity(minimumCapacity)
+    }
+
     public init(_ members: [(String, JSONValue)]) {
         self.init()
         for (key, value) in members { self[key] = value }

@@ -1,0 +1,133 @@
+import FluxCore
+
+extension Optional: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue {
+        switch self {
+        case .none: .null
+        case .some(let wrapped): reader.read(wrapped)
+        }
+    }
+
+    /// Two values: diffed as the wrapped type; a value that appears or goes: one `~` line.
+    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+        if case .some(let before) = value(at: old), case .some(let after) = value(at: new) {
+            differ.diff(before, after, TypeShape.of(Wrapped.self), at: path)
+        } else {
+            differ.diffPrinted(read(at: old, differ.reader), read(at: new, differ.reader), at: path)
+        }
+    }
+}
+
+extension Array: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
+
+    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+        differ.diffOrdered(value(at: old), value(at: new), offset: 0, at: path)
+    }
+}
+
+extension ContiguousArray: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
+
+    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+        differ.diffOrdered(Array(value(at: old)), Array(value(at: new)), offset: 0, at: path)
+    }
+}
+
+extension ArraySlice: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
+}
+
+extension ChunkedArray: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
+
+    /// The chunks both versions share are skipped without looking at their elements.
+    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+        let before = value(at: old)
+        let after = value(at: new)
+        let shared = before.sharedChunkElements(with: after)
+        if shared.prefix + shared.suffix >= before.count, before.count == after.count { return }
+        differ.diffOrdered(
+            before.elements(in: shared.prefix..<(before.count - shared.suffix)),
+            after.elements(in: shared.prefix..<(after.count - shared.suffix)), offset: shared.prefix, at: path)
+    }
+}
+
+extension Set: ShellValue {
+    /// Sorted (SPEC §4), never in hash order, which changes from run to run.
+    func shellValue(_ reader: ValueReader) -> JSONValue {
+        guard case .array(let elements) = reader.readElements(self) else { return .array([]) }
+        return .array(PrintedOrder.sorted(elements))
+    }
+
+    /// As its sorted array, with one `+` or `-` line per element that appeared or disappeared.
+    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+        guard case .array(let before) = read(at: old, differ.reader), case .array(let after) = read(at: new, differ.reader)
+        else { return }
+        differ.diffSorted(before, after, at: path)
+    }
+}
+
+extension Dictionary: ShellValue {
+    /// An object whose keys are the printed keys, sorted (SPEC §4).
+    func shellValue(_ reader: ValueReader) -> JSONValue {
+        var object = JSONObject(minimumCapacity: count)
+        for (text, key) in reader.printedKeys(keys) { object[text] = reader.read(self[key]) }
+        return .object(object)
+    }
+
+    /// Keys in both are diffed as their values' type; others appear or disappear.
+    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+        let before = value(at: old)
+        let after = value(at: new)
+        let shape = TypeShape.of(Value.self)
+        for (text, key) in differ.reader.printedKeys(after.keys) {
+            let keyPath = path.appending(.key(text))
+            guard let previous = before[key], let current = after[key] else {
+                differ.entries.append(DiffEntry(operation: .added, path: keyPath, old: nil, new: differ.reader.read(after[key])))
+                continue
+            }
+            let same = withUnsafePointer(to: previous) { a in withUnsafePointer(to: current) { b in shape.same(a, b) } }
+            if !same { differ.diff(previous, current, shape, at: keyPath) }
+        }
+        for (text, key) in differ.reader.printedKeys(before.keys) where after[key] == nil {
+            differ.entries.append(
+                DiffEntry(operation: .removed, path: path.appending(.key(text)), old: differ.reader.read(before[key]), new: nil))
+        }
+    }
+}
+
+extension ValueReader {
+    /// The keys of a dictionary as the strings its object form uses, in printed order: a `String`
+    /// as it is, anything else as its printed form (`7` → `"7"`, a UUID's string, a case name).
+    func printedKeys<Key>(_ keys: some Sequence<Key>) -> [(text: String, key: Key)] {
+        var entries: [(value: JSONValue, text: String, key: Key)] = []
+        for key in keys {
+            let value = read(key)
+            let text: String
+            if case .string(let string) = value { text = string } else { text = JSONText.compact(value) }
+            entries.append((value, text, key))
+        }
+        entries.sort { PrintedOrder.precedes($0.value, $0.text, $1.value, $1.text) }
+        return entries.map { ($0.text, $0.key) }
+    }
+}
+
+/// The order of a set's elements and a dictionary's keys (SPEC §4): numbers by value, first;
+/// everything else by printed text, byte by byte.
+enum PrintedOrder {
+    static func sorted(_ values: [JSONValue]) -> [JSONValue] {
+        values.map { ($0, JSONText.compact($0)) }
+            .sorted { precedes($0.0, $0.1, $1.0, $1.1) }
+            .map(\.0)
+    }
+
+    static func precedes(_ a: JSONValue, _ aText: String, _ b: JSONValue, _ bText: String) -> Bool {
+        switch (a.numberValue, b.numberValue) {
+        case (let x?, let y?): return x < y || (x == y && aText.utf8.lexicographicallyPrecedes(bText.utf8))
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (nil, nil): return aText.utf8.lexicographicallyPrecedes(bText.utf8)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A type with a printed form of its own (SPEC §4) rather than an object of its stored
+/// properties: numbers, strings, `Date`, `URL`, `UUID`, `Data`, `Optional` and collections.
+protocol ShellValue {
+    /// The value as the shell prints it; `reader` reads what it holds.
+    func shellValue(_ reader: ValueReader) -> JSONValue
+
+    /// Adds to `differ` the changes from the value at `old` to the one at `new`, both of this
+    /// type, at `path`. By default, the two printed values are compared.
+    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer)
+}
+
+extension ShellValue {
+    static func value(at pointer: UnsafeRawPointer) -> Self { pointer.assumingMemoryBound(to: Self.self).pointee }
+
+    static func read(at pointer: UnsafeRawPointer, _ reader: ValueReader) -> JSONValue {
+        value(at: pointer).shellValue(reader)
+    }
+
+    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+        differ.diffPrinted(read(at: old, differ.reader), read(at: new, differ.reader), at: path)
+    }
+}
+
+// MARK: - Numbers
+
+/// Integers print as numbers; one beyond `Int` (a large `UInt64`) as the nearest double.
+protocol IntegerShellValue: ShellValue, BinaryInteger {}
+
+extension IntegerShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue {
+        if let exact = Int(exactly: self) { return .int(exact) }
+        return .double(Double(self))
+    }
+}
+
+extension Int: IntegerShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { .int(self) }
+}
+extension Int8: IntegerShellValue {}
+extension Int16: IntegerShellValue {}
+extension Int32: IntegerShellValue {}
+extension Int64: IntegerShellValue {}
+extension UInt: IntegerShellValue {}
+extension UInt8: IntegerShellValue {}
+extension UInt16: IntegerShellValue {}
+extension UInt32: IntegerShellValue {}
+extension UInt64: IntegerShellValue {}
+
+extension Double: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { NumberText.value(self) }
+}
+
+extension Float: ShellValue {
+    /// NB: through its own shortest text, so `Float(0.1)` prints `0.1`, not `0.10000000149011612`.
+    func shellValue(_ reader: ValueReader) -> JSONValue {
+        guard isFinite else { return NumberText.value(Double(self)) }
+        return .double(Double(description) ?? Double(self))
+    }
+}
+
+extension Decimal: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue {
+        let text = description
+        if let whole = Int(text) { return .int(whole) }
+        return NumberText.value(Double(text) ?? .nan)
+    }
+}
+
+/// How numbers that JSON cannot hold are printed and read back.
+enum NumberText {
+    /// A finite double as a number; `nan`, `inf`, `-inf` as those strings.
+    static func value(_ number: Double) -> JSONValue {
+        if number.isFinite { return .double(number) }
+        if number.isNaN { return .string("nan") }
+        return .string(number < 0 ? "-inf" : "inf")
+    }
+
+    /// The double a printed non-finite number stands for.
+    static func nonFinite(_ text: String) -> Double? {
+        switch text {
+        case "nan": .nan
+        case "inf": .infinity
+        case "-inf": -.infinity
+        default: nil
+        }
+    }
+}
+
+// MARK: - Text and truth
+
+extension Bool: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { .bool(self) }
+}
+
+extension String: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { .string(self) }
+}
+
+extension Substring: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { .string(String(self)) }
+}
+
+extension Character: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { .string(String(self)) }
+}
+
+// MARK: - Foundation
+
+extension Date: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { .string(ISO8601.format(self)) }
+}
+
+extension URL: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { .string(absoluteString) }
+}
+
+extension UUID: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { .string(uuidString) }
+}
+
+extension Data: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { .string(base64EncodedString()) }
+}
+
+// MARK: - The shell's own values
+
+extension JSONValue: ShellValue {
+    func shellValue(_ reader: ValueReader) -> JSONValue { self }
+}

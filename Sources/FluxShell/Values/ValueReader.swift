@@ -1,0 +1,111 @@
+/// Reads any Swift value as the shell prints it (SPEC §4): a ``JSONValue`` whose object keys are
+/// the Swift property names in declaration order (never `CodingKeys`), the same in every run.
+///
+/// ```swift
+/// ValueReader.read(Status.loading(since: Date(timeIntervalSince1970: 0)))
+/// ```
+/// ```text
+/// {"loading":{"since":"1970-01-01T00:00:00Z"}}
+/// ```
+///
+/// Structs and tuples are read through their shape (``TypeShape``); enums and class instances
+/// through `Mirror`. Nesting deeper than ``maximumDepth`` prints `"(too deep)"`, and a class
+/// instance met again inside itself prints `"(cycle)"`.
+public final class ValueReader {
+    /// Levels of nesting read before a value prints as `"(too deep)"`.
+    public static let maximumDepth = 100
+
+    private var depth = 0
+    /// The class instances being read, outermost first.
+    private var visiting: [ObjectIdentifier] = []
+
+    public init() {}
+
+    /// `value` as the shell prints it.
+    public static func read<T>(_ value: T) -> JSONValue { ValueReader().read(value) }
+
+    public func read<T>(_ value: T) -> JSONValue {
+        withUnsafePointer(to: value) { read(at: UnsafeRawPointer($0), TypeShape.of(T.self)) }
+    }
+
+    /// The value of type `shape.type` stored at `pointer`.
+    func read(at pointer: UnsafeRawPointer, _ shape: TypeShape) -> JSONValue {
+        guard depth < Self.maximumDepth else { return .string("(too deep)") }
+        depth += 1
+        defer { depth -= 1 }
+        switch shape.kind {
+        case .custom(let type):
+            return type.read(at: pointer, self)
+        case .fields(let fields):
+            var object = JSONObject(minimumCapacity: fields.count)
+            for field in fields { object.appendUnchecked(field.name, read(at: pointer + field.offset, field.shape)) }
+            return .object(object)
+        case .enumeration:
+            return readCase(shape.load(pointer))
+        case .object:
+            return readObject(shape.load(pointer))
+        case .existential:
+            return readAny(shape.load(pointer))
+        case .opaque:
+            return .string(String(describing: shape.load(pointer)))
+        }
+    }
+
+    /// A value known only as `Any`, read as the value it holds.
+    func readAny(_ value: Any) -> JSONValue {
+        func open<T>(_ value: T) -> JSONValue { read(value) }
+        return _openExistential(value, do: open)
+    }
+
+    /// `"idle"`, a raw value, or `{"loading":{"since":…}}` as Swift's synthesized `Codable` writes it.
+    private func readCase(_ value: Any) -> JSONValue {
+        let mirror = Mirror(reflecting: value)
+        guard let payload = mirror.children.first, let name = payload.label else {
+            if let raw = value as? any RawRepresentable { return readAny(raw.rawValue) }
+            return .string(RuntimeMetadata.caseName(of: value) ?? String(describing: value))
+        }
+        let fields: JSONValue
+        if RuntimeMetadata.kind(of: type(of: payload.value)) == .tuple {
+            fields = readAny(payload.value)
+        } else {
+            fields = .object(JSONObject([("_0", readAny(payload.value))]))
+        }
+        return .object(JSONObject([(name, fields)]))
+    }
+
+    /// A class instance: its stored properties, superclass first.
+    private func readObject(_ value: Any) -> JSONValue {
+        let id = ObjectIdentifier(value as AnyObject)
+        guard !visiting.contains(id) else { return .string("(cycle)") }
+        visiting.append(id)
+        defer { visiting.removeLast() }
+        var members = JSONObject()
+        func collect(_ mirror: Mirror) {
+            if let superclass = mirror.superclassMirror { collect(superclass) }
+            for (index, child) in mirror.children.enumerated() {
+                members[child.label ?? "_\(index)"] = readAny(child.value)
+            }
+        }
+        collect(Mirror(reflecting: value))
+        return members.count == 0 ? .string(String(describing: value)) : .object(members)
+    }
+
+    /// The elements of a collection, in its order.
+    func readElements<C: Collection>(_ elements: C) -> JSONValue {
+        let shape = TypeShape.of(C.Element.self)
+        var values: [JSONValue] = []
+        values.reserveCapacity(elements.count)
+        for element in elements {
+            values.append(withUnsafePointer(to: element) { read(at: UnsafeRawPointer($0), shape) })
+        }
+        return .array(values)
+    }
+}
+
+extension RuntimeMetadata {
+    /// The declared name of the case an enum value (held in an `Any`) holds.
+    static func caseName(of value: Any) -> String? {
+        func open<T>(_ value: T) -> String? { caseName(ofTyped: value) }
+        return _openExistential(value, do: open)
+    }
+}
