@@ -2,5 +2,5 @@ import FluxShell
 
 extension StoreCatalog {
     /// The built-in stores: `counter`, `todos` and `search`.
-    public static let builtIn = StoreCatalog([.counter, .todos, .search])
+    public static let builtIn = StoreCatalog([.counter, .todos, .search, .library])
 }

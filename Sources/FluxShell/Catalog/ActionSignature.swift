@@ -34,11 +34,18 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
 
     private func placeholder(_ parameter: Parameter) -> String {
         if let first = parameter.choices.first { return first }
-        switch parameter.typeName {
-        case "Int", "Int64", "Int32", "UInt", "Double", "Float": return "1"
+        let typeName = parameter.typeName.hasSuffix("?") ? String(parameter.typeName.dropLast()) : parameter.typeName
+        switch typeName {
+        case "Int", "Int64", "Int32", "Int16", "Int8", "UInt", "UInt64", "UInt32", "UInt16", "UInt8", "Double", "Float",
+            "Decimal":
+            return "1"
         case "Bool": return "true"
-        case "String": return "\"text\""
-        default: return parameter.typeName.hasPrefix("[") ? "[]" : "{}"
+        case "String", "Character": return "\"text\""
+        case "Date": return "\"2026-11-22T10:00:00Z\""
+        case "URL": return "\"https://example.com\""
+        case "UUID": return "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\""
+        case "Data": return "\"aGVsbG8=\""
+        default: return typeName.hasPrefix("[") || typeName.hasPrefix("Set<") ? "[]" : "{}"
         }
     }
 }

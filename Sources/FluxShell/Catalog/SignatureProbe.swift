@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Finds the parameters of each case of a `Decodable` action enum by letting its synthesized
 /// `init(from:)` run against a decoder that records what it is asked for.
 @usableFromInline
@@ -78,15 +84,42 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decodeNil(forKey key: Key) throws -> Bool { false }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if recordsParameters {
-            let label = key.stringValue
-            let isPositional = label.hasPrefix("_") && Int(label.dropFirst()) != nil
-            recorder.parameters.append(
-                .init(
-                    label: isPositional ? nil : label, key: label,
-                    typeName: TypeNames.display(T.self), choices: Dummies.choices(of: T.self)))
-        }
+        record(key, type: T.self, choices: Dummies.choices(of: T.self))
         return try Dummies.value(of: type, recorder: recorder, depth: depth + 1)
+    }
+
+    /// Synthesized `Codable` asks this for an `Optional` parameter: it may be left out.
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try decodeIfPresent(type, as: key)
+    }
+
+    // NB: the scalar overloads have default implementations that would bypass the generic one.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeIfPresent(type, as: key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeIfPresent(type, as: key) }
+
+    private func decodeIfPresent<T: Decodable>(_ type: T.Type, as key: Key) throws -> T? {
+        record(key, type: T?.self, choices: Dummies.choices(of: T.self))
+        return try Dummies.value(of: type, recorder: recorder, depth: depth + 1)
+    }
+
+    private func record(_ key: Key, type: Any.Type, choices: [String]) {
+        guard recordsParameters else { return }
+        let label = key.stringValue
+        let isPositional = label.hasPrefix("_") && Int(label.dropFirst()) != nil
+        recorder.parameters.append(
+            .init(label: isPositional ? nil : label, key: label, typeName: TypeNames.display(type), choices: choices))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
@@ -153,12 +186,34 @@ private enum Dummies {
         case let integer as any FixedWidthInteger.Type: return zero(integer) as! T
         default: break
         }
+        if let special = foundationValue(of: type) { return special }
         if let iterable = type as? any CaseIterable.Type, let first = firstCase(iterable) as? T {
             return first
         }
         guard depth < 32 else { throw ProbeError.tooDeep }
         // NB: a separate recorder: parameters of nested types are not the action's parameters.
-        return try T(from: ProbeDecoder(caseName: nil, recorder: ProbeRecorder(), depth: depth))
+        if let value = try? T(from: ProbeDecoder(caseName: nil, recorder: ProbeRecorder(), depth: depth)) {
+            return value
+        }
+        // An enum that is not `CaseIterable`: one of its cases, by name.
+        for name in EnumReflection.caseNames(of: type) ?? [] {
+            if let value = try? T(from: ProbeDecoder(caseName: name, recorder: ProbeRecorder(), depth: depth)) {
+                return value
+            }
+        }
+        throw ProbeError.exhausted
+    }
+
+    /// Foundation's types, whose own `init(from:)` refuses placeholder parts.
+    private static func foundationValue<T>(of type: T.Type) -> T? {
+        switch type {
+        case is Date.Type: Date(timeIntervalSince1970: 0) as? T
+        case is URL.Type: URL(string: "https://example.com") as? T
+        case is UUID.Type: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) as? T
+        case is Data.Type: Data() as? T
+        case is Decimal.Type: Decimal(0) as? T
+        default: nil
+        }
     }
 
     static func zero<I: FixedWidthInteger>(_ type: I.Type) -> I { 0 }
@@ -173,24 +228,47 @@ private enum Dummies {
     static func printedCases<C: CaseIterable>(_ type: C.Type) -> [String] {
         C.allCases.compactMap { value in
             if case .string(let text) = ValueReader.read(value) { return text }
-            return nil
+            return RuntimeMetadata.caseName(ofTyped: value)
         }
     }
 }
 
-/// Swift type names as a user writes them: `[Repository]`, `Int?`.
+/// Swift type names as a user writes them: `[Repository]`, `Int?`, `[Int: String]`, `Set<String>`.
 enum TypeNames {
     static func display(_ type: Any.Type) -> String {
-        tidy(String(describing: type))
+        tidy(String(describing: type)[...])
     }
 
-    static func tidy(_ name: String) -> String {
-        if name.hasPrefix("Array<"), name.hasSuffix(">") {
-            return "[" + tidy(String(name.dropFirst(6).dropLast())) + "]"
+    static func tidy(_ name: Substring) -> String {
+        guard let open = name.firstIndex(of: "<"), name.last == ">" else { return String(name) }
+        let base = name[..<open]
+        let arguments = splitArguments(name[name.index(after: open)..<name.index(before: name.endIndex)]).map(tidy)
+        switch (base, arguments.count) {
+        case ("Array", 1): return "[" + arguments[0] + "]"
+        case ("Optional", 1):
+            // NB: an optional function type needs parentheses to stay one: `(() -> ())?`.
+            return arguments[0].contains("->") ? "(" + arguments[0] + ")?" : arguments[0] + "?"
+        case ("Dictionary", 2): return "[" + arguments[0] + ": " + arguments[1] + "]"
+        default: return base + "<" + arguments.joined(separator: ", ") + ">"
         }
-        if name.hasPrefix("Optional<"), name.hasSuffix(">") {
-            return tidy(String(name.dropFirst(9).dropLast())) + "?"
+    }
+
+    /// `Int, Array<String>` into its top-level parts.
+    private static func splitArguments(_ text: Substring) -> [Substring] {
+        var parts: [Substring] = []
+        var depth = 0
+        var start = text.startIndex
+        for index in text.indices {
+            switch text[index] {
+            case "<", "(", "[": depth += 1
+            case ">", ")", "]": depth -= 1
+            case "," where depth == 0:
+                parts.append(text[start..<index])
+                start = text.index(after: index)
+            default: break
+            }
         }
-        return name
+        parts.append(text[start...])
+        return parts.map { $0.drop { $0 == " " } }
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Builds a `Decodable` value (an action) from a ``JSONValue``.
 ///
 /// Errors are `DecodingError`s whose coding path says which argument was wrong.
@@ -5,7 +11,7 @@ public struct JSONValueDecoder {
     public init() {}
 
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try T(from: ValueDecoder(value: value, codingPath: []))
+        try ScalarDecoding.decode(type, from: value, path: [])
     }
 }
 
@@ -15,6 +21,12 @@ struct ValueDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        // NB: a bare word naming a case without payload (`idle`) stands for its synthesized
+        // `Codable` form, `{"idle":{}}`, as SPEC §4 prints such a case.
+        if case .string(let word) = value, !Key.isDictionaryKey, Key(stringValue: word) != nil {
+            let object = JSONObject([(word, .object(JSONObject()))])
+            return KeyedDecodingContainer(KeyedValueDecoding<Key>(object: object, codingPath: codingPath))
+        }
         guard case .object(let object) = value else {
             throw mismatch(JSONObject.self, "expected an object, found \(value.kindName)")
         }
@@ -49,6 +61,7 @@ enum ScalarDecoding {
                     codingPath: path,
                     debugDescription: "expected \(expected), found \(JSONText.compact(value))"))
         }
+        if case .string(let word) = value, let named = caseNamed(word, of: type) { return named }
         switch type {
         case is String.Type:
             guard case .string(let string) = value else { throw mismatch("a string") }
@@ -57,16 +70,62 @@ enum ScalarDecoding {
             guard case .bool(let flag) = value else { throw mismatch("true or false") }
             return flag as! T
         case is Double.Type:
-            guard let number = value.numberValue else { throw mismatch("a number") }
+            guard let number = number(value) else { throw mismatch("a number") }
             return number as! T
         case is Float.Type:
-            guard let number = value.numberValue else { throw mismatch("a number") }
+            guard let number = number(value) else { throw mismatch("a number") }
             return Float(number) as! T
+        case is Date.Type:
+            guard case .string(let text) = value, let date = ISO8601.parse(text) else {
+                throw mismatch("an ISO 8601 date such as \"2026-11-22T10:00:00Z\"")
+            }
+            return date as! T
+        case is URL.Type:
+            guard case .string(let text) = value, !text.isEmpty, let url = URL(string: text) else {
+                throw mismatch("a URL string such as \"https://example.com\"")
+            }
+            return url as! T
+        case is UUID.Type:
+            guard case .string(let text) = value, let uuid = UUID(uuidString: text) else {
+                throw mismatch("a UUID string such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"")
+            }
+            return uuid as! T
+        case is Data.Type:
+            guard case .string(let text) = value, let data = Data(base64Encoded: text) else {
+                throw mismatch("base64 data such as \"aGVsbG8=\"")
+            }
+            return data as! T
+        case is Decimal.Type:
+            let text: String
+            switch value {
+            case .int(let number): text = String(number)
+            case .double(let number): text = String(number)
+            case .string(let string): text = string
+            default: throw mismatch("a number")
+            }
+            guard let decimal = Decimal(string: text) else { throw mismatch("a number") }
+            return decimal as! T
         case let integerType as any FixedWidthInteger.Type:
             return try decodeInteger(integerType, from: value, path: path) as! T
         default:
             return try T(from: ValueDecoder(value: value, codingPath: path))
         }
+    }
+
+    /// The case called `word` of a `CaseIterable` enum with raw values (`hardcover` for the
+    /// `Format.hardcover` whose raw value is `2`), which SPEC §4 accepts beside its raw value.
+    private static func caseNamed<T>(_ word: String, of type: T.Type) -> T? {
+        guard let iterable = type as? any (CaseIterable & RawRepresentable).Type else { return nil }
+        func find<C: CaseIterable>(_: C.Type) -> T? {
+            C.allCases.first { RuntimeMetadata.caseName(ofTyped: $0) == word } as? T
+        }
+        return find(iterable)
+    }
+
+    /// A number, or a non-finite one as printed (`"nan"`, `"inf"`, `"-inf"`).
+    private static func number(_ value: JSONValue) -> Double? {
+        if case .string(let text) = value { return NumberText.nonFinite(text) }
+        return value.numberValue
     }
 
     static func decodeInteger<I: FixedWidthInteger>(
@@ -109,10 +168,18 @@ private struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool { member(key) != nil }
+
+    /// The member for `key`: under its coding name (`link_url`), or under the Swift property
+    /// name the shell prints (`link`, the name of the `CodingKeys` case).
+    private func member(_ key: Key) -> JSONValue? {
+        if let value = object[key.stringValue] { return value }
+        guard let name = RuntimeMetadata.caseName(ofTyped: key), name != key.stringValue else { return nil }
+        return object[name]
+    }
 
     private func value(for key: Key) throws -> JSONValue {
-        guard let value = object[key.stringValue] else {
+        guard let value = member(key) else {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: "missing '\(key.stringValue)'"))
         }
@@ -120,7 +187,7 @@ private struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        object[key.stringValue].map { $0 == .null } ?? true
+        member(key).map { $0 == .null } ?? true
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -162,7 +229,7 @@ private struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: object[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        ValueDecoder(value: member(key) ?? .null, codingPath: codingPath + [key])
     }
 }
 
@@ -228,5 +295,16 @@ private struct SingleValueDecoding: SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try ScalarDecoding.decode(type, from: value, path: codingPath)
+    }
+}
+
+extension CodingKey {
+    /// Whether this key type takes any string, as `Dictionary`'s own coding key does: then the
+    /// keys are data, not declared properties or cases.
+    ///
+    /// NB: synthesized `CodingKeys` refuse a string that names no property; asking with a string
+    /// no Swift property can have answers the question without global state or type names.
+    static var isDictionaryKey: Bool {
+        Self(stringValue: "\u{1}fluxsh") != nil
     }
 }

@@ -156,9 +156,10 @@ enum RuntimeMetadata {
         }
     }
 
-    /// The name of the case `value` holds, as declared.
+    /// The name of the case `value` holds, as declared; `nil` when it is not an enum.
     static func caseName<T>(ofTyped value: T) -> String? {
-        enumCaseName(value).map { String(cString: $0) }
+        guard kind(of: T.self) == .enumeration else { return nil }
+        return enumCaseName(value).map { String(cString: $0) }
     }
 }
 
