@@ -20,7 +20,7 @@ struct CompleterTests {
     }
 
     @Test func storeNamesAfterLoadAndAliasesAfterUse() {
-        #expect(completer().complete("load ").candidates == ["counter", "search", "todos"])
+        #expect(completer().complete("load ").candidates == ["counter", "library", "search", "todos"])
         #expect(completer().complete("load cou").candidates == ["counter"])
         #expect(completer().complete("load todos ").candidates == ["as"])
         #expect(completer(["load counter", "load todos as list"]).complete("use l").candidates == ["list"])

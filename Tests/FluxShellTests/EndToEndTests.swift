@@ -100,10 +100,28 @@ struct EndToEndTests {
         #expect(result.status == 1)
     }
 
+    /// Sets and dictionaries iterate in another order in every process; what fluxsh prints of
+    /// them must not (SPEC §4).
+    @Test func setsAndDictionariesPrintTheSameBytesInEveryProcess() throws {
+        var script = "load library\ndispatch add title: A added: \"2026-11-22T10:00:00Z\"\n"
+        for tag in ["kiwi", "apple", "Zed", "éclair", "banana", "10", "9", "cherry", "date", "fig"] {
+            script += "dispatch tag book: \"00000000-0000-0000-0000-000000000001\" tag: \"\(tag)\"\n"
+        }
+        for shelf in [40, 3, 17, 250, 8] { script += "dispatch setShelf id: \(shelf) name: s\(shelf)\n" }
+        script += "state tags\nstate shelves\nstate books[0].tags\n"
+        let runs = try (0..<3).map { _ in try Fluxsh.run([], stdin: script) }
+        #expect(runs[0].status == 0)
+        #expect(runs[0].stderr == "")
+        #expect(runs[0].stdout.contains(#"["10","9","Zed","apple","banana","cherry","date","fig","kiwi","éclair"]"#))
+        #expect(runs[0].stdout.contains(#"{"1":"Fiction","2":"History","3":"s3","8":"s8","10":"Science","17":"s17","40":"s40","250":"s250"}"#))
+        #expect(runs[1].stdout == runs[0].stdout)
+        #expect(runs[2].stdout == runs[0].stdout)
+    }
+
     @Test func storesListsNamesWithSummaries() throws {
         let result = try Fluxsh.run(["stores"])
         let names = result.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
-        #expect(names == ["counter", "todos", "search"])
+        #expect(names == ["counter", "todos", "search", "library"])
         #expect(result.status == 0)
     }
 
@@ -111,7 +129,7 @@ struct EndToEndTests {
         #expect(try Fluxsh.run(["--frobnicate"]).status == 2)
         let unknownStore = try Fluxsh.run(["--store", "nope"])
         #expect(unknownStore.status == 2)
-        #expect(unknownStore.stderr == "error: unknown store 'nope' (available: counter, todos, search)\n")
+        #expect(unknownStore.stderr == "error: unknown store 'nope' (available: counter, todos, search, library)\n")
         let missing = try Fluxsh.run(["run", "/nonexistent/file"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "error: cannot read '/nonexistent/file': no such file\n")

@@ -182,3 +182,63 @@ struct SplitMix {
     }
     mutating func next(upTo bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
 }
+
+/// SPEC §4's diff rules for enums, sets and dictionaries, on typed values.
+@Suite struct ValueDiffTests {
+    enum Status: Equatable {
+        case idle
+        case loading(since: Int)
+        case failed(reason: String, code: Int)
+    }
+    struct Sample {
+        var status: Status = .idle
+        var tags: Set<String> = []
+        var byID: [Int: String] = [:]
+        var history: [Status] = []
+        var error: (any Error)?
+    }
+    struct Failure: Error {}
+
+    private func lines(_ old: Sample, _ new: Sample) -> [String] { ValueDiffer.entries(from: old, to: new).map(\.line) }
+
+    @Test func aCaseChangeIsOneLineAndAPayloadChangeIsAtItsDeepestPath() {
+        var a = Sample()
+        var b = a
+        b.status = .loading(since: 1)
+        #expect(lines(a, b) == [#"~ status: "idle" -> {"loading":{"since":1}}"#])
+        a = b
+        b.status = .loading(since: 2)
+        #expect(lines(a, b) == ["~ status.loading.since: 1 -> 2"])
+        a = b
+        b.status = .failed(reason: "x", code: 2)
+        #expect(lines(a, b) == [#"~ status: {"loading":{"since":2}} -> {"failed":{"reason":"x","code":2}}"#])
+        a.history = [.idle, .loading(since: 1)]
+        b.history = [.idle, .failed(reason: "y", code: 1)]
+        b.status = a.status
+        #expect(lines(a, b) == [#"~ history[1]: {"loading":{"since":1}} -> {"failed":{"reason":"y","code":1}}"#])
+    }
+
+    @Test func aSetIsDiffedAsItsSortedArrayWithoutPairing() {
+        var a = Sample()
+        a.tags = ["b", "d"]
+        var b = a
+        b.tags = ["a", "d", "e"]
+        #expect(lines(a, b) == [#"- tags[0]: "b""#, #"+ tags[0]: "a""#, #"+ tags[2]: "e""#])
+    }
+
+    @Test func dictionaryKeysSortByValueAndChangeAtTheirPaths() {
+        var a = Sample()
+        a.byID = [10: "ten", 2: "two"]
+        var b = a
+        b.byID = [10: "TEN", 3: "three"]
+        #expect(lines(a, b) == [#"+ byID["3"]: "three""#, #"~ byID["10"]: "ten" -> "TEN""#, #"- byID["2"]: "two""#])
+    }
+
+    @Test func anErrorMemberIsComparedByItsDescription() {
+        let a = Sample()
+        var b = a
+        b.error = Failure()
+        #expect(lines(a, b) == [#"~ error: null -> "Failure()""#])
+        #expect(lines(b, b).isEmpty)
+    }
+}

@@ -61,7 +61,13 @@ enum ScalarDecoding {
                     codingPath: path,
                     debugDescription: "expected \(expected), found \(JSONText.compact(value))"))
         }
-        if case .string(let word) = value, let named = caseNamed(word, of: type) { return named }
+        if case .string(let word) = value, type is any (CaseIterable & RawRepresentable).Type {
+            guard let named = caseNamed(word, of: type) else {
+                // NB: worded as Swift's own refusal, which the shell turns into "not one of its values".
+                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Cannot initialize \(T.self) from '\(word)'"))
+            }
+            return named
+        }
         switch type {
         case is String.Type:
             guard case .string(let string) = value else { throw mismatch("a string") }
