@@ -37,6 +37,7 @@ release: deps
 bench: release
 	.build/release/fluxbench
 	Scripts/bench-shell.sh
+	Scripts/bench-anchor.sh
 
 ## tsan: the unit tests under the thread sanitizer
 tsan: deps

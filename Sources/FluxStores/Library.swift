@@ -64,6 +64,7 @@ struct LibraryState: State {
     var isOpen = true
     var books: [Book] = []
     var nextNumber = 1
+    var visits = 0
     var rating = 0.0
     var volume: Float = 0.5
     var budget: Decimal = Decimal(string: "100.5")!
@@ -95,6 +96,7 @@ enum LibraryAction: Action, Codable, Equatable {
     case fail(reason: String)
     case open(at: Date)
     case close
+    case visit
     case setHours(open: Int, close: Int)
 }
 
@@ -137,6 +139,7 @@ struct LibraryMutation: Mutation, Sendable {
         case .close:
             state.isOpen = false
             state.openedAt = nil
+        case .visit: state.visits += 1
         case .setHours(let open, let close): state.hours = (open, close)
         }
     }
