@@ -90,6 +90,8 @@ public final class ValueDiffer {
     /// Two ordered collections (their parts from `offset`): matching ends skipped bit by bit,
     /// the middle by a minimal edit script, each element replaced in place diffed as its type.
     func diffOrdered<Element>(_ old: [Element], _ new: [Element], offset: Int, at path: ValuePath) {
+        // NB: elements are reached through the arrays' own buffers (index × stride), valid for the
+        // duration of the closures below, so no element is copied to be compared.
         let shape = TypeShape.of(Element.self)
         old.withUnsafeBufferPointer { before in
             new.withUnsafeBufferPointer { after in
