@@ -39,6 +39,7 @@ public final class ValueDiffer {
 
     /// Adds the diff from `old` to `new`, values of `shape.type`, at `path`.
     func diff<T>(_ old: T, _ new: T, _ shape: TypeShape, at path: ValuePath) {
+        // NB: both pointers live only for the closures; `shape` is `T`'s, as every caller passes.
         withUnsafePointer(to: old) { a in
             withUnsafePointer(to: new) { b in diff(UnsafeRawPointer(a), UnsafeRawPointer(b), shape, at: path) }
         }

@@ -25,7 +25,8 @@ public final class ValueReader {
     public static func read<T>(_ value: T) -> JSONValue { ValueReader().read(value) }
 
     public func read<T>(_ value: T) -> JSONValue {
-        withUnsafePointer(to: value) { read(at: UnsafeRawPointer($0), TypeShape.of(T.self)) }
+        // NB: the pointer lives only for the closure and is read through `T`'s own shape.
+        return withUnsafePointer(to: value) { read(at: UnsafeRawPointer($0), TypeShape.of(T.self)) }
     }
 
     /// The value of type `shape.type` stored at `pointer`.
