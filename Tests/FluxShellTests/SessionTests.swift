@@ -5,7 +5,11 @@ import Testing
 
 /// The engine with strings in and strings out.
 final class Transcript {
-    let session = Session(catalog: .builtIn)
+    let session: Session
+
+    init(catalog: StoreCatalog = .builtIn) {
+        session = Session(catalog: catalog)
+    }
 
     /// Runs a line; returns its output lines, or `error: …` for a failure.
     @discardableResult

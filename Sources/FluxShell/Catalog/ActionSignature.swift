@@ -9,6 +9,16 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         public var typeName: String
         /// The values of an enum-typed parameter (`all`, `active`, `done`), when known.
         public var choices: [String]
+        /// Whether text can give it a value other than `nil` (not for an `Error` or a closure).
+        public var hasTextForm: Bool
+
+        public init(label: String?, key: String, typeName: String, choices: [String] = [], hasTextForm: Bool = true) {
+            self.label = label
+            self.key = key
+            self.typeName = typeName
+            self.choices = choices
+            self.hasTextForm = hasTextForm
+        }
     }
 
     public var name: String
@@ -21,6 +31,12 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
             (parameter.label.map { "\($0): " } ?? "") + parameter.typeName
         }
         return name + "(" + list.joined(separator: ", ") + ")"
+    }
+
+    /// The type of the first parameter that text cannot give and that is not `Optional`: the
+    /// case is not dispatchable from text.
+    public var typeWithoutTextForm: String? {
+        parameters.first { !$0.hasTextForm && !$0.typeName.hasSuffix("?") }?.typeName
     }
 
     /// An example invocation in command syntax: `add title: "..."`.

@@ -1,61 +1,49 @@
 /// Between typed actions and their command syntax.
 @usableFromInline
 enum ActionText {
-    /// The arguments of `invocation` as the case's `Codable` payload: labels kept, positional
-    /// arguments matched to the signature's parameters by position (`_0`, `_1`, … without one).
-    static func payload(for invocation: ActionInvocation, signature: ActionSignature?) throws(ShellError)
-        -> JSONObject
+    /// The arguments of `invocation`, one per parameter of `signature` in declaration order
+    /// (`nil`: left out): labels matched to the parameters' labels, positional arguments by position.
+    static func arguments(of invocation: ActionInvocation, for signature: ActionSignature) throws(ShellError)
+        -> ContiguousArray<JSONValue?>
     {
-        var payload = JSONObject()
-        guard let signature else {
-            for (position, argument) in invocation.arguments.enumerated() {
-                let key = argument.label ?? "_\(position)"
-                guard payload[key] == nil else {
-                    throw ShellError("argument '\(key)' is given twice")
-                }
-                payload[key] = argument.value
-            }
-            return payload
-        }
-        let usage = "usage: \(signature.usage)"
-        var filled = Array(repeating: false, count: signature.parameters.count)
+        let parameters = signature.parameters
+        var usage: String { "usage: \(signature.usage)" }
+        // NB: an argument is matched to the parameter at its own position first: arguments in
+        // declaration order cost no search.
+        var slots = ContiguousArray<JSONValue?>(repeating: nil, count: parameters.count)
         for (position, argument) in invocation.arguments.enumerated() {
             let index: Int
             if let label = argument.label {
-                guard let match = signature.parameters.firstIndex(where: { $0.label == label || $0.key == label })
-                else {
-                    let labels = signature.parameters.compactMap(\.label)
+                if position < parameters.count, parameters[position].label == label || parameters[position].key == label {
+                    index = position
+                } else if let match = parameters.firstIndex(where: { $0.label == label || $0.key == label }) {
+                    index = match
+                } else {
                     throw ShellError(
                         "'\(signature.name)' has no argument '\(label)'",
-                        hint: Suggestion.didYouMean(label, among: labels) ?? usage)
+                        hint: Suggestion.didYouMean(label, among: parameters.compactMap(\.label)) ?? usage)
                 }
-                index = match
             } else {
-                guard position < signature.parameters.count else {
+                guard position < parameters.count else {
                     throw ShellError(
-                        "'\(signature.name)' takes \(countText(signature.parameters.count)), got \(invocation.arguments.count)",
+                        "'\(signature.name)' takes \(countText(parameters.count)), got \(invocation.arguments.count)",
                         hint: usage)
                 }
                 index = position
             }
-            guard !filled[index] else {
-                throw ShellError("argument '\(signature.parameters[index].label ?? "\(index + 1)")' is given twice", hint: usage)
+            guard slots[index] == nil else {
+                throw ShellError("argument '\(parameters[index].label ?? "\(index + 1)")' is given twice", hint: usage)
             }
-            filled[index] = true
-            payload[signature.parameters[index].key] = argument.value
+            slots[index] = argument.value
         }
-        if let missing = filled.firstIndex(of: false), !signature.parameters[missing].typeName.hasSuffix("?") {
-            let parameter = signature.parameters[missing]
-            throw ShellError(
-                "'\(signature.name)' needs its argument \(parameter.label.map { "'\($0)'" } ?? "\(missing + 1)") (\(parameter.typeName))",
-                hint: usage)
+        for (missing, parameter) in parameters.enumerated() where slots[missing] == nil {
+            if !parameter.typeName.hasSuffix("?") {
+                throw ShellError(
+                    "'\(signature.name)' needs its argument \(parameter.label.map { "'\($0)'" } ?? "\(missing + 1)") (\(parameter.typeName))",
+                    hint: usage)
+            }
         }
-        // NB: keep the declaration order, so payloads equal the case's encoded form.
-        var ordered = JSONObject()
-        for parameter in signature.parameters {
-            if let value = payload[parameter.key] { ordered[parameter.key] = value }
-        }
-        return ordered
+        return slots
     }
 
     private static func countText(_ count: Int) -> String {
@@ -78,13 +66,6 @@ enum ActionText {
             }
         }
         return ActionInvocation(name: name, arguments: arguments)
-    }
-
-    /// Whether decoding failed because the enum has no case of that name.
-    static func isUnknownCase(_ error: DecodingError) -> Bool {
-        if case .typeMismatch(_, let context) = error, context.codingPath.isEmpty { return true }
-        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty { return true }
-        return false
     }
 
     /// A decoding failure in the words of the command line.

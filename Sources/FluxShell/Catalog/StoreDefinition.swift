@@ -3,14 +3,15 @@ import FluxCore
 /// A named store the shell can load: its initial state, its mutation, how text becomes its
 /// actions, and optionally a check before each action and effects after it.
 ///
-/// Registering a store takes one line, given a `Codable` action enum and an `Encodable` state:
+/// Registering a store takes one line, for any state and any action enum (`Codable` or not):
 ///
 /// ```swift
 /// let counter = StoreDefinition("counter", state: CounterState(), mutation: CounterMutation())
 /// ```
 ///
-/// Text becomes the action through its synthesized `Codable` form: `dispatch add 5` decodes
-/// `{"add":{"_0":5}}`, `dispatch rename id: 2 title: "x"` decodes `{"rename":{"id":2,"title":"x"}}`.
+/// Text becomes the action case by case (``ActionCases``): `dispatch add 5` is `.add(5)`,
+/// `dispatch rename id: 2 title: "x"` is `.rename(id: 2, title: "x")`, each argument read back
+/// from its printed form (SPEC §4).
 public struct StoreDefinition: Sendable {
     /// The name used by `load` and `--store`.
     public let name: String
@@ -38,15 +39,15 @@ public struct StoreDefinition: Sendable {
         mutation: M,
         validate: (@Sendable (M.Action, M.State) throws -> Void)? = nil,
         effect: (@Sendable (M.Action, M.State) -> [M.Action])? = nil
-    ) where M.Action: Codable {
+    ) {
         self.name = name
         self.summary = summary
-        let signatures = SignatureProbe.signatures(of: M.Action.self)
-        self.actions = signatures
+        let actionCases = ActionCases(M.Action.self)
+        self.actions = actionCases.signatures
         self.makeRuntime = { alias, dispatcher, historyEntries in
             let runtime = TypedStoreRuntime(
                 alias: alias, storeName: name, initialState: state, mutation: mutation,
-                signatures: signatures, validate: validate, effect: effect, dispatcher: dispatcher,
+                actionCases: actionCases, validate: validate, effect: effect, dispatcher: dispatcher,
                 historyEntries: historyEntries)
             runtime.attach(to: dispatcher)
             return runtime

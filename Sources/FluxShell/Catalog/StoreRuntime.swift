@@ -47,11 +47,10 @@ enum DecodeOutcome {
 /// that creates the runtime: they are compiled for the concrete store types where the store is
 /// defined, rather than as generic code that looks up type metadata on every action.
 @usableFromInline
-final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime
-where M.Action: Codable {
+final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline var alias: String
     @usableFromInline let storeName: String
-    @usableFromInline let signatures: [ActionSignature]
+    @usableFromInline let actionCases: ActionCases
     // NB: a runtime belongs to one session, used from one thread at a time: the properties
     // touched on every action skip the run-time exclusivity checks.
     @usableFromInline @exclusivity(unchecked) var onFollowUp: ((ActionInvocation) -> Void)?
@@ -77,7 +76,7 @@ where M.Action: Codable {
     @usableFromInline
     init(
         alias: String, storeName: String, initialState: M.State, mutation: M,
-        signatures: [ActionSignature],
+        actionCases: ActionCases,
         validate: (@Sendable (M.Action, M.State) throws -> Void)?,
         effect: (@Sendable (M.Action, M.State) -> [M.Action])?,
         dispatcher: Dispatcher<SessionAction>, historyEntries: Int
@@ -86,7 +85,7 @@ where M.Action: Codable {
         self.storeName = storeName
         self.initialState = initialState
         self.mutation = mutation
-        self.signatures = signatures
+        self.actionCases = actionCases
         self.validateAction = validate
         self.effect = effect
         self.dispatcher = dispatcher
@@ -131,24 +130,20 @@ where M.Action: Codable {
         }
     }
 
+    @usableFromInline var signatures: [ActionSignature] { actionCases.signatures }
+
     @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
-        let signature = signatures.first { $0.name == invocation.name }
-        if !signatures.isEmpty, signature == nil { return .unknownCase }
-        let payload: JSONObject
+        guard let index = actionCases.index(named: invocation.name) else { return .unknownCase }
         do {
-            payload = try ActionText.payload(for: invocation, signature: signature)
-        } catch {
-            return .rejected(error)
-        }
-        do {
-            let action = try JSONValueDecoder().decode(
-                M.Action.self, from: .object(JSONObject([(invocation.name, .object(payload))])))
+            // NB: the action is built in place in memory of its own type, then moved out.
+            let action = try withUnsafeTemporaryAllocation(of: M.Action.self, capacity: 1) { buffer in
+                let value = buffer.baseAddress!
+                try actionCases.build(index, invocation, into: UnsafeMutableRawPointer(value))
+                return value.move()
+            }
             return .accepted(TypedActionBox(action))
-        } catch let error as DecodingError {
-            if signature == nil, ActionText.isUnknownCase(error) { return .unknownCase }
-            return .rejected(ActionText.describe(error, invocation: invocation, signature: signature))
         } catch {
-            return .rejected(ShellError("\(error)"))
+            return .rejected(error as? ShellError ?? ShellError("\(error)"))
         }
     }
 

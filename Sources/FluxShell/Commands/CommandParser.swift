@@ -16,18 +16,24 @@ public enum CommandParser {
     }
 
     public static func parse(_ line: Substring) throws(ShellError) -> ParsedLine {
-        var rest = line.drop { $0 == " " || $0 == "\t" }
+        var rest = line
         var expectsFailure = false
-        if rest.hasPrefix("!"), rest.dropFirst().first.map({ $0 == " " || $0 == "\t" }) ?? true {
-            expectsFailure = true
-            rest = rest.dropFirst()
+        // NB: on the UTF-8 bytes, since `!` and the blanks are ASCII (no grapheme breaking).
+        let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        if let bang = rest.utf8.firstIndex(where: { !blank($0) }), rest.utf8[bang] == UInt8(ascii: "!") {
+            let after = rest.utf8.index(after: bang)
+            if after == rest.endIndex || blank(rest.utf8[after]) {
+                expectsFailure = true
+                rest = rest[after...]
+            }
         }
-        let tokens = try CommandLexer.tokens(in: rest)
-        guard let first = tokens.first else {
+        var tokens = try CommandLexer.tokens(in: rest)
+        guard !tokens.isEmpty else {
             if expectsFailure { throw ShellError("'!' must be followed by a command") }
             return ParsedLine(command: nil, expectsFailure: false)
         }
-        return ParsedLine(command: try command(first, Array(tokens.dropFirst())), expectsFailure: expectsFailure)
+        let first = tokens.removeFirst()
+        return ParsedLine(command: try command(first, tokens), expectsFailure: expectsFailure)
     }
 
     private static func command(_ first: Token, _ arguments: [Token]) throws(ShellError) -> Command {
@@ -62,7 +68,7 @@ public enum CommandParser {
             return .dispatch(
                 ActionInvocation(
                     name: try name(action, what: "action name"),
-                    arguments: try self.arguments(Array(arguments.dropFirst()))))
+                    arguments: try self.arguments(arguments.dropFirst())))
         case "state":
             try expectCount(arguments, 0...1, usage: "state [PATH]")
             guard let path = arguments.first else { return .state(path: .root) }
@@ -126,13 +132,14 @@ public enum CommandParser {
         return Expectation(path: path, op: op, value: try value(arguments[2]))
     }
 
-    private static func arguments(_ tokens: [Token]) throws(ShellError) -> [ActionInvocation.Argument] {
+    private static func arguments(_ tokens: ArraySlice<Token>) throws(ShellError) -> [ActionInvocation.Argument] {
         var result: [ActionInvocation.Argument] = []
-        var index = 0
-        while index < tokens.count {
+        result.reserveCapacity(tokens.count)
+        var index = tokens.startIndex
+        while index < tokens.endIndex {
             let token = tokens[index]
             if case .label(let label) = token.kind {
-                guard index + 1 < tokens.count else {
+                guard index + 1 < tokens.endIndex else {
                     throw ShellError("argument '\(label):' has no value", hint: "e.g. \(label): 1")
                 }
                 if case .label = tokens[index + 1].kind {
@@ -173,6 +180,7 @@ public enum CommandParser {
                 (0x30...0x39).contains(first)
                     || (first == UInt8(ascii: "-") && text.utf8.dropFirst().first.map { (0x30...0x39).contains($0) } == true)
             {
+                if let integer = plainInteger(text) { return .int(integer) }
                 do {
                     return try JSONParser.parse(text)
                 } catch {
@@ -183,6 +191,18 @@ public enum CommandParser {
             }
             return .string(String(text))
         }
+    }
+
+    /// A JSON integer of at most 18 digits (`0`, `-12`; not `012`), which needs no number parser.
+    private static func plainInteger(_ text: Substring) -> Int? {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        guard !digits.isEmpty, digits.count <= 18, digits.first != UInt8(ascii: "0") || text.utf8.count == 1 else { return nil }
+        var value = 0
+        for digit in digits {
+            guard (0x30...0x39).contains(digit) else { return nil }
+            value = value &* 10 &+ Int(digit &- 0x30)
+        }
+        return digits.count == text.utf8.count ? value : -value
     }
 
     static func abbreviated(_ text: Substring) -> String {

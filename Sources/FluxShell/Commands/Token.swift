@@ -23,42 +23,35 @@ public struct Token: Sendable, Equatable {
 
 /// Splits a command line into tokens: words, `label:`s, quoted strings and JSON literals;
 /// `#` outside quotes starts a comment.
+///
+/// NB: it walks the line's UTF-8 bytes: every character that separates tokens is ASCII, and no
+/// byte of a multi-byte UTF-8 sequence is, so a token boundary is never inside a character.
 public enum CommandLexer {
     public static func tokens(in line: Substring) throws(ShellError) -> [Token] {
         var tokens: [Token] = []
-        var index = line.startIndex
+        tokens.reserveCapacity(6)
+        let bytes = line.utf8
+        var index = bytes.startIndex
         func column(_ position: Substring.Index) -> Int {
             line.unicodeScalars.distance(from: line.startIndex, to: position) + 1
         }
-        let scalars = line.unicodeScalars
-        while index < line.endIndex {
-            let scalar = scalars[index]
-            if scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n" {
-                index = scalars.index(after: index)
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if isSpace(byte) {
+                bytes.formIndex(after: &index)
                 continue
             }
-            if scalar == "#" { break }
+            if byte == UInt8(ascii: "#") { break }
             let start = index
-            if scalar == "\"" {
-                let end = try endOfQuoted(scalars, from: index, line: line, column: column(start))
+            if byte == UInt8(ascii: "\"") {
+                let (end, isPlain) = try endOfQuoted(bytes, from: index, column: column(start))
                 let text = line[start..<end]
-                do {
-                    guard case .string(let string) = try JSONParser.parse(text) else {
-                        throw ShellError("invalid string \(text)")
-                    }
-                    tokens.append(Token(kind: .quoted(string), text: text))
-                } catch let error as JSONParseError {
-                    throw ShellError(
-                        "invalid string at column \(column(start)): \(error.message)",
-                        hint: "strings use JSON escapes such as \\\" and \\n")
-                } catch {
-                    throw error as! ShellError
-                }
+                tokens.append(Token(kind: .quoted(try quoted(text, isPlain: isPlain, column: column(start))), text: text))
                 index = end
                 continue
             }
-            if scalar == "[" || scalar == "{" {
-                let end = try endOfBracketed(scalars, from: index, line: line, column: column(start))
+            if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                let end = try endOfBracketed(bytes, from: index, column: column(start))
                 tokens.append(Token(kind: .json, text: line[start..<end]))
                 index = end
                 continue
@@ -66,24 +59,22 @@ public enum CommandLexer {
             // A word, possibly a label (`title:`), with bracketed parts (`scores["a b"]`) kept whole.
             var end = index
             var isLabel = false
-            while end < line.endIndex {
-                let current = scalars[end]
-                if current == " " || current == "\t" || current == "\r" || current == "\n" || current == "#" {
-                    break
-                }
-                if current == "[" {
-                    end = try endOfBracketed(scalars, from: end, line: line, column: column(start))
+            while end < bytes.endIndex {
+                let current = bytes[end]
+                if isSpace(current) || current == UInt8(ascii: "#") { break }
+                if current == UInt8(ascii: "[") {
+                    end = try endOfBracketed(bytes, from: end, column: column(start))
                     continue
                 }
-                if current == ":", isIdentifier(line[start..<end]) {
+                if current == UInt8(ascii: ":"), isIdentifier(line[start..<end]) {
                     isLabel = true
                     break
                 }
-                end = scalars.index(after: end)
+                bytes.formIndex(after: &end)
             }
             if isLabel {
                 let name = String(line[start..<end])
-                end = scalars.index(after: end)
+                bytes.formIndex(after: &end)
                 tokens.append(Token(kind: .label(name), text: line[start..<end]))
             } else {
                 tokens.append(Token(kind: .word, text: line[start..<end]))
@@ -93,6 +84,10 @@ public enum CommandLexer {
         return tokens
     }
 
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+    }
+
     static func isIdentifier(_ text: Substring) -> Bool {
         guard let first = text.unicodeScalars.first,
             first == "_" || first.properties.isAlphabetic
@@ -100,49 +95,69 @@ public enum CommandLexer {
         return text.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
     }
 
-    private static func endOfQuoted(
-        _ scalars: Substring.UnicodeScalarView, from start: Substring.Index, line: Substring, column: Int
-    ) throws(ShellError) -> Substring.Index {
-        var index = scalars.index(after: start)
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            if scalar == "\\" {
-                index = scalars.index(after: index)
-                if index < scalars.endIndex { index = scalars.index(after: index) }
+    /// The string a quoted token stands for. A plain one (no escapes, no control characters) is
+    /// its bytes between the quotes; any other is read by the JSON parser, which resolves escapes
+    /// and refuses what JSON refuses.
+    private static func quoted(_ text: Substring, isPlain: Bool, column: Int) throws(ShellError) -> String {
+        if isPlain { return String(text.dropFirst().dropLast()) }
+        do throws(JSONParseError) {
+            guard case .string(let string) = try JSONParser.parse(text) else {
+                throw JSONParseError(message: "not a string", offset: 0)
+            }
+            return string
+        } catch {
+            throw ShellError(
+                "invalid string at column \(column): \(error.message)",
+                hint: "strings use JSON escapes such as \\\" and \\n")
+        }
+    }
+
+    /// The end of the quoted string at `start`, and whether it has neither escapes nor control
+    /// characters.
+    private static func endOfQuoted(_ bytes: Substring.UTF8View, from start: Substring.Index, column: Int)
+        throws(ShellError) -> (end: Substring.Index, isPlain: Bool)
+    {
+        var index = bytes.index(after: start)
+        var isPlain = true
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\") {
+                isPlain = false
+                bytes.formIndex(after: &index)
+                if index < bytes.endIndex { bytes.formIndex(after: &index) }
                 continue
             }
-            if scalar == "\"" { return scalars.index(after: index) }
-            index = scalars.index(after: index)
+            if byte == UInt8(ascii: "\"") { return (bytes.index(after: index), isPlain) }
+            if byte < 0x20 { isPlain = false }
+            bytes.formIndex(after: &index)
         }
         throw ShellError(
             "unterminated string starting at column \(column)", hint: "close it with a \"")
     }
 
-    private static func endOfBracketed(
-        _ scalars: Substring.UnicodeScalarView, from start: Substring.Index, line: Substring, column: Int
-    ) throws(ShellError) -> Substring.Index {
+    private static func endOfBracketed(_ bytes: Substring.UTF8View, from start: Substring.Index, column: Int)
+        throws(ShellError) -> Substring.Index
+    {
         // NB: a counter, not a stack of recursion, so 100,000 nested brackets cost nothing.
         var depth = 0
         var index = start
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            switch scalar {
-            case "\"":
-                index = try endOfQuoted(scalars, from: index, line: line, column: column)
+        while index < bytes.endIndex {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index = try endOfQuoted(bytes, from: index, column: column).end
                 continue
-            case "[", "{":
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
-            case "]", "}":
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 depth -= 1
-                if depth == 0 { return scalars.index(after: index) }
+                if depth == 0 { return bytes.index(after: index) }
             default:
                 break
             }
-            index = scalars.index(after: index)
+            bytes.formIndex(after: &index)
         }
-        let opening = scalars[start]
         throw ShellError(
-            "unterminated \(opening == "[" ? "'['" : "'{'") starting at column \(column)",
+            "unterminated \(bytes[start] == UInt8(ascii: "[") ? "'['" : "'{'") starting at column \(column)",
             hint: "every [ needs a ] and every { a }")
     }
 }

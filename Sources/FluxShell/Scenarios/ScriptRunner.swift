@@ -79,12 +79,10 @@ public final class ScriptRunner {
     @exclusivity(unchecked) private var lastParse: ParsedLineCache?
 
     private final class ParsedLineCache {
-        let bytes: [UInt8]
         let line: String
         let parsed: ParsedLine
 
-        init(bytes: [UInt8], line: String, parsed: ParsedLine) {
-            self.bytes = bytes
+        init(line: String, parsed: ParsedLine) {
             self.line = line
             self.parsed = parsed
         }
@@ -140,7 +138,7 @@ public final class ScriptRunner {
         let location = SourceLocation(file: file, line: number)
         var bytes = raw
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        if let lastParse, Self.equal(bytes, lastParse.bytes) {
+        if let lastParse, Self.equal(bytes, lastParse.line) {
             closePending()
             run(lastParse, at: location)
             return
@@ -172,18 +170,17 @@ public final class ScriptRunner {
             if !Self.expectsFailure(line) { fail(at: location, error) }
             return
         }
-        let cache = ParsedLineCache(bytes: Array(bytes), line: line, parsed: parsed)
+        let cache = ParsedLineCache(line: line, parsed: parsed)
         lastParse = cache
         run(cache, at: location)
     }
 
-    private static func equal(_ bytes: ArraySlice<UInt8>, _ other: [UInt8]) -> Bool {
-        guard bytes.count == other.count else { return false }
+    /// Whether `bytes` are the UTF-8 of `line` (the line as it was read, so its storage is
+    /// contiguous UTF-8).
+    private static func equal(_ bytes: ArraySlice<UInt8>, _ line: String) -> Bool {
+        guard bytes.count == line.utf8.count else { return false }
         return bytes.withUnsafeBufferPointer { a in
-            other.withUnsafeBufferPointer { b in
-                for index in 0..<a.count where a[index] != b[index] { return false }
-                return true
-            }
+            line.utf8.withContiguousStorageIfAvailable { a.elementsEqual($0) } ?? a.elementsEqual(line.utf8)
         }
     }
 

@@ -30,8 +30,11 @@ extension Session {
         }
         for signature in signatures {
             let choices = signature.parameters.flatMap(\.choices)
-            result.text.append(
-                signature.description + (choices.isEmpty ? "" : "    " + choices.joined(separator: " | ")))
+            var line = signature.description + (choices.isEmpty ? "" : "    " + choices.joined(separator: " | "))
+            if let type = signature.typeWithoutTextForm {
+                line += "    (not dispatchable from text: \(type) has no text form)"
+            }
+            result.text.append(line)
         }
         if recordsJSON { result.fields = [("actions", .array(signatures.map { .string($0.description) }))] }
         return result

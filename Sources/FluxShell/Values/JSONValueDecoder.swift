@@ -13,6 +13,7 @@ public struct JSONValueDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try ScalarDecoding.decode(type, from: value, path: [])
     }
+
 }
 
 struct ValueDecoder: Decoder {
@@ -61,12 +62,17 @@ enum ScalarDecoding {
                     codingPath: path,
                     debugDescription: "expected \(expected), found \(JSONText.compact(value))"))
         }
-        if case .string(let word) = value, type is any (CaseIterable & RawRepresentable).Type {
-            guard let named = caseNamed(word, of: type) else {
+        if case .string(let word) = value, RuntimeMetadata.kind(of: type) == .enumeration,
+            case .enumeration(let tags) = TypeShape.of(type).kind, !tags.isEmpty
+        {
+            // A case name first, then the printed form (a raw value) through the type's own decoding.
+            if let named = TypeShape.of(type).emptyCase(named: word, as: type) { return named }
+            do {
+                return try T(from: ValueDecoder(value: value, codingPath: path))
+            } catch DecodingError.typeMismatch {
                 // NB: worded as Swift's own refusal, which the shell turns into "not one of its values".
                 throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Cannot initialize \(T.self) from '\(word)'"))
             }
-            return named
         }
         switch type {
         case is String.Type:
@@ -118,16 +124,6 @@ enum ScalarDecoding {
         }
     }
 
-    /// The case called `word` of a `CaseIterable` enum with raw values (`hardcover` for the
-    /// `Format.hardcover` whose raw value is `2`), which SPEC §4 accepts beside its raw value.
-    private static func caseNamed<T>(_ word: String, of type: T.Type) -> T? {
-        guard let iterable = type as? any (CaseIterable & RawRepresentable).Type else { return nil }
-        func find<C: CaseIterable>(_: C.Type) -> T? {
-            C.allCases.first { RuntimeMetadata.caseName(ofTyped: $0) == word } as? T
-        }
-        return find(iterable)
-    }
-
     /// A number, or a non-finite one as printed (`"nan"`, `"inf"`, `"-inf"`).
     private static func number(_ value: JSONValue) -> Double? {
         if case .string(let text) = value { return NumberText.nonFinite(text) }
@@ -172,7 +168,14 @@ private struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
     let object: JSONObject
     let codingPath: [any CodingKey]
 
-    var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(object.count)
+        for name in object.keys {
+            if let key = Key(stringValue: name) { keys.append(key) }
+        }
+        return keys
+    }
 
     func contains(_ key: Key) -> Bool { member(key) != nil }
 

@@ -23,8 +23,9 @@ final class TypeShape: @unchecked Sendable {
         case custom(any ShellValue.Type)
         /// A struct or a tuple: its stored properties, in declaration order.
         case fields([Field])
-        /// An enum: its case, and its payload as an object (read through `Mirror`).
-        case enumeration
+        /// An enum: its case, and its payload as an object (read through `Mirror`). The tags of
+        /// its cases without payload, by name, make such a case from its name.
+        case enumeration(tagsOfEmptyCases: [String: Int])
         /// A class instance: its stored properties, superclass first, guarding against cycles.
         case object
         /// An existential (`Any`, `any P`): read as the value it holds.
@@ -76,6 +77,17 @@ final class TypeShape: @unchecked Sendable {
 
     private static let cache = Mutex<[ObjectIdentifier: TypeShape]>([:])
 
+    /// The case called `name`, when this is an enum with such a case without payload (`idle`,
+    /// or `hardcover` whose raw value is `2`), which SPEC §4 accepts beside the printed form.
+    func emptyCase<T>(named name: String, as _: T.Type) -> T? {
+        guard case .enumeration(let tags) = kind, let tag = tags[name] else { return nil }
+        return withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+            let value = buffer.baseAddress!
+            RuntimeMetadata.injectTag(tag, into: UnsafeMutableRawPointer(value), of: T.self)
+            return value.move()
+        }
+    }
+
     /// Whether the values at `a` and `b` are certainly the same (equal bits, or `==`); `false`
     /// means they may differ.
     ///
@@ -105,7 +117,12 @@ final class TypeShape: @unchecked Sendable {
         case .structure, .tuple:
             let fields = storedFields(of: type)
             return fields.isEmpty ? .opaque : .fields(fields)
-        case .enumeration: return .enumeration
+        case .enumeration:
+            var tags: [String: Int] = [:]
+            for (tag, enumCase) in (RuntimeMetadata.enumCases(of: type) ?? []).enumerated() where enumCase.payload == nil {
+                tags[enumCase.name] = tag
+            }
+            return .enumeration(tagsOfEmptyCases: tags)
         case .classInstance: return .object
         case .existential: return .existential
         case .other: return .opaque
@@ -134,37 +151,3 @@ final class TypeShape: @unchecked Sendable {
         return compare(equatable)
     }
 }
-
-/// What the Swift runtime says a type is.
-///
-/// NB: `swift_getMetadataKind` is part of the Swift runtime's stable ABI (the standard library's
-/// own reflection calls it); its values are fixed by the ABI's `MetadataKind`. Any value not
-/// listed reads as `.other`, which the shell prints by description.
-enum RuntimeMetadata {
-    enum Kind {
-        case structure, tuple, enumeration, classInstance, existential, other
-    }
-
-    static func kind(of type: Any.Type) -> Kind {
-        switch metadataKind(type) {
-        case 0: .classInstance
-        case 0x200: .structure
-        case 0x201, 0x202: .enumeration
-        case 0x301: .tuple
-        case 0x303: .existential
-        default: .other
-        }
-    }
-
-    /// The name of the case `value` holds, as declared; `nil` when it is not an enum.
-    static func caseName<T>(ofTyped value: T) -> String? {
-        guard kind(of: T.self) == .enumeration else { return nil }
-        return enumCaseName(value).map { String(cString: $0) }
-    }
-}
-
-@_silgen_name("swift_getMetadataKind")
-private func metadataKind(_ type: Any.Type) -> UInt
-
-@_silgen_name("swift_EnumCaseName")
-private func enumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?

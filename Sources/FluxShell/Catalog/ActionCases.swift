@@ -1,0 +1,303 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// How text becomes the actions of one enum type (SPEC §3, §4): each case's parameters, read from
+/// the runtime's description of the enum, and a value of the case built in place from them.
+///
+/// No `Codable` conformance of the action is needed: each parameter's value is read from text on
+/// its own (through its type's `Decodable` form, or a case name for an enum that has none), written
+/// where the case's payload keeps it, and the case's tag is set last. A parameter whose type has no
+/// text form (an `Error`, a closure) makes its case refused with a message naming the type, unless
+/// it is an `Optional`, which takes `null` or nothing.
+@usableFromInline
+final class ActionCases: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: every property is a `let` set in `init`, and the closures
+    // it holds capture nothing mutable.
+
+    struct Case {
+        /// The runtime's tag of the case.
+        let tag: Int
+        let signature: ActionSignature
+        /// Where each parameter's value goes in the payload, and how it is read from text.
+        let parameters: [Parameter]
+    }
+
+    struct Parameter {
+        let offset: Int
+        let reader: ArgumentReader
+    }
+
+    let type: Any.Type
+    /// In declaration order when the enum is `Decodable` (its `CodingKeys` keep that order), else
+    /// in the runtime's order (cases with a payload first).
+    let cases: [Case]
+
+    @usableFromInline
+    init(_ type: Any.Type) {
+        self.type = type
+        let runtimeCases = RuntimeMetadata.enumCases(of: type) ?? []
+        var cases: [Case] = []
+        for (tag, runtimeCase) in runtimeCases.enumerated() {
+            cases.append(Self.makeCase(runtimeCase, tag: tag))
+        }
+        if let declared = Self.declaredNames(of: type) {
+            let position = Dictionary(declared.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            cases.sort { (position[$0.signature.name] ?? Int.max, $0.tag) < (position[$1.signature.name] ?? Int.max, $1.tag) }
+        }
+        self.cases = cases
+    }
+
+    @usableFromInline var signatures: [ActionSignature] { cases.map(\.signature) }
+
+    func index(named name: String) -> Int? {
+        cases.firstIndex { $0.signature.name == name }
+    }
+
+    /// Initializes the memory at `value` to the case at `index` with `invocation`'s arguments.
+    func build(_ index: Int, _ invocation: ActionInvocation, into value: UnsafeMutableRawPointer) throws(ShellError) {
+        let item = cases[index]
+        let signature = item.signature
+        let arguments = try ActionText.arguments(of: invocation, for: signature)
+        var written = 0
+        do {
+            for (number, parameter) in item.parameters.enumerated() {
+                try parameter.reader.initialize(arguments[number], value + parameter.offset) {
+                    [ArgumentKey(signature.name), ArgumentKey(signature.parameters[number].key)]
+                }
+                written += 1
+            }
+        } catch {
+            for parameter in item.parameters.prefix(written) { parameter.reader.deinitialize(value + parameter.offset) }
+            throw describe(error, parameter: written, invocation: invocation, signature: signature)
+        }
+        RuntimeMetadata.injectTag(item.tag, into: value, of: type)
+    }
+
+    private func describe(_ error: any Error, parameter number: Int, invocation: ActionInvocation, signature: ActionSignature)
+        -> ShellError
+    {
+        switch error {
+        case let error as DecodingError:
+            return ActionText.describe(error, invocation: invocation, signature: signature)
+        case let error as ShellError:
+            return error
+        default:
+            let parameter = signature.parameters[number]
+            let name = parameter.label.map { "'\($0)'" } ?? "\(number + 1)"
+            let optional = parameter.typeName.hasSuffix("?") ? "; it takes only null" : ""
+            return ShellError(
+                "argument \(name) of '\(signature.name)' cannot be given as text: \(parameter.typeName) has no text form\(optional)",
+                hint: "dispatch '\(signature.name)' from Swift (a test, or an effect)")
+        }
+    }
+
+    private static func makeCase(_ runtimeCase: RuntimeMetadata.EnumCase, tag: Int) -> Case {
+        var parameters: [Parameter] = []
+        var signatureParameters: [ActionSignature.Parameter] = []
+        func add(label: String?, type: Any.Type, offset: Int) {
+            let reader = runtimeCase.isIndirect ? .refusing : ArgumentReader.of(type)
+            parameters.append(Parameter(offset: offset, reader: reader))
+            signatureParameters.append(
+                .init(
+                    label: label, key: label ?? "_\(signatureParameters.count)", typeName: TypeNames.display(type),
+                    choices: choices(of: type), hasTextForm: reader.hasTextForm))
+        }
+        if let payload = runtimeCase.payload {
+            // NB: several values, or one with a label, are a tuple (`(id: Int)`); its elements are
+            // laid out as a tuple's stored fields, unlabeled ones named `_0`, `_1`, …
+            if RuntimeMetadata.kind(of: payload) == .tuple, case .fields(let fields) = TypeShape.of(payload).kind {
+                for (position, field) in fields.enumerated() {
+                    add(label: field.name == "_\(position)" ? nil : field.name, type: field.shape.type, offset: field.offset)
+                }
+            } else {
+                add(label: nil, type: payload, offset: 0)
+            }
+        }
+        return Case(tag: tag, signature: ActionSignature(name: runtimeCase.name, parameters: signatureParameters), parameters: parameters)
+    }
+
+    /// The values an enum-typed parameter takes (`all`, `active`, `done`), for `actions` and
+    /// completion: each case of an enum without payloads, as printed (its raw value, else its name).
+    private static func choices(of type: Any.Type) -> [String] {
+        let type = RuntimeMetadata.wrappedType(ofOptional: type) ?? type
+        guard let cases = RuntimeMetadata.enumCases(of: type), cases.allSatisfy({ $0.payload == nil }) else { return [] }
+        let shape = TypeShape.of(type)
+        func printed<T>(_: T.Type) -> [String] {
+            cases.map { enumCase in
+                guard let value = shape.emptyCase(named: enumCase.name, as: T.self),
+                    case .string(let text) = ValueReader.read(value)
+                else { return enumCase.name }
+                return text
+            }
+        }
+        return _openExistential(type, do: printed)
+    }
+
+    /// The case names in declaration order, for a `Decodable` enum: its synthesized `CodingKeys`
+    /// list them so, where the runtime lists the cases with a payload first.
+    private static func declaredNames(of type: Any.Type) -> [String]? {
+        guard let decodable = type as? any Decodable.Type else { return nil }
+        let probe = CodingKeysProbe()
+        func run<D: Decodable>(_: D.Type) { _ = try? D(from: probe) }
+        run(decodable)
+        guard let keyType = probe.keyType, let keys = RuntimeMetadata.enumCases(of: keyType) else { return nil }
+        return keys.map(\.name)
+    }
+}
+
+/// Reads one argument from text into the memory of a parameter of one type.
+struct ArgumentReader {
+    /// Initializes the memory at the pointer to the argument's value (`nil`: the argument was left
+    /// out, which only an `Optional` allows). The path, for errors, is made only when needed.
+    let initialize: (_ argument: JSONValue?, _ destination: UnsafeMutableRawPointer, _ path: () -> [any CodingKey]) throws -> Void
+    let deinitialize: (UnsafeMutableRawPointer) -> Void
+    /// Whether text can give a value other than `nil` (not for an `Error`, a closure, …).
+    let hasTextForm: Bool
+
+    /// Thrown for a value the type cannot take from text.
+    struct NoTextForm: Error {}
+
+    static func of(_ type: Any.Type) -> ArgumentReader {
+        // NB: the common argument types read their value without the general path's type tests
+        // when the argument already has the type; anything else (and every error) takes that path.
+        switch type {
+        case is Int.Type: return decodable(Int.self) { if case .int(let number) = $0 { number } else { nil } }
+        case is String.Type: return decodable(String.self) { if case .string(let text) = $0 { text } else { nil } }
+        case is Bool.Type: return decodable(Bool.self) { if case .bool(let flag) = $0 { flag } else { nil } }
+        case is Double.Type: return decodable(Double.self) { if case .double(let number) = $0 { number } else { nil } }
+        default: break
+        }
+        if let type = type as? any Decodable.Type {
+            func open<D: Decodable>(_: D.Type) -> ArgumentReader { decodable(D.self) { _ in nil } }
+            return open(type)
+        }
+        func open<T>(_: T.Type) -> ArgumentReader { opaque(T.self) }
+        return _openExistential(type, do: open)
+    }
+
+    private static func decodable<D: Decodable>(_: D.Type, direct: @escaping (JSONValue) -> D?) -> ArgumentReader {
+        let empty = nilValue(of: D.self)
+        return ArgumentReader(
+            initialize: { argument, destination, path in
+                guard let argument else {
+                    guard let empty else { throw NoTextForm() }
+                    destination.initializeMemory(as: D.self, to: empty)
+                    return
+                }
+                let value = try direct(argument) ?? ScalarDecoding.decode(D.self, from: argument, path: path())
+                destination.initializeMemory(as: D.self, to: value)
+            },
+            deinitialize: { $0.assumingMemoryBound(to: D.self).deinitialize(count: 1) },
+            hasTextForm: true)
+    }
+
+    /// A type that is not `Decodable`: an enum takes the name of a case without payload; any
+    /// other type only `nil`, when it is an `Optional`.
+    private static func opaque<T>(_: T.Type) -> ArgumentReader {
+        let empty = nilValue(of: T.self)
+        let shape = TypeShape.of(T.self)
+        var caseNames: [String] = []
+        if case .enumeration(let tags) = shape.kind { caseNames = tags.keys.sorted() }
+        return ArgumentReader(
+            initialize: { argument, destination, path in
+                switch argument {
+                case nil, .null?:
+                    guard let empty else { throw NoTextForm() }
+                    destination.initializeMemory(as: T.self, to: empty)
+                case _ where caseNames.isEmpty:
+                    throw NoTextForm()
+                case .string(let word)?:
+                    guard let value = shape.emptyCase(named: word, as: T.self) else {
+                        throw DecodingError.dataCorrupted(
+                            .init(codingPath: path(), debugDescription: "Cannot initialize \(T.self) from '\(word)'"))
+                    }
+                    destination.initializeMemory(as: T.self, to: value)
+                default:
+                    throw DecodingError.typeMismatch(
+                        T.self,
+                        .init(codingPath: path(), debugDescription: "expected one of \(caseNames.joined(separator: ", "))"))
+                }
+            },
+            deinitialize: { $0.assumingMemoryBound(to: T.self).deinitialize(count: 1) },
+            hasTextForm: !caseNames.isEmpty)
+    }
+
+    /// A payload the shell does not build (an `indirect` case keeps it in a box).
+    static var refusing: ArgumentReader { ArgumentReader(initialize: { _, _, _ in throw NoTextForm() }, deinitialize: { _ in }, hasTextForm: false) }
+
+    /// `nil` of an `Optional` type, as a value of that type; `nil` for any other type.
+    private static func nilValue<T>(of type: T.Type) -> T? {
+        guard let nilable = type as? any ExpressibleByNilLiteral.Type else { return nil }
+        func make<N: ExpressibleByNilLiteral>(_: N.Type) -> T? { N(nilLiteral: ()) as? T }
+        return make(nilable)
+    }
+}
+
+/// A coding key of an argument's path, for the messages of ``ActionText/describe(_:invocation:signature:)``.
+private struct ArgumentKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// A decoder that only learns which keys a synthesized enum decoder asks for.
+private final class CodingKeysProbe: Decoder {
+    var keyType: Any.Type?
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    struct Stop: Error {}
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        keyType = type
+        throw Stop()
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Stop() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw Stop() }
+}
+
+/// Swift type names as a user writes them: `[Repository]`, `Int?`, `[Int: String]`, `Set<String>`.
+enum TypeNames {
+    static func display(_ type: Any.Type) -> String {
+        tidy(String(describing: type)[...])
+    }
+
+    static func tidy(_ name: Substring) -> String {
+        guard let open = name.firstIndex(of: "<"), name.last == ">" else { return String(name) }
+        let base = name[..<open]
+        let arguments = splitArguments(name[name.index(after: open)..<name.index(before: name.endIndex)]).map(tidy)
+        switch (base, arguments.count) {
+        case ("Array", 1): return "[" + arguments[0] + "]"
+        case ("Optional", 1):
+            // NB: an optional function type needs parentheses to stay one: `(() -> ())?`.
+            return arguments[0].contains("->") ? "(" + arguments[0] + ")?" : arguments[0] + "?"
+        case ("Dictionary", 2): return "[" + arguments[0] + ": " + arguments[1] + "]"
+        default: return base + "<" + arguments.joined(separator: ", ") + ">"
+        }
+    }
+
+    /// `Int, Array<String>` into its top-level parts.
+    private static func splitArguments(_ text: Substring) -> [Substring] {
+        var parts: [Substring] = []
+        var depth = 0
+        var start = text.startIndex
+        for index in text.indices {
+            switch text[index] {
+            case "<", "(", "[": depth += 1
+            case ">", ")", "]": depth -= 1
+            case "," where depth == 0:
+                parts.append(text[start..<index])
+                start = text.index(after: index)
+            default: break
+            }
+        }
+        parts.append(text[start...])
+        return parts.map { $0.drop { $0 == " " } }
+    }
+}

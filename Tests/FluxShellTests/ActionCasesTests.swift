@@ -1,0 +1,138 @@
+import FluxCore
+import Foundation
+import Testing
+
+@testable import FluxShell
+
+/// Actions built from text by the runtime's description of the enum (SPEC §3, §4), for an action
+/// enum that is not `Codable`, with every payload shape the shell supports.
+struct ActionCasesTests {
+    final class Handle: Sendable {}
+    enum Speed: Sendable { case fast, slow }
+    enum Sort: String, Codable, Sendable { case byTitle = "by-title", byDate = "by-date" }
+    struct Failure: Error {}
+
+    enum Plain: Action {
+        case add(Int)
+        case toggle(id: Int)
+        case rename(id: Int, title: String)
+        case mixed(Int, name: String, note: String?)
+        case on(Bool)
+        case off(Bool)
+        case at(Date)
+        case link(URL?)
+        case ident(UUID)
+        case tags(Set<String>)
+        case speed(Speed)
+        case sort(by: Sort)
+        case fail(any Error & Sendable)
+        case setError((any Error & Sendable)?)
+        case run(@Sendable () -> Void)
+        case handle(Handle)
+        indirect case twice(Plain)
+        case ping
+        case pong
+    }
+
+    struct Log: State {
+        var last = ""
+        var count = 0
+    }
+
+    struct Recorder: Mutation, Sendable {
+        func mutate(action: Plain, state: inout Log) {
+            state.count += 1
+            switch action {
+            case .fail(let error), .setError(let error?): state.last = "error \(error)"
+            case .run: state.last = "run"
+            case .handle: state.last = "handle"
+            default: state.last = String(describing: action)
+            }
+        }
+    }
+
+    static let catalog = StoreCatalog([StoreDefinition("plain", state: Log(), mutation: Recorder())])
+
+    func shell() -> Transcript {
+        let shell = Transcript(catalog: Self.catalog)
+        shell.run("load plain")
+        return shell
+    }
+
+    @Test func everyCaseIsListedWithItsParameterTypes() {
+        let lines = shell().run("actions")
+        #expect(lines.contains("add(Int)"))
+        #expect(lines.contains("toggle(id: Int)"))
+        #expect(lines.contains("mixed(Int, name: String, note: String?)"))
+        #expect(lines.contains("link(URL?)"))
+        #expect(lines.contains("tags(Set<String>)"))
+        #expect(lines.contains("speed(Speed)    fast | slow"))
+        #expect(lines.contains("sort(by: Sort)    by-title | by-date"))
+        #expect(lines.contains("ping") && lines.contains("pong"))
+        #expect(lines.contains("fail(Error)    (not dispatchable from text: Error has no text form)"))
+        #expect(lines.contains { $0.hasPrefix("run(") && $0.contains("not dispatchable from text") })
+        #expect(lines.contains { $0.hasPrefix("handle(Handle)") && $0.contains("not dispatchable from text") })
+        #expect(lines.contains { $0.hasPrefix("twice(Plain)") && $0.contains("not dispatchable from text") })
+        // An optional without text form still takes null: not marked.
+        #expect(lines.contains("setError(Error?)"))
+    }
+
+    @Test(arguments: [
+        ("add 5", Plain.add(5)),
+        ("toggle id: 3", .toggle(id: 3)),
+        ("toggle 3", .toggle(id: 3)),
+        (#"rename id: 2 title: "Buy milk""#, .rename(id: 2, title: "Buy milk")),
+        (#"rename title: "x" id: 2"#, .rename(id: 2, title: "x")),
+        ("mixed 1 name: a", .mixed(1, name: "a", note: nil)),
+        ("mixed 1 name: a note: b", .mixed(1, name: "a", note: "b")),
+        ("on true", .on(true)),
+        ("off true", .off(true)),
+        ("off false", .off(false)),
+        (#"at "2026-11-22T10:00:00+01:00""#, .at(Date(timeIntervalSince1970: 1_795_338_000))),
+        (#"link "https://example.com/a""#, .link(URL(string: "https://example.com/a"))),
+        ("link null", .link(nil)),
+        ("link", .link(nil)),
+        ("ident 00000000-0000-0000-0000-000000000001", .ident(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)),
+        (#"tags ["a"]"#, .tags(["a"])),
+        ("speed slow", .speed(.slow)),
+        ("sort by: byDate", .sort(by: .byDate)),
+        ("sort by: by-date", .sort(by: .byDate)),
+        ("setError null", .setError(nil)),
+        ("setError", .setError(nil)),
+        ("ping", .ping),
+        ("pong", .pong),
+    ])
+    func textBuildsTheCase(_ arguments: String, _ expected: Plain) {
+        let shell = shell()
+        shell.run("dispatch " + arguments)
+        #expect(shell.run("state last") == [JSONText.compact(.string(String(describing: expected)))])
+    }
+
+    @Test(arguments: [
+        ("fail x", "argument 1 of 'fail' cannot be given as text: "),
+        ("run x", "argument 1 of 'run' cannot be given as text: "),
+        ("handle x", "argument 1 of 'handle' cannot be given as text: Handle has no text form"),
+        ("twice ping", "argument 1 of 'twice' cannot be given as text: Plain has no text form"),
+        ("setError x", "argument 1 of 'setError' cannot be given as text: "),
+        ("speed medium", "argument 1 of 'speed': not one of its values: fast, slow"),
+        ("sort by: by-dat", "argument 'by' of 'sort': not one of its values: by-title, by-date (did you mean 'by-date'?)"),
+        ("add x", "argument 1 of 'add': expected a whole number, found \"x\""),
+        ("toggle id: 1 id: 2", "argument 'id' is given twice"),
+        ("rename id: 1", "'rename' needs its argument 'title' (String)"),
+        ("add 1 2", "'add' takes 1 argument, got 2"),
+        ("at yesterday", "argument 1 of 'at': expected an ISO 8601 date"),
+    ])
+    func badTextIsRefusedAndChangesNothing(_ arguments: String, _ message: String) {
+        let shell = shell()
+        shell.run("dispatch add 1")
+        let output = shell.run("dispatch " + arguments)
+        #expect(output.count == 1 && output[0].hasPrefix("error: " + message), "\(output)")
+        #expect(shell.run("state count") == ["1"])
+        #expect(shell.run("state last") == [#""add(1)""#])
+    }
+
+    @Test func anOptionalWithoutTextFormSaysItTakesOnlyNull() {
+        let output = shell().run("dispatch setError x")
+        #expect(output.first?.hasSuffix("has no text form; it takes only null (dispatch 'setError' from Swift (a test, or an effect))") == true, "\(output)")
+    }
+}
