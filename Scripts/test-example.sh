@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# End-to-end test of Examples/NotesApp, a package written the way a FluxShell user writes one:
+# builds its `notesh` executable (debug) and drives it as a user and CI would.
+#   1. `notesh test Examples/NotesApp/Scenarios` passes (and passes with --exhaustive);
+#   2. a piped session gives byte for byte the checked-in stdout, stderr and exit status 1,
+#      and the scenario it saves passes `notesh test --exhaustive`;
+#   3. a scenario that fails on purpose is reported, line by line, with exit status 1.
+# Usage: Scripts/test-example.sh  (from anywhere; called by `make test`)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+example=Examples/NotesApp
+notesh=$example/.build/debug/notesh
+failures=0
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+fail() {
+    echo "test-example: FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# Runs "$@", storing its stdout, stderr and exit status in $out, $err and $status.
+run() {
+    out=$scratch/stdout err=$scratch/stderr
+    set +e
+    "$@" >"$out" 2>"$err"
+    status=$?
+    set -e
+}
+
+# Compares file $2 (actual) with the checked-in file $1 byte for byte, showing a diff when not.
+same() {
+    if ! cmp -s "$1" "$2"; then
+        fail "$3 differs from $1 (expected <, actual >):"
+        diff "$1" "$2" >&2 || true
+    fi
+}
+
+echo "test-example: building $example"
+swift build --package-path "$example"
+
+# 1. The scenarios pass, and every state-changing command in them has its diff lines.
+for mode in "" --exhaustive; do
+    run "$notesh" test --no-color $mode "$example/Scenarios"
+    if [ "$status" -ne 0 ] || ! tail -n 1 "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then
+        fail "notesh test ${mode:+$mode }$example/Scenarios exited $status:"
+        cat "$out" "$err" >&2
+    fi
+done
+
+# 2. A piped session: the same bytes on stdout and stderr as the checked-in ones, status 1
+#    (it contains refused commands and a failing expect on purpose).
+session=$example/Session
+saved=$example/.build/session-saved.scenario
+rm -f "$saved"
+run "$notesh" --echo --no-color <"$session/session.commands"
+[ "$status" -eq 1 ] || fail "the piped session exited $status, expected 1"
+same "$session/session.stdout" "$out" "the piped session's standard output"
+same "$session/session.stderr" "$err" "the piped session's standard error"
+# Its last command saved it as a scenario, which must replay.
+run "$notesh" test --no-color --exhaustive "$saved"
+if [ "$status" -ne 0 ]; then
+    fail "the saved session $saved does not replay (status $status):"
+    cat "$out" "$err" >&2
+fi
+
+# 3. A failing scenario: status 1, and each failure reported at its FILE:LINE, in order.
+#    Only the verdict, location and summary lines are compared, not the side-by-side tables.
+failing=$example/Failing
+run "$notesh" test --no-color "$failing"
+[ "$status" -eq 1 ] || fail "notesh test $failing exited $status, expected 1"
+verdicts=$scratch/verdicts
+grep -E '^(PASS |FAIL |Examples/NotesApp/Failing/[^ ]+:[0-9]+: error: |[0-9]+ passed, [0-9]+ failed$)' "$out" >"$verdicts" || true
+same "$failing/wrong-expectations.expected" "$verdicts" "the report of notesh test $failing"
+[ -s "$err" ] && { fail "notesh test $failing wrote to stderr:"; cat "$err" >&2; }
+
+if [ "$failures" -ne 0 ]; then
+    echo "test-example: $failures check(s) failed" >&2
+    exit 1
+fi
+echo "test-example: all checks passed"
