@@ -10,12 +10,14 @@ run: deps
 	$(SWIFT) build -c release --product fluxsh
 	.build/release/fluxsh $(ARGS)
 
-## test: every unit and end-to-end test, then replay Scenarios/ with `fluxsh test`
+## test: every unit and end-to-end test, replay Scenarios/ with `fluxsh test`, then build and
+## drive Examples/NotesApp, a user's own package over FluxShell
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	Tests/Terminal/interactive.sh .build/debug/fluxsh
 	.build/debug/fluxsh test Scenarios
+	Scripts/test-example.sh
 
 ## deps: install what the build needs (libedit-dev; tmux for the terminal tests) when missing
 deps:
@@ -43,7 +45,7 @@ bench: release
 tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
-## fuzz: the command-parser fuzzer, FUZZ_SECONDS (default 600)
+## fuzz: the command and value fuzzers, FUZZ_SECONDS each (default 600)
 fuzz: deps
 	Scripts/fuzz.sh
 

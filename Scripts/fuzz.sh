@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Builds the fuzzer (Fuzz/, libFuzzer through --sanitize=fuzzer) and runs it FUZZ_SECONDS (600).
-# Crashes are written as Fuzz/crash-* files;
-# the corpus grows in Fuzz/Corpus/generated. Inputs run in /tmp/fluxfuzz-*, never the checkout.
+# Builds the fuzzers (Fuzz/, libFuzzer through --sanitize=fuzzer) and runs each FUZZ_SECONDS (600):
+# `fluxfuzz` (command lines and scripts) and `fluxfuzzvalues` (values typed back, SPEC §4).
+# FUZZ_TARGETS picks some ("fluxfuzzvalues"). Crashes are written as Fuzz/crash-* files; each
+# corpus grows in Fuzz/Corpus/generated*. Inputs run in /tmp/fluxfuzz-*, never the checkout.
 set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
-swift build -c release --sanitize=fuzzer --product fluxfuzz
-mkdir -p Corpus/generated
-SWIFT_BACKTRACE=enable=no .build/release/fluxfuzz "$PWD/Corpus/generated" "$PWD/Corpus" \
-    -artifact_prefix="$PWD/" -max_total_time="${FUZZ_SECONDS:-600}" -max_len=4096 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1
+for target in ${FUZZ_TARGETS:-fluxfuzz fluxfuzzvalues}; do
+    swift build -c release --sanitize=fuzzer --product "$target"
+    case $target in
+        fluxfuzz) corpus=Corpus generated=Corpus/generated ;;
+        *) corpus=Corpus/values generated=Corpus/generated-values ;;
+    esac
+    mkdir -p "$generated"
+    SWIFT_BACKTRACE=enable=no ".build/release/$target" "$PWD/$generated" "$PWD/$corpus" \
+        -artifact_prefix="$PWD/" -max_total_time="${FUZZ_SECONDS:-600}" -max_len=4096 -timeout=10 \
+        -rss_limit_mb=4096 -print_final_stats=1
+done

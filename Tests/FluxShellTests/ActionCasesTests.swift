@@ -136,3 +136,23 @@ struct ActionCasesTests {
         #expect(output.first?.hasSuffix("has no text form; it takes only null (dispatch 'setError' from Swift (a test, or an effect))") == true, "\(output)")
     }
 }
+
+/// Messages for arguments whose inner parts are wrong, and usage hints per parameter type.
+struct ArgumentMessageTests {
+    @Test func aMissingKeyInsideAPositionalArgumentIsNamed() {
+        let shell = Transcript()
+        shell.run("load library")
+        #expect(
+            shell.run(#"dispatch setStatus {"failed":{"reason":"x"}}"#)
+                == [#"error: 'setStatus' needs argument 1 (at failed.attempts) (usage: dispatch setStatus {})"#])
+        #expect(shell.run("state status") == [#""idle""#])
+    }
+
+    @Test func aDictionaryParameterIsShownAsAnObject() {
+        let signature = ActionSignature(
+            name: "setFolders", parameters: [.init(label: nil, key: "_0", typeName: "[Int: String]")])
+        #expect(signature.usage == "dispatch setFolders {}")
+        let list = ActionSignature(name: "tag", parameters: [.init(label: nil, key: "_0", typeName: "[String]")])
+        #expect(list.usage == "dispatch tag []")
+    }
+}

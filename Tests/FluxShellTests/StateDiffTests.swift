@@ -226,12 +226,13 @@ struct SplitMix {
         #expect(lines(a, b) == [#"- tags[0]: "b""#, #"+ tags[0]: "a""#, #"+ tags[2]: "e""#])
     }
 
+    /// Lines come in the state's order (SPEC §4): removed keys among the others, by key.
     @Test func dictionaryKeysSortByValueAndChangeAtTheirPaths() {
         var a = Sample()
         a.byID = [10: "ten", 2: "two"]
         var b = a
         b.byID = [10: "TEN", 3: "three"]
-        #expect(lines(a, b) == [#"+ byID["3"]: "three""#, #"~ byID["10"]: "ten" -> "TEN""#, #"- byID["2"]: "two""#])
+        #expect(lines(a, b) == [#"- byID["2"]: "two""#, #"+ byID["3"]: "three""#, #"~ byID["10"]: "ten" -> "TEN""#])
     }
 
     @Test func anErrorMemberIsComparedByItsDescription() {

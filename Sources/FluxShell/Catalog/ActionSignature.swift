@@ -61,7 +61,10 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         case "URL": return "\"https://example.com\""
         case "UUID": return "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\""
         case "Data": return "\"aGVsbG8=\""
-        default: return typeName.hasPrefix("[") || typeName.hasPrefix("Set<") ? "[]" : "{}"
+        default:
+            // NB: `[Int: String]` is a dictionary (an object); `[String]` and `Set<…>` arrays.
+            let isDictionary = typeName.hasPrefix("[") && typeName.contains(": ")
+            return (typeName.hasPrefix("[") && !isDictionary) || typeName.hasPrefix("Set<") ? "[]" : "{}"
         }
     }
 }

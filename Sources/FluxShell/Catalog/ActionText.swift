@@ -76,8 +76,11 @@ enum ActionText {
         func argumentName(_ path: [any CodingKey]) -> String {
             guard path.count >= 2 else { return "its arguments" }
             let key = path[1].stringValue
-            if key.hasPrefix("_"), let index = Int(key.dropFirst()) { return "argument \(index + 1)" }
             let rest = path.dropFirst(2).map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            if key.hasPrefix("_"), let index = Int(key.dropFirst()) {
+                // NB: a positional argument has no name of its own; a path inside it follows it.
+                return "argument \(index + 1)" + (rest.isEmpty ? "" : " (at \(rest.dropFirst(rest.hasPrefix(".") ? 1 : 0)))")
+            }
             return "argument '\(key)\(rest)'"
         }
         switch error {

@@ -76,23 +76,26 @@ extension Dictionary: ShellValue {
         return .object(object)
     }
 
-    /// Keys in both are diffed as their values' type; others appear or disappear.
+    /// Keys in both are diffed as their values' type; others appear or disappear; the lines come
+    /// in the printed order of their keys, as the state prints.
     static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
         let before = value(at: old)
         let after = value(at: new)
         let shape = TypeShape.of(Value.self)
-        for (text, key) in differ.reader.printedKeys(after.keys) {
+        let keys = Array(after.keys) + before.keys.filter { after[$0] == nil }
+        for (text, key) in differ.reader.printedKeys(keys) {
             let keyPath = path.appending(.key(text))
-            guard let previous = before[key], let current = after[key] else {
-                differ.entries.append(DiffEntry(operation: .added, path: keyPath, old: nil, new: differ.reader.read(after[key])))
-                continue
+            switch (before[key], after[key]) {
+            case (let previous?, let current?):
+                let same = withUnsafePointer(to: previous) { a in withUnsafePointer(to: current) { b in shape.same(a, b) } }
+                if !same { differ.diff(previous, current, shape, at: keyPath) }
+            case (nil, let current?):
+                differ.entries.append(DiffEntry(operation: .added, path: keyPath, old: nil, new: differ.reader.read(current)))
+            case (let previous?, nil):
+                differ.entries.append(DiffEntry(operation: .removed, path: keyPath, old: differ.reader.read(previous), new: nil))
+            case (nil, nil):
+                break
             }
-            let same = withUnsafePointer(to: previous) { a in withUnsafePointer(to: current) { b in shape.same(a, b) } }
-            if !same { differ.diff(previous, current, shape, at: keyPath) }
-        }
-        for (text, key) in differ.reader.printedKeys(before.keys) where after[key] == nil {
-            differ.entries.append(
-                DiffEntry(operation: .removed, path: path.appending(.key(text)), old: differ.reader.read(before[key]), new: nil))
         }
     }
 }

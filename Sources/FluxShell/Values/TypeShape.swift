@@ -48,13 +48,13 @@ final class TypeShape: @unchecked Sendable {
     /// Whether equal bits are the only way to be equal (no references: `Int`, `Bool`, a struct of them).
     let isBitwise: Bool
     /// `==` when the type is `Equatable`.
-    let equal: (@Sendable (UnsafeRawPointer, UnsafeRawPointer) -> Bool)?
+    let equal: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?
     /// A copy of the value at a pointer, as `Any` (for `Mirror` and descriptions).
     let load: @Sendable (UnsafeRawPointer) -> Any
 
     private init(
         type: Any.Type, kind: Kind, size: Int, isBitwise: Bool,
-        equal: (@Sendable (UnsafeRawPointer, UnsafeRawPointer) -> Bool)?, load: @escaping @Sendable (UnsafeRawPointer) -> Any
+        equal: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?, load: @escaping @Sendable (UnsafeRawPointer) -> Any
     ) {
         self.type = type
         self.kind = kind
@@ -143,9 +143,9 @@ final class TypeShape: @unchecked Sendable {
         return complete ? fields : []
     }
 
-    private static func equality<T>(of type: T.Type) -> (@Sendable (UnsafeRawPointer, UnsafeRawPointer) -> Bool)? {
+    private static func equality<T>(of type: T.Type) -> ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)? {
         guard let equatable = type as? any Equatable.Type else { return nil }
-        func compare<E: Equatable>(_: E.Type) -> @Sendable (UnsafeRawPointer, UnsafeRawPointer) -> Bool {
+        func compare<E: Equatable>(_: E.Type) -> (UnsafeRawPointer, UnsafeRawPointer) -> Bool {
             { $0.assumingMemoryBound(to: E.self).pointee == $1.assumingMemoryBound(to: E.self).pointee }
         }
         return compare(equatable)

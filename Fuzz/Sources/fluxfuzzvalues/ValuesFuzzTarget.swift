@@ -1,0 +1,89 @@
+import FluxShell
+import Foundation
+
+/// An app-shaped value, with the types SPEC §4 gives a text form.
+private struct Sample: Codable, Equatable {
+    enum Status: Codable, Equatable {
+        case idle
+        case syncing(since: Date)
+        case failed(reason: String, attempts: Int)
+    }
+    enum Format: Int, Codable, CaseIterable { case paperback = 1, hardcover, ebook }
+    var id: UUID
+    var title: String
+    var link: URL?
+    var added: Date
+    var price: Decimal?
+    var format: Format?
+    var tags: Set<String>
+    var shelves: [Int: String]
+    var cover: Data
+    var rating: Double
+    var volume: Float
+    var status: Status
+    var initial: Character?
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, link = "link_url", added, price, format, tags, shelves, cover, rating, volume, status, initial
+    }
+}
+
+extension Character: @retroactive Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try String(from: decoder)
+        guard text.count == 1, let first = text.first else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "one character"))
+        }
+        self = first
+    }
+
+    public func encode(to encoder: any Encoder) throws { try String(self).encode(to: encoder) }
+}
+
+/// Reads `value` as `T`; when that works, the printed form must read back to the same printed
+/// form (print, parse, print is a fixed point), for every type SPEC §4 gives a text form.
+private func check<T: Decodable>(_ type: T.Type, _ value: JSONValue) {
+    guard let decoded = try? JSONValueDecoder().decode(type, from: value) else { return }
+    let printed = ValueReader.read(decoded)
+    guard let again = try? JSONValueDecoder().decode(type, from: printed) else {
+        fatalError("\(T.self): the printed form \(JSONText.compact(printed)) of \(JSONText.compact(value)) does not read back")
+    }
+    let reprinted = ValueReader.read(again)
+    guard reprinted == printed else {
+        fatalError("\(T.self): \(JSONText.compact(printed)) reads back as \(JSONText.compact(reprinted))")
+    }
+}
+
+/// One fuzz input: a value in text as a user types it. The JSON parser's output must print and
+/// parse back to itself; the value read as each §4 type must survive print and parse.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard let text = String(validating: UnsafeBufferPointer(start: data, count: size), as: UTF8.self),
+        let value = try? JSONParser.parse(text)
+    else { return 0 }
+    let compact = JSONText.compact(value)
+    guard let reparsed = try? JSONParser.parse(compact), reparsed == value, JSONText.compact(reparsed) == compact else {
+        fatalError("\(text) prints as \(compact), which does not parse back to it")
+    }
+    for candidate in [value, .string(text)] {
+        check(Int.self, candidate)
+        check(Int8.self, candidate)
+        check(UInt64.self, candidate)
+        check(Double.self, candidate)
+        check(Float.self, candidate)
+        check(Decimal.self, candidate)
+        check(Bool.self, candidate)
+        check(String.self, candidate)
+        check(Date.self, candidate)
+        check(URL.self, candidate)
+        check(UUID.self, candidate)
+        check(Data.self, candidate)
+        check(Sample.Status.self, candidate)
+        check(Sample.Format.self, candidate)
+        check([Int: String].self, candidate)
+        check(Set<Double>.self, candidate)
+        check([Date?].self, candidate)
+        check(Sample.self, candidate)
+    }
+    return 0
+}
