@@ -51,6 +51,12 @@ import Testing
         #expect(try roundTrip(Double.infinity) == .infinity)
         #expect(try roundTrip(Double.nan).isNaN)
         #expect(try roundTrip(Decimal(string: "12.25")!) == Decimal(string: "12.25")!)
+        // Found by the value fuzzer: a Decimal too long for a Double prints in a Double's
+        // exponent form, which `Decimal(string:)` alone refuses; it reads back to the same print.
+        let long = Decimal(string: String(repeating: "62", count: 80))!
+        #expect(printed(long) == "6.262626262626263e+159")
+        #expect(printed(try roundTrip(long)) == printed(long))
+        #expect(printed(try roundTrip(Decimal(string: "1e-130") ?? 0)) == printed(Decimal(string: "1e-130") ?? 0))
     }
 
     @Test func truthTextAndCharacters() throws {

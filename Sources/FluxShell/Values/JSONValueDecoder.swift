@@ -115,7 +115,9 @@ enum ScalarDecoding {
             case .string(let string): text = string
             default: throw mismatch("a number")
             }
-            guard let decimal = Decimal(string: text) else { throw mismatch("a number") }
+            guard let decimal = Decimal(string: text) ?? Decimal(string: positionalDigits(text)) else {
+                throw mismatch("a number")
+            }
             return decimal as! T
         case let integerType as any FixedWidthInteger.Type:
             return try decodeInteger(integerType, from: value, path: path) as! T
@@ -156,6 +158,25 @@ enum ScalarDecoding {
                 I.self, context("expected a whole number, found \(JSONText.compact(value))"))
         }
     }
+}
+
+/// `6.2e+159` as `62` and 158 zeros (`1e-07` as `0.0000001`): `Decimal(string:)` refuses an
+/// exponent its own exponent cannot hold as written, though it can hold the number.
+func positionalDigits(_ text: String) -> String {
+    guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]),
+        abs(exponent) <= 400
+    else { return text }
+    var mantissa = text[..<e]
+    let sign = mantissa.hasPrefix("-") ? "-" : ""
+    if !sign.isEmpty { mantissa = mantissa.dropFirst() }
+    let point = mantissa.firstIndex(of: ".")
+    let digits = mantissa.filter { $0 != "." }
+    guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return text }
+    // The position of the decimal point within `digits`, after moving it by the exponent.
+    let position = (point.map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? digits.count) + exponent
+    if position <= 0 { return sign + "0." + String(repeating: "0", count: -position) + digits }
+    if position >= digits.count { return sign + digits + String(repeating: "0", count: position - digits.count) }
+    return sign + digits.prefix(position) + "." + digits.dropFirst(position)
 }
 
 /// A number as the user probably wrote it: `12` for a whole double, else Swift's shortest form.
