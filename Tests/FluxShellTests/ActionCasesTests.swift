@@ -156,3 +156,24 @@ struct ArgumentMessageTests {
         #expect(list.usage == "dispatch tag []")
     }
 }
+
+/// History, `save` and JSON show an action's arguments as their values print (SPEC §4).
+struct PrintedInvocationTests {
+    @Test func historyShowsArgumentsAsTheyPrint() {
+        let shell = Transcript(catalog: ActionCasesTests.catalog)
+        shell.run("load plain")
+        shell.run(#"dispatch at "2026-11-22T10:00:00+01:00""#)
+        shell.run(#"dispatch tags ["b","a","b"]"#)
+        shell.run(#"dispatch rename title: "x" id: 2"#)
+        shell.run("dispatch add 2.0")
+        shell.run("dispatch mixed 1 name: a")
+        #expect(
+            shell.run("history") == [
+                #"  1  at "2026-11-22T09:00:00Z""#,
+                #"  2  tags ["a","b"]"#,
+                "  3  rename title: x id: 2",
+                "  4  add 2",
+                "  5  mixed 1 name: a",
+            ])
+    }
+}

@@ -57,6 +57,10 @@ import Testing
         #expect(printed(long) == "6.262626262626263e+159")
         #expect(printed(try roundTrip(long)) == printed(long))
         #expect(printed(try roundTrip(Decimal(string: "1e-130") ?? 0)) == printed(Decimal(string: "1e-130") ?? 0))
+        // Also found by it: `Decimal(string:)` reads `-e` as a number; the shell does not.
+        #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Decimal.self, from: .string("-e")) }
+        #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Decimal.self, from: .string("12abc")) }
+        #expect(try JSONValueDecoder().decode(Decimal.self, from: .string("12.5")) == Decimal(string: "12.5"))
     }
 
     @Test func truthTextAndCharacters() throws {

@@ -28,6 +28,7 @@ final class ActionCases: @unchecked Sendable {
     struct Parameter {
         let offset: Int
         let reader: ArgumentReader
+        let shape: TypeShape
     }
 
     let type: Any.Type
@@ -57,23 +58,44 @@ final class ActionCases: @unchecked Sendable {
     }
 
     /// Initializes the memory at `value` to the case at `index` with `invocation`'s arguments.
-    func build(_ index: Int, _ invocation: ActionInvocation, into value: UnsafeMutableRawPointer) throws(ShellError) {
+    ///
+    /// - Returns: the invocation in printed form (SPEC §4: `at: "2026-11-22T09:00:00Z"` for an
+    ///   offset typed, a set sorted, property names for `CodingKeys`), when an argument was not
+    ///   typed in it; `nil` when every one was.
+    func build(_ index: Int, _ invocation: ActionInvocation, into value: UnsafeMutableRawPointer) throws(ShellError)
+        -> ActionInvocation?
+    {
         let item = cases[index]
         let signature = item.signature
         let arguments = try ActionText.arguments(of: invocation, for: signature)
         var written = 0
+        var isPrinted = true
         do {
             for (number, parameter) in item.parameters.enumerated() {
-                try parameter.reader.initialize(arguments[number], value + parameter.offset) {
+                let typedAsPrinted = try parameter.reader.initialize(arguments[number], value + parameter.offset) {
                     [ArgumentKey(signature.name), ArgumentKey(signature.parameters[number].key)]
                 }
+                isPrinted = isPrinted && typedAsPrinted
                 written += 1
             }
         } catch {
             for parameter in item.parameters.prefix(written) { parameter.reader.deinitialize(value + parameter.offset) }
             throw describe(error, parameter: written, invocation: invocation, signature: signature)
         }
+        var printed: ActionInvocation?
+        if !isPrinted {
+            // NB: read before the tag is set, while each parameter's memory holds just its value.
+            var canonical = ActionInvocation(name: signature.name)
+            for (number, parameter) in item.parameters.enumerated() where arguments[number] != nil {
+                canonical.arguments.append(
+                    .init(
+                        label: signature.parameters[number].label,
+                        value: ValueReader.read(parameter.shape.load(value + parameter.offset))))
+            }
+            printed = canonical
+        }
         RuntimeMetadata.injectTag(item.tag, into: value, of: type)
+        return printed
     }
 
     private func describe(_ error: any Error, parameter number: Int, invocation: ActionInvocation, signature: ActionSignature)
@@ -99,7 +121,7 @@ final class ActionCases: @unchecked Sendable {
         var signatureParameters: [ActionSignature.Parameter] = []
         func add(label: String?, type: Any.Type, offset: Int) {
             let reader = runtimeCase.isIndirect ? .refusing : ArgumentReader.of(type)
-            parameters.append(Parameter(offset: offset, reader: reader))
+            parameters.append(Parameter(offset: offset, reader: reader, shape: TypeShape.of(type)))
             signatureParameters.append(
                 .init(
                     label: label, key: label ?? "_\(signatureParameters.count)", typeName: TypeNames.display(type),
@@ -151,8 +173,9 @@ final class ActionCases: @unchecked Sendable {
 /// Reads one argument from text into the memory of a parameter of one type.
 struct ArgumentReader {
     /// Initializes the memory at the pointer to the argument's value (`nil`: the argument was left
-    /// out, which only an `Optional` allows). The path, for errors, is made only when needed.
-    let initialize: (_ argument: JSONValue?, _ destination: UnsafeMutableRawPointer, _ path: () -> [any CodingKey]) throws -> Void
+    /// out, which only an `Optional` allows), and says whether the argument was typed as the value
+    /// prints. The path, for errors, is made only when needed.
+    let initialize: (_ argument: JSONValue?, _ destination: UnsafeMutableRawPointer, _ path: () -> [any CodingKey]) throws -> Bool
     let deinitialize: (UnsafeMutableRawPointer) -> Void
     /// Whether text can give a value other than `nil` (not for an `Error`, a closure, …).
     let hasTextForm: Bool
@@ -185,10 +208,14 @@ struct ArgumentReader {
                 guard let argument else {
                     guard let empty else { throw NoTextForm() }
                     destination.initializeMemory(as: D.self, to: empty)
-                    return
+                    return true
                 }
-                let value = try direct(argument) ?? ScalarDecoding.decode(D.self, from: argument, path: path())
-                destination.initializeMemory(as: D.self, to: value)
+                if let value = direct(argument) {
+                    destination.initializeMemory(as: D.self, to: value)
+                    return true
+                }
+                destination.initializeMemory(as: D.self, to: try ScalarDecoding.decode(D.self, from: argument, path: path()))
+                return false
             },
             deinitialize: { $0.assumingMemoryBound(to: D.self).deinitialize(count: 1) },
             hasTextForm: true)
@@ -207,6 +234,7 @@ struct ArgumentReader {
                 case nil, .null?:
                     guard let empty else { throw NoTextForm() }
                     destination.initializeMemory(as: T.self, to: empty)
+                    return true
                 case _ where caseNames.isEmpty:
                     throw NoTextForm()
                 case .string(let word)?:
@@ -215,6 +243,7 @@ struct ArgumentReader {
                             .init(codingPath: path(), debugDescription: "Cannot initialize \(T.self) from '\(word)'"))
                     }
                     destination.initializeMemory(as: T.self, to: value)
+                    return true
                 default:
                     throw DecodingError.typeMismatch(
                         T.self,

@@ -33,7 +33,8 @@ protocol StoreRuntime: AnyObject {
 
 @usableFromInline
 enum DecodeOutcome {
-    case accepted(TypedAction)
+    /// The action, and the invocation in printed form when it was not typed in it.
+    case accepted(TypedAction, printed: ActionInvocation?)
     /// The store has no action of that name.
     case unknownCase
     /// The store has that action, but not with these arguments.
@@ -136,12 +137,13 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
         guard let index = actionCases.index(named: invocation.name) else { return .unknownCase }
         do {
             // NB: the action is built in place in memory of its own type, then moved out.
+            var printed: ActionInvocation?
             let action = try withUnsafeTemporaryAllocation(of: M.Action.self, capacity: 1) { buffer in
                 let value = buffer.baseAddress!
-                try actionCases.build(index, invocation, into: UnsafeMutableRawPointer(value))
+                printed = try actionCases.build(index, invocation, into: UnsafeMutableRawPointer(value))
                 return value.move()
             }
-            return .accepted(TypedActionBox(action))
+            return .accepted(TypedActionBox(action), printed: printed)
         } catch {
             return .rejected(error as? ShellError ?? ShellError("\(error)"))
         }

@@ -39,10 +39,13 @@ public final class Session {
     private final class DecodedInvocation {
         let invocation: ActionInvocation
         let payloads: [SessionAction.Payload]
+        /// The invocation as its values print (SPEC §4), for history, `save` and JSON.
+        let printed: ActionInvocation
 
-        init(_ invocation: ActionInvocation, _ payloads: [SessionAction.Payload]) {
+        init(_ invocation: ActionInvocation, _ payloads: [SessionAction.Payload], printed: ActionInvocation) {
             self.invocation = invocation
             self.payloads = payloads
+            self.printed = printed
         }
     }
 
@@ -202,7 +205,11 @@ public final class Session {
 
     func dispatch(_ invocation: ActionInvocation) throws(ShellError) -> CommandResult {
         guard !stores.isEmpty else { throw noStoreLoaded }
-        let payloads = try decodePayloads(invocation)
+        let decoded = try decodePayloads(invocation)
+        let payloads = decoded.payloads
+        // NB: from here on, the action as its values print (an offset typed in a date, a set in
+        // any order, a CodingKeys name): history, `save` and JSON show what the state shows.
+        let invocation = decoded.printed
         for payload in anyStoreValidates ? payloads : [] {
             guard let store = stores.first(where: { $0.id == payload.storeID }), store.runtime.validates else { continue }
             do {
@@ -243,20 +250,24 @@ public final class Session {
     }
 
     /// The typed action of every loaded store that accepts `invocation`.
-    private func decodePayloads(_ invocation: ActionInvocation) throws(ShellError) -> [SessionAction.Payload] {
-        if let decodedCache, decodedCache.invocation == invocation { return decodedCache.payloads }
+    private func decodePayloads(_ invocation: ActionInvocation) throws(ShellError) -> DecodedInvocation {
+        if let decodedCache, decodedCache.invocation == invocation { return decodedCache }
         var payloads: [SessionAction.Payload] = []
+        var printed: ActionInvocation?
         var rejections: [(LoadedStore, ShellError)] = []
         for store in stores {
             switch store.runtime.decode(invocation) {
-            case .accepted(let action): payloads.append(.init(storeID: store.id, action: action))
+            case .accepted(let action, let printedForm):
+                payloads.append(.init(storeID: store.id, action: action))
+                printed = printed ?? printedForm
             case .unknownCase: break
             case .rejected(let error): rejections.append((store, error))
             }
         }
         guard payloads.isEmpty else {
-            decodedCache = DecodedInvocation(invocation, payloads)
-            return payloads
+            let decoded = DecodedInvocation(invocation, payloads, printed: printed ?? invocation)
+            decodedCache = decoded
+            return decoded
         }
         if let (store, error) = rejections.first {
             throw stores.count > 1 ? ShellError("\(store.alias): \(error.message)", hint: error.hint) : error
@@ -282,7 +293,7 @@ public final class Session {
         }
         var payloads: [SessionAction.Payload] = []
         for store in stores {
-            if case .accepted(let action) = store.runtime.decode(invocation) {
+            if case .accepted(let action, _) = store.runtime.decode(invocation) {
                 payloads.append(.init(storeID: store.id, action: action))
             }
         }

@@ -112,10 +112,17 @@ enum ScalarDecoding {
             switch value {
             case .int(let number): text = String(number)
             case .double(let number): text = String(number)
-            case .string(let string): text = string
+            case .string("nan"): return Decimal.nan as! T
+            case .string(let string):
+                // NB: `Decimal(string:)` takes any prefix that looks like a number (`-e`, `12abc`);
+                // only a whole JSON number is one.
+                switch try? JSONParser.parse(string) {
+                case .int?, .double?: text = string
+                default: throw mismatch("a number")
+                }
             default: throw mismatch("a number")
             }
-            guard let decimal = Decimal(string: text) ?? Decimal(string: positionalDigits(text)) else {
+            guard let decimal = Decimal(string: text) ?? Decimal(string: positionalDigits(text)), !decimal.isNaN else {
                 throw mismatch("a number")
             }
             return decimal as! T
