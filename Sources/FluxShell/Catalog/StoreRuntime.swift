@@ -17,6 +17,8 @@ protocol StoreRuntime: AnyObject {
     var validates: Bool { get }
     /// The current state as printed (read once per change, when asked).
     var json: JSONValue { get }
+    /// The value at `path` in the current state, reading only what the path goes through.
+    func read(_ path: ValuePath) throws(ShellError) -> JSONValue
     /// The diff made by the last action this store handled, since the step before it; `nil` when
     /// no action reached the store since the last call.
     func takeStep() -> [DiffEntry]?
@@ -162,6 +164,15 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
         let json = ValueReader.read(store.state)
         cachedJSON = json
         return json
+    }
+
+    @usableFromInline func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
+        // NB: a whole state already read answers at once; else only the path's values are read,
+        // so one `state todos[5].title` does not print 300,000 todos into memory first.
+        if cachedJSON == nil, !path.segments.isEmpty, let value = ValueReader().read(store.state, at: path.segments[...]) {
+            return value
+        }
+        return try path.lookup(in: json)
     }
 
     /// The diff since the last recorded step, and the current state becomes that step.

@@ -42,7 +42,7 @@ extension Session {
 
     func state(at path: ValuePath) throws(ShellError) -> CommandResult {
         let store = try activeStore()
-        let value = try path.lookup(in: store.json)
+        let value = try store.runtime.read(path)
         var result = CommandResult()
         result.text = [path.segments.isEmpty ? JSONText.pretty(value) : JSONText.compact(value)]
         if recordsJSON { result.fields = [("path", .string(path.description)), ("value", value)] }
@@ -80,7 +80,7 @@ extension Session {
 
     func expect(_ expectation: Expectation) throws(ShellError) -> CommandResult {
         let store = try activeStore()
-        let actual = try expectation.path.lookup(in: store.json)
+        let actual = try store.runtime.read(expectation.path)
         if let failure = ExpectationCheck.failure(of: expectation, actual: actual) { throw failure }
         var result = CommandResult()
         if recordsJSON { result.fields = [("passed", .bool(true))] }

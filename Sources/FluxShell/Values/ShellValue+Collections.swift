@@ -16,10 +16,32 @@ extension Optional: ShellValue {
             differ.diffPrinted(read(at: old, differ.reader), read(at: new, differ.reader), at: path)
         }
     }
+
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+        value(at: pointer).flatMap { reader.read($0, at: path) }
+    }
+}
+
+extension Collection where Index == Int {
+    /// `[i]` or `.count` of an ordered collection, in place (see ``ShellValue/read(at:path:_:)``).
+    func read(at path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+        switch path.first {
+        case .index(let index)? where index >= 0 && index < count:
+            return reader.read(self[startIndex + index], at: path.dropFirst())
+        case .key("count")? where path.count == 1:
+            return .int(count)
+        default:
+            return nil
+        }
+    }
 }
 
 extension Array: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
+
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+        value(at: pointer).read(at: path, reader)
+    }
 
     static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
         differ.diffOrdered(value(at: old), value(at: new), offset: 0, at: path)
@@ -28,6 +50,10 @@ extension Array: ShellValue {
 
 extension ContiguousArray: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
+
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+        value(at: pointer).read(at: path, reader)
+    }
 
     static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
         differ.diffOrdered(Array(value(at: old)), Array(value(at: new)), offset: 0, at: path)
@@ -40,6 +66,10 @@ extension ArraySlice: ShellValue {
 
 extension ChunkedArray: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
+
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+        value(at: pointer).read(at: path, reader)
+    }
 
     /// The chunks both versions share are skipped without looking at their elements.
     static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
@@ -74,6 +104,21 @@ extension Dictionary: ShellValue {
         var object = JSONObject(minimumCapacity: count)
         for (text, key) in reader.printedKeys(keys) { object[text] = reader.read(self[key]) }
         return .object(object)
+    }
+
+    /// `["key"]` by printed key, or `.count` when no key prints as `count`.
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+        guard case .key(let text)? = path.first else { return nil }
+        let dictionary = value(at: pointer)
+        for (key, element) in dictionary {
+            let printed = reader.read(key)
+            let printedText: String
+            if case .string(let string) = printed { printedText = string } else { printedText = JSONText.compact(printed) }
+            if printedText == text {
+                return reader.read(element, at: path.dropFirst())
+            }
+        }
+        return text == "count" && path.count == 1 ? .int(dictionary.count) : nil
     }
 
     /// Keys in both are diffed as their values' type; others appear or disappear; the lines come

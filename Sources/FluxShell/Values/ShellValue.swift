@@ -13,6 +13,10 @@ protocol ShellValue {
     /// Adds to `differ` the changes from the value at `old` to the one at `new`, both of this
     /// type, at `path`. By default, the two printed values are compared.
     static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer)
+
+    /// The value at `path` (not empty) inside the value at `pointer`, reading only what the path
+    /// goes through; `nil` to let the whole printed value answer. By default, `nil`.
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue?
 }
 
 extension ShellValue {
@@ -29,6 +33,10 @@ extension ShellValue {
 
     static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
         differ.diffPrinted(read(at: old, differ.reader), read(at: new, differ.reader), at: path)
+    }
+
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+        nil
     }
 }
 

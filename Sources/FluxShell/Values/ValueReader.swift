@@ -29,6 +29,28 @@ public final class ValueReader {
         return withUnsafePointer(to: value) { read(at: UnsafeRawPointer($0), TypeShape.of(T.self)) }
     }
 
+    /// The value at `path` inside `value`, reading only what the path goes through (a member of
+    /// a struct, an element of an array, a dictionary's value, `.count`); `nil` when the path
+    /// goes where values are not walked in place (an enum's payload, a class instance), or does
+    /// not exist: then ``ValuePath/lookup(in:)`` on the whole value answers, errors included.
+    public func read<T>(_ value: T, at path: ArraySlice<ValuePath.Segment>) -> JSONValue? {
+        // NB: as in `read(_:)`, the pointer lives only for the closure and is read through `T`'s shape.
+        withUnsafePointer(to: value) { read(at: UnsafeRawPointer($0), TypeShape.of(T.self), path: path) }
+    }
+
+    func read(at pointer: UnsafeRawPointer, _ shape: TypeShape, path: ArraySlice<ValuePath.Segment>) -> JSONValue? {
+        guard let segment = path.first else { return read(at: pointer, shape) }
+        switch shape.kind {
+        case .custom(let type):
+            return type.read(at: pointer, path: path, self)
+        case .fields(let fields):
+            guard case .key(let key) = segment, let field = fields.first(where: { $0.name == key }) else { return nil }
+            return read(at: pointer + field.offset, field.shape, path: path.dropFirst())
+        case .enumeration, .object, .existential, .opaque:
+            return nil
+        }
+    }
+
     /// The value of type `shape.type` stored at `pointer`.
     func read(at pointer: UnsafeRawPointer, _ shape: TypeShape) -> JSONValue {
         guard depth < Self.maximumDepth else { return .string("(too deep)") }
