@@ -75,6 +75,12 @@ grep -E '^(PASS |FAIL |Examples/NotesApp/Failing/[^ ]+:[0-9]+: error: |[0-9]+ pa
 same "$failing/wrong-expectations.expected" "$verdicts" "the report of notesh test $failing"
 [ -s "$err" ] && { fail "notesh test $failing wrote to stderr:"; cat "$err" >&2; }
 
+# 4. The executable speaks of itself by its own name, not fluxsh.
+run "$notesh" --help
+grep -q '^USAGE: notesh ' "$out" || fail "notesh --help does not say 'USAGE: notesh'"
+head -1 "$saved" | grep -q '^# Saved by notesh\. Replay with: notesh test FILE$' ||
+    fail "the saved session's header does not name notesh: $(head -1 "$saved")"
+
 if [ "$failures" -ne 0 ]; then
     echo "test-example: $failures check(s) failed" >&2
     exit 1

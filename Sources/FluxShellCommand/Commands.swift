@@ -18,9 +18,20 @@ struct CommonOptions: ParsableArguments {
 
 extension ScriptRunner.Format: ExpressibleByArgument {}
 
+/// The name the program was started by: `fluxsh`, or a user's own executable (`notesh`).
+enum ProgramName {
+    static var current: String {
+        guard let path = CommandLine.arguments.first, let name = path.split(separator: "/").last, !name.isEmpty else {
+            return "fluxsh"
+        }
+        return String(name)
+    }
+}
+
 struct Fluxsh: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fluxsh",
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+        commandName: ProgramName.current,
         abstract: "A shell for unidirectional data flow stores: dispatch actions, see every state change.",
         discussion: """
             With no subcommand: an interactive shell when stdin is a terminal, otherwise reads \
@@ -30,6 +41,7 @@ struct Fluxsh: ParsableCommand {
         version: FluxshVersion.current,
         subcommands: [Shell.self, Stores.self, Run.self, Test.self],
         defaultSubcommand: Shell.self)
+    }
 }
 
 struct Shell: ParsableCommand {

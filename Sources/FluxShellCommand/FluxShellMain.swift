@@ -19,6 +19,8 @@ public enum FluxShellMain {
         -> Never
     {
         Platform.ignoreBrokenPipe()
+        var catalog = catalog
+        catalog.programName = ProgramName.current
         let status: Int32
         do {
             let command = try Fluxsh.parseAsRoot(arguments)

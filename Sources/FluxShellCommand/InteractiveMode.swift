@@ -13,7 +13,7 @@ struct InteractiveMode {
         session.recordsJSON = common.format == .json
         let colors = Colors.forStandardOutput(noColor: common.noColor || common.format == .json)
         if let status = RunMode.loadStore(store, into: session) { return status }
-        guard let editor = LineEditor(program: "fluxsh") else {
+        guard let editor = LineEditor(program: session.catalog.programName) else {
             streams.err("warning: line editing is unavailable; reading plain lines")
             return RunMode(catalog: catalog, store: store, common: common).runStandardInput()
         }
@@ -25,7 +25,7 @@ struct InteractiveMode {
             let completion = completer.complete(text)
             return (completion.word, completion.candidates)
         }
-        streams.out("fluxsh \(FluxshVersion.current) — type 'help' for commands, Tab to complete, Ctrl-D to quit.")
+        streams.out("\(session.catalog.programName) \(FluxshVersion.current) — type 'help' for commands, Tab to complete, Ctrl-D to quit.")
         if store == nil { streams.out("Stores: \(catalog.names.joined(separator: ", ")). Start with: load \(catalog.names.first ?? "NAME")") }
         streams.flush()
         var number = 0

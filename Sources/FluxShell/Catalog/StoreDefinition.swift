@@ -58,6 +58,10 @@ public struct StoreDefinition: Sendable {
 /// The stores a shell can load, by name, in the order they were registered.
 public struct StoreCatalog: Sendable {
     public private(set) var definitions: [StoreDefinition]
+    /// The shell's own name in what it prints (`run 'notesh test --update'`, a saved file's
+    /// header): a user's executable is not `fluxsh`. `FluxShellMain.run` sets it from the
+    /// command line.
+    public var programName = "fluxsh"
 
     public init(_ definitions: [StoreDefinition] = []) {
         self.definitions = []

@@ -253,7 +253,7 @@ public final class ScriptRunner {
                     location: block.location,
                     lines: ["error: '\(block.command)' has no expected diff lines (exhaustive mode); it printed:"]
                         + block.actual.map { "    " + $0 }
-                        + ["  (run 'fluxsh test --update' to write them)"],
+                        + ["  (run '\(session.catalog.programName) test --update' to write them)"],
                     fixableByUpdate: true))
             return
         }
@@ -263,7 +263,7 @@ public final class ScriptRunner {
                 location: block.location,
                 lines: ["error: the diff of '\(block.command)' differs from the expected lines"]
                     + SideBySide.render(expected: block.expected, actual: block.actual)
-                    + ["  (run 'fluxsh test --update' to accept what happened)"],
+                    + ["  (run '\(session.catalog.programName) test --update' to accept what happened)"],
                 fixableByUpdate: true))
     }
 

@@ -91,7 +91,7 @@ extension Session {
         guard !transcriptOverflowed else {
             throw ShellError(
                 "this session is too long to save (over \(transcriptLimit) commands)",
-                hint: "save earlier, or replay a script file with 'fluxsh run'")
+                hint: "save earlier, or replay a script file with '\(catalog.programName) run'")
         }
         try FileSystem.writeAtomically(scenarioText(), to: file)
         var result = CommandResult()
@@ -103,7 +103,7 @@ extension Session {
 
     /// The session as a scenario that `fluxsh test --exhaustive` passes.
     func scenarioText() -> String {
-        var text = "# Saved by fluxsh. Replay with: fluxsh test FILE\n"
+        var text = "# Saved by \(catalog.programName). Replay with: \(catalog.programName) test FILE\n"
         for entry in transcript {
             text += entry.commandLine + "\n"
             for line in entry.diff?.lines ?? [] { text += line + "\n" }

@@ -111,7 +111,7 @@ public final class Session {
     public var activeAlias: String? { activeIndex.map { stores[$0].alias } }
 
     /// `counter> `, or `fluxsh> ` with no active store.
-    public var prompt: String { (activeAlias ?? "fluxsh") + "> " }
+    public var prompt: String { (activeAlias ?? catalog.programName) + "> " }
 
     /// The aliases of the loaded stores, in load order.
     public var loadedAliases: [String] { stores.map(\.alias) }
