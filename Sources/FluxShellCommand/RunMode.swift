@@ -38,16 +38,13 @@ struct RunMode {
         while !runner.isStopped, let line = reader.nextLine(tooLong: &tooLong) {
             number += 1
             if tooLong {
-                runner.feed(
-                    ArraySlice("# (line over 16 MiB)".utf8), number: number, file: "<stdin>")
-                StandardStreams.shared.err(
-                    "<stdin>:\(number): error: line longer than 16 MiB, skipped")
+                runner.reject(line: number, file: "<stdin>", ShellError("line longer than 16 MiB, skipped"))
                 continue
             }
             runner.feed(line, number: number, file: "<stdin>")
         }
         runner.finish()
-        return runner.failures.isEmpty && !tooLong ? 0 : 1
+        return runner.failures.isEmpty ? 0 : 1
     }
 
     func run(files: [String]) -> Int32 {

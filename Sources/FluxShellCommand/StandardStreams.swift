@@ -58,7 +58,9 @@ struct LineReader {
         var searched = 0
         while true {
             if let newline = buffer[(start + searched)...].firstIndex(of: 0x0A) {
-                let line = buffer[start..<newline]
+                // NB: the chunk that brought the newline may have brought the line past the limit.
+                tooLong = newline - start > Self.maximumLineLength
+                let line = buffer[start..<min(newline, start + Self.maximumLineLength)]
                 start = newline + 1
                 return line
             }

@@ -78,6 +78,19 @@ struct EndToEndTests {
         #expect(result.status == 1)
     }
 
+    /// A line over 16 MiB is reported at its line and the run fails, even when later lines pass.
+    @Test func anOverlongLineFailsTheRun() throws {
+        var input = Data("load counter\n".utf8)
+        input.append(Data(repeating: UInt8(ascii: "x"), count: 16 * 1024 * 1024 + 10))
+        input.append(Data("\ndispatch increment\n".utf8))
+        let result = try Fluxsh.run([], stdinData: input)
+        // NB: compared as Bools, so a failure does not print 16 MiB of input.
+        #expect(result.stdout == "~ count: 0 -> 1\n")
+        let reported = result.stderr == "<stdin>:2: error: line longer than 16 MiB, skipped\n"
+        #expect(reported, "stderr begins \(result.stderr.prefix(120))")
+        #expect(result.status == 1)
+    }
+
     @Test func echoAndBail() throws {
         let echoed = try Fluxsh.run(["--echo"], stdin: "load counter\ndispatch add 2\n")
         #expect(echoed.stdout == "> load counter\n> dispatch add 2\n~ count: 0 -> 2\n")

@@ -267,6 +267,14 @@ public final class ScriptRunner {
                 fixableByUpdate: true))
     }
 
+    /// Reports line `number` of `file` as failed without running it (a line the caller could not
+    /// read, such as one over the length limit); it counts as a failure like any other.
+    public func reject(line number: Int, file: String, _ error: ShellError) {
+        guard !isStopped else { return }
+        closePending()
+        fail(at: SourceLocation(file: file, line: number), error)
+    }
+
     private func fail(at location: SourceLocation, _ error: ShellError) {
         record(Failure(location: location, lines: [ErrorText.render(error, at: nil)], fixableByUpdate: false))
     }
