@@ -12,6 +12,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Only for the benchmark, to compare diffs with what TCA's `_printChanges` uses.
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
     ],
     targets: [
         // Layer 0: the unidirectional data flow library. No dependencies.
@@ -42,7 +44,11 @@ let package = Package(
             ]),
         .executableTarget(name: "fluxsh", dependencies: ["FluxShellCommand", "FluxStores"]),
 
-        // Benchmark of FluxCore's hot path: `make bench`.
-        .executableTarget(name: "fluxbench", dependencies: ["FluxCore", "FluxShell", "FluxStores"]),
+        // Benchmarks of FluxCore's hot path and the engine's diff: `make bench`.
+        .executableTarget(
+            name: "fluxbench",
+            dependencies: [
+                "FluxCore", "FluxShell", "FluxStores", .product(name: "CustomDump", package: "swift-custom-dump"),
+            ]),
     ]
 )

@@ -23,7 +23,7 @@ public final class Flux<Action: FluxCore.Action, State: FluxCore.State>: Sendabl
         let store = Store(state: state)
         self.init(
             dispatcher: dispatcher, store: store,
-            handler: { action in store.update { mutation.mutate(action: action, state: &$0) } })
+            handler: { action in store.mutate { mutation.mutate(action: action, state: &$0) } })
     }
 
     /// Creates a store holding `state` that `mutation` changes for each action of `dispatcher`;
@@ -35,7 +35,7 @@ public final class Flux<Action: FluxCore.Action, State: FluxCore.State>: Sendabl
         let store = Store(state: state)
         self.init(
             dispatcher: dispatcher, store: store,
-            handler: { action in store.update { mutation.mutate(action: action, state: &$0) } })
+            handler: { action in store.mutate { mutation.mutate(action: action, state: &$0) } })
     }
 
     @usableFromInline

@@ -60,6 +60,21 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
         return change
     }
 
+    /// Changes the state in place and announces the change to every observer, as ``update(_:)``
+    /// does; with no observer, no copy of the old state is made (a dispatcher's handler, which
+    /// does not need the change, uses this).
+    @inlinable
+    public func mutate(_ body: (inout State) -> Void) {
+        lock.lock()
+        guard observers.isEmpty else {
+            lock.unlock()
+            update(body)
+            return
+        }
+        body(&current)
+        lock.unlock()
+    }
+
     /// Replaces the whole state and announces the change.
     @discardableResult
     public func replace(with state: State) -> StateChange<State>? {

@@ -32,6 +32,9 @@ case "shell-counter":
 case "shell-toggle":
     ShellBenchmarks.toggleAmongManyTodos()
     exit(0)
+case "diff":
+    DiffBenchmarks.run()
+    exit(0)
 default:
     break
 }
@@ -66,3 +69,4 @@ do {
     precondition(tally.total == flux.store.state.count * 10)
 }
 ShellBenchmarks.run()
+DiffBenchmarks.run()

@@ -35,6 +35,7 @@ final class ActionCases: @unchecked Sendable {
     /// In declaration order when the enum is `Decodable` (its `CodingKeys` keep that order), else
     /// in the runtime's order (cases with a payload first).
     let cases: [Case]
+    private let indexByName: [String: Int]
 
     @usableFromInline
     init(_ type: Any.Type) {
@@ -49,12 +50,13 @@ final class ActionCases: @unchecked Sendable {
             cases.sort { (position[$0.signature.name] ?? Int.max, $0.tag) < (position[$1.signature.name] ?? Int.max, $1.tag) }
         }
         self.cases = cases
+        indexByName = Dictionary(cases.enumerated().map { ($1.signature.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     @usableFromInline var signatures: [ActionSignature] { cases.map(\.signature) }
 
     func index(named name: String) -> Int? {
-        cases.firstIndex { $0.signature.name == name }
+        indexByName[name]
     }
 
     /// Initializes the memory at `value` to the case at `index` with `invocation`'s arguments.

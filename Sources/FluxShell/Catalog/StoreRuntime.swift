@@ -60,7 +60,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline let store: Store<M.State>
     let initialState: M.State
     @usableFromInline let mutation: M
-    let validateAction: (@Sendable (M.Action, M.State) throws -> Void)?
+    @usableFromInline let validateAction: (@Sendable (M.Action, M.State) throws -> Void)?
     @usableFromInline let effect: (@Sendable (M.Action, M.State) -> [M.Action])?
     let dispatcher: Dispatcher<SessionAction>
     @usableFromInline var subscription: Subscription?
@@ -106,7 +106,8 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
         // runtime; a runtime dropped on its own (a failed `load`) is detached first.
         recordHistoryStep = { [unowned(unsafe) self] cursor, dropped in
             // NB: `recorded` is the store's state once its steps are recorded, as they are when
-            // the session records history; reading it takes no lock.
+            // the session records history; reading it takes no lock, and lending it by address
+            // no copy beyond the one the history keeps.
             self.history.record(self.recorded, cursor: cursor, forgetting: dropped)
         }
         subscription = dispatcher.register { [unowned(unsafe) self] envelope in
@@ -124,7 +125,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @inlinable
     func apply(_ action: M.Action) {
         let mutation = self.mutation
-        store.update { mutation.mutate(action: action, state: &$0) }
+        store.mutate { mutation.mutate(action: action, state: &$0) }
         step = recordStep()
         guard let effect, let onFollowUp else { return }
         for followUp in effect(action, store.state) {
@@ -153,9 +154,15 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
 
     @usableFromInline var validates: Bool { validateAction != nil }
 
-    @usableFromInline func validate(_ action: TypedAction) throws {
-        guard let validateAction, let box = action as? TypedActionBox<M.Action> else { return }
-        try validateAction(box.action, store.state)
+    @inlinable
+    func validate(_ action: TypedAction) throws {
+        guard let validateAction else { return }
+        // NB: the session hands a store only the actions its own runtime decoded (see `TypedAction`).
+        let box = unsafeDowncast(action, to: TypedActionBox<M.Action>.self)
+        // NB: `recorded` is the store's state: every change to it is recorded before the session
+        // takes the next command. Lent through its address, it is read without the lock and
+        // without the copy (a retain of every member) that passing the property itself makes.
+        try withUnsafePointer(to: &recorded) { try validateAction(box.action, $0.pointee) }
     }
 
     @usableFromInline var json: JSONValue {
@@ -179,6 +186,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @inlinable
     func recordStep() -> [DiffEntry] {
         let current = store.state
+        // NB: the previous state is lent by address, not copied (see `validate(_:)`).
         let entries = differ.step(from: recorded, to: current, stateShape)
         recorded = current
         if !entries.isEmpty { cachedJSON = nil }

@@ -41,7 +41,16 @@ public enum CommandParser {
             throw ShellError("expected a command, found \(first.text)", hint: "try 'help'")
         }
         let word = String(first.text)
+        // NB: cases are tried in order; `dispatch`, the command of most lines, comes first.
         switch word {
+        case "dispatch":
+            guard let action = arguments.first else {
+                throw usageError("dispatch ACTION [ARG...]", example: "dispatch add 5")
+            }
+            return .dispatch(
+                ActionInvocation(
+                    name: try name(action, what: "action name"),
+                    arguments: try self.arguments(arguments.dropFirst())))
         case "help":
             try expectCount(arguments, 0...1, usage: "help [COMMAND]")
             return .help(topic: arguments.first.map { String($0.text) })
@@ -61,14 +70,6 @@ public enum CommandParser {
         case "actions":
             try expectCount(arguments, 0...0, usage: "actions")
             return .actions
-        case "dispatch":
-            guard let action = arguments.first else {
-                throw usageError("dispatch ACTION [ARG...]", example: "dispatch add 5")
-            }
-            return .dispatch(
-                ActionInvocation(
-                    name: try name(action, what: "action name"),
-                    arguments: try self.arguments(arguments.dropFirst())))
         case "state":
             try expectCount(arguments, 0...1, usage: "state [PATH]")
             guard let path = arguments.first else { return .state(path: .root) }

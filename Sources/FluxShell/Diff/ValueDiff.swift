@@ -29,8 +29,18 @@ public final class ValueDiffer {
     }
 
     /// The diff from `old` to `new`, values of `shape.type`; the differ is reused for the next one.
-    @usableFromInline
+    ///
+    /// NB: `@inlinable`, so a store's runtime takes the two values' addresses in code compiled
+    /// for its state type, not in generic code that looks up the type's metadata on every step.
+    @inlinable
     func step<T>(from old: T, to new: T, _ shape: TypeShape) -> [DiffEntry] {
+        withUnsafePointer(to: old) { a in
+            withUnsafePointer(to: new) { b in step(UnsafeRawPointer(a), UnsafeRawPointer(b), shape) }
+        }
+    }
+
+    @usableFromInline
+    func step(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ shape: TypeShape) -> [DiffEntry] {
         entries = []
         diff(old, new, shape, at: .root)
         defer { entries = [] }
