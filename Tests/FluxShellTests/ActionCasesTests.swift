@@ -177,3 +177,26 @@ struct PrintedInvocationTests {
             ])
     }
 }
+
+/// An effect's follow-up actions reach their own store as the effect made them.
+struct FollowUpTests {
+    static let catalog = StoreCatalog([
+        StoreDefinition(
+            "effects", state: ActionCasesTests.Log(), mutation: ActionCasesTests.Recorder(),
+            effect: { action, _ in
+                guard case .ping = action else { return [] }
+                return [.fail(ActionCasesTests.Failure()), .at(Date(timeIntervalSince1970: 0.0004))]
+            })
+    ])
+
+    @Test func followUpsWithoutTextFormOrWithSubMillisecondsArriveTyped() {
+        let shell = Transcript(catalog: Self.catalog)
+        shell.run("load effects")
+        let lines = shell.run("dispatch ping")
+        #expect(lines.contains { $0.hasPrefix("=> fail") }, "\(lines)")
+        #expect(lines.contains(#"=> at "1970-01-01T00:00:00Z""#), "\(lines)")
+        #expect(shell.run("state count") == ["3"])
+        let expected = String(describing: ActionCasesTests.Plain.at(Date(timeIntervalSince1970: 0.0004)))
+        #expect(shell.run("state last") == [JSONText.compact(.string(expected))])
+    }
+}

@@ -50,6 +50,15 @@ struct CommandParserTests {
         #expect(failing.command == .dispatch(.init(name: "nope")))
     }
 
+    /// Found in review: a column was counted for every quoted token and a word rescanned at every
+    /// `:`, so these lines of under 1 MiB took minutes. Each is one pass now.
+    @Test func longLinesOfManyTokensOrColonsAreLexedInOnePass() throws {
+        let quoted = "dispatch add " + String(repeating: #""a" "#, count: 200_000)
+        #expect(try CommandLexer.tokens(in: quoted[...]).count == 200_002)
+        let colons = String(repeating: "a", count: 400_000) + String(repeating: "!:", count: 200_000)
+        #expect(try CommandLexer.tokens(in: colons[...]).count == 1)
+    }
+
     @Test func quotedStringsUseJSONEscapes() throws {
         #expect(
             try command(#"dispatch add "a\"b\\c\n\u00e9✓""#)

@@ -50,6 +50,13 @@ enum ActionText {
         count == 0 ? "no arguments" : count == 1 ? "1 argument" : "\(count) arguments"
     }
 
+    /// A follow-up action for its `=> ` line: in command syntax, or by its case name when it has
+    /// no case-name form.
+    @usableFromInline
+    static func announcement<A>(of action: A) -> ActionInvocation {
+        (try? invocation(of: action)) ?? ActionInvocation(name: RuntimeMetadata.caseName(ofTyped: action) ?? "\(action)")
+    }
+
     /// A typed action back in command syntax: `{"add":{"_0":5}}` is `add 5`.
     @usableFromInline
     static func invocation<A>(of action: A) throws -> ActionInvocation {

@@ -6,8 +6,9 @@ protocol StoreRuntime: AnyObject {
     var alias: String { get set }
     var storeName: String { get }
     var signatures: [ActionSignature] { get }
-    /// Called with each follow-up action an effect produced, in order.
-    var onFollowUp: ((ActionInvocation) -> Void)? { get set }
+    /// Called with each follow-up action an effect produced, in order: in command syntax (for the
+    /// `=> ` line and the other stores), typed for this store, and this store's identity.
+    var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)? { get set }
 
     /// The typed action for `invocation`, or why this store does not take it.
     func decode(_ invocation: ActionInvocation) -> DecodeOutcome
@@ -56,7 +57,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline let actionCases: ActionCases
     // NB: a runtime belongs to one session, used from one thread at a time: the properties
     // touched on every action skip the run-time exclusivity checks.
-    @usableFromInline @exclusivity(unchecked) var onFollowUp: ((ActionInvocation) -> Void)?
+    @usableFromInline @exclusivity(unchecked) var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
     @usableFromInline let store: Store<M.State>
     let initialState: M.State
     @usableFromInline let mutation: M
@@ -129,8 +130,9 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
         step = recordStep()
         guard let effect, let onFollowUp else { return }
         for followUp in effect(action, store.state) {
-            guard let invocation = try? ActionText.invocation(of: followUp) else { continue }
-            onFollowUp(invocation)
+            // NB: this store gets the action as the effect made it, not rebuilt from its text: an
+            // `Error` or a closure in it has no text form, and a date would lose its sub-milliseconds.
+            onFollowUp(ActionText.announcement(of: followUp), TypedActionBox(followUp), ObjectIdentifier(self))
         }
     }
 

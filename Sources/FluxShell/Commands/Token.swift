@@ -32,9 +32,9 @@ public enum CommandLexer {
         tokens.reserveCapacity(6)
         let bytes = line.utf8
         var index = bytes.startIndex
-        func column(_ position: Substring.Index) -> Int {
-            line.unicodeScalars.distance(from: line.startIndex, to: position) + 1
-        }
+        // NB: a column is counted only for an error (`Where`): counting it for every token would
+        // make a line of many quoted strings cost its length squared.
+        func column(_ position: Substring.Index) -> Where { Where(line: line, position: position) }
         while index < bytes.endIndex {
             let byte = bytes[index]
             if isSpace(byte) {
@@ -59,6 +59,9 @@ public enum CommandLexer {
             // A word, possibly a label (`title:`), with bracketed parts (`scores["a b"]`) kept whole.
             var end = index
             var isLabel = false
+            // NB: only the first `:` of a word can end a label (the text before any later one
+            // holds a `:`), so the word is checked once, not at every colon.
+            var sawColon = false
             while end < bytes.endIndex {
                 let current = bytes[end]
                 if isSpace(current) || current == UInt8(ascii: "#") { break }
@@ -66,9 +69,12 @@ public enum CommandLexer {
                     end = try endOfBracketed(bytes, from: end, column: column(start))
                     continue
                 }
-                if current == UInt8(ascii: ":"), isIdentifier(line[start..<end]) {
-                    isLabel = true
-                    break
+                if current == UInt8(ascii: ":"), !sawColon {
+                    sawColon = true
+                    if isIdentifier(line[start..<end]) {
+                        isLabel = true
+                        break
+                    }
                 }
                 bytes.formIndex(after: &end)
             }
@@ -82,6 +88,13 @@ public enum CommandLexer {
             index = end
         }
         return tokens
+    }
+
+    /// Where a token starts, for an error's column.
+    struct Where {
+        let line: Substring
+        let position: Substring.Index
+        var column: Int { line.unicodeScalars.distance(from: line.startIndex, to: position) + 1 }
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
@@ -98,7 +111,7 @@ public enum CommandLexer {
     /// The string a quoted token stands for. A plain one (no escapes, no control characters) is
     /// its bytes between the quotes; any other is read by the JSON parser, which resolves escapes
     /// and refuses what JSON refuses.
-    private static func quoted(_ text: Substring, isPlain: Bool, column: Int) throws(ShellError) -> String {
+    private static func quoted(_ text: Substring, isPlain: Bool, column: Where) throws(ShellError) -> String {
         if isPlain { return String(text.dropFirst().dropLast()) }
         do throws(JSONParseError) {
             guard case .string(let string) = try JSONParser.parse(text) else {
@@ -107,14 +120,14 @@ public enum CommandLexer {
             return string
         } catch {
             throw ShellError(
-                "invalid string at column \(column): \(error.message)",
+                "invalid string at column \(column.column): \(error.message)",
                 hint: "strings use JSON escapes such as \\\" and \\n")
         }
     }
 
     /// The end of the quoted string at `start`, and whether it has neither escapes nor control
     /// characters.
-    private static func endOfQuoted(_ bytes: Substring.UTF8View, from start: Substring.Index, column: Int)
+    private static func endOfQuoted(_ bytes: Substring.UTF8View, from start: Substring.Index, column: Where)
         throws(ShellError) -> (end: Substring.Index, isPlain: Bool)
     {
         var index = bytes.index(after: start)
@@ -132,10 +145,10 @@ public enum CommandLexer {
             bytes.formIndex(after: &index)
         }
         throw ShellError(
-            "unterminated string starting at column \(column)", hint: "close it with a \"")
+            "unterminated string starting at column \(column.column)", hint: "close it with a \"")
     }
 
-    private static func endOfBracketed(_ bytes: Substring.UTF8View, from start: Substring.Index, column: Int)
+    private static func endOfBracketed(_ bytes: Substring.UTF8View, from start: Substring.Index, column: Where)
         throws(ShellError) -> Substring.Index
     {
         // NB: a counter, not a stack of recursion, so 100,000 nested brackets cost nothing.
@@ -157,7 +170,7 @@ public enum CommandLexer {
             bytes.formIndex(after: &index)
         }
         throw ShellError(
-            "unterminated \(bytes[start] == UInt8(ascii: "[") ? "'['" : "'{'") starting at column \(column)",
+            "unterminated \(bytes[start] == UInt8(ascii: "[") ? "'['" : "'{'") starting at column \(column.column)",
             hint: "every [ needs a ] and every { a }")
     }
 }

@@ -164,7 +164,9 @@ public final class Session {
                 "a store named '\(alias)' is already loaded", hint: "load \(name) as \(alias)2")
         }
         let runtime = definition.makeRuntime(alias, dispatcher, history.entries.count)
-        runtime.onFollowUp = { [unowned self] invocation in self.dispatchFollowUp(invocation) }
+        runtime.onFollowUp = { [unowned self] invocation, action, origin in
+            self.dispatchFollowUp(invocation, action, from: origin)
+        }
         stores.append(LoadedStore(runtime: runtime, definition: definition))
         registerStepRecorder()
         decodedCache = nil
@@ -284,8 +286,9 @@ public final class Session {
             hint: suggestion ?? "type 'actions' for the active store's list")
     }
 
-    /// Queues an effect's follow-up action for every loaded store that accepts it.
-    private func dispatchFollowUp(_ invocation: ActionInvocation) {
+    /// Queues an effect's follow-up action: typed for the store whose effect made it, from its
+    /// text for every other loaded store that accepts it.
+    private func dispatchFollowUp(_ invocation: ActionInvocation, _ action: TypedAction, from origin: ObjectIdentifier) {
         followUpCount += 1
         guard followUpCount <= followUpLimit else {
             followUpOverflow = true
@@ -293,11 +296,12 @@ public final class Session {
         }
         var payloads: [SessionAction.Payload] = []
         for store in stores {
-            if case .accepted(let action, _) = store.runtime.decode(invocation) {
+            if store.id == origin {
                 payloads.append(.init(storeID: store.id, action: action))
+            } else if case .accepted(let decoded, _) = store.runtime.decode(invocation) {
+                payloads.append(.init(storeID: store.id, action: decoded))
             }
         }
-        guard !payloads.isEmpty else { return }
         dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: true, payloads: payloads))
     }
 
