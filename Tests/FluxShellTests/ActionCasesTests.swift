@@ -10,6 +10,8 @@ struct ActionCasesTests {
     final class Handle: Sendable {}
     enum Speed: Sendable { case fast, slow }
     enum Sort: String, Codable, Sendable { case byTitle = "by-title", byDate = "by-date" }
+    enum Role: String, Sendable { case admin = "ADMIN", guest }
+    enum Level: Int, Sendable { case low = 1, high }
     struct Failure: Error {}
 
     enum Plain: Action {
@@ -24,6 +26,9 @@ struct ActionCasesTests {
         case ident(UUID)
         case tags(Set<String>)
         case speed(Speed)
+        case maybeSpeed(Speed?)
+        case role(Role)
+        case level(Level)
         case sort(by: Sort)
         case fail(any Error & Sendable)
         case setError((any Error & Sendable)?)
@@ -67,6 +72,8 @@ struct ActionCasesTests {
         #expect(lines.contains("link(URL?)"))
         #expect(lines.contains("tags(Set<String>)"))
         #expect(lines.contains("speed(Speed)    fast | slow"))
+        #expect(lines.contains("maybeSpeed(Speed?)    fast | slow"))
+        #expect(lines.contains("role(Role)    ADMIN | guest"))
         #expect(lines.contains("sort(by: Sort)    by-title | by-date"))
         #expect(lines.contains("ping") && lines.contains("pong"))
         #expect(lines.contains("fail(Error)    (not dispatchable from text: Error has no text form)"))
@@ -95,6 +102,13 @@ struct ActionCasesTests {
         ("ident 00000000-0000-0000-0000-000000000001", .ident(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)),
         (#"tags ["a"]"#, .tags(["a"])),
         ("speed slow", .speed(.slow)),
+        ("maybeSpeed fast", .maybeSpeed(.fast)),
+        ("maybeSpeed null", .maybeSpeed(nil)),
+        ("role ADMIN", .role(.admin)),
+        ("role admin", .role(.admin)),
+        ("role guest", .role(.guest)),
+        ("level 2", .level(.high)),
+        ("level low", .level(.low)),
         ("sort by: byDate", .sort(by: .byDate)),
         ("sort by: by-date", .sort(by: .byDate)),
         ("setError null", .setError(nil)),
@@ -115,6 +129,8 @@ struct ActionCasesTests {
         ("twice ping", "argument 1 of 'twice' cannot be given as text: Plain has no text form"),
         ("setError x", "argument 1 of 'setError' cannot be given as text: "),
         ("speed medium", "argument 1 of 'speed': not one of its values: fast, slow"),
+        ("role ADMN", "argument 1 of 'role': not one of its values: ADMIN, guest (did you mean 'ADMIN'?)"),
+        ("level 3", "argument 1 of 'level': not one of its values: low, high"),
         ("sort by: by-dat", "argument 'by' of 'sort': not one of its values: by-title, by-date (did you mean 'by-date'?)"),
         ("add x", "argument 1 of 'add': expected a whole number, found \"x\""),
         ("toggle id: 1 id: 2", "argument 'id' is given twice"),
@@ -154,6 +170,8 @@ struct ArgumentMessageTests {
         #expect(signature.usage == "dispatch setFolders {}")
         let list = ActionSignature(name: "tag", parameters: [.init(label: nil, key: "_0", typeName: "[String]")])
         #expect(list.usage == "dispatch tag []")
+        let nested = ActionSignature(name: "rows", parameters: [.init(label: nil, key: "_0", typeName: "[[String: Int]]")])
+        #expect(nested.usage == "dispatch rows []")
     }
 }
 

@@ -148,13 +148,10 @@ final class ActionCases: @unchecked Sendable {
     private static func choices(of type: Any.Type) -> [String] {
         let type = RuntimeMetadata.wrappedType(ofOptional: type) ?? type
         guard let cases = RuntimeMetadata.enumCases(of: type), cases.allSatisfy({ $0.payload == nil }) else { return [] }
-        let shape = TypeShape.of(type)
         func printed<T>(_: T.Type) -> [String] {
-            cases.map { enumCase in
-                guard let value = shape.emptyCase(named: enumCase.name, as: T.self),
-                    case .string(let text) = ValueReader.read(value)
-                else { return enumCase.name }
-                return text
+            EmptyCase.all(of: T.self).map { enumCase in
+                if case .string(let text) = enumCase.printed { return text }
+                return enumCase.name
             }
         }
         return _openExistential(type, do: printed)
@@ -223,13 +220,16 @@ struct ArgumentReader {
             hasTextForm: true)
     }
 
-    /// A type that is not `Decodable`: an enum takes the name of a case without payload; any
-    /// other type only `nil`, when it is an `Optional`.
+    /// A type that is not `Decodable`: an enum (or an `Optional` of one) takes the name or the
+    /// printed form (a raw value) of a case without payload; any other type only `nil`, when it is
+    /// an `Optional`.
     private static func opaque<T>(_: T.Type) -> ArgumentReader {
         let empty = nilValue(of: T.self)
-        let shape = TypeShape.of(T.self)
-        var caseNames: [String] = []
-        if case .enumeration(let tags) = shape.kind { caseNames = tags.keys.sorted() }
+        func cases<W>(_: W.Type) -> [EmptyCase<T>] {
+            // NB: `W` is `T`, or the type `T` wraps: a cast to `T` makes an `Optional` of it.
+            EmptyCase.all(of: W.self).map { EmptyCase(name: $0.name, printed: $0.printed, value: $0.value as! T) }
+        }
+        let choices = _openExistential(RuntimeMetadata.wrappedType(ofOptional: T.self) ?? T.self, do: cases)
         return ArgumentReader(
             initialize: { argument, destination, path in
                 switch argument {
@@ -237,23 +237,25 @@ struct ArgumentReader {
                     guard let empty else { throw NoTextForm() }
                     destination.initializeMemory(as: T.self, to: empty)
                     return true
-                case _ where caseNames.isEmpty:
+                case _ where choices.isEmpty:
                     throw NoTextForm()
-                case .string(let word)?:
-                    guard let value = shape.emptyCase(named: word, as: T.self) else {
-                        throw DecodingError.dataCorrupted(
-                            .init(codingPath: path(), debugDescription: "Cannot initialize \(T.self) from '\(word)'"))
+                case let argument?:
+                    if case .string(let word) = argument, let match = choices.first(where: { $0.name == word }) {
+                        destination.initializeMemory(as: T.self, to: match.value)
+                        return true
                     }
-                    destination.initializeMemory(as: T.self, to: value)
-                    return true
-                default:
-                    throw DecodingError.typeMismatch(
-                        T.self,
-                        .init(codingPath: path(), debugDescription: "expected one of \(caseNames.joined(separator: ", "))"))
+                    if let match = choices.first(where: { $0.printed == argument }) {
+                        destination.initializeMemory(as: T.self, to: match.value)
+                        return true
+                    }
+                    let given: String
+                    if case .string(let word) = argument { given = word } else { given = JSONText.compact(argument) }
+                    throw DecodingError.dataCorrupted(
+                        .init(codingPath: path(), debugDescription: "Cannot initialize \(T.self) from '\(given)'"))
                 }
             },
             deinitialize: { $0.assumingMemoryBound(to: T.self).deinitialize(count: 1) },
-            hasTextForm: !caseNames.isEmpty)
+            hasTextForm: !choices.isEmpty)
     }
 
     /// A payload the shell does not build (an `indirect` case keeps it in a box).
@@ -264,6 +266,24 @@ struct ArgumentReader {
         guard let nilable = type as? any ExpressibleByNilLiteral.Type else { return nil }
         func make<N: ExpressibleByNilLiteral>(_: N.Type) -> T? { N(nilLiteral: ()) as? T }
         return make(nilable)
+    }
+}
+
+/// A case without payload of an enum: its name, its printed form (its raw value, else its
+/// name) and the value.
+struct EmptyCase<T> {
+    let name: String
+    let printed: JSONValue
+    let value: T
+
+    /// Every case without payload of `T`, in the runtime's order; none when `T` is not an enum.
+    static func all(of _: T.Type) -> [EmptyCase] {
+        guard let cases = RuntimeMetadata.enumCases(of: T.self) else { return [] }
+        let shape = TypeShape.of(T.self)
+        return cases.compactMap { enumCase in
+            guard enumCase.payload == nil, let value = shape.emptyCase(named: enumCase.name, as: T.self) else { return nil }
+            return EmptyCase(name: enumCase.name, printed: ValueReader.read(value), value: value)
+        }
     }
 }
 

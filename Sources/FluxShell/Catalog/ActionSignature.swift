@@ -48,6 +48,20 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         return text
     }
 
+    /// Whether `[K: V]`'s inside has a `:` outside nested brackets (`[[String: Int]]` has not).
+    private static func hasTopLevelColon(_ text: Substring) -> Bool {
+        var depth = 0
+        for character in text {
+            switch character {
+            case "[", "(", "<": depth += 1
+            case "]", ")", ">": depth -= 1
+            case ":" where depth == 0: return true
+            default: break
+            }
+        }
+        return false
+    }
+
     private func placeholder(_ parameter: Parameter) -> String {
         if let first = parameter.choices.first { return first }
         let typeName = parameter.typeName.hasSuffix("?") ? String(parameter.typeName.dropLast()) : parameter.typeName
@@ -63,7 +77,7 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         case "Data": return "\"aGVsbG8=\""
         default:
             // NB: `[Int: String]` is a dictionary (an object); `[String]` and `Set<…>` arrays.
-            let isDictionary = typeName.hasPrefix("[") && typeName.contains(": ")
+            let isDictionary = typeName.hasPrefix("[") && Self.hasTopLevelColon(typeName.dropFirst().dropLast())
             return (typeName.hasPrefix("[") && !isDictionary) || typeName.hasPrefix("Set<") ? "[]" : "{}"
         }
     }

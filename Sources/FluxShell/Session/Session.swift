@@ -255,18 +255,21 @@ public final class Session {
     private func decodePayloads(_ invocation: ActionInvocation) throws(ShellError) -> DecodedInvocation {
         if let decodedCache, decodedCache.invocation == invocation { return decodedCache }
         var payloads: [SessionAction.Payload] = []
-        var printed: ActionInvocation?
+        // NB: the printed form stands for the command only when every store that takes it prints
+        // it the same way; else the text as typed does, which every store reads as it did.
+        var printedForms: [ActionInvocation?] = []
         var rejections: [(LoadedStore, ShellError)] = []
         for store in stores {
             switch store.runtime.decode(invocation) {
             case .accepted(let action, let printedForm):
                 payloads.append(.init(storeID: store.id, action: action))
-                printed = printed ?? printedForm
+                printedForms.append(printedForm)
             case .unknownCase: break
             case .rejected(let error): rejections.append((store, error))
             }
         }
         guard payloads.isEmpty else {
+            let printed = printedForms.allSatisfy({ $0 == printedForms[0] }) ? printedForms[0] : nil
             let decoded = DecodedInvocation(invocation, payloads, printed: printed ?? invocation)
             decodedCache = decoded
             return decoded

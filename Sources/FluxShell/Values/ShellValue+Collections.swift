@@ -110,14 +110,11 @@ extension Dictionary: ShellValue {
     static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
         guard case .key(let text)? = path.first else { return nil }
         let dictionary = value(at: pointer)
-        for (key, element) in dictionary {
-            let printed = reader.read(key)
-            let printedText: String
-            if case .string(let string) = printed { printedText = string } else { printedText = JSONText.compact(printed) }
-            if printedText == text {
-                return reader.read(element, at: path.dropFirst())
-            }
-        }
+        // NB: two keys may print the same (`nil` and `"null"`); then the whole printed value,
+        // which settles it one way, answers instead.
+        let matches = reader.printedKeys(dictionary.keys).filter { $0.text == text }
+        guard matches.count <= 1 else { return nil }
+        if let match = matches.first { return reader.read(dictionary[match.key]!, at: path.dropFirst()) }
         return text == "count" && path.count == 1 ? .int(dictionary.count) : nil
     }
 

@@ -40,6 +40,9 @@ public final class ValueReader {
 
     func read(at pointer: UnsafeRawPointer, _ shape: TypeShape, path: ArraySlice<ValuePath.Segment>) -> JSONValue? {
         guard let segment = path.first else { return read(at: pointer, shape) }
+        // NB: each level walked counts toward `maximumDepth`, as it does when the whole value is read.
+        depth += 1
+        defer { depth -= 1 }
         switch shape.kind {
         case .custom(let type):
             return type.read(at: pointer, path: path, self)
