@@ -1,12 +1,36 @@
 /// Between typed actions and their command syntax.
 @usableFromInline
 enum ActionText {
+    /// The argument for each parameter of a signature, in declaration order (`nil`: left out).
+    enum Arguments {
+        /// The invocation's own list, whose arguments come in declaration order (the usual case).
+        case inOrder([ActionInvocation.Argument])
+        /// One slot per parameter.
+        case slots(ContiguousArray<JSONValue?>)
+
+        subscript(parameter: Int) -> JSONValue? {
+            switch self {
+            case .inOrder(let arguments): parameter < arguments.count ? arguments[parameter].value : nil
+            case .slots(let slots): slots[parameter]
+            }
+        }
+    }
+
     /// The arguments of `invocation`, one per parameter of `signature` in declaration order
     /// (`nil`: left out): labels matched to the parameters' labels, positional arguments by position.
     static func arguments(of invocation: ActionInvocation, for signature: ActionSignature) throws(ShellError)
-        -> ContiguousArray<JSONValue?>
+        -> Arguments
     {
         let parameters = signature.parameters
+        // NB: arguments that each match the parameter at their own position, with only optional
+        // ones left out, need no slots: what the matching below would give, without building it.
+        let given = invocation.arguments
+        if given.count <= parameters.count,
+            zip(given, parameters).allSatisfy({ $0.label == nil || $0.label == $1.label || $0.label == $1.key }),
+            parameters[given.count...].allSatisfy({ $0.typeName.hasSuffix("?") })
+        {
+            return .inOrder(given)
+        }
         var usage: String { "usage: \(signature.usage)" }
         // NB: an argument is matched to the parameter at its own position first: arguments in
         // declaration order cost no search.
@@ -43,7 +67,7 @@ enum ActionText {
                     hint: usage)
             }
         }
-        return slots
+        return .slots(slots)
     }
 
     private static func countText(_ count: Int) -> String {

@@ -16,6 +16,13 @@ public enum CommandParser {
     }
 
     public static func parse(_ line: Substring) throws(ShellError) -> ParsedLine {
+        var tokens: [Token] = []
+        return try parse(line, reusing: &tokens)
+    }
+
+    /// Parses `line` with `tokens` as the lexer's buffer: a caller parsing line after line keeps
+    /// one buffer instead of allocating one per line.
+    public static func parse(_ line: Substring, reusing tokens: inout [Token]) throws(ShellError) -> ParsedLine {
         var rest = line
         var expectsFailure = false
         // NB: on the UTF-8 bytes, since `!` and the blanks are ASCII (no grapheme breaking).
@@ -27,30 +34,31 @@ public enum CommandParser {
                 rest = rest[after...]
             }
         }
-        var tokens = try CommandLexer.tokens(in: rest)
-        guard !tokens.isEmpty else {
+        try CommandLexer.tokens(in: rest, into: &tokens)
+        guard let first = tokens.first else {
             if expectsFailure { throw ShellError("'!' must be followed by a command") }
             return ParsedLine(command: nil, expectsFailure: false)
         }
-        let first = tokens.removeFirst()
-        return ParsedLine(command: try command(first, tokens), expectsFailure: expectsFailure)
+        return ParsedLine(command: try command(first, tokens[1...]), expectsFailure: expectsFailure)
     }
 
-    private static func command(_ first: Token, _ arguments: [Token]) throws(ShellError) -> Command {
+    private static func command(_ first: Token, _ rest: ArraySlice<Token>) throws(ShellError) -> Command {
         guard case .word = first.kind else {
             throw ShellError("expected a command, found \(first.text)", hint: "try 'help'")
         }
         let word = String(first.text)
-        // NB: cases are tried in order; `dispatch`, the command of most lines, comes first.
-        switch word {
-        case "dispatch":
-            guard let action = arguments.first else {
+        // NB: `dispatch`, the command of most lines, reads its arguments from the caller's token
+        // buffer; the others, from an array of their own indexed from 0.
+        if word == "dispatch" {
+            guard let action = rest.first else {
                 throw usageError("dispatch ACTION [ARG...]", example: "dispatch add 5")
             }
             return .dispatch(
                 ActionInvocation(
-                    name: try name(action, what: "action name"),
-                    arguments: try self.arguments(arguments.dropFirst())))
+                    name: try name(action, what: "action name"), arguments: try self.arguments(rest.dropFirst())))
+        }
+        let arguments = Array(rest)
+        switch word {
         case "help":
             try expectCount(arguments, 0...1, usage: "help [COMMAND]")
             return .help(topic: arguments.first.map { String($0.text) })

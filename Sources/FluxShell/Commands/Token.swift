@@ -29,7 +29,14 @@ public struct Token: Sendable, Equatable {
 public enum CommandLexer {
     public static func tokens(in line: Substring) throws(ShellError) -> [Token] {
         var tokens: [Token] = []
-        tokens.reserveCapacity(6)
+        try self.tokens(in: line, into: &tokens)
+        return tokens
+    }
+
+    /// The tokens of `line` in `tokens`, which is emptied first and keeps its capacity: a caller
+    /// that lexes line after line reuses one buffer.
+    public static func tokens(in line: Substring, into tokens: inout [Token]) throws(ShellError) {
+        tokens.removeAll(keepingCapacity: true)
         let bytes = line.utf8
         var index = bytes.startIndex
         // NB: a column is counted only for an error (`Where`): counting it for every token would
@@ -87,7 +94,6 @@ public enum CommandLexer {
             }
             index = end
         }
-        return tokens
     }
 
     /// Where a token starts, for an error's column.

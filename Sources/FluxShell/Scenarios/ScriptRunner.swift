@@ -85,8 +85,8 @@ public final class ScriptRunner {
     @exclusivity(unchecked) private var lastParse: ParsedLineCache?
 
     private final class ParsedLineCache {
-        let line: String
-        let parsed: ParsedLine
+        var line: String
+        var parsed: ParsedLine
 
         init(line: String, parsed: ParsedLine) {
             self.line = line
@@ -103,8 +103,8 @@ public final class ScriptRunner {
         /// What the command printed, rendered only when there are expected lines to compare.
         var actual: [String] { result.lines }
         var expected: [String] = []
-        let firstExpectedLine: Int
-        let isRequired: Bool
+        var firstExpectedLine: Int
+        var isRequired: Bool
 
         init(location: SourceLocation, line: String, result: CommandResult, firstExpectedLine: Int, isRequired: Bool) {
             self.location = location
@@ -114,6 +114,12 @@ public final class ScriptRunner {
             self.isRequired = isRequired
         }
     }
+
+    /// The lexer's buffer, kept from line to line.
+    @exclusivity(unchecked) private var tokenBuffer: [Token] = []
+
+    /// The last pending command's record, reused for the next one when nothing kept it.
+    @exclusivity(unchecked) private var sparePending: Pending?
 
     public init(session: Session, options: Options, output: Output) {
         self.session = session
@@ -170,15 +176,21 @@ public final class ScriptRunner {
         closePending()
         let parsed: ParsedLine
         do {
-            parsed = try CommandParser.parse(line)
+            parsed = try CommandParser.parse(line[...], reusing: &tokenBuffer)
         } catch {
             // NB: `! ` before a line that does not even parse is an expected failure too.
             if !Self.expectsFailure(line) { fail(at: location, error) }
             return
         }
-        let cache = ParsedLineCache(line: line, parsed: parsed)
-        lastParse = cache
-        run(cache, at: location)
+        // NB: the last line's record is refilled when nothing else holds it: a line never seen
+        // before allocates no new one.
+        if lastParse != nil, isKnownUniquelyReferenced(&lastParse!) {
+            lastParse!.line = line
+            lastParse!.parsed = parsed
+        } else {
+            lastParse = ParsedLineCache(line: line, parsed: parsed)
+        }
+        run(lastParse!, at: location)
     }
 
     /// Whether `bytes` are the UTF-8 of `line` (the line as it was read, so its storage is
@@ -218,10 +230,21 @@ public final class ScriptRunner {
         }
         if options.printsOutput { print(result, command: command, at: location) }
         if command.changesState {
-            pending = Pending(
-                location: location, line: line, result: result,
-                firstExpectedLine: location.line + 1,
-                isRequired: options.exhaustive || session.isExhaustive)
+            let isRequired = options.exhaustive || session.isExhaustive
+            if let spare = sparePending {
+                // NB: a record nothing else holds (see `closePending()`): refilled, not reallocated.
+                sparePending = nil
+                spare.location = location
+                spare.line = line
+                spare.result = result
+                spare.firstExpectedLine = location.line + 1
+                spare.isRequired = isRequired
+                pending = spare
+            } else {
+                pending = Pending(
+                    location: location, line: line, result: result, firstExpectedLine: location.line + 1,
+                    isRequired: isRequired)
+            }
         }
         if result.quits { isStopped = true }
     }
@@ -243,6 +266,7 @@ public final class ScriptRunner {
     private func closePending() {
         // NB: the common case, a command with no expected lines to check, costs no copy.
         if pending?.expected.isEmpty == true, pending?.isRequired == false, !options.collectsDiffBlocks {
+            sparePending = pending
             pending = nil
             return
         }

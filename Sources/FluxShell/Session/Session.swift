@@ -37,10 +37,10 @@ public final class Session {
     @exclusivity(unchecked) private var anyStoreValidates = false
 
     private final class DecodedInvocation {
-        let invocation: ActionInvocation
-        let payloads: [SessionAction.Payload]
+        var invocation: ActionInvocation
+        var payloads: [SessionAction.Payload]
         /// The invocation as its values print (SPEC §4), for history, `save` and JSON.
-        let printed: ActionInvocation
+        var printed: ActionInvocation
 
         init(_ invocation: ActionInvocation, _ payloads: [SessionAction.Payload], printed: ActionInvocation) {
             self.invocation = invocation
@@ -255,22 +255,39 @@ public final class Session {
     private func decodePayloads(_ invocation: ActionInvocation) throws(ShellError) -> DecodedInvocation {
         if let decodedCache, decodedCache.invocation == invocation { return decodedCache }
         var payloads: [SessionAction.Payload] = []
+        // NB: the last record, when nothing else holds it, is refilled, its array emptied with
+        // its storage kept: an action never seen before allocates neither.
+        var record: DecodedInvocation?
+        if decodedCache != nil, isKnownUniquelyReferenced(&decodedCache!) {
+            record = decodedCache
+            decodedCache = nil
+            swap(&payloads, &record!.payloads)
+            payloads.removeAll(keepingCapacity: true)
+        }
         // NB: the printed form stands for the command only when every store that takes it prints
         // it the same way; else the text as typed does, which every store reads as it did.
-        var printedForms: [ActionInvocation?] = []
+        var printed: ActionInvocation??
+        var printedAlike = true
         var rejections: [(LoadedStore, ShellError)] = []
         for store in stores {
             switch store.runtime.decode(invocation) {
             case .accepted(let action, let printedForm):
                 payloads.append(.init(storeID: store.id, action: action))
-                printedForms.append(printedForm)
+                if let first = printed { printedAlike = printedAlike && first == printedForm } else { printed = printedForm }
             case .unknownCase: break
             case .rejected(let error): rejections.append((store, error))
             }
         }
         guard payloads.isEmpty else {
-            let printed = printedForms.allSatisfy({ $0 == printedForms[0] }) ? printedForms[0] : nil
-            let decoded = DecodedInvocation(invocation, payloads, printed: printed ?? invocation)
+            let form = (printedAlike ? printed ?? nil : nil) ?? invocation
+            if let record {
+                record.invocation = invocation
+                record.payloads = payloads
+                record.printed = form
+                decodedCache = record
+                return record
+            }
+            let decoded = DecodedInvocation(invocation, payloads, printed: form)
             decodedCache = decoded
             return decoded
         }
