@@ -179,11 +179,15 @@ public enum CommandParser {
             throw ShellError("unexpected label '\(label):'", hint: "quote a value containing ':'")
         case .word:
             let text = token.text
-            switch text {
-            case "true": return .bool(true)
-            case "false": return .bool(false)
-            case "null": return .null
-            default: break
+            // NB: compared only when the first byte could start one of them: a comparison of a
+            // substring with a literal takes the general string comparison.
+            if let first = text.utf8.first, first == UInt8(ascii: "t") || first == UInt8(ascii: "f") || first == UInt8(ascii: "n") {
+                switch text {
+                case "true": return .bool(true)
+                case "false": return .bool(false)
+                case "null": return .null
+                default: break
+                }
             }
             if let first = text.utf8.first,
                 (0x30...0x39).contains(first)

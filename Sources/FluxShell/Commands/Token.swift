@@ -42,6 +42,9 @@ public enum CommandLexer {
         // NB: a column is counted only for an error (`Where`): counting it for every token would
         // make a line of many quoted strings cost its length squared.
         func column(_ position: Substring.Index) -> Where { Where(line: line, position: position) }
+        // NB: a token's text is taken through the UTF-8 view: its bounds are ASCII bytes, and
+        // slicing the line itself checks each bound for a character boundary (2 % of a piped line).
+        func slice(_ start: Substring.Index, _ end: Substring.Index) -> Substring { Substring(bytes[start..<end]) }
         while index < bytes.endIndex {
             let byte = bytes[index]
             if isSpace(byte) {
@@ -52,14 +55,14 @@ public enum CommandLexer {
             let start = index
             if byte == UInt8(ascii: "\"") {
                 let (end, isPlain) = try endOfQuoted(bytes, from: index, column: column(start))
-                let text = line[start..<end]
+                let text = slice(start, end)
                 tokens.append(Token(kind: .quoted(try quoted(text, isPlain: isPlain, column: column(start))), text: text))
                 index = end
                 continue
             }
             if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
                 let end = try endOfBracketed(bytes, from: index, column: column(start))
-                tokens.append(Token(kind: .json, text: line[start..<end]))
+                tokens.append(Token(kind: .json, text: slice(start, end)))
                 index = end
                 continue
             }
@@ -78,7 +81,7 @@ public enum CommandLexer {
                 }
                 if current == UInt8(ascii: ":"), !sawColon {
                     sawColon = true
-                    if isIdentifier(line[start..<end]) {
+                    if isIdentifier(slice(start, end)) {
                         isLabel = true
                         break
                     }
@@ -86,11 +89,11 @@ public enum CommandLexer {
                 bytes.formIndex(after: &end)
             }
             if isLabel {
-                let name = String(line[start..<end])
+                let name = String(slice(start, end))
                 bytes.formIndex(after: &end)
-                tokens.append(Token(kind: .label(name), text: line[start..<end]))
+                tokens.append(Token(kind: .label(name), text: slice(start, end)))
             } else {
-                tokens.append(Token(kind: .word, text: line[start..<end]))
+                tokens.append(Token(kind: .word, text: slice(start, end)))
             }
             index = end
         }
