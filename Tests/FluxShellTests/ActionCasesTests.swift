@@ -35,6 +35,7 @@ struct ActionCasesTests {
         case run(@Sendable () -> Void)
         case handle(Handle)
         indirect case twice(Plain)
+        case void(Void)
         case ping
         case pong
     }
@@ -115,6 +116,7 @@ struct ActionCasesTests {
         ("setError", .setError(nil)),
         ("ping", .ping),
         ("pong", .pong),
+        ("void", .void(())),
     ])
     func textBuildsTheCase(_ arguments: String, _ expected: Plain) {
         let shell = shell()

@@ -29,6 +29,18 @@ struct ScenarioRunnerTests {
             ])
     }
 
+    /// Found in review: a `!` with no command after it passed silently.
+    @Test func aBangWithoutACommandIsAnError() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bang-\(UUID().uuidString).scenario")
+        try "load counter\n! \n!\t# only a note\n! dispatch nope\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = ScenarioRunner(catalog: .builtIn).run(file.path)
+        #expect(
+            result.report == [
+                "\(file.path):2: error: '!' must be followed by a command",
+                "\(file.path):3: error: '!' must be followed by a command",
+            ])
+    }
+
     @Test func discoverRejectsMissingPathsAndShardsPartitionTheFiles() throws {
         #expect(throws: ShellError.self) { try ScenarioRunner.discover(["/no/such/folder"]) }
         let files = (1...10).map { "s\($0)" }

@@ -132,9 +132,12 @@ final class ActionCases: @unchecked Sendable {
         if let payload = runtimeCase.payload {
             // NB: several values, or one with a label, are a tuple (`(id: Int)`); its elements are
             // laid out as a tuple's stored fields, unlabeled ones named `_0`, `_1`, …
-            if RuntimeMetadata.kind(of: payload) == .tuple, case .fields(let fields) = TypeShape.of(payload).kind {
-                for (position, field) in fields.enumerated() {
-                    add(label: field.name == "_\(position)" ? nil : field.name, type: field.shape.type, offset: field.offset)
+            if RuntimeMetadata.kind(of: payload) == .tuple {
+                // NB: a tuple with no elements (`case ping(Void)`) has no fields: no parameters.
+                if case .fields(let fields) = TypeShape.of(payload).kind {
+                    for (position, field) in fields.enumerated() {
+                        add(label: field.name == "_\(position)" ? nil : field.name, type: field.shape.type, offset: field.offset)
+                    }
                 }
             } else {
                 add(label: nil, type: payload, offset: 0)

@@ -358,9 +358,13 @@ public final class ScriptRunner {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// Whether `line` is `! COMMAND`: a `!` with no command after it (`! `, `! # note`) is an
+    /// error of its own, not an expected failure.
     static func expectsFailure(_ line: String) -> Bool {
         let text = line.drop { $0 == " " || $0 == "\t" }
-        return text.hasPrefix("! ") || text.hasPrefix("!\t")
+        guard text.hasPrefix("! ") || text.hasPrefix("!\t") else { return false }
+        let command = text.dropFirst().drop { $0 == " " || $0 == "\t" }
+        return !command.isEmpty && !command.hasPrefix("#")
     }
 
     static func trimmed(_ line: String) -> String {
