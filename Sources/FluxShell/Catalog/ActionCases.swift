@@ -108,6 +108,10 @@ final class ActionCases: @unchecked Sendable {
             return ActionText.describe(error, invocation: invocation, signature: signature)
         case let error as ShellError:
             return error
+        case _ where signature.isIndirect:
+            return ShellError(
+                "'\(signature.name)' is an indirect case, which the shell does not build from text",
+                hint: "dispatch '\(signature.name)' from Swift (a test, or an effect)")
         default:
             let parameter = signature.parameters[number]
             let name = parameter.label.map { "'\($0)'" } ?? "\(number + 1)"
@@ -143,7 +147,9 @@ final class ActionCases: @unchecked Sendable {
                 add(label: nil, type: payload, offset: 0)
             }
         }
-        return Case(tag: tag, signature: ActionSignature(name: runtimeCase.name, parameters: signatureParameters), parameters: parameters)
+        var signature = ActionSignature(name: runtimeCase.name, parameters: signatureParameters)
+        signature.isIndirect = runtimeCase.isIndirect
+        return Case(tag: tag, signature: signature, parameters: parameters)
     }
 
     /// The values an enum-typed parameter takes (`all`, `active`, `done`), for `actions` and

@@ -31,8 +31,8 @@ extension Session {
         for signature in signatures {
             let choices = signature.parameters.flatMap(\.choices)
             var line = signature.description + (choices.isEmpty ? "" : "    " + choices.joined(separator: " | "))
-            if let type = signature.typeWithoutTextForm {
-                line += "    (not dispatchable from text: \(type) has no text form)"
+            if let reason = signature.notDispatchableBecause {
+                line += "    (not dispatchable from text: \(reason))"
             }
             result.text.append(line)
         }
