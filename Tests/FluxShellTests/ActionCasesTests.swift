@@ -36,6 +36,8 @@ struct ActionCasesTests {
         case handle(Handle)
         indirect case twice(Plain)
         case void(Void)
+        case note(String)
+        case note(title: String, pinned: Bool)
         case ping
         case pong
     }
@@ -117,6 +119,8 @@ struct ActionCasesTests {
         ("ping", .ping),
         ("pong", .pong),
         ("void", .void(())),
+        ("note hello", .note("hello")),
+        ("note title: hi pinned: true", .note(title: "hi", pinned: true)),
     ])
     func textBuildsTheCase(_ arguments: String, _ expected: Plain) {
         let shell = shell()

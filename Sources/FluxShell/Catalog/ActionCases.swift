@@ -35,7 +35,9 @@ final class ActionCases: @unchecked Sendable {
     /// In declaration order when the enum is `Decodable` (its `CodingKeys` keep that order), else
     /// in the runtime's order (cases with a payload first).
     let cases: [Case]
-    private let indexByName: [String: Int]
+    /// Cases by name: several when an enum (not `Codable`) has cases of one name with different
+    /// labels (`add(Int)`, `add(title: String)`).
+    private let indexByName: [String: [Int]]
 
     @usableFromInline
     init(_ type: Any.Type) {
@@ -50,13 +52,18 @@ final class ActionCases: @unchecked Sendable {
             cases.sort { (position[$0.signature.name] ?? Int.max, $0.tag) < (position[$1.signature.name] ?? Int.max, $1.tag) }
         }
         self.cases = cases
-        indexByName = Dictionary(cases.enumerated().map { ($1.signature.name, $0) }, uniquingKeysWith: { first, _ in first })
+        indexByName = Dictionary(cases.enumerated().map { ($1.signature.name, [$0]) }, uniquingKeysWith: +)
     }
 
     @usableFromInline var signatures: [ActionSignature] { cases.map(\.signature) }
 
-    func index(named name: String) -> Int? {
-        indexByName[name]
+    /// The case `invocation` names: of several with its name, the first whose parameters its
+    /// arguments match.
+    func index(for invocation: ActionInvocation) -> Int? {
+        guard let candidates = indexByName[invocation.name] else { return nil }
+        guard candidates.count > 1 else { return candidates[0] }
+        return candidates.first { (try? ActionText.arguments(of: invocation, for: cases[$0].signature)) != nil }
+            ?? candidates[0]
     }
 
     /// Initializes the memory at `value` to the case at `index` with `invocation`'s arguments.

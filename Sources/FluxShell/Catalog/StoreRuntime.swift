@@ -139,7 +139,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline var signatures: [ActionSignature] { actionCases.signatures }
 
     @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
-        guard let index = actionCases.index(named: invocation.name) else { return .unknownCase }
+        guard let index = actionCases.index(for: invocation) else { return .unknownCase }
         do {
             // NB: the action is built in place in memory of its own type, then moved out.
             var printed: ActionInvocation?
