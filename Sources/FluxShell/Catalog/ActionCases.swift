@@ -122,7 +122,7 @@ final class ActionCases: @unchecked Sendable {
         default:
             let parameter = signature.parameters[number]
             let name = parameter.label.map { "'\($0)'" } ?? "\(number + 1)"
-            let optional = parameter.typeName.hasSuffix("?") ? "; it takes only null" : ""
+            let optional = parameter.isOptional ? "; it takes only null" : ""
             return ShellError(
                 "argument \(name) of '\(signature.name)' cannot be given as text: \(parameter.typeName) has no text form\(optional)",
                 hint: "dispatch '\(signature.name)' from Swift (a test, or an effect)")

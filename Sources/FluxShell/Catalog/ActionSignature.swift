@@ -11,6 +11,8 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         public var choices: [String]
         /// Whether text can give it a value other than `nil` (not for an `Error` or a closure).
         public var hasTextForm: Bool
+        /// An `Optional` parameter: it may be left out, and takes `null`.
+        public var isOptional: Bool { typeName.hasSuffix("?") }
 
         public init(label: String?, key: String, typeName: String, choices: [String] = [], hasTextForm: Bool = true) {
             self.label = label
@@ -41,7 +43,7 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
     /// `indirect` case, or a parameter that text cannot give and that is not `Optional`.
     public var notDispatchableBecause: String? {
         if isIndirect { return "it is an indirect case" }
-        return parameters.first { !$0.hasTextForm && !$0.typeName.hasSuffix("?") }.map { "\($0.typeName) has no text form" }
+        return parameters.first { !$0.hasTextForm && !$0.isOptional }.map { "\($0.typeName) has no text form" }
     }
 
     /// An example invocation in command syntax: `add title: "..."`.
@@ -69,7 +71,7 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
 
     private func placeholder(_ parameter: Parameter) -> String {
         if let first = parameter.choices.first { return first }
-        let typeName = parameter.typeName.hasSuffix("?") ? String(parameter.typeName.dropLast()) : parameter.typeName
+        let typeName = parameter.isOptional ? String(parameter.typeName.dropLast()) : parameter.typeName
         switch typeName {
         case "Int", "Int64", "Int32", "Int16", "Int8", "UInt", "UInt64", "UInt32", "UInt16", "UInt8", "Double", "Float",
             "Decimal":

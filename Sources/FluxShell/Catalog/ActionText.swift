@@ -27,7 +27,7 @@ enum ActionText {
         let given = invocation.arguments
         if given.count <= parameters.count,
             zip(given, parameters).allSatisfy({ $0.label == nil || $0.label == $1.label || $0.label == $1.key }),
-            parameters[given.count...].allSatisfy({ $0.typeName.hasSuffix("?") })
+            parameters[given.count...].allSatisfy(\.isOptional)
         {
             return .inOrder(given)
         }
@@ -61,7 +61,7 @@ enum ActionText {
             slots[index] = argument.value
         }
         for (missing, parameter) in parameters.enumerated() where slots[missing] == nil {
-            if !parameter.typeName.hasSuffix("?") {
+            if !parameter.isOptional {
                 throw ShellError(
                     "'\(signature.name)' needs its argument \(parameter.label.map { "'\($0)'" } ?? "\(missing + 1)") (\(parameter.typeName))",
                     hint: usage)
