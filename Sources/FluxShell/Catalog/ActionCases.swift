@@ -186,6 +186,12 @@ final class ActionCases: @unchecked Sendable {
 }
 
 /// Reads one argument from text into the memory of a parameter of one type.
+///
+/// NB: the pointers handed to `initialize` and `deinitialize` come only from
+/// ``ActionCases/build(_:_:into:)``: memory allocated as the action enum's own type, plus the
+/// offset the runtime's tuple metadata gives for this parameter's type (``TypeShape``), so the
+/// memory is sized and aligned for it. `initialize` writes the value only once it has been read
+/// without error, and `deinitialize` runs only on memory `initialize` filled.
 struct ArgumentReader {
     /// Initializes the memory at the pointer to the argument's value (`nil`: the argument was left
     /// out, which only an `Optional` allows), and says whether the argument was typed as the value

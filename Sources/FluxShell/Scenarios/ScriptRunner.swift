@@ -116,10 +116,10 @@ public final class ScriptRunner {
     }
 
     /// The lexer's buffer, kept from line to line.
-    @exclusivity(unchecked) private var tokenBuffer: [Token] = []
+    private var tokenBuffer: [Token] = []
 
     /// The last pending command's record, reused for the next one when nothing kept it.
-    @exclusivity(unchecked) private var sparePending: Pending?
+    private var sparePending: Pending?
 
     public init(session: Session, options: Options, output: Output) {
         self.session = session

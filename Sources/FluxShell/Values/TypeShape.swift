@@ -81,6 +81,8 @@ final class TypeShape: @unchecked Sendable {
     /// or `hardcover` whose raw value is `2`), which SPEC §4 accepts beside the printed form.
     func emptyCase<T>(named name: String, as _: T.Type) -> T? {
         guard case .enumeration(let tags) = kind, let tag = tags[name] else { return nil }
+        // NB: a case without payload is its tag alone: the tag injected into memory of the
+        // enum's own type makes the whole value, which is then moved out.
         return withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
             let value = buffer.baseAddress!
             RuntimeMetadata.injectTag(tag, into: UnsafeMutableRawPointer(value), of: T.self)
