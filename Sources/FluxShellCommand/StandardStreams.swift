@@ -1,3 +1,5 @@
+import FluxShell
+
 /// Buffered standard output and error. Output is flushed before anything is written to standard
 /// error and before the process waits for more input, so a program driving `fluxsh` through pipes
 /// sees each answer as soon as it is complete, while a large piped script is written in big blocks.
@@ -7,19 +9,18 @@ final class StandardStreams: @unchecked Sendable {
     static let shared = StandardStreams()
 
     // NB: written from the main thread only (see above): no run-time exclusivity checks.
-    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var buffer: OutputBuffer
     private let flushThreshold = 1 << 16
 
-    init() { buffer.reserveCapacity(flushThreshold + 4096) }
+    init() { buffer = OutputBuffer(capacity: flushThreshold + 4096) }
 
     func out(_ line: String) {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(0x0A)
+        buffer.appendLine(line)
         if buffer.count >= flushThreshold { flush() }
     }
 
     /// Lets `write` append UTF-8 text (whole lines, each ending in a newline) to the buffer.
-    func append(_ write: (inout [UInt8]) -> Void) {
+    func append(_ write: (inout OutputBuffer) -> Void) {
         write(&buffer)
         if buffer.count >= flushThreshold { flush() }
     }
@@ -34,7 +35,7 @@ final class StandardStreams: @unchecked Sendable {
     func flush() {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { Platform.write(1, $0) }
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAll()
     }
 }
 

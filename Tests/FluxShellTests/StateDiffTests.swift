@@ -27,6 +27,16 @@ struct StateDiffTests {
         #expect(try lines(#"{"a":1}"#, #"{"a":1}"#) == [])
     }
 
+    /// One writer prints every line: plain keys bare, others quoted (also after a plain prefix
+    /// of the key was written), escapes, negative numbers, nested values, the root.
+    @Test func everyLineIsWrittenByTheSameWriter() throws {
+        #expect(try lines(#"{"s":{"a b":1}}"#, #"{"s":{"a b":-2}}"#) == [#"~ s["a b"]: 1 -> -2"#])
+        #expect(try lines(#"{"ab\"c":1}"#, #"{"ab\"c":2}"#) == [#"~ ["ab\"c"]: 1 -> 2"#])
+        #expect(try lines(#"{"x9_é":"a"}"#, #"{"x9_é":"q\"\n\u0001"}"#) == [#"~ x9_é: "a" -> "q\"\n\u0001""#])
+        #expect(try lines(#"{"9":1}"#, #"{"9":[1.5,{"k":null}]}"#) == [#"~ ["9"]: 1 -> [1.5,{"k":null}]"#])
+        #expect(try lines(#"1"#, #"-9223372036854775808"#) == [#"~ .: 1 -> -9223372036854775808"#])
+    }
+
     /// Applying the entries to the old value gives the new one (the law of a diff).
     @Test(arguments: 0..<300)
     func applyingTheDiffGivesTheNewValue(seed: Int) throws {

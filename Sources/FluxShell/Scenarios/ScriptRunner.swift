@@ -36,11 +36,11 @@ public final class ScriptRunner {
         /// Gives the function it is called with standard output's buffer to append UTF-8 text to,
         /// whole lines each ending in a newline. When set, diffs are written into it directly,
         /// without making a string of each line.
-        public var appendToStandardOutput: (((inout [UInt8]) -> Void) -> Void)?
+        public var appendToStandardOutput: (((inout OutputBuffer) -> Void) -> Void)?
 
         public init(
             standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void,
-            appendToStandardOutput: (((inout [UInt8]) -> Void) -> Void)? = nil
+            appendToStandardOutput: (((inout OutputBuffer) -> Void) -> Void)? = nil
         ) {
             self.standardOutput = standardOutput
             self.standardError = standardError

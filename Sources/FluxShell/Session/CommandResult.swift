@@ -58,14 +58,14 @@ public struct CommandDiff: Sendable, Equatable {
     }
 
     /// Appends the diff as printed, each line ending in a newline, as UTF-8.
-    public func write(to output: inout [UInt8]) {
+    public func write(to output: inout OutputBuffer) {
         if isUnchanged {
-            output.append(contentsOf: "(no changes)\n".utf8)
+            output.append("(no changes)\n")
             return
         }
         for step in steps {
             if let followUp = step.followUp {
-                output.append(contentsOf: "=> \(followUp.description)\n".utf8)
+                output.appendLine("=> \(followUp.description)")
             }
             for entry in step.entries {
                 entry.write(to: &output)

@@ -1,49 +1,102 @@
-/// Renders ``JSONValue``s as text: compact (one line) or pretty (indented).
+/// Renders ``JSONValue``s as UTF-8 text: compact (one line) or pretty (indented). The one writer
+/// of values in the shell: diff lines, `state`, `--format json` and saved scenarios all go
+/// through it.
 ///
 /// Only `"`, `\` and control characters are escaped in strings; other characters print as
 /// themselves (`"é"`, `"✓"`).
 public enum JSONText {
     /// `{"count":1,"todos":[]}`
     public static func compact(_ value: JSONValue) -> String {
-        var output = ""
+        var output = OutputBuffer()
         writeCompact(value, to: &output)
-        return output
+        return output.text
     }
 
     /// Two-space indented JSON, keys in the value's order.
     public static func pretty(_ value: JSONValue) -> String {
-        var output = ""
-        writePretty(value, indent: 0, to: &output)
-        return output
+        var output = OutputBuffer()
+        writePretty(value, to: &output)
+        return output.text
     }
 
-    public static func writeCompact(_ value: JSONValue, to output: inout String) {
+    /// `"text"` with JSON escapes for `"`, `\` and control characters only.
+    public static func quoted(_ text: String) -> String {
+        var output = OutputBuffer()
+        writeQuoted(text, to: &output)
+        return output.text
+    }
+
+    /// Appends `value` in one line.
+    @inline(__always)
+    static func writeCompact(_ value: JSONValue, to output: inout OutputBuffer) {
         switch value {
-        case .array, .object: break
+        case .array, .object: writeNested(value, to: &output, layout: nil)
+        default: writeScalar(value, to: &output)
+        }
+    }
+
+    /// Appends `value` indented by two spaces per level, starting at column `indent` levels in.
+    static func writePretty(_ value: JSONValue, indent: Int = 0, to output: inout OutputBuffer) {
+        writeNested(value, to: &output, layout: indent)
+    }
+
+    /// What is left to write of a nested value: a value, or the punctuation between and after
+    /// members at some depth.
+    private enum Step {
+        case value(JSONValue, depth: Int)
+        /// `,` then, when pretty, a new line indented to `depth`.
+        case separator(depth: Int)
+        /// `"key":` (compact) or `"key": ` (pretty).
+        case key(String)
+        /// `]` or `}`, on a line of its own at `depth` when pretty.
+        case close(UInt8, depth: Int)
+    }
+
+    /// NB: iterative over a work list, so a deep value cannot overflow the stack. `layout` is the
+    /// starting indent for pretty output, `nil` for compact.
+    private static func writeNested(_ value: JSONValue, to output: inout OutputBuffer, layout: Int?) {
+        switch value {
+        case .array(let elements) where !elements.isEmpty: break
+        case .object(let object) where object.count > 0: break
         default: return writeScalar(value, to: &output)
         }
-        // NB: iterative over a work list, so a deep value cannot overflow the stack.
-        var work: [Step] = [.value(value)]
+        let isPretty = layout != nil
+        func newLine(_ depth: Int, _ output: inout OutputBuffer) {
+            guard isPretty else { return }
+            output.append(0x0A)
+            for _ in 0..<(2 * depth) { output.append(0x20) }
+        }
+        var work: [Step] = [.value(value, depth: layout ?? 0)]
         while let step = work.popLast() {
             switch step {
-            case .text(let text):
-                output += text
-            case .value(let value):
+            case .separator(let depth):
+                output.append(0x2C)
+                newLine(depth, &output)
+            case .key(let key):
+                writeQuoted(key, to: &output)
+                output.append(0x3A)
+                if isPretty { output.append(0x20) }
+            case .close(let bracket, let depth):
+                newLine(depth, &output)
+                output.append(bracket)
+            case .value(let value, let depth):
                 switch value {
-                case .array(let elements):
-                    output += "["
-                    work.append(.text("]"))
-                    for (index, element) in elements.enumerated().reversed() {
-                        work.append(.value(element))
-                        if index > 0 { work.append(.text(",")) }
+                case .array(let elements) where !elements.isEmpty:
+                    output.append(0x5B)
+                    newLine(depth + 1, &output)
+                    work.append(.close(0x5D, depth: depth))
+                    for index in elements.indices.reversed() {
+                        work.append(.value(elements[index], depth: depth + 1))
+                        if index > 0 { work.append(.separator(depth: depth + 1)) }
                     }
-                case .object(let object):
-                    output += "{"
-                    work.append(.text("}"))
+                case .object(let object) where object.count > 0:
+                    output.append(0x7B)
+                    newLine(depth + 1, &output)
+                    work.append(.close(0x7D, depth: depth))
                     for index in object.keys.indices.reversed() {
-                        work.append(.value(object.values[index]))
-                        work.append(.text(quoted(object.keys[index]) + ":"))
-                        if index > 0 { work.append(.text(",")) }
+                        work.append(.value(object.values[index], depth: depth + 1))
+                        work.append(.key(object.keys[index]))
+                        if index > 0 { work.append(.separator(depth: depth + 1)) }
                     }
                 default:
                     writeScalar(value, to: &output)
@@ -52,53 +105,18 @@ public enum JSONText {
         }
     }
 
-    private enum Step {
-        case text(String)
-        case value(JSONValue)
-    }
-
-    static func writePretty(_ value: JSONValue, indent: Int, to output: inout String) {
-        var work: [(Step, Int)] = [(.value(value), indent)]
-        while let (step, depth) = work.popLast() {
-            switch step {
-            case .text(let text):
-                output += text
-            case .value(let value):
-                let pad = String(repeating: "  ", count: depth + 1)
-                let closing = "\n" + String(repeating: "  ", count: depth)
-                switch value {
-                case .array(let elements) where !elements.isEmpty:
-                    output += "["
-                    work.append((.text(closing + "]"), depth))
-                    for (index, element) in elements.enumerated().reversed() {
-                        work.append((.value(element), depth + 1))
-                        work.append((.text((index > 0 ? "," : "") + "\n" + pad), depth))
-                    }
-                case .object(let object) where object.count > 0:
-                    output += "{"
-                    work.append((.text(closing + "}"), depth))
-                    for index in object.keys.indices.reversed() {
-                        work.append((.value(object.values[index]), depth + 1))
-                        let separator = index > 0 ? "," : ""
-                        work.append(
-                            (.text(separator + "\n" + pad + quoted(object.keys[index]) + ": "), depth))
-                    }
-                case .array: output += "[]"
-                case .object: output += "{}"
-                default: writeScalar(value, to: &output)
-                }
-            }
-        }
-    }
-
-    static func writeScalar(_ value: JSONValue, to output: inout String) {
+    /// Appends a value that holds no other: a scalar, `[]` or `{}` (a nested value in one line).
+    static func writeScalar(_ value: JSONValue, to output: inout OutputBuffer) {
         switch value {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .int(let number): output += String(number)
-        case .double(let number): output += format(number)
-        case .string(let text): output += quoted(text)
-        case .array, .object: writeCompact(value, to: &output)
+        case .null: output.append("null")
+        case .bool(let flag): output.append(flag ? "true" : "false")
+        case .int(let number): output.appendDecimal(number)
+        case .double(let number): output.append(format(number))
+        case .string(let text): writeQuoted(text, to: &output)
+        case .array(let elements):
+            if elements.isEmpty { output.append("[]") } else { writeCompact(value, to: &output) }
+        case .object(let object):
+            if object.count == 0 { output.append("{}") } else { writeCompact(value, to: &output) }
         }
     }
 
@@ -111,30 +129,33 @@ public enum JSONText {
     /// Whether a UTF-8 byte is written escaped in a JSON string: `"`, `\`, control characters.
     static func needsEscaping(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
 
-    /// `"text"` with JSON escapes for `"`, `\` and control characters only.
-    public static func quoted(_ text: String) -> String {
-        var needsEscape = false
-        for unit in text.utf8 where needsEscaping(unit) {
-            needsEscape = true
-            break
+    /// Appends `"text"` with JSON escapes for `"`, `\` and control characters only.
+    static func writeQuoted(_ text: String, to output: inout OutputBuffer) {
+        output.append(0x22)
+        // NB: escapes are rare: the text is copied whole unless a byte needs one.
+        if !text.utf8.contains(where: needsEscaping) {
+            output.append(text)
+            output.append(0x22)
+            return
         }
-        if !needsEscape { return "\"" + text + "\"" }
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+        for byte in text.utf8 {
+            guard needsEscaping(byte) else {
+                output.append(byte)
+                continue
+            }
+            output.append(0x5C)
+            switch byte {
+            case 0x22, 0x5C: output.append(byte)
+            case 0x0A: output.append(UInt8(ascii: "n"))
+            case 0x0D: output.append(UInt8(ascii: "r"))
+            case 0x09: output.append(UInt8(ascii: "t"))
+            case 0x08: output.append(UInt8(ascii: "b"))
+            case 0x0C: output.append(UInt8(ascii: "f"))
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                for digit in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] { output.append(digit) }
             }
         }
-        return output + "\""
+        output.append(0x22)
     }
 }

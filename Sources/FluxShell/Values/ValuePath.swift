@@ -58,39 +58,61 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
 
     /// The path as the shell prints it: `.` for the root, else `todos[0].title`.
     public var description: String {
-        var text = ""
+        var text = OutputBuffer()
         write(to: &text)
-        return text
+        return text.text
     }
 
-    /// Appends the path as printed to `text`.
-    func write(to text: inout String) {
+    /// Appends the path as printed to `output`, as UTF-8.
+    func write(to output: inout OutputBuffer) {
         guard !isRoot else {
-            text += "."
+            output.append(0x2E)
             return
         }
         forEachSegment { segment, isFirst in
-            Self.write(segment, first: isFirst, to: &text)
+            switch segment {
+            case .index(let index):
+                output.append(0x5B)
+                output.appendDecimal(index)
+                output.append(0x5D)
+            case .key(let key):
+                // NB: most keys are plain: written as they are while checked, in one pass, and
+                // taken back to be written quoted when they turn out not to be.
+                let start = output.count
+                if !isFirst { output.append(0x2E) }
+                if !Self.appendPlain(key, to: &output) {
+                    output.removeAll(after: start)
+                    output.append(0x5B)
+                    JSONText.writeQuoted(key, to: &output)
+                    output.append(0x5D)
+                }
+            }
             return true
         }
     }
 
-    static func write(_ segment: Segment, first: Bool, to text: inout String) {
-        switch segment {
-        case .index(let index):
-            text += "[" + String(index) + "]"
-        case .key(let key) where isPlainKey(key):
-            if !first { text += "." }
-            text += key
-        case .key(let key):
-            text += "[" + JSONText.quoted(key) + "]"
+    /// Appends `key` when it is plain; `false` (with some of it appended) when it is not.
+    private static func appendPlain(_ key: String, to output: inout OutputBuffer) -> Bool {
+        var key = key
+        return key.withUTF8 { bytes in
+            guard let first = bytes.first, isPlainKeyStart(first) else { return false }
+            for byte in bytes {
+                guard isPlainKeyByte(byte) else { return false }
+                output.append(byte)
+            }
+            return true
         }
     }
 
     /// Keys that print bare: letters, digits and `_`, not starting with a digit.
     static func isPlainKey(_ key: String) -> Bool {
         guard let first = key.utf8.first, isPlainKeyStart(first) else { return false }
-        return key.utf8.allSatisfy(isPlainKeyByte)
+        // NB: over the contiguous bytes (every key the shell makes), not the generic UTF-8 view:
+        // every diff line asks this of every key in its path.
+        return key.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where !isPlainKeyByte(byte) { return false }
+            return true
+        } ?? key.utf8.allSatisfy(isPlainKeyByte)
     }
 
     /// A byte a bare key may hold: a letter, a digit, `_`, or part of a non-ASCII character.
