@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Only for the benchmark, to compare diffs with what TCA's `_printChanges` uses.
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
+        // Only for the tests: generated values with shrinking, `parse(print(v)) == v` per SPEC §4 row.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Layer 0: the unidirectional data flow library. No dependencies.
@@ -23,7 +25,11 @@ let package = Package(
         // Layer 1: the shell engine: commands, values, paths, diffs, sessions, scenarios.
         // Pure: strings in, strings out; no terminal code.
         .target(name: "FluxShell", dependencies: ["FluxCore"]),
-        .testTarget(name: "FluxShellTests", dependencies: ["FluxShell", "FluxStores"]),
+        .testTarget(
+            name: "FluxShellTests",
+            dependencies: [
+                "FluxShell", "FluxStores", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
 
         // The built-in example stores, written with the public API a user has.
         .target(name: "FluxStores", dependencies: ["FluxCore", "FluxShell"]),
