@@ -40,6 +40,9 @@ struct ActionCasesTests {
         case note(title: String, pinned: Bool)
         case ping
         case pong
+        case initial(Character)
+        case big(UInt64)
+        case amount(Decimal)
     }
 
     struct Log: State {
@@ -121,6 +124,12 @@ struct ActionCasesTests {
         ("void", .void(())),
         ("note hello", .note("hello")),
         ("note title: hi pinned: true", .note(title: "hi", pinned: true)),
+        (#"initial "é""#, .initial("é")),
+        ("initial 👍🏽", .initial("👍🏽")),
+        ("big 18446744073709551615", .big(.max)),
+        ("big 9223372036854775809", .big(9_223_372_036_854_775_809)),
+        ("amount 1.0000000000000001", .amount(Decimal(string: "1.0000000000000001")!)),
+        ("amount 0.1", .amount(Decimal(string: "0.1")!)),
     ])
     func textBuildsTheCase(_ arguments: String, _ expected: Plain) {
         let shell = shell()
@@ -143,6 +152,9 @@ struct ActionCasesTests {
         ("rename id: 1", "'rename' needs its argument 'title' (String)"),
         ("add 1 2", "'add' takes 1 argument, got 2"),
         ("at yesterday", "argument 1 of 'at': expected an ISO 8601 date"),
+        ("initial ab", "argument 1 of 'initial': expected one character in quotes"),
+        ("big 18446744073709551616", "argument 1 of 'big': number 18446744073709551616 is out of range for UInt64"),
+        ("big -1", "argument 1 of 'big': number -1 is out of range for UInt64"),
     ])
     func badTextIsRefusedAndChangesNothing(_ arguments: String, _ message: String) {
         let shell = shell()

@@ -53,7 +53,9 @@ struct SessionTests {
         #expect(shell.run("dispatch add 1 2") == ["error: 'add' takes 1 argument, got 2 (usage: dispatch add 1)"])
         #expect(
             shell.run("dispatch add 99999999999999999999")
-                == ["error: argument 1 of 'add': number 1e+20 is out of range for Int (usage: dispatch add 1)"])
+                == [
+                    "error: argument 1 of 'add': number 99999999999999999999 is out of range for Int (-9223372036854775808...9223372036854775807) (usage: dispatch add 1)"
+                ])
         #expect(shell.run("state count") == ["0"])
         #expect(shell.run("history") == ["(no actions dispatched yet)"])
     }

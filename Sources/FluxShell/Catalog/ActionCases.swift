@@ -212,6 +212,7 @@ struct ArgumentReader {
         case is String.Type: return decodable(String.self) { if case .string(let text) = $0 { text } else { nil } }
         case is Bool.Type: return decodable(Bool.self) { if case .bool(let flag) = $0 { flag } else { nil } }
         case is Double.Type: return decodable(Double.self) { if case .double(let number) = $0 { number } else { nil } }
+        case is Character.Type: return character
         default: break
         }
         if let type = type as? any Decodable.Type {
@@ -242,6 +243,22 @@ struct ArgumentReader {
             hasTextForm: true)
     }
 
+    /// A `Character` (not `Decodable`) from a string of one character, as it prints.
+    private static var character: ArgumentReader {
+        ArgumentReader(
+            initialize: { argument, destination, path in
+                guard case .string(let text)? = argument, text.count == 1, let character = text.first else {
+                    throw DecodingError.typeMismatch(
+                        Character.self,
+                        .init(codingPath: path(), debugDescription: "expected one character in quotes, such as \"a\""))
+                }
+                destination.initializeMemory(as: Character.self, to: character)
+                return true
+            },
+            deinitialize: { $0.assumingMemoryBound(to: Character.self).deinitialize(count: 1) },
+            hasTextForm: true)
+    }
+
     /// A type that is not `Decodable`: an enum (or an `Optional` of one) takes the name or the
     /// printed form (a raw value) of a case without payload; any other type only `nil`, when it is
     /// an `Optional`.
@@ -262,11 +279,13 @@ struct ArgumentReader {
                 case _ where choices.isEmpty:
                     throw NoTextForm()
                 case let argument?:
-                    if case .string(let word) = argument, let match = choices.first(where: { $0.name == word }) {
+                    // NB: the printed form first, then the case name: a raw value may be another
+                    // case's name (`case pro = "premium", premium`), and what prints must read back.
+                    if let match = choices.first(where: { $0.printed == argument }) {
                         destination.initializeMemory(as: T.self, to: match.value)
                         return true
                     }
-                    if let match = choices.first(where: { $0.printed == argument }) {
+                    if case .string(let word) = argument, let match = choices.first(where: { $0.name == word }) {
                         destination.initializeMemory(as: T.self, to: match.value)
                         return true
                     }

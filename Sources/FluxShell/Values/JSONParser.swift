@@ -157,16 +157,15 @@ public struct JSONParser {
             while let byte = current, byte >= 0x30, byte <= 0x39 { position += 1 }
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        if isInteger, let integer = Int(text) { return .int(integer) }
+        if isInteger {
+            // NB: an integer beyond Int (a large UInt64) keeps its digits.
+            return Int(text).map(JSONValue.int) ?? .number(text)
+        }
         guard let number = Double(text), number.isFinite else {
             position = start
             throw error("number \(text) is out of range")
         }
-        if isInteger {
-            // NB: an integer too large for Int stays exact enough to say so when decoded.
-            return .double(number)
-        }
-        return .double(number)
+        return NumberText.exactValue(of: text, double: number)
     }
 
     private mutating func parseString() throws(JSONParseError) -> String {

@@ -112,6 +112,7 @@ public enum JSONText {
         case .bool(let flag): output.append(flag ? "true" : "false")
         case .int(let number): output.appendDecimal(number)
         case .double(let number): output.append(format(number))
+        case .number(let text): output.append(text)
         case .string(let text): writeQuoted(text, to: &output)
         case .array(let elements):
             if elements.isEmpty { output.append("[]") } else { writeCompact(value, to: &output) }

@@ -5,6 +5,9 @@ public enum JSONValue: Sendable, Hashable {
     case bool(Bool)
     case int(Int)
     case double(Double)
+    /// A number that neither `Int` nor `Double` holds exactly, as its JSON text: an integer
+    /// beyond `Int` (a large `UInt64`), or a `Decimal` with more digits than a `Double` keeps.
+    case number(String)
     case string(String)
     case array([JSONValue])
     case object(JSONObject)
@@ -23,7 +26,7 @@ public enum JSONValue: Sendable, Hashable {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
-        case .int, .double: "a number"
+        case .int, .double, .number: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
@@ -35,6 +38,7 @@ public enum JSONValue: Sendable, Hashable {
         switch self {
         case .int(let value): Double(value)
         case .double(let value): value
+        case .number(let text): Double(text)
         default: nil
         }
     }
@@ -49,6 +53,8 @@ extension JSONValue {
         case (.int(let a), .int(let b)): a == b
         case (.double(let a), .double(let b)): a == b
         case (.int(let a), .double(let b)), (.double(let b), .int(let a)): Double(a) == b
+        case (.number(let a), .number(let b)): a == b
+        case (.number(let a), .double(let b)), (.double(let b), .number(let a)): Double(a) == b
         case (.string(let a), .string(let b)): a == b
         case (.array(let a), .array(let b)): a == b
         case (.object(let a), .object(let b)): a == b
@@ -62,6 +68,7 @@ extension JSONValue {
         case .bool(let value): hasher.combine(value)
         case .int(let value): hasher.combine(Double(value))
         case .double(let value): hasher.combine(value)
+        case .number(let text): hasher.combine(Double(text) ?? .nan)
         case .string(let value): hasher.combine(value)
         case .array(let value): hasher.combine(value)
         case .object(let value): hasher.combine(value)

@@ -65,11 +65,13 @@ enum ScalarDecoding {
         if case .string(let word) = value, RuntimeMetadata.kind(of: type) == .enumeration,
             case .enumeration(let tags) = TypeShape.of(type).kind, !tags.isEmpty
         {
-            // A case name first, then the printed form (a raw value) through the type's own decoding.
-            if let named = TypeShape.of(type).emptyCase(named: word, as: type) { return named }
+            // The printed form (a raw value) first, through the type's own decoding, then a case
+            // name: a raw value may be another case's name, and what prints must read back.
             do {
                 return try T(from: ValueDecoder(value: value, codingPath: path))
-            } catch DecodingError.typeMismatch {
+            } catch let error as DecodingError {
+                if let named = TypeShape.of(type).emptyCase(named: word, as: type) { return named }
+                guard case .typeMismatch = error else { throw error }
                 // NB: worded as Swift's own refusal, which the shell turns into "not one of its values".
                 throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Cannot initialize \(T.self) from '\(word)'"))
             }
@@ -112,12 +114,13 @@ enum ScalarDecoding {
             switch value {
             case .int(let number): text = String(number)
             case .double(let number): text = String(number)
+            case .number(let digits): text = digits
             case .string("nan"): return Decimal.nan as! T
             case .string(let string):
                 // NB: `Decimal(string:)` takes any prefix that looks like a number (`-e`, `12abc`);
                 // only a whole JSON number is one.
                 switch try? JSONParser.parse(string) {
-                case .int?, .double?: text = string
+                case .int?, .double?, .number?: text = string
                 default: throw mismatch("a number")
                 }
             default: throw mismatch("a number")
@@ -160,6 +163,12 @@ enum ScalarDecoding {
                     context("number \(wholeNumberText(number)) is out of range for \(I.self)"))
             }
             return exact
+        case .number(let text):
+            if let exact = I(text) { return exact }
+            guard text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }) else {
+                throw DecodingError.typeMismatch(I.self, context("expected a whole number, found \(text)"))
+            }
+            throw DecodingError.dataCorrupted(context("number \(text) is out of range for \(I.self) (\(I.min)...\(I.max))"))
         default:
             throw DecodingError.typeMismatch(
                 I.self, context("expected a whole number, found \(JSONText.compact(value))"))
@@ -207,12 +216,16 @@ private struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func contains(_ key: Key) -> Bool { member(key) != nil }
 
-    /// The member for `key`: under its coding name (`link_url`), or under the Swift property
-    /// name the shell prints (`link`, the name of the `CodingKeys` case).
+    /// The member for `key`: under the Swift property name the shell prints (`link`, the name
+    /// of the `CodingKeys` case), or under its coding name (`link_url`).
+    ///
+    /// NB: the Swift name first: a coding name may be another property's Swift name
+    /// (`name` coded as `login`, `displayName` as `name`), and what prints must read back.
     private func member(_ key: Key) -> JSONValue? {
-        if let value = object[key.stringValue] { return value }
-        guard let name = RuntimeMetadata.caseName(ofTyped: key), name != key.stringValue else { return nil }
-        return object[name]
+        if let name = RuntimeMetadata.caseName(ofTyped: key), name != key.stringValue, let value = object[name] {
+            return value
+        }
+        return object[key.stringValue]
     }
 
     private func value(for key: Key) throws -> JSONValue {

@@ -168,6 +168,11 @@ enum PrintedOrder {
     }
 
     static func precedes(_ a: JSONValue, _ aText: String, _ b: JSONValue, _ bText: String) -> Bool {
+        // NB: two integers exactly: beyond 2^53, distinct ones can be the same `Double`.
+        if case .int(let x) = a, case .int(let y) = b { return x < y }
+        // NB: two strings by their own bytes, as dictionary keys are, not by their quoted text
+        // (which would put `"a"` after `"a b"`, the quote being above the space).
+        if case .string(let x) = a, case .string(let y) = b { return x.utf8.lexicographicallyPrecedes(y.utf8) }
         switch (a.numberValue, b.numberValue) {
         case (let x?, let y?): return x < y || (x == y && aText.utf8.lexicographicallyPrecedes(bText.utf8))
         case (.some, nil): return true

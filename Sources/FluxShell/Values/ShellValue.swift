@@ -42,13 +42,13 @@ extension ShellValue {
 
 // MARK: - Numbers
 
-/// Integers print as numbers; one beyond `Int` (a large `UInt64`) as the nearest double.
+/// Integers print as numbers, with all their digits (also a `UInt64` beyond `Int`).
 protocol IntegerShellValue: ShellValue, BinaryInteger {}
 
 extension IntegerShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue {
         if let exact = Int(exactly: self) { return .int(exact) }
-        return .double(Double(self))
+        return .number(String(self))
     }
 }
 
@@ -78,10 +78,13 @@ extension Float: ShellValue {
 }
 
 extension Decimal: ShellValue {
+    /// A whole number, else the shortest double when it is the same number, else all its digits.
     func shellValue(_ reader: ValueReader) -> JSONValue {
+        if isNaN { return .string("nan") }
         let text = description
         if let whole = Int(text) { return .int(whole) }
-        return NumberText.value(Double(text) ?? .nan)
+        guard let double = Double(text), double.isFinite else { return .number(text) }
+        return NumberText.exactValue(of: text, double: double)
     }
 }
 
@@ -92,6 +95,26 @@ enum NumberText {
         if number.isFinite { return .double(number) }
         if number.isNaN { return .string("nan") }
         return .string(number < 0 ? "-inf" : "inf")
+    }
+
+    /// The number written `text` (a JSON number with a fraction or an exponent), whose nearest
+    /// double is `double`: that double, unless the text has more digits than it keeps.
+    ///
+    /// NB: a double's own shortest form has at most 17 significant digits and reads back as the
+    /// same double; only longer text (or text the double rounds) is compared as a `Decimal`.
+    static func exactValue(of text: String, double: Double) -> JSONValue {
+        var significant = 0
+        var leading = true
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+            guard byte >= 0x30, byte <= 0x39 else { continue }
+            if leading, byte == 0x30 { continue }
+            leading = false
+            significant += 1
+        }
+        guard significant > 15, let exact = Decimal(string: text), let nearest = Decimal(string: String(double)), exact != nearest
+        else { return .double(double) }
+        return .number(text)
     }
 
     /// The double a printed non-finite number stands for.
