@@ -62,14 +62,9 @@ public enum FluxShellMain {
     }
 
     static func listStores(_ catalog: StoreCatalog, format: ScriptRunner.Format) -> Int32 {
-        let session = Session(catalog: catalog)
-        session.recordsJSON = format == .json
-        guard let result = try? session.execute(.stores) else { return 1 }
-        if format == .json {
-            StandardStreams.shared.out(result.jsonLine(command: .stores, line: nil))
-        } else {
-            for line in result.lines { StandardStreams.shared.out(line) }
-        }
+        guard let result = try? Session(catalog: catalog).execute(.stores) else { return 1 }
+        let renderer = Renderer(format: format)
+        StandardStreams.shared.append { renderer.write(result, command: .stores, line: nil, to: &$0) }
         return 0
     }
 }

@@ -9,13 +9,13 @@ struct InteractiveMode {
 
     func run() -> Int32 {
         let streams = StandardStreams.shared
-        let session = Session(catalog: catalog)
-        session.recordsJSON = common.format == .json
-        let colors = Colors.forStandardOutput(noColor: common.noColor || common.format == .json)
+        let runMode = RunMode(catalog: catalog, store: store, common: common)
+        let runner = runMode.makeRunner(interactive: true)
+        let session = runner.session
         if let status = RunMode.loadStore(store, into: session) { return status }
         guard let editor = LineEditor(program: session.catalog.programName) else {
             streams.err("warning: line editing is unavailable; reading plain lines")
-            return RunMode(catalog: catalog, store: store, common: common).runStandardInput()
+            return runMode.runStandardInput()
         }
         let historyFile = HistoryLocation.resolve()
         if let historyFile { editor.loadHistory(from: historyFile.path) }
@@ -29,7 +29,9 @@ struct InteractiveMode {
         if store == nil { streams.out("Stores: \(catalog.names.joined(separator: ", ")). Start with: load \(catalog.names.first ?? "NAME")") }
         streams.flush()
         var number = 0
-        loop: while true {
+        // NB: each line goes through the same runner as a piped one: parsed, run and printed
+        // the same way, only without `FILE:LINE:` and with colors.
+        loop: while !runner.isStopped {
             editor.prompt = session.prompt
             switch editor.readLine() {
             case .endOfInput:
@@ -37,8 +39,6 @@ struct InteractiveMode {
                 break loop
             case .interrupted:
                 streams.out("")
-                streams.flush()
-                continue
             case .line(let line):
                 number += 1
                 editor.remember(line)
@@ -50,40 +50,13 @@ struct InteractiveMode {
                     warnedAboutHistory = true
                     streams.err("warning: no writable history location (set XDG_STATE_HOME or HOME); history will not be kept")
                 }
-                if execute(line, session: session, colors: colors, number: number) { break loop }
-                streams.flush()
+                runner.feed(Array(line.utf8)[...], number: number, file: "<stdin>")
             }
+            streams.flush()
         }
+        runner.finish()
         streams.flush()
         return 0
-    }
-
-    /// Runs one line; returns whether the shell should quit.
-    private func execute(_ line: String, session: Session, colors: Colors, number: Int) -> Bool {
-        let streams = StandardStreams.shared
-        let parsed: ParsedLine
-        do {
-            parsed = try CommandParser.parse(line)
-        } catch {
-            streams.err(colors.line(ErrorText.render(error, at: nil)))
-            return false
-        }
-        guard let command = parsed.command else { return false }
-        do {
-            let result = try session.execute(command)
-            if parsed.expectsFailure {
-                streams.err(colors.line("error: expected this command to fail, but it succeeded"))
-            }
-            if common.format == .json {
-                streams.out(result.jsonLine(command: command, line: number))
-            } else {
-                for output in result.lines { streams.out(colors.line(output)) }
-            }
-            return result.quits
-        } catch {
-            if !parsed.expectsFailure { streams.err(colors.line(ErrorText.render(error, at: nil))) }
-            return false
-        }
     }
 }
 

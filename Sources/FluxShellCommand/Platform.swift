@@ -11,6 +11,11 @@
 enum Platform {
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
+    /// Colors on standard output: on a terminal only, never with `--no-color` or `NO_COLOR`.
+    static func colorsOnStandardOutput(noColor: Bool) -> Bool {
+        !noColor && environment("NO_COLOR") == nil && isTerminal(1)
+    }
+
     static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         return String(cString: value)

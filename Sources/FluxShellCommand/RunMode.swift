@@ -6,11 +6,16 @@ struct RunMode {
     let store: String?
     let common: CommonOptions
 
-    func makeRunner() -> ScriptRunner {
+    /// A runner for this mode's options; `interactive` for the shell on a terminal (errors
+    /// without `FILE:LINE:`, colors where standard output is a terminal, no echo or bail).
+    func makeRunner(interactive: Bool = false) -> ScriptRunner {
         var options = ScriptRunner.Options()
-        options.format = common.format
-        options.echo = common.echo
-        options.bail = common.bail
+        options.renderer = Renderer(
+            format: common.format,
+            colors: interactive && common.format == .text && Platform.colorsOnStandardOutput(noColor: common.noColor),
+            locatesErrors: !interactive)
+        options.echo = common.echo && !interactive
+        options.bail = common.bail && !interactive
         let streams = StandardStreams.shared
         return ScriptRunner(
             session: Session(catalog: catalog), options: options,

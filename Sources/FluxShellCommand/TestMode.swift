@@ -34,23 +34,13 @@ struct TestMode {
         let results = runner.run(files)
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        if options.common.format == .json {
-            return reportJSON(results, seconds: seconds, junitStatus: writeJUnit(results, seconds: seconds))
-        }
-        let colors = Colors.forStandardOutput(noColor: options.common.noColor)
-        for result in results {
-            let status = result.passed ? colors.green("PASS") : colors.red("FAIL")
-            streams.out("\(status) \(result.path)" + (result.wasUpdated ? " (updated)" : ""))
-        }
-        let failed = results.filter { !$0.passed }
-        for result in failed {
-            streams.out("")
-            for line in result.report { streams.out(line) }
-        }
-        if let status = writeJUnit(results, seconds: seconds) { return status }
-        if !failed.isEmpty { streams.out("") }
-        streams.out("\(results.count - failed.count) passed, \(failed.count) failed")
-        return failed.isEmpty ? 0 : 1
+        let junitStatus = writeJUnit(results, seconds: seconds)
+        let renderer = Renderer(
+            format: options.common.format,
+            colors: options.common.format == .text && Platform.colorsOnStandardOutput(noColor: options.common.noColor))
+        for line in renderer.report(results) { streams.out(line) }
+        if let junitStatus { return junitStatus }
+        return results.allSatisfy(\.passed) ? 0 : 1
     }
 
     /// Writes `--junit`; a status to exit with when it cannot.
@@ -63,32 +53,5 @@ struct TestMode {
             StandardStreams.shared.err(ErrorText.render(error, at: nil))
             return 2
         }
-    }
-
-    /// `--format json`: one object per scenario, then `{"passed":N,"failed":M}`.
-    private func reportJSON(_ results: [ScenarioRunner.Result], seconds: Double, junitStatus: Int32?) -> Int32 {
-        let streams = StandardStreams.shared
-        for result in results {
-            let failures: [JSONValue] = result.failures.map { failure in
-                .object(
-                    JSONObject([
-                        ("line", .int(failure.location.line)),
-                        ("error", .string(failure.lines.joined(separator: "\n"))),
-                    ]))
-            }
-            streams.out(
-                JSONText.compact(
-                    .object(
-                        JSONObject([
-                            ("path", .string(result.path)), ("passed", .bool(result.passed)),
-                            ("updated", .bool(result.wasUpdated)), ("failures", .array(failures)),
-                        ]))))
-        }
-        let failed = results.filter { !$0.passed }.count
-        streams.out(
-            JSONText.compact(
-                .object(JSONObject([("passed", .int(results.count - failed)), ("failed", .int(failed))]))))
-        if let junitStatus { return junitStatus }
-        return failed == 0 ? 0 : 1
     }
 }

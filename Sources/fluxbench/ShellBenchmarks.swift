@@ -13,7 +13,7 @@ enum ShellBenchmarks {
         guard let command = try? CommandParser.parse(line).command, let result = try? session.execute(command) else {
             fatalError("benchmark command failed: \(line)")
         }
-        return result.lines
+        return Renderer().lines(of: result)
     }
 
     static func toggleAmongManyTodos() {
@@ -34,7 +34,7 @@ enum ShellBenchmarks {
     @inline(never)
     static func toggles(_ commands: [Command], in session: Session) -> Int {
         var lines = 0
-        for command in commands { lines += (try! session.execute(command)).lines.count }
+        for command in commands { lines += Renderer().lines(of: try! session.execute(command)).count }
         return lines
     }
 

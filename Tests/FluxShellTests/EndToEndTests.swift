@@ -113,6 +113,18 @@ struct EndToEndTests {
         #expect(result.status == 1)
     }
 
+    /// JSON names the action as its values print, also when typed otherwise (a date with an
+    /// offset), and as typed when that is already its printed form.
+    @Test func jsonNamesTheActionAsItPrints() throws {
+        let result = try Fluxsh.run(
+            ["--format", "json", "--store", "library"],
+            stdin: "dispatch add title: A added: \"2026-11-22T11:00:00+01:00\"\ndispatch visit\n")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains(#""action":"add title: A added: \"2026-11-22T10:00:00Z\"""#) == true, "\(result.stdout)")
+        #expect(lines.last?.hasPrefix(#"{"line":2,"command":"dispatch","action":"visit","changes":["#) == true, "\(result.stdout)")
+    }
+
     /// Sets and dictionaries iterate in another order in every process; what fluxsh prints of
     /// them must not (SPEC §4).
     @Test func setsAndDictionariesPrintTheSameBytesInEveryProcess() throws {

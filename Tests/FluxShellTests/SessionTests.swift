@@ -16,7 +16,7 @@ final class Transcript {
     func run(_ line: String) -> [String] {
         do {
             guard let command = try CommandParser.parse(line).command else { return [] }
-            return try session.execute(command).lines
+            return Renderer().lines(of: try session.execute(command))
         } catch {
             return ["error: " + error.text]
         }
@@ -127,7 +127,7 @@ struct SessionTests {
         let session = Session(catalog: .builtIn, historyLimit: 8)
         func run(_ line: String) throws -> [String] {
             guard let command = try CommandParser.parse(line).command else { return [] }
-            return try session.execute(command).lines
+            return Renderer().lines(of: try session.execute(command))
         }
         _ = try run("load counter")
         for _ in 0..<20 { _ = try run("dispatch increment") }

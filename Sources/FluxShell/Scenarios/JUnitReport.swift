@@ -14,9 +14,9 @@ public enum JUnitReport {
             }
             xml += ">\n"
             for failure in result.failures {
-                let message = escape("\(failure.location): " + failure.lines[0])
+                let message = escape(failure.locatedLines[0])
                 xml += #"      <failure message="\#(message)" type="ScenarioFailure">"#
-                xml += escape((["\(failure.location): " + failure.lines[0]] + failure.lines.dropFirst()).joined(separator: "\n"))
+                xml += escape(failure.locatedLines.joined(separator: "\n"))
                 xml += "</failure>\n"
             }
             xml += "    </testcase>\n"

@@ -36,11 +36,7 @@ public struct ScenarioRunner: Sendable {
 
         /// `FILE:LINE: error: …` and detail lines, as `fluxsh test` prints them.
         public var report: [String] {
-            failures.flatMap { failure in
-                var lines = failure.lines
-                lines[0] = "\(failure.location): " + lines[0]
-                return lines
-            }
+            failures.flatMap(\.locatedLines)
         }
     }
 

@@ -8,13 +8,15 @@
 /// command's output, reports errors with `FILE:LINE:`, and checks expected diff lines (the `~ `,
 /// `+ `, `- `, `=> ` and `(no changes)` lines right after a state-changing command).
 public final class ScriptRunner {
-    public enum Format: String, Sendable, CaseIterable {
-        case text
-        case json
-    }
+    public typealias Format = Renderer.Format
 
     public struct Options: Sendable {
-        public var format: Format = .text
+        /// How results and errors are printed.
+        public var renderer = Renderer()
+        public var format: Format {
+            get { renderer.format }
+            set { renderer.format = newValue }
+        }
         /// Print `> COMMAND` before each command's output.
         public var echo = false
         /// Stop at the first failing command.
@@ -55,6 +57,13 @@ public final class ScriptRunner {
         public var lines: [String]
         /// Whether `--update` would fix it (its diff lines differ or are missing).
         public var fixableByUpdate: Bool
+
+        /// The lines with `FILE:LINE: ` before the first, as scripts and CI logs show them.
+        public var locatedLines: [String] {
+            var located = lines
+            located[0] = "\(location): " + located[0]
+            return located
+        }
     }
 
     /// A state-changing command's diff block: where its expected lines are, what happened.
@@ -99,17 +108,21 @@ public final class ScriptRunner {
         var location: SourceLocation
         var line: String
         var command: String { ScriptRunner.trimmed(line) }
-        var result: CommandResult
-        /// What the command printed, rendered only when there are expected lines to compare.
-        var actual: [String] { result.lines }
+        /// The command's diff and warnings: what its expected lines are compared with.
+        var diff: CommandDiff?
+        var warnings: [String]
+        /// What the command printed (its diff and warnings), rendered only when there are
+        /// expected lines to compare.
+        var actual: [String] { (diff?.lines ?? []) + warnings }
         var expected: [String] = []
         var firstExpectedLine: Int
         var isRequired: Bool
 
-        init(location: SourceLocation, line: String, result: CommandResult, firstExpectedLine: Int, isRequired: Bool) {
+        init(location: SourceLocation, line: String, result: borrowing CommandResult, firstExpectedLine: Int, isRequired: Bool) {
             self.location = location
             self.line = line
-            self.result = result
+            self.diff = result.diff
+            self.warnings = result.warnings
             self.firstExpectedLine = firstExpectedLine
             self.isRequired = isRequired
         }
@@ -125,7 +138,6 @@ public final class ScriptRunner {
         self.session = session
         self.options = options
         self.output = output
-        session.recordsJSON = options.format == .json
     }
 
     /// Runs a whole text, as a file of lines.
@@ -236,7 +248,8 @@ public final class ScriptRunner {
                 sparePending = nil
                 spare.location = location
                 spare.line = line
-                spare.result = result
+                spare.diff = result.diff
+                spare.warnings = result.warnings
                 spare.firstExpectedLine = location.line + 1
                 spare.isRequired = isRequired
                 pending = spare
@@ -250,16 +263,16 @@ public final class ScriptRunner {
     }
 
     private func print(_ result: CommandResult, command: Command, at location: SourceLocation) {
+        let renderer = options.renderer
+        if let append = output.appendToStandardOutput {
+            append { renderer.write(result, command: command, line: location.line, to: &$0) }
+            return
+        }
         switch options.format {
         case .text:
-            if let diff = result.diff, let append = output.appendToStandardOutput {
-                append { diff.write(to: &$0) }
-                for line in result.text { output.standardOutput(line) }
-                return
-            }
-            for line in result.lines { output.standardOutput(line) }
+            for line in renderer.lines(of: result) { output.standardOutput(line) }
         case .json:
-            output.standardOutput(result.jsonLine(command: command, line: location.line))
+            output.standardOutput(renderer.jsonLine(of: result, command: command, line: location.line))
         }
     }
 
@@ -315,17 +328,10 @@ public final class ScriptRunner {
     private func record(_ failure: Failure) {
         failures.append(failure)
         if options.printsOutput {
-            switch options.format {
-            case .text:
-                var lines = failure.lines
-                lines[0] = "\(failure.location): " + lines[0]
-                for line in lines { output.standardError(line) }
-            case .json:
-                let message = failure.lines.joined(separator: "\n")
-                let text = message.hasPrefix("error: ") ? String(message.dropFirst(7)) : message
-                output.standardOutput(
-                    JSONText.compact(
-                        .object(JSONObject([("line", .int(failure.location.line)), ("error", .string(text))]))))
+            let lines = options.renderer.report(failure)
+            for line in lines {
+                // NB: in JSON, an error is one of the command objects on standard output (SPEC §4).
+                if options.format == .json { output.standardOutput(line) } else { output.standardError(line) }
             }
         }
         if options.bail { isStopped = true }

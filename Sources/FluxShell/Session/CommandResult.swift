@@ -1,34 +1,79 @@
-/// What a command did: the lines it prints, its diff, and its fields for `--format json`.
+/// What a command did, as data: its diff and what it shows. How that is printed (text,
+/// colors, `--format json`) is the ``Renderer``'s job, not the session's.
+///
+/// NB: small on purpose (a diff, one word of output, a flag): a piped script makes and drops
+/// one per line, and every member copied is reference counting.
 public struct CommandResult: Sendable {
     /// For `dispatch`, `undo`, `redo` and `reset`: the diff it prints first.
     public var diff: CommandDiff?
-    /// The other lines it prints: listings, values, messages, warnings.
-    public var text: [String] = []
-    /// The command's JSON object members after `line` and `command`.
-    public var fields: [(String, JSONValue)] = []
+    /// What the command shows besides its diff.
+    public var output: CommandOutput = .none
+    /// For `dispatch`: the action as its values print (SPEC §4), when that differs from the
+    /// command as typed (a date typed with an offset, a set in another order); `nil` otherwise.
+    public var printedAction: ActionInvocation?
+    /// Set when effects dispatched more follow-up actions than this, and the rest were dropped.
+    public var followUpLimitReached: Int?
     /// `quit` or `exit`.
     public var quits = false
 
     public init() {}
 
-    /// Lines for standard output in the text format: the diff's, then the others.
-    ///
-    /// NB: the diff's lines are rendered when asked for: piped mode writes them as bytes instead
-    /// (``CommandDiff/write(to:)``), and most are never needed as strings.
-    public var lines: [String] {
-        guard let diff else { return text }
-        return text.isEmpty ? diff.lines : diff.lines + text
+    init(_ output: CommandOutput) { self.output = output }
+
+    init(_ diff: CommandDiff, printedAction: ActionInvocation? = nil, followUpLimitReached: Int? = nil) {
+        self.diff = diff
+        self.printedAction = printedAction
+        self.followUpLimitReached = followUpLimitReached
     }
 
-    /// The command's one line of `--format json`:
-    /// `{"line":2,"command":"dispatch","action":"increment","changes":[…]}`.
-    public func jsonLine(command: Command, line: Int?) -> String {
-        var object = JSONObject()
-        if let line { object.appendUnchecked("line", .int(line)) }
-        object.appendUnchecked("command", .string(command.word))
-        for (key, value) in fields { object[key] = value }
-        return JSONText.compact(.object(object))
+    /// `warning: …` lines printed after the diff (and compared with expected lines as part of it).
+    public var warnings: [String] {
+        guard let limit = followUpLimitReached else { return [] }
+        return ["warning: effects dispatched more than \(limit) follow-up actions; the rest were dropped"]
     }
+}
+
+/// What a command shows besides its diff.
+///
+/// NB: the cases with a payload are `indirect` (one box, made by the rare commands that show
+/// something), so that the common result, a dispatch's, copies no payload.
+public enum CommandOutput: Sendable {
+    case none
+    /// `load`: the store's name and its alias.
+    indirect case loaded(store: String, alias: String)
+    /// `use`
+    indirect case activated(alias: String)
+    /// `stores`: name and summary of each.
+    indirect case stores([(name: String, summary: String)])
+    /// `actions`: the active store's alias and its actions.
+    indirect case actions(store: String, [ActionSignature])
+    /// `state [PATH]`
+    indirect case value(path: ValuePath, JSONValue)
+    /// `history`
+    indirect case history(HistoryListing)
+    /// `expect`, when it held.
+    case expectationHeld
+    /// `save`: the file and how many state-changing commands it holds.
+    indirect case saved(file: String, commands: Int)
+    /// `help [COMMAND]`
+    indirect case help([String])
+}
+
+/// The undo log as `history` lists it.
+public struct HistoryListing: Sendable {
+    public struct Entry: Sendable {
+        /// 1-based, counting from the start of the session.
+        public var number: Int
+        /// The step in command syntax (`increment`, `add title: milk`, `reset`).
+        public var text: String
+        public var followUps: [ActionInvocation]
+        /// Undone (and can be redone).
+        public var isUndone: Bool
+    }
+
+    public var entries: [Entry]
+    /// How many earlier entries are no longer kept.
+    public var forgotten: Int
 }
 
 /// The diff of a state-changing command: one step per action (the dispatched one, then each
@@ -45,6 +90,10 @@ public struct CommandDiff: Sendable, Equatable {
     /// No loaded store's state differs after the whole command from before it.
     public var isUnchanged: Bool
 
+    // NB: only the steps and a flag: a diff is kept by the transcript and by the runner's
+    // pending block, and every member copied there is reference counting on every line (the
+    // action kept here too cost 10 % of a piped `dispatch increment`).
+
     /// The diff as printed: entry lines, `=> ACTION` before follow-ups, or `(no changes)`.
     public var lines: [String] {
         if isUnchanged { return ["(no changes)"] }
@@ -57,37 +106,19 @@ public struct CommandDiff: Sendable, Equatable {
         return lines
     }
 
-    /// Appends the diff as printed, each line ending in a newline, as UTF-8.
+    /// Appends the diff as printed, each line ending in a newline, as UTF-8: the same lines as
+    /// ``lines``, written without making a string of each.
     public func write(to output: inout OutputBuffer) {
         if isUnchanged {
             output.append("(no changes)\n")
             return
         }
         for step in steps {
-            if let followUp = step.followUp {
-                output.appendLine("=> \(followUp.description)")
-            }
+            if let followUp = step.followUp { output.appendLine("=> " + followUp.description) }
             for entry in step.entries {
                 entry.write(to: &output)
                 output.append(0x0A)
             }
         }
-    }
-
-    var changesJSON: JSONValue {
-        .array(steps.first.map { $0.entries.map(\.json) } ?? [])
-    }
-
-    var followUpsJSON: JSONValue? {
-        let followUps = steps.filter { $0.followUp != nil }
-        guard !followUps.isEmpty else { return nil }
-        return .array(
-            followUps.map { step in
-                .object(
-                    JSONObject([
-                        ("action", .string(step.followUp?.description ?? "")),
-                        ("changes", .array(step.entries.map(\.json))),
-                    ]))
-            })
     }
 }

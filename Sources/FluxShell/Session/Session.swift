@@ -1,7 +1,8 @@
 import FluxCore
 
 /// A shell session: the loaded stores on one shared dispatcher, the active store, the undo
-/// history, and the transcript that `save` writes. Strings in, ``CommandResult``s out.
+/// history, and the transcript that `save` writes. Commands in, ``CommandResult``s out (data,
+/// which a ``Renderer`` prints).
 ///
 /// ```swift
 /// let session = Session(catalog: catalog)
@@ -11,8 +12,6 @@ public final class Session {
     public let catalog: StoreCatalog
     /// Whether later commands require their expected diff lines (`exhaustive on`).
     @exclusivity(unchecked) public internal(set) var isExhaustive = false
-    /// Whether results carry their `--format json` fields.
-    @exclusivity(unchecked) public var recordsJSON = false
     /// How many follow-up actions one command may cause before the session stops it.
     public var followUpLimit = 10_000
 
@@ -22,33 +21,18 @@ public final class Session {
     @exclusivity(unchecked) var stores: [LoadedStore] = []
     var activeIndex: Int?
     @exclusivity(unchecked) var history: SessionHistory
-    @exclusivity(unchecked) var transcript: [TranscriptEntry] = []
+    @exclusivity(unchecked) var transcript = SessionTranscript(limit: 50_000)
     /// How many commands `save` can write; a longer session stops recording its transcript.
-    public var transcriptLimit = 50_000
-    @exclusivity(unchecked) var transcriptOverflowed = false
+    public var transcriptLimit: Int {
+        get { transcript.limit }
+        set { transcript.limit = newValue }
+    }
+    let resolver = ActionResolver()
 
     /// The steps of the command being dispatched, filled by the recording middleware.
     @exclusivity(unchecked) private var recording: [CommandDiff.Step]?
     @exclusivity(unchecked) private var followUpCount = 0
     @exclusivity(unchecked) private var followUpOverflow = false
-    /// The last invocation decoded, and its payloads: scripts repeat actions a lot.
-    @exclusivity(unchecked) private var decodedCache: DecodedInvocation?
-    /// Whether any loaded store checks actions before they are dispatched.
-    @exclusivity(unchecked) private var anyStoreValidates = false
-
-    private final class DecodedInvocation {
-        var invocation: ActionInvocation
-        var payloads: [SessionAction.Payload]
-        /// The invocation as its values print (SPEC §4), for history, `save` and JSON.
-        var printed: ActionInvocation
-
-        init(_ invocation: ActionInvocation, _ payloads: [SessionAction.Payload], printed: ActionInvocation) {
-            self.invocation = invocation
-            self.payloads = payloads
-            self.printed = printed
-        }
-    }
-
     final class LoadedStore {
         let runtime: any StoreRuntime
         let definition: StoreDefinition
@@ -61,25 +45,6 @@ public final class Session {
             self.runtime = runtime
             self.definition = definition
             self.id = ObjectIdentifier(runtime)
-        }
-    }
-
-    struct TranscriptEntry {
-        enum Command {
-            case text(String)
-            case dispatch(ActionInvocation)
-        }
-
-        var command: Command
-        /// The diff it printed, for state-changing commands.
-        var diff: CommandDiff?
-
-        /// The command line, rendered when saved rather than on every dispatch.
-        var commandLine: String {
-            switch command {
-            case .text(let text): text
-            case .dispatch(let invocation): "dispatch \(invocation)"
-            }
         }
     }
 
@@ -169,13 +134,10 @@ public final class Session {
         }
         stores.append(LoadedStore(runtime: runtime, definition: definition))
         registerStepRecorder()
-        decodedCache = nil
-        anyStoreValidates = stores.contains { $0.runtime.validates }
+        resolver.storesChanged(stores)
         activeIndex = stores.count - 1
-        appendTranscript(alias == name ? "load \(name)" : "load \(name) as \(alias)", diff: nil)
-        var result = CommandResult()
-        if recordsJSON { result.fields = [("store", .string(name)), ("alias", .string(alias))] }
-        return result
+        transcript.append(.text(alias == name ? "load \(name)" : "load \(name) as \(alias)"), diff: nil)
+        return CommandResult(.loaded(store: name, alias: alias))
     }
 
     func use(_ alias: String) throws(ShellError) -> CommandResult {
@@ -187,10 +149,8 @@ public final class Session {
                     ?? "loaded: \(stores.map(\.alias).joined(separator: ", "))")
         }
         activeIndex = index
-        appendTranscript("use \(alias)", diff: nil)
-        var result = CommandResult()
-        if recordsJSON { result.fields = [("alias", .string(alias))] }
-        return result
+        transcript.append(.text("use \(alias)"), diff: nil)
+        return CommandResult(.activated(alias: alias))
     }
 
     func activeStore() throws(ShellError) -> LoadedStore {
@@ -207,25 +167,15 @@ public final class Session {
 
     func dispatch(_ invocation: ActionInvocation) throws(ShellError) -> CommandResult {
         guard !stores.isEmpty else { throw noStoreLoaded }
-        let decoded = try decodePayloads(invocation)
-        let payloads = decoded.payloads
+        let resolved = try resolver.resolve(invocation, in: stores)
+        if resolver.anyStoreValidates { try resolver.validate(resolved, in: stores) }
         // NB: from here on, the action as its values print (an offset typed in a date, a set in
         // any order, a CodingKeys name): history, `save` and JSON show what the state shows.
-        let invocation = decoded.printed
-        for payload in anyStoreValidates ? payloads : [] {
-            guard let store = stores.first(where: { $0.id == payload.storeID }), store.runtime.validates else { continue }
-            do {
-                try store.runtime.validate(payload.action)
-            } catch let error as ShellError {
-                throw stores.count > 1 ? ShellError("\(store.alias): \(error.message)", hint: error.hint) : error
-            } catch {
-                throw ShellError("\(store.alias): \(error)")
-            }
-        }
+        let invocation = resolved.printed
         recording = []
         followUpCount = 0
         followUpOverflow = false
-        dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: false, payloads: payloads))
+        dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: false, payloads: resolved.payloads))
         let steps = recording ?? []
         recording = nil
         let isUnchanged: Bool
@@ -239,71 +189,12 @@ public final class Session {
         }
         let diff = CommandDiff(steps: steps, isUnchanged: isUnchanged)
         recordHistory(action: invocation, followUps: steps.count == 1 ? [] : steps.compactMap { $0.followUp })
-        var result = finish(diff, command: .dispatch(invocation))
-        if recordsJSON {
-            result.fields = [("action", .string(invocation.description)), ("changes", diff.changesJSON)]
-            if let followUps = diff.followUpsJSON { result.fields.append(("followUps", followUps)) }
-        }
-        if followUpOverflow {
-            result.text.append(
-                "warning: effects dispatched more than \(followUpLimit) follow-up actions; the rest were dropped")
-        }
-        return result
-    }
-
-    /// The typed action of every loaded store that accepts `invocation`.
-    private func decodePayloads(_ invocation: ActionInvocation) throws(ShellError) -> DecodedInvocation {
-        if let decodedCache, decodedCache.invocation == invocation { return decodedCache }
-        var payloads: [SessionAction.Payload] = []
-        // NB: the last record, when nothing else holds it, is refilled, its array emptied with
-        // its storage kept: an action never seen before allocates neither.
-        var record: DecodedInvocation?
-        if decodedCache != nil, isKnownUniquelyReferenced(&decodedCache!) {
-            record = decodedCache
-            decodedCache = nil
-            swap(&payloads, &record!.payloads)
-            payloads.removeAll(keepingCapacity: true)
-        }
-        // NB: the printed form stands for the command only when every store that takes it prints
-        // it the same way; else the text as typed does, which every store reads as it did.
-        var printed: ActionInvocation??
-        var printedAlike = true
-        var rejections: [(LoadedStore, ShellError)] = []
-        for store in stores {
-            switch store.runtime.decode(invocation) {
-            case .accepted(let action, let printedForm):
-                payloads.append(.init(storeID: store.id, action: action))
-                if let first = printed { printedAlike = printedAlike && first == printedForm } else { printed = printedForm }
-            case .unknownCase: break
-            case .rejected(let error): rejections.append((store, error))
-            }
-        }
-        guard payloads.isEmpty else {
-            let form = (printedAlike ? printed ?? nil : nil) ?? invocation
-            if let record {
-                record.invocation = invocation
-                record.payloads = payloads
-                record.printed = form
-                decodedCache = record
-                return record
-            }
-            let decoded = DecodedInvocation(invocation, payloads, printed: form)
-            decodedCache = decoded
-            return decoded
-        }
-        if let (store, error) = rejections.first {
-            throw stores.count > 1 ? ShellError("\(store.alias): \(error.message)", hint: error.hint) : error
-        }
-        let names = stores.flatMap { $0.definition.actions.map(\.name) }
-        let suggestion = Suggestion.didYouMean(invocation.name, among: names)
-        if stores.count == 1 {
-            throw ShellError(
-                "unknown action '\(invocation.name)' for store '\(stores[0].alias)'",
-                hint: suggestion ?? "type 'actions' for the list")
-        }
-        throw ShellError(
-            "no loaded store has an action '\(invocation.name)' (tried \(stores.map { "'\($0.alias)'" }.joined(separator: ", ")))",
-            hint: suggestion ?? "type 'actions' for the active store's list")
+        transcript.append(.dispatch(invocation), diff: diff)
+        // NB: the printed form travels with the result only when it differs from the text: a
+        // result is copied on its way out, and an action is reference counting.
+        return CommandResult(
+            diff, printedAction: resolved.wasRetyped ? invocation : nil,
+            followUpLimitReached: followUpOverflow ? followUpLimit : nil)
     }
 
     /// Queues an effect's follow-up action: typed for the store whose effect made it, from its
@@ -385,27 +276,7 @@ public final class Session {
             entries += stores.count > 1 ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
         }
         let diff = CommandDiff(steps: [.init(followUp: nil, entries: entries)], isUnchanged: unchanged)
-        var result = finish(diff, command: .text(command == "undo 1" ? "undo" : command == "redo 1" ? "redo" : command))
-        if recordsJSON { result.fields = [("changes", diff.changesJSON)] }
-        return result
-    }
-
-    private func finish(_ diff: CommandDiff, command: TranscriptEntry.Command) -> CommandResult {
-        var result = CommandResult()
-        result.diff = diff
-        appendTranscript(command, diff: diff)
-        return result
-    }
-
-    private func appendTranscript(_ command: String, diff: CommandDiff?) {
-        appendTranscript(.text(command), diff: diff)
-    }
-
-    private func appendTranscript(_ command: TranscriptEntry.Command, diff: CommandDiff?) {
-        guard transcript.count < transcriptLimit else {
-            transcriptOverflowed = true
-            return
-        }
-        transcript.append(TranscriptEntry(command: command, diff: diff))
+        transcript.append(.text(command == "undo 1" ? "undo" : command == "redo 1" ? "redo" : command), diff: diff)
+        return CommandResult(diff)
     }
 }

@@ -1,0 +1,224 @@
+/// Turns what commands did into what people and scripts read: text lines (optionally colored)
+/// or one `--format json` object per command (SPEC §4), errors included. The one place output
+/// is shaped, for every mode: piped, `run`, `test` and the interactive shell.
+public struct Renderer: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case text
+        case json
+    }
+
+    public var format: Format
+    /// ANSI colors: `+` green, `-` red, `~` yellow, `=>` dim, errors red.
+    public var colors: Bool
+    /// Errors begin with `FILE:LINE: ` (everywhere but the interactive shell).
+    public var locatesErrors: Bool
+
+    public init(format: Format = .text, colors: Bool = false, locatesErrors: Bool = true) {
+        self.format = format
+        self.colors = colors
+        self.locatesErrors = locatesErrors
+    }
+
+    // MARK: - Results
+
+    /// Appends what `result` prints, each line ending in a newline: in text, its diff, its other
+    /// lines and its warnings; in JSON, its one object.
+    public func write(_ result: CommandResult, command: Command, line: Int?, to output: inout OutputBuffer) {
+        switch format {
+        case .json:
+            output.appendLine(jsonLine(of: result, command: command, line: line))
+        case .text where colors:
+            for text in lines(of: result) { output.appendLine(text) }
+        case .text:
+            // NB: the diff's lines are written as bytes, without a string for each, and a result
+            // with nothing else to print (a dispatch) makes no list of lines.
+            result.diff?.write(to: &output)
+            if result.output.printsLines {
+                for text in Self.lines(of: result.output) { output.appendLine(text) }
+            }
+            for warning in result.warnings { output.appendLine(warning) }
+        }
+    }
+
+    /// The lines `result` prints in the text format, colored when ``colors`` is on.
+    public func lines(of result: CommandResult) -> [String] {
+        let lines = (result.diff?.lines ?? []) + Self.lines(of: result.output) + result.warnings
+        return colors ? lines.map(color) : lines
+    }
+
+    /// The text lines of what a command shows besides its diff.
+    private static func lines(of output: CommandOutput) -> [String] {
+        switch output {
+        case .none, .loaded, .activated, .expectationHeld:
+            return []
+        case .stores(let stores):
+            let width = (stores.map(\.name.count).max() ?? 0) + 2
+            return stores.map { store in
+                guard !store.summary.isEmpty else { return store.name }
+                return store.name + String(repeating: " ", count: max(1, width - store.name.count)) + store.summary
+            }
+        case .actions(let store, let signatures):
+            guard !signatures.isEmpty else {
+                return ["(the actions of '\(store)' cannot be listed: its action type is not an enum)"]
+            }
+            return signatures.map { signature in
+                let choices = signature.parameters.flatMap(\.choices)
+                var line = signature.description + (choices.isEmpty ? "" : "    " + choices.joined(separator: " | "))
+                if let reason = signature.notDispatchableBecause { line += "    (not dispatchable from text: \(reason))" }
+                return line
+            }
+        case .value(let path, let value):
+            return [path.isRoot ? JSONText.pretty(value) : JSONText.compact(value)]
+        case .history(let listing):
+            var lines: [String] = []
+            if listing.forgotten > 0 { lines.append("(\(listing.forgotten) earlier steps are no longer kept)") }
+            let width = String(listing.entries.last?.number ?? 0).count
+            for entry in listing.entries {
+                let number = String(entry.number)
+                let undone = entry.isUndone ? "   (undone)" : ""
+                lines.append(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.text + undone)
+                for followUp in entry.followUps {
+                    lines.append(String(repeating: " ", count: width + 4) + "=> " + followUp.description)
+                }
+            }
+            if listing.entries.isEmpty { lines.append("(no actions dispatched yet)") }
+            return lines
+        case .saved(let file, let count):
+            return ["saved \(count) state-changing command\(count == 1 ? "" : "s") to \(file)"]
+        case .help(let lines):
+            return lines
+        }
+    }
+
+    /// The command's one line of `--format json`:
+    /// `{"line":2,"command":"dispatch","action":"increment","changes":[…]}`.
+    public func jsonLine(of result: CommandResult, command: Command, line: Int?) -> String {
+        var object = JSONObject()
+        if let line { object["line"] = .int(line) }
+        object["command"] = .string(command.word)
+        for (key, value) in Self.fields(of: result, command: command) { object[key] = value }
+        return JSONText.compact(.object(object))
+    }
+
+    /// The members of a result's JSON object after `line` and `command`.
+    private static func fields(of result: CommandResult, command: Command) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = []
+        switch result.output {
+        case .none: break
+        case .loaded(let store, let alias): fields = [("store", .string(store)), ("alias", .string(alias))]
+        case .activated(let alias): fields = [("alias", .string(alias))]
+        case .stores(let stores):
+            let list = stores.map { JSONValue.object(JSONObject([("name", .string($0.name)), ("summary", .string($0.summary))])) }
+            fields = [("stores", .array(list))]
+        case .actions(_, let signatures): fields = [("actions", .array(signatures.map { .string($0.description) }))]
+        case .value(let path, let value): fields = [("path", .string(path.description)), ("value", value)]
+        case .history(let listing):
+            let items = listing.entries.map { entry in
+                JSONValue.object(
+                    JSONObject([("number", .int(entry.number)), ("action", .string(entry.text)), ("undone", .bool(entry.isUndone))]))
+            }
+            fields = [("history", .array(items))]
+        case .expectationHeld: fields = [("passed", .bool(true))]
+        case .saved(let file, _): fields = [("file", .string(file))]
+        case .help(let lines): fields = [("text", .string(lines.joined(separator: "\n")))]
+        }
+        if let diff = result.diff {
+            if case .dispatch(let typed) = command {
+                fields.append(("action", .string((result.printedAction ?? typed).description)))
+            }
+            fields.append(("changes", .array(diff.steps.first.map { $0.entries.map(\.json) } ?? [])))
+            let followUps = diff.steps.filter { $0.followUp != nil }
+            if !followUps.isEmpty {
+                let list = followUps.map { step in
+                    JSONValue.object(
+                        JSONObject([
+                            ("action", .string(step.followUp?.description ?? "")),
+                            ("changes", .array(step.entries.map(\.json))),
+                        ]))
+                }
+                fields.append(("followUps", .array(list)))
+            }
+        }
+        return fields
+    }
+
+    // MARK: - Errors and failures
+
+    /// `FILE:LINE: error: MESSAGE (HINT)`, without the location in the interactive shell.
+    public func error(_ error: ShellError, at location: SourceLocation?) -> String {
+        let text = ErrorText.render(error, at: locatesErrors ? location : nil)
+        return colors ? color(text) : text
+    }
+
+    /// A failure's lines for standard error (text), or its one JSON object for standard output.
+    public func report(_ failure: ScriptRunner.Failure) -> [String] {
+        switch format {
+        case .text:
+            let lines = locatesErrors ? failure.locatedLines : failure.lines
+            return colors ? lines.map(color) : lines
+        case .json:
+            let message = failure.lines.joined(separator: "\n")
+            let text = message.hasPrefix("error: ") ? String(message.dropFirst(7)) : message
+            return [JSONText.compact(.object(JSONObject([("line", .int(failure.location.line)), ("error", .string(text))])))]
+        }
+    }
+
+    // MARK: - Scenarios
+
+    /// What `fluxsh test` prints for `results`: in text, a `PASS`/`FAIL` line per scenario, the
+    /// failures' reports, and `N passed, M failed`; in JSON, one object per scenario, then
+    /// `{"passed":N,"failed":M}`.
+    public func report(_ results: [ScenarioRunner.Result]) -> [String] {
+        let failed = results.filter { !$0.passed }
+        switch format {
+        case .json:
+            var lines = results.map { result in
+                let failures: [JSONValue] = result.failures.map { failure in
+                    .object(
+                        JSONObject([
+                            ("line", .int(failure.location.line)), ("error", .string(failure.lines.joined(separator: "\n"))),
+                        ]))
+                }
+                return JSONText.compact(
+                    .object(
+                        JSONObject([
+                            ("path", .string(result.path)), ("passed", .bool(result.passed)),
+                            ("updated", .bool(result.wasUpdated)), ("failures", .array(failures)),
+                        ])))
+            }
+            lines.append(
+                JSONText.compact(.object(JSONObject([("passed", .int(results.count - failed.count)), ("failed", .int(failed.count))]))))
+            return lines
+        case .text:
+            func wrap(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+            var lines = results.map { result in
+                (result.passed ? wrap("PASS", "32") : wrap("FAIL", "31")) + " \(result.path)" + (result.wasUpdated ? " (updated)" : "")
+            }
+            for result in failed { lines += [""] + result.report }
+            if !failed.isEmpty { lines.append("") }
+            lines.append("\(results.count - failed.count) passed, \(failed.count) failed")
+            return lines
+        }
+    }
+
+    /// A line colored by its first characters.
+    private func color(_ text: String) -> String {
+        func wrap(_ code: String) -> String { "\u{1B}[\(code)m\(text)\u{1B}[0m" }
+        if text.hasPrefix("+ ") { return wrap("32") }
+        if text.hasPrefix("- ") { return wrap("31") }
+        if text.hasPrefix("~ ") { return wrap("33") }
+        if text.hasPrefix("=> ") { return wrap("2") }
+        if text.hasPrefix("error:") { return wrap("31") }
+        return text
+    }
+}
+
+extension CommandOutput {
+    /// Whether it prints lines of its own in the text format.
+    var printsLines: Bool {
+        switch self {
+        case .none, .loaded, .activated, .expectationHeld: false
+        default: true
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// The commands of a session that `save` writes as a scenario: each state-changing command with
+/// the diff it printed, and the commands that load and switch stores. Bounded: a longer session
+/// stops recording (and `save` says so) instead of growing without limit.
+struct SessionTranscript {
+    struct Entry {
+        enum Command {
+            case text(String)
+            case dispatch(ActionInvocation)
+        }
+
+        var command: Command
+        /// The diff it printed, for state-changing commands.
+        var diff: CommandDiff?
+
+        /// The command line, rendered when saved rather than on every dispatch.
+        var commandLine: String {
+            switch command {
+            case .text(let text): text
+            case .dispatch(let invocation): "dispatch \(invocation)"
+            }
+        }
+    }
+
+    /// How many commands can be recorded.
+    var limit: Int
+    private(set) var entries: [Entry] = []
+    /// More commands were run than ``limit``: the transcript is incomplete.
+    private(set) var overflowed = false
+
+    init(limit: Int) { self.limit = limit }
+
+    mutating func append(_ command: Entry.Command, diff: CommandDiff?) {
+        guard entries.count < limit else {
+            overflowed = true
+            return
+        }
+        entries.append(Entry(command: command, diff: diff))
+    }
+
+    /// How many state-changing commands it holds.
+    var stateChangingCount: Int { entries.count { $0.diff != nil } }
+
+    /// The scenario `fluxsh test --exhaustive` passes: the commands with their diff lines, then
+    /// each store's final state (`stores` as alias and state, in load order).
+    func scenarioText(programName: String, stores: [(alias: String, state: JSONValue)], activeAlias: String?) -> String {
+        var text = "# Saved by \(programName). Replay with: \(programName) test FILE\n"
+        for entry in entries {
+            text += entry.commandLine + "\n"
+            for line in entry.diff?.lines ?? [] { text += line + "\n" }
+        }
+        for store in stores {
+            text += "use \(store.alias)\n"
+            text += "expect . == \(JSONText.compact(store.state))\n"
+        }
+        if let activeAlias, stores.last?.alias != activeAlias { text += "use \(activeAlias)\n" }
+        return text
+    }
+}
