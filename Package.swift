@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // Only for the benchmark, to compare diffs with what TCA's `_printChanges` uses.
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
         // Only for the tests: generated values with shrinking, `parse(print(v)) == v` per SPEC §4 row.
@@ -24,7 +25,9 @@ let package = Package(
 
         // Layer 1: the shell engine: commands, values, paths, diffs, sessions, scenarios.
         // Pure: strings in, strings out; no terminal code.
-        .target(name: "FluxShell", dependencies: ["FluxCore"]),
+        .target(
+            name: "FluxShell",
+            dependencies: ["FluxCore", .product(name: "OrderedCollections", package: "swift-collections")]),
         .testTarget(
             name: "FluxShellTests",
             dependencies: [

@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// A JSON value, with object keys kept in the order they were written (a state's declaration
 /// order): what states, arguments and paths are made of in the shell.
 public enum JSONValue: Sendable, Hashable {
@@ -77,73 +79,57 @@ extension JSONValue {
 }
 
 /// The members of a JSON object, in order; keys are unique.
+///
+/// An `OrderedDictionary`: members keep the order they were written in (a state's declaration
+/// order), and a member is found by its key in constant time (a large object argument, a keyed
+/// decoding container, a path through a dictionary).
 public struct JSONObject: Sendable, Hashable {
-    public private(set) var keys: [String]
-    public private(set) var values: [JSONValue]
+    private var ordered: OrderedDictionary<String, JSONValue>
 
-    public init() {
-        keys = []
-        values = []
-    }
+    public init() { ordered = [:] }
 
-    init(minimumCapacity: Int) {
-        self.init()
-        keys.reserveCapacity(minimumCapacity)
-        values.reserveCapacity(minimumCapacity)
-    }
+    init(minimumCapacity: Int) { ordered = OrderedDictionary(minimumCapacity: minimumCapacity) }
 
     public init(_ members: [(String, JSONValue)]) {
-        self.init()
+        self.init(minimumCapacity: members.count)
         for (key, value) in members { self[key] = value }
     }
 
-    public var count: Int { keys.count }
+    public var count: Int { ordered.count }
+
+    /// The keys, in order.
+    public var keys: [String] { ordered.keys.elements }
+
+    /// The values, in the order of ``keys``.
+    public var values: [JSONValue] { ordered.values.elements }
 
     public subscript(key: String) -> JSONValue? {
-        get { keys.firstIndex(of: key).map { values[$0] } }
-        set {
-            if let index = keys.firstIndex(of: key) {
-                if let newValue { values[index] = newValue } else {
-                    keys.remove(at: index)
-                    values.remove(at: index)
-                }
-            } else if let newValue {
-                keys.append(key)
-                values.append(newValue)
-            }
-        }
+        get { ordered[key] }
+        set { ordered[key] = newValue }
     }
 
-    /// Appends a member whose key is known to be new (the encoder's fast path).
+    /// Appends a member whose key is known to be new (a struct's member, read in order).
     mutating func appendUnchecked(_ key: String, _ value: JSONValue) {
-        keys.append(key)
-        values.append(value)
+        ordered.updateValue(value, forKey: key)
     }
 
     /// Orders the members by key (dictionaries, whose own order is random).
-    mutating func sortByKey() {
-        let order = keys.indices.sorted { keys[$0] < keys[$1] }
-        keys = order.map { keys[$0] }
-        values = order.map { values[$0] }
-    }
+    mutating func sortByKey() { ordered.sort { $0.key < $1.key } }
 
-    public var members: Zip2Sequence<[String], [JSONValue]> { zip(keys, values) }
+    /// The members, in order.
+    public var members: OrderedDictionary<String, JSONValue> { ordered }
 
     /// Same members, whatever their order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
-        // NB: an index, so comparing large objects in different key orders stays linear.
-        var index: [String: Int] = [:]
-        for (position, key) in rhs.keys.enumerated() { index[key] = position }
-        for (key, value) in lhs.members {
-            guard let position = index[key], rhs.values[position] == value else { return false }
+        for (key, value) in lhs.ordered {
+            guard let other = rhs.ordered[key], other == value else { return false }
         }
         return true
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
-        for key in keys.sorted() { hasher.combine(key) }
+        for key in ordered.keys.sorted() { hasher.combine(key) }
     }
 }
