@@ -37,18 +37,7 @@ struct RunMode {
     func runStandardInput() -> Int32 {
         let runner = makeRunner()
         if let status = Self.loadStore(store, into: runner.session) { return status }
-        var reader = LineReader(descriptor: 0)
-        var number = 0
-        var tooLong = false
-        while !runner.isStopped, let line = reader.nextLine(tooLong: &tooLong) {
-            number += 1
-            if tooLong {
-                runner.reject(line: number, file: "<stdin>", ShellError("line longer than 16 MiB, skipped"))
-                continue
-            }
-            runner.feed(line, number: number, file: "<stdin>")
-        }
-        runner.finish()
+        runner.run(LineReader.standardInput(), file: "<stdin>")
         return runner.failures.isEmpty ? 0 : 1
     }
 
@@ -65,7 +54,7 @@ struct RunMode {
         let runner = makeRunner()
         if let status = Self.loadStore(store, into: runner.session) { return status }
         for (file, bytes) in contents where !runner.isStopped {
-            runner.run(bytes, file: file)
+            runner.run(LineReader(bytes: bytes), file: file)
         }
         return runner.failures.isEmpty ? 0 : 1
     }

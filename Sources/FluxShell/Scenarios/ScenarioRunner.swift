@@ -139,32 +139,31 @@ public struct ScenarioRunner: Sendable {
 /// happened; every other line is kept byte for byte.
 enum ScenarioUpdate {
     static func rewrite(_ bytes: [UInt8], blocks: [ScriptRunner.DiffBlock]) -> [UInt8]? {
-        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
-        let endsWithNewline = bytes.last == 0x0A
         var replacements: [Int: ScriptRunner.DiffBlock] = [:]
         for block in blocks where !block.expectedLines.isEmpty || block.isRequired {
             replacements[block.commandLine] = block
         }
         guard !replacements.isEmpty else { return nil }
         var output: [UInt8] = []
-        var lineNumber = 1
-        let lineCount = endsWithNewline ? lines.count - 1 : lines.count
-        while lineNumber <= lineCount {
-            let line = lines[lineNumber - 1]
+        // NB: no length limit here: every line is kept byte for byte, however long.
+        var lines = LineReader(bytes: bytes, maximumLineLength: .max)
+        var tooLong = false
+        var lineNumber = 0
+        var skipUntil = 0
+        while let line = lines.nextLine(tooLong: &tooLong) {
+            lineNumber += 1
+            guard lineNumber > skipUntil else { continue }
             output += line
             output.append(0x0A)
-            if let block = replacements[lineNumber] {
-                let carriageReturn = line.last == 0x0D ? [UInt8(0x0D)] : []
-                for actual in block.actual {
-                    output += Array(actual.utf8) + carriageReturn
-                    output.append(0x0A)
-                }
-                lineNumber += 1 + block.expectedLines.count
-                continue
+            guard let block = replacements[lineNumber] else { continue }
+            let carriageReturn = line.last == 0x0D ? [UInt8(0x0D)] : []
+            for actual in block.actual {
+                output += Array(actual.utf8) + carriageReturn
+                output.append(0x0A)
             }
-            lineNumber += 1
+            skipUntil = lineNumber + block.expectedLines.count
         }
-        if !endsWithNewline, output.last == 0x0A { output.removeLast() }
+        if bytes.last != 0x0A, output.last == 0x0A { output.removeLast() }
         return output
     }
 }

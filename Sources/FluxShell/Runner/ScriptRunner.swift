@@ -141,16 +141,21 @@ public final class ScriptRunner {
     }
 
     /// Runs a whole text, as a file of lines.
-    public func run(_ bytes: [UInt8], file: String) {
+    public func run(_ bytes: [UInt8], file: String) { run(LineReader(bytes: bytes), file: file) }
+
+    /// Runs every line `lines` gives (a file's, standard input's), then ends the script. A line
+    /// over the maximum length fails at its number without being run.
+    public func run(_ lines: consuming LineReader, file: String) {
         self.file = file
         var number = 0
-        var start = 0
-        while start < bytes.count, !isStopped {
+        var tooLong = false
+        while !isStopped, let line = lines.nextLine(tooLong: &tooLong) {
             number += 1
-            var end = start
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            feed(bytes[start..<end], number: number, file: file)
-            start = end + 1
+            if tooLong {
+                reject(line: number, file: file, ShellError("line longer than \(LineReader.maximumLineLength >> 20) MiB, skipped"))
+                continue
+            }
+            feed(line, number: number, file: file)
         }
         finish()
     }
@@ -378,24 +383,5 @@ public final class ScriptRunner {
         while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
         while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
         return String(text)
-    }
-}
-
-/// Expected and actual diff lines in two columns, differing rows marked.
-enum SideBySide {
-    static func render(expected: [String], actual: [String]) -> [String] {
-        let width = min(60, max(8, expected.map(\.count).max() ?? 0))
-        func cell(_ text: String) -> String {
-            let clipped = text.count > width ? String(text.prefix(width - 1)) + "…" : text
-            return clipped + String(repeating: " ", count: width - clipped.count)
-        }
-        var lines = ["    " + cell("expected") + " | actual"]
-        for row in 0..<max(expected.count, actual.count) {
-            let left = row < expected.count ? expected[row] : ""
-            let right = row < actual.count ? actual[row] : ""
-            let marker = left == right ? "  " : "≠ "
-            lines.append("  " + marker + cell(left) + " | " + right)
-        }
-        return lines
     }
 }
