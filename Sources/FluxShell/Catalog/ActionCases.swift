@@ -59,6 +59,7 @@ final class ActionCases: @unchecked Sendable {
 
     /// The case `invocation` names: of several with its name, the first whose parameters its
     /// arguments match.
+    @usableFromInline
     func index(for invocation: ActionInvocation) -> Int? {
         guard let candidates = indexByName[invocation.name] else { return nil }
         guard candidates.count > 1 else { return candidates[0] }
@@ -71,6 +72,7 @@ final class ActionCases: @unchecked Sendable {
     /// - Returns: the invocation in printed form (SPEC §4: `at: "2026-11-22T09:00:00Z"` for an
     ///   offset typed, a set sorted, property names for `CodingKeys`), when an argument was not
     ///   typed in it; `nil` when every one was.
+    @usableFromInline
     func build(_ index: Int, _ invocation: ActionInvocation, into value: UnsafeMutableRawPointer) throws(ShellError)
         -> ActionInvocation?
     {

@@ -76,6 +76,8 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     /// Records the current state in `history`: set by ``attach(to:)``, so that it runs as code
     /// compiled for this store's types (see above), not as generic code.
     @usableFromInline @exclusivity(unchecked) var recordHistoryStep: ((_ cursor: Int, _ dropped: Int) -> Void)?
+    /// Makes this store's action from text: set by ``attach(to:)`` for the same reason.
+    @usableFromInline @exclusivity(unchecked) var decodeAction: ((ActionInvocation) -> DecodeOutcome)?
 
     @usableFromInline
     init(
@@ -111,6 +113,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
             // no copy beyond the one the history keeps.
             self.history.record(self.recorded, cursor: cursor, forgetting: dropped)
         }
+        decodeAction = { [unowned(unsafe) self] invocation in self.makeAction(invocation) }
         subscription = dispatcher.register { [unowned(unsafe) self] envelope in
             guard let payload = envelope.payload(for: id) else { return }
             self.apply(unsafeDowncast(payload, to: TypedActionBox<M.Action>.self).action)
@@ -121,6 +124,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
         if let subscription { dispatcher.unregister(subscription) }
         subscription = nil
         recordHistoryStep = nil
+        decodeAction = nil
     }
 
     @inlinable
@@ -139,6 +143,14 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline var signatures: [ActionSignature] { actionCases.signatures }
 
     @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
+        decodeAction?(invocation) ?? makeAction(invocation)
+    }
+
+    /// NB: inlinable, and called through ``decodeAction``, as the handler is: compiled where
+    /// the store is defined, it makes the action without looking up the generic metadata of
+    /// `M.Action` and its box on every line.
+    @inlinable
+    func makeAction(_ invocation: ActionInvocation) -> DecodeOutcome {
         guard let index = actionCases.index(for: invocation) else { return .unknownCase }
         do {
             // NB: the action is built in place in memory of its own type, then moved out: `build`
