@@ -17,18 +17,33 @@ final class ActionCases: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: every property is a `let` set in `init`, and the closures
     // it holds capture nothing mutable.
 
-    struct Case {
+    // NB: classes, never changed after `init`: a dispatch looks one case and its parameters up,
+    // which is then one reference count each instead of one per member (a signature's strings,
+    // a reader's closures).
+    final class Case {
         /// The runtime's tag of the case.
         let tag: Int
         let signature: ActionSignature
         /// Where each parameter's value goes in the payload, and how it is read from text.
         let parameters: [Parameter]
+
+        init(tag: Int, signature: ActionSignature, parameters: [Parameter]) {
+            self.tag = tag
+            self.signature = signature
+            self.parameters = parameters
+        }
     }
 
-    struct Parameter {
+    final class Parameter {
         let offset: Int
         let reader: ArgumentReader
         let shape: TypeShape
+
+        init(offset: Int, reader: ArgumentReader, shape: TypeShape) {
+            self.offset = offset
+            self.reader = reader
+            self.shape = shape
+        }
     }
 
     let type: Any.Type

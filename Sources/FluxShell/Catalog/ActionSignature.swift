@@ -6,18 +6,24 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         /// The key in the case's synthesized `Codable` form: the label, or `_0`, `_1`, …
         public var key: String
         /// The Swift type, e.g. `Int`, `String`, `Filter`, `[Repository]`.
-        public var typeName: String
+        public var typeName: String {
+            didSet { isOptional = typeName.hasSuffix("?") }
+        }
         /// The values of an enum-typed parameter (`all`, `active`, `done`), when known.
         public var choices: [String]
         /// Whether text can give it a value other than `nil` (not for an `Error` or a closure).
         public var hasTextForm: Bool
         /// An `Optional` parameter: it may be left out, and takes `null`.
-        public var isOptional: Bool { typeName.hasSuffix("?") }
+        ///
+        /// NB: stored, not worked out from ``typeName``: every dispatch asks it of the parameters
+        /// left out.
+        public private(set) var isOptional: Bool
 
         public init(label: String?, key: String, typeName: String, choices: [String] = [], hasTextForm: Bool = true) {
             self.label = label
             self.key = key
             self.typeName = typeName
+            self.isOptional = typeName.hasSuffix("?")
             self.choices = choices
             self.hasTextForm = hasTextForm
         }

@@ -24,12 +24,20 @@ enum ActionText {
         let parameters = signature.parameters
         // NB: arguments that each match the parameter at their own position, with only optional
         // ones left out, need no slots: what the matching below would give, without building it.
+        // NB: by index, reading each member in place: a parameter copied whole is four
+        // reference counts, on every dispatch.
         let given = invocation.arguments
-        if given.count <= parameters.count,
-            zip(given, parameters).allSatisfy({ $0.label == nil || $0.label == $1.label || $0.label == $1.key }),
-            parameters[given.count...].allSatisfy(\.isOptional)
-        {
-            return .inOrder(given)
+        if given.count <= parameters.count {
+            var inOrder = true
+            for index in given.indices {
+                guard let label = given[index].label else { continue }
+                if label != parameters[index].label, label != parameters[index].key {
+                    inOrder = false
+                    break
+                }
+            }
+            for index in given.count..<parameters.count where inOrder && !parameters[index].isOptional { inOrder = false }
+            if inOrder { return .inOrder(given) }
         }
         var usage: String { "usage: \(signature.usage)" }
         // NB: an argument is matched to the parameter at its own position first: arguments in

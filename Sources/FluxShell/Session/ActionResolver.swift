@@ -6,16 +6,16 @@ final class ActionResolver {
     final class Resolved {
         var invocation: ActionInvocation
         var payloads: [SessionAction.Payload]
-        /// The invocation as its values print (SPEC §4), for history, `save` and JSON.
-        var printed: ActionInvocation
-        /// Whether ``printed`` differs from the text as typed.
-        var wasRetyped: Bool
+        /// The invocation as its values print (SPEC §4), when that differs from the text as typed.
+        var retyped: ActionInvocation?
 
-        init(_ invocation: ActionInvocation, _ payloads: [SessionAction.Payload], printed: ActionInvocation?) {
+        /// The invocation as its values print, for history, `save` and JSON.
+        var printed: ActionInvocation { retyped ?? invocation }
+
+        init(_ invocation: ActionInvocation, _ payloads: [SessionAction.Payload], retyped: ActionInvocation?) {
             self.invocation = invocation
             self.payloads = payloads
-            self.printed = printed ?? invocation
-            self.wasRetyped = printed != nil
+            self.retyped = retyped
         }
     }
 
@@ -67,11 +67,10 @@ final class ActionResolver {
             if let record {
                 record.invocation = invocation
                 record.payloads = payloads
-                record.printed = form ?? invocation
-                record.wasRetyped = form != nil
+                record.retyped = form
                 resolved = record
             } else {
-                resolved = Resolved(invocation, payloads, printed: form)
+                resolved = Resolved(invocation, payloads, retyped: form)
             }
             last = resolved
             return resolved

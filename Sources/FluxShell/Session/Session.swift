@@ -193,7 +193,7 @@ public final class Session {
         // NB: the printed form travels with the result only when it differs from the text: a
         // result is copied on its way out, and an action is reference counting.
         return CommandResult(
-            diff, printedAction: resolved.wasRetyped ? invocation : nil,
+            diff, printedAction: resolved.retyped,
             followUpLimitReached: followUpOverflow ? followUpLimit : nil)
     }
 
