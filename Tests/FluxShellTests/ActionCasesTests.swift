@@ -70,6 +70,28 @@ struct ActionCasesTests {
         return shell
     }
 
+    struct Command: Action { var name = "" }
+    enum Nothing: Action {}
+    struct CommandMutation: Mutation, Sendable {
+        func mutate(action: Command, state: inout Log) {}
+    }
+    struct NothingMutation: Mutation, Sendable {
+        func mutate(action: Nothing, state: inout Log) {}
+    }
+
+    /// A store whose actions cannot be listed says why, not only that.
+    @Test func unlistableActionsSayWhy() {
+        let shell = Transcript(
+            catalog: StoreCatalog([
+                StoreDefinition("commands", state: Log(), mutation: CommandMutation()),
+                StoreDefinition("nothing", state: Log(), mutation: NothingMutation()),
+            ]))
+        shell.run("load commands")
+        #expect(shell.run("actions") == ["(the actions of 'commands' cannot be listed: its action type is not an enum)"])
+        shell.run("load nothing")
+        #expect(shell.run("actions") == ["(the actions of 'nothing' cannot be listed: its action enum has no cases)"])
+    }
+
     @Test func everyCaseIsListedWithItsParameterTypes() {
         let lines = shell().run("actions")
         #expect(lines.contains("add(Int)"))

@@ -72,6 +72,17 @@ final class ActionCases: @unchecked Sendable {
 
     @usableFromInline var signatures: [ActionSignature] { cases.map(\.signature) }
 
+    /// Why there are no cases to list, when there are none.
+    @usableFromInline var unlistedBecause: String? {
+        guard cases.isEmpty else { return nil }
+        guard RuntimeMetadata.kind(of: type) == .enumeration else { return "its action type is not an enum" }
+        guard RuntimeMetadata.enumCases(of: type) != nil else {
+            // NB: the runtime describes an enum's cases only in its module's reflection metadata.
+            return "its module was built without reflection metadata (-disable-reflection-metadata), which FluxShell reads cases from"
+        }
+        return "its action enum has no cases"
+    }
+
     /// The case `invocation` names: of several with its name, the first whose parameters its
     /// arguments match.
     @usableFromInline

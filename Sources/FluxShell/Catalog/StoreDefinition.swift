@@ -19,6 +19,9 @@ public struct StoreDefinition: Sendable {
     public let summary: String
     /// The action cases with their parameters, for `actions` and completion.
     public let actions: [ActionSignature]
+    /// Why ``actions`` is empty, when it is (its action type is not an enum, or its module was
+    /// built without reflection metadata).
+    public let actionsUnlistedBecause: String?
     @usableFromInline let makeRuntime:
         @Sendable (_ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ historyEntries: Int) -> any StoreRuntime
 
@@ -44,6 +47,7 @@ public struct StoreDefinition: Sendable {
         self.summary = summary
         let actionCases = ActionCases(M.Action.self)
         self.actions = actionCases.signatures
+        self.actionsUnlistedBecause = actionCases.unlistedBecause
         self.makeRuntime = { alias, dispatcher, historyEntries in
             let runtime = TypedStoreRuntime(
                 alias: alias, storeName: name, initialState: state, mutation: mutation,

@@ -57,9 +57,9 @@ public struct Renderer: Sendable {
                 guard !store.summary.isEmpty else { return store.name }
                 return store.name + String(repeating: " ", count: max(1, width - store.name.count)) + store.summary
             }
-        case .actions(let store, let signatures):
+        case .actions(let store, let signatures, let reason):
             guard !signatures.isEmpty else {
-                return ["(the actions of '\(store)' cannot be listed: its action type is not an enum)"]
+                return ["(the actions of '\(store)' cannot be listed: \(reason ?? "it has none"))"]
             }
             return signatures.map { signature in
                 let choices = signature.parameters.flatMap(\.choices)
@@ -110,7 +110,7 @@ public struct Renderer: Sendable {
         case .stores(let stores):
             let list = stores.map { JSONValue.object(JSONObject([("name", .string($0.name)), ("summary", .string($0.summary))])) }
             fields = [("stores", .array(list))]
-        case .actions(_, let signatures): fields = [("actions", .array(signatures.map { .string($0.description) }))]
+        case .actions(_, let signatures, _): fields = [("actions", .array(signatures.map { .string($0.description) }))]
         case .value(let path, let value): fields = [("path", .string(path.description)), ("value", value)]
         case .history(let listing):
             let items = listing.entries.map { entry in

@@ -79,9 +79,10 @@ final class ActionResolver {
         let names = stores.flatMap { $0.definition.actions.map(\.name) }
         let suggestion = Suggestion.didYouMean(invocation.name, among: names)
         if stores.count == 1 {
+            let unlisted = stores[0].definition.actionsUnlistedBecause.map { "its actions cannot be read: \($0)" }
             throw ShellError(
                 "unknown action '\(invocation.name)' for store '\(stores[0].alias)'",
-                hint: suggestion ?? "type 'actions' for the list")
+                hint: suggestion ?? unlisted ?? "type 'actions' for the list")
         }
         throw ShellError(
             "no loaded store has an action '\(invocation.name)' (tried \(stores.map { "'\($0.alias)'" }.joined(separator: ", ")))",

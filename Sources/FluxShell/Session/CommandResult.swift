@@ -45,8 +45,8 @@ public enum CommandOutput: Sendable {
     indirect case activated(alias: String)
     /// `stores`: name and summary of each.
     indirect case stores([(name: String, summary: String)])
-    /// `actions`: the active store's alias and its actions.
-    indirect case actions(store: String, [ActionSignature])
+    /// `actions`: the active store's alias, its actions, and why there are none, if so.
+    indirect case actions(store: String, [ActionSignature], unlistedBecause: String?)
     /// `state [PATH]`
     indirect case value(path: ValuePath, JSONValue)
     /// `history`

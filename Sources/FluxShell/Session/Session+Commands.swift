@@ -6,7 +6,8 @@ extension Session {
 
     func listActions() throws(ShellError) -> CommandResult {
         let store = try activeStore()
-        return CommandResult(.actions(store: store.alias, store.definition.actions))
+        let definition = store.definition
+        return CommandResult(.actions(store: store.alias, definition.actions, unlistedBecause: definition.actionsUnlistedBecause))
     }
 
     func state(at path: ValuePath) throws(ShellError) -> CommandResult {

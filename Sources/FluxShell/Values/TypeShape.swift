@@ -32,6 +32,9 @@ final class TypeShape: @unchecked Sendable {
         case existential
         /// An error, a closure, a metatype, a struct with no stored properties: its description.
         case opaque
+        /// A struct or tuple whose stored properties the runtime cannot list: its module was built
+        /// without reflection metadata (`-disable-reflection-metadata`).
+        case withoutMetadata
     }
 
     struct Field {
@@ -118,19 +121,22 @@ final class TypeShape: @unchecked Sendable {
     private static func make(_ type: Any.Type) -> TypeShape {
         func build<T>(_: T.Type) -> TypeShape {
             TypeShape(
-                type: T.self, kind: kind(of: T.self), size: MemoryLayout<T>.size, isBitwise: _isPOD(T.self),
+                type: T.self, kind: kind(of: T.self, size: MemoryLayout<T>.size), size: MemoryLayout<T>.size,
+                isBitwise: _isPOD(T.self),
                 equal: equality(of: T.self),
                 load: { $0.assumingMemoryBound(to: T.self).pointee })
         }
         return _openExistential(type, do: build)
     }
 
-    private static func kind(of type: Any.Type) -> Kind {
+    private static func kind(of type: Any.Type, size: Int) -> Kind {
         if let custom = type as? any ShellValue.Type { return .custom(custom) }
         if type is any Error.Type { return .opaque }
         switch RuntimeMetadata.kind(of: type) {
         case .structure, .tuple:
-            let fields = storedFields(of: type)
+            // NB: without reflection metadata the runtime lists no stored properties at all, as
+            // for an empty struct; but a struct that holds bytes has some.
+            guard let fields = storedFields(of: type), !(fields.isEmpty && size > 0) else { return .withoutMetadata }
             return fields.isEmpty ? .opaque : .fields(fields)
         case .enumeration:
             var tags: [String: Int] = [:]
@@ -144,8 +150,9 @@ final class TypeShape: @unchecked Sendable {
         }
     }
 
-    /// The stored properties of a struct or tuple, with their offsets.
-    private static func storedFields(of type: Any.Type) -> [Field] {
+    /// The stored properties of a struct or tuple, with their offsets; `nil` when the runtime
+    /// cannot list them.
+    private static func storedFields(of type: Any.Type) -> [Field]? {
         var fields: [Field] = []
         let complete = _forEachField(of: type) { name, offset, fieldType, _ in
             var text = String(cString: name)
@@ -155,7 +162,7 @@ final class TypeShape: @unchecked Sendable {
             fields.append(Field(name: text, offset: offset, shape: TypeShape.of(fieldType)))
             return true
         }
-        return complete ? fields : []
+        return complete ? fields : nil
     }
 
     private static func equality<T>(of type: T.Type) -> ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)? {

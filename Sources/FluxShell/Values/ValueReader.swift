@@ -49,7 +49,7 @@ public final class ValueReader {
         case .fields(let fields):
             guard case .key(let key) = segment, let field = fields.first(where: { $0.name == key }) else { return nil }
             return read(at: pointer + field.offset, field.shape, path: path.dropFirst())
-        case .enumeration, .object, .existential, .opaque:
+        case .enumeration, .object, .existential, .opaque, .withoutMetadata:
             return nil
         }
     }
@@ -74,6 +74,8 @@ public final class ValueReader {
             return readAny(shape.load(pointer))
         case .opaque:
             return .string(String(describing: shape.load(pointer)))
+        case .withoutMetadata:
+            return .string("(\(shape.type): its module was built without reflection metadata)")
         }
     }
 
