@@ -42,9 +42,6 @@ public struct ChunkedArray<Element> {
         @usableFromInline
         mutating func rebuildStarts() { count = fillStarts(&starts, counts: chunks.lazy.map(\.count)) }
 
-        /// The storage of its list of chunks: equal for two pages that are copies of each other.
-        @usableFromInline
-        var identity: UnsafeRawPointer? { chunks.withUnsafeBytes { $0.baseAddress } }
     }
 
     /// Where an element is: its page, the chunk in the page, the offset in the chunk.
@@ -130,16 +127,37 @@ public struct ChunkedArray<Element> {
 
     /// The elements in the leading (or trailing) pages and chunks `self` and `other` share.
     func sharedElements(with other: ChunkedArray, fromBack: Bool) -> Int {
-        var shared = 0
-        for index in 0..<Swift.min(pages.count, other.pages.count) {
-            let mine = pages[fromBack ? pages.count - 1 - index : index]
-            let theirs = other.pages[fromBack ? other.pages.count - 1 - index : index]
-            guard mine.identity == theirs.identity else {
-                return shared + Self.sharedElements(mine.chunks, theirs.chunks, fromBack: fromBack)
+        // NB: the pages are walked as raw memory, as the chunks are below: a page's list of chunks
+        // is one reference to its storage, equal for two pages that are copies of each other, and
+        // its count is an `Int` at its own offset. Walking them as typed copies of `Page` made
+        // every page a retain, a release and (in the shell's generic code) a metadata look-up:
+        // an add among 300,000 todos cost 19.6 µs against 15.2 µs among the first 100,000.
+        let stride = MemoryLayout<Page>.stride
+        let chunksOffset = MemoryLayout<Page>.offset(of: \Page.chunks)!
+        let countOffset = MemoryLayout<Page>.offset(of: \Page.count)!
+        let (index, shared) = pages.withUnsafeBytes { left in
+            other.pages.withUnsafeBytes { right in
+                let leftCount = left.count / stride
+                let rightCount = right.count / stride
+                var index = 0
+                var shared = 0
+                while index < Swift.min(leftCount, rightCount) {
+                    let a = (fromBack ? leftCount - 1 - index : index) * stride
+                    let b = (fromBack ? rightCount - 1 - index : index) * stride
+                    guard
+                        left.load(fromByteOffset: a + chunksOffset, as: UnsafeRawPointer.self)
+                            == right.load(fromByteOffset: b + chunksOffset, as: UnsafeRawPointer.self)
+                    else { break }
+                    shared += left.load(fromByteOffset: a + countOffset, as: Int.self)
+                    index += 1
+                }
+                return (index, shared)
             }
-            shared += mine.count
         }
-        return shared
+        guard index < Swift.min(pages.count, other.pages.count) else { return shared }
+        let mine = pages[fromBack ? pages.count - 1 - index : index]
+        let theirs = other.pages[fromBack ? other.pages.count - 1 - index : index]
+        return shared + Self.sharedElements(mine.chunks, theirs.chunks, fromBack: fromBack)
     }
 
     /// The elements in the leading (or trailing) chunks that two lists share.
