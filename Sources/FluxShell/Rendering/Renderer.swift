@@ -126,10 +126,9 @@ public struct Renderer: Sendable {
             if case .dispatch(let typed) = command {
                 fields.append(("action", .string((result.printedAction ?? typed).description)))
             }
-            fields.append(("changes", .array(diff.steps.first.map { $0.entries.map(\.json) } ?? [])))
-            let followUps = diff.steps.filter { $0.followUp != nil }
-            if !followUps.isEmpty {
-                let list = followUps.map { step in
+            fields.append(("changes", .array(diff.ownStep.entries.map(\.json))))
+            if !diff.followUpSteps.isEmpty {
+                let list = diff.followUpSteps.map { step in
                     JSONValue.object(
                         JSONObject([
                             ("action", .string(step.followUp?.description ?? "")),

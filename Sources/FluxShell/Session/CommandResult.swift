@@ -86,18 +86,31 @@ public struct CommandDiff: Sendable, Equatable {
         public var entries: [DiffEntry]
     }
 
-    public var steps: [Step]
+    /// The command's own step: the dispatched action's, or that of `undo`, `redo`, `reset`.
+    public var ownStep: Step
+    /// The follow-ups' steps, in the order they were dispatched.
+    public var followUpSteps: [Step]
     /// No loaded store's state differs after the whole command from before it.
     public var isUnchanged: Bool
 
     // NB: only the steps and a flag: a diff is kept by the transcript and by the runner's
     // pending block, and every member copied there is reference counting on every line (the
-    // action kept here too cost 10 % of a piped `dispatch increment`).
+    // action kept here too cost 10 % of a piped `dispatch increment`). The command's own step is
+    // kept apart from the follow-ups', so that the common diff, one step, allocates no list.
+
+    public init(ownStep: Step, followUpSteps: [Step] = [], isUnchanged: Bool) {
+        self.ownStep = ownStep
+        self.followUpSteps = followUpSteps
+        self.isUnchanged = isUnchanged
+    }
+
+    /// Every step: the command's own, then the follow-ups'.
+    public var steps: [Step] { [ownStep] + followUpSteps }
 
     /// The diff as printed: entry lines, `=> ACTION` before follow-ups, or `(no changes)`.
     public var lines: [String] {
         if isUnchanged { return ["(no changes)"] }
-        if steps.count == 1 { return steps[0].entries.map(\.line) }
+        if followUpSteps.isEmpty { return ownStep.entries.map(\.line) }
         var lines: [String] = []
         for step in steps {
             if let followUp = step.followUp { lines.append("=> " + followUp.description) }
@@ -113,12 +126,14 @@ public struct CommandDiff: Sendable, Equatable {
             output.append("(no changes)\n")
             return
         }
-        for step in steps {
+        func write(_ step: Step) {
             if let followUp = step.followUp { output.appendLine("=> " + followUp.description) }
             for entry in step.entries {
                 entry.write(to: &output)
                 output.append(0x0A)
             }
         }
+        write(ownStep)
+        for step in followUpSteps { write(step) }
     }
 }

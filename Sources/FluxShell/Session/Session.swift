@@ -29,8 +29,11 @@ public final class Session {
     }
     let resolver = ActionResolver()
 
-    /// The steps of the command being dispatched, filled by the recording middleware.
-    @exclusivity(unchecked) private var recording: [CommandDiff.Step]?
+    /// The steps of the command being dispatched, filled by the step recorder while `isRecording`:
+    /// its own, then the follow-ups'.
+    @exclusivity(unchecked) private var isRecording = false
+    @exclusivity(unchecked) private var recordedOwnStep: CommandDiff.Step?
+    @exclusivity(unchecked) private var recordedFollowUps: [CommandDiff.Step] = []
     @exclusivity(unchecked) private var followUpCount = 0
     @exclusivity(unchecked) private var followUpOverflow = false
     final class LoadedStore {
@@ -172,23 +175,26 @@ public final class Session {
         // NB: from here on, the action as its values print (an offset typed in a date, a set in
         // any order, a CodingKeys name): history, `save` and JSON show what the state shows.
         let invocation = resolved.printed
-        recording = []
         followUpCount = 0
         followUpOverflow = false
+        isRecording = true
         dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: false, payloads: resolved.payloads))
-        let steps = recording ?? []
-        recording = nil
+        isRecording = false
+        // NB: moved out, not copied: no reference counting for what the recorder filled.
+        let ownStep = recordedOwnStep.take() ?? CommandDiff.Step(followUp: nil, entries: [])
+        var followUps: [CommandDiff.Step] = []
+        swap(&followUps, &recordedFollowUps)
         let isUnchanged: Bool
-        if steps.allSatisfy({ $0.entries.isEmpty }) {
+        if ownStep.entries.isEmpty, followUps.allSatisfy({ $0.entries.isEmpty }) {
             isUnchanged = true
-        } else if steps.count == 1 {
+        } else if followUps.isEmpty {
             isUnchanged = false
         } else {
             // NB: steps can cancel out (a search repeated): compare the ends of the command.
             isUnchanged = stores.allSatisfy { $0.runtime.isUnchanged(since: history.cursor) }
         }
-        let diff = CommandDiff(steps: steps, isUnchanged: isUnchanged)
-        recordHistory(action: invocation, followUps: steps.count == 1 ? [] : steps.compactMap { $0.followUp })
+        let diff = CommandDiff(ownStep: ownStep, followUpSteps: followUps, isUnchanged: isUnchanged)
+        recordHistory(action: invocation, followUps: followUps.compactMap { $0.followUp })
         transcript.append(.dispatch(invocation), diff: diff)
         // NB: the printed form travels with the result only when it differs from the text: a
         // result is copied on its way out, and an action is reference counting.
@@ -227,7 +233,9 @@ public final class Session {
                 entries += changes.map { $0.prefixed(by: .key(store.alias)) }
             }
         }
-        recording?.append(.init(followUp: action.isFollowUp ? action.invocation : nil, entries: entries))
+        guard isRecording else { return }
+        let step = CommandDiff.Step(followUp: action.isFollowUp ? action.invocation : nil, entries: entries)
+        if recordedOwnStep == nil { recordedOwnStep = step } else { recordedFollowUps.append(step) }
     }
 
     // MARK: - Undo, redo, reset
@@ -275,7 +283,7 @@ public final class Session {
             if !changes.isEmpty { unchanged = false }
             entries += stores.count > 1 ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
         }
-        let diff = CommandDiff(steps: [.init(followUp: nil, entries: entries)], isUnchanged: unchanged)
+        let diff = CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: unchanged)
         transcript.append(.text(command == "undo 1" ? "undo" : command == "redo 1" ? "redo" : command), diff: diff)
         return CommandResult(diff)
     }
