@@ -16,6 +16,7 @@ struct RunMode {
             locatesErrors: !interactive)
         options.echo = common.echo && !interactive
         options.bail = common.bail && !interactive
+        options.acceptsExpectedLines = !interactive
         let streams = StandardStreams.shared
         return ScriptRunner(
             session: Session(catalog: catalog), options: options,
@@ -29,7 +30,7 @@ struct RunMode {
             _ = try session.execute(.load(name: name, alias: nil))
             return nil
         } catch {
-            StandardStreams.shared.err(ErrorText.render(error, at: nil))
+            StandardStreams.shared.err(ErrorText.render(error))
             return 2
         }
     }
@@ -47,7 +48,7 @@ struct RunMode {
             do {
                 contents.append((file, try FileSystem.read(file)))
             } catch {
-                StandardStreams.shared.err(ErrorText.render(error, at: nil))
+                StandardStreams.shared.err(ErrorText.render(error))
                 return 2
             }
         }

@@ -20,7 +20,7 @@ struct TestMode {
         do {
             files = runner.select(try ScenarioRunner.discover(paths))
         } catch {
-            streams.err(ErrorText.render(error, at: nil))
+            streams.err(ErrorText.render(error))
             return 2
         }
         guard !files.isEmpty else {
@@ -50,7 +50,7 @@ struct TestMode {
             try FileSystem.writeAtomically(JUnitReport.xml(for: results, seconds: seconds), to: junit)
             return nil
         } catch {
-            StandardStreams.shared.err(ErrorText.render(error, at: nil))
+            StandardStreams.shared.err(ErrorText.render(error))
             return 2
         }
     }

@@ -41,6 +41,14 @@ import Testing
         #expect(printed(42) == "42")
         #expect(printed(Int8(-3)) == "-3")
         #expect(printed(UInt64.max) == "18446744073709551615")
+        // Exact digits are ordered, compared and read exactly.
+        #expect(printed(Set<UInt64>([10_000_000_000_000_000_000, 9_999_999_999_999_999_999])) == "[9999999999999999999,10000000000000000000]")
+        #expect(printed(Set([Decimal(10), Decimal(string: "9.99999999999999999999")!])) == "[9.99999999999999999999,10]")
+        #expect(try JSONParser.parse("1.50000000000000000000") == JSONParser.parse("1.500000000000000000000"))
+        #expect(try JSONParser.parse("18446744073709551615") != JSONParser.parse("18446744073709551614"))
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(String(repeating: "9", count: 400)) }
+        #expect(ExpectationCheck.compare(ValueReader.read(UInt64.max), try JSONParser.parse("18446744073709551614")) == 1)
+        #expect(ExpectationCheck.compare(ValueReader.read(UInt64.max), .int(5)) == 1)
         #expect(printed(Set(["a", "a b", "a!"])) == #"["a","a b","a!"]"#)
         #expect(printed(Decimal(string: "1.0000000000000001")!) == "1.0000000000000001")
         #expect(printed(Decimal(string: "0.1")!) == "0.1")

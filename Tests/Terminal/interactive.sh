@@ -50,15 +50,17 @@ send "state count" Enter
 expect "Ctrl-C cleared the line" "counter> state count"
 send "dispatch nope" Enter
 expect "errors name the way out" "error: unknown action 'nope' for store 'counter'"
+send "~ count: 0 -> 1" Enter
+expect "a diff line at the prompt is refused at once" "error: expected diff lines are checked in scripts and scenarios, not at the prompt"
 send C-d
 expect "Ctrl-D exits with 0" "EXIT=0"
 
 start
 expect "second run prompt" "fluxsh>"
 send Up
-expect "history recalled across runs" "fluxsh> dispatch nope"
+expect "history recalled across runs" "fluxsh> ~ count: 0 -> 1"
 send Up
-expect "older history" "fluxsh> state count"
+expect "older history" "fluxsh> dispatch nope"
 send C-u "load todos" Enter
 send 'dispatch add "café ✓"' Enter
 expect "non-ASCII input arrives intact" '+ todos[0]: {"id":1,"title":"café ✓","done":false}'

@@ -1,7 +1,7 @@
 /// A failed command: what went wrong and, where we can tell, the way out.
 ///
 /// Rendered in one place (``ErrorText``) as `error: MESSAGE (HINT)`, prefixed by `FILE:LINE: `
-/// outside the interactive shell.
+/// outside the interactive shell (``ScriptRunner/Failure/locatedLines``).
 public struct ShellError: Error, Sendable, Equatable {
     public var message: String
     public var hint: String?
@@ -33,11 +33,9 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
 
 /// Renders errors for people.
 public enum ErrorText {
-    /// `FILE:LINE: error: MESSAGE (HINT)`, or without location in the interactive shell.
-    public static func render(_ error: ShellError, at location: SourceLocation?) -> String {
-        let prefix = location.map { "\($0): " } ?? ""
-        return prefix + "error: " + error.text
-    }
+    /// `error: MESSAGE (HINT)`; where a script's line is known, ``ScriptRunner/Failure/locatedLines``
+    /// puts `FILE:LINE: ` before it.
+    public static func render(_ error: ShellError) -> String { "error: " + error.text }
 }
 
 /// "Did you mean …?" by edit distance.

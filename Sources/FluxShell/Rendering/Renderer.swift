@@ -138,16 +138,12 @@ public struct Renderer: Sendable {
                 fields.append(("followUps", .array(list)))
             }
         }
+        let warnings = result.warnings
+        if !warnings.isEmpty { fields.append(("warnings", .array(warnings.map(JSONValue.string)))) }
         return fields
     }
 
     // MARK: - Errors and failures
-
-    /// `FILE:LINE: error: MESSAGE (HINT)`, without the location in the interactive shell.
-    public func error(_ error: ShellError, at location: SourceLocation?) -> String {
-        let text = ErrorText.render(error, at: locatesErrors ? location : nil)
-        return colors ? color(text) : text
-    }
 
     /// A failure's lines for standard error (text), or its one JSON object for standard output.
     public func report(_ failure: ScriptRunner.Failure) -> [String] {

@@ -27,6 +27,10 @@ public final class ScriptRunner {
         public var printsOutput = true
         /// Keep every diff block (for `--update`), not only the failing ones.
         public var collectsDiffBlocks = false
+        /// Take `~ `, `+ `, `- `, `=> ` and `(no changes)` lines as the expected diff of the
+        /// command before (scripts, scenarios); the interactive shell refuses them instead, as it
+        /// could only say whether they matched when the next line is typed.
+        public var acceptsExpectedLines = true
 
         public init() {}
     }
@@ -108,12 +112,11 @@ public final class ScriptRunner {
         var location: SourceLocation
         var line: String
         var command: String { ScriptRunner.trimmed(line) }
-        /// The command's diff and warnings: what its expected lines are compared with.
+        /// The command's diff: what its expected lines are compared with.
         var diff: CommandDiff?
-        var warnings: [String]
         /// What the command printed (its diff and warnings), rendered only when there are
         /// expected lines to compare.
-        var actual: [String] { (diff?.lines ?? []) + warnings }
+        var actual: [String] { diff?.lines ?? [] }
         var expected: [String] = []
         var firstExpectedLine: Int
         var isRequired: Bool
@@ -122,7 +125,6 @@ public final class ScriptRunner {
             self.location = location
             self.line = line
             self.diff = result.diff
-            self.warnings = result.warnings
             self.firstExpectedLine = firstExpectedLine
             self.isRequired = isRequired
         }
@@ -178,6 +180,15 @@ public final class ScriptRunner {
             return
         }
         if Self.isExpectedDiffLine(line) {
+            guard options.acceptsExpectedLines else {
+                closePending()
+                fail(
+                    at: location,
+                    ShellError(
+                        "expected diff lines are checked in scripts and scenarios, not at the prompt",
+                        hint: "type a command; the shell prints its diff"))
+                return
+            }
             guard pending != nil else {
                 closePending()
                 fail(
@@ -254,7 +265,6 @@ public final class ScriptRunner {
                 spare.location = location
                 spare.line = line
                 spare.diff = result.diff
-                spare.warnings = result.warnings
                 spare.firstExpectedLine = location.line + 1
                 spare.isRequired = isRequired
                 pending = spare
@@ -327,7 +337,7 @@ public final class ScriptRunner {
     }
 
     private func fail(at location: SourceLocation, _ error: ShellError) {
-        record(Failure(location: location, lines: [ErrorText.render(error, at: nil)], fixableByUpdate: false))
+        record(Failure(location: location, lines: [ErrorText.render(error)], fixableByUpdate: false))
     }
 
     private func record(_ failure: Failure) {

@@ -101,7 +101,7 @@ public struct ScenarioRunner: Sendable {
         } catch {
             return Result(
                 path: path,
-                failures: [.init(location: .init(file: path, line: 1), lines: [ErrorText.render(error, at: nil)], fixableByUpdate: false)])
+                failures: [.init(location: .init(file: path, line: 1), lines: [ErrorText.render(error)], fixableByUpdate: false)])
         }
         var (runner, _) = replay(bytes, path: path)
         var wasUpdated = false
@@ -113,7 +113,7 @@ public struct ScenarioRunner: Sendable {
             } catch {
                 return Result(
                     path: path,
-                    failures: [.init(location: .init(file: path, line: 1), lines: [ErrorText.render(error, at: nil)], fixableByUpdate: false)])
+                    failures: [.init(location: .init(file: path, line: 1), lines: [ErrorText.render(error)], fixableByUpdate: false)])
             }
         }
         let elapsed = ContinuousClock.now - start

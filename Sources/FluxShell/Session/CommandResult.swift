@@ -26,7 +26,8 @@ public struct CommandResult: Sendable {
         self.followUpLimitReached = followUpLimitReached
     }
 
-    /// `warning: …` lines printed after the diff (and compared with expected lines as part of it).
+    /// `warning: …` lines printed after the diff. They are not diff lines: expected lines, `save`
+    /// and `--update` leave them out; `--format json` has them as `"warnings"`.
     public var warnings: [String] {
         guard let limit = followUpLimitReached else { return [] }
         return ["warning: effects dispatched more than \(limit) follow-up actions; the rest were dropped"]

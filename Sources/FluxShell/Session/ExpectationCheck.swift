@@ -44,10 +44,7 @@ enum ExpectationCheck {
     static func compare(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): return a < b ? -1 : a == b ? 0 : 1
-        case (.int(let a), .int(let b)): return a < b ? -1 : a == b ? 0 : 1
-        default:
-            guard let a = lhs.numberValue, let b = rhs.numberValue else { return nil }
-            return a < b ? -1 : a == b ? 0 : 1
+        default: return NumberOrder.compare(lhs, rhs)
         }
     }
 }

@@ -152,14 +152,13 @@ public struct JSONParser {
             while let byte = current, byte >= 0x30, byte <= 0x39 { position += 1 }
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        if isInteger {
-            // NB: an integer beyond Int (a large UInt64) keeps its digits.
-            return Int(text).map(JSONValue.int) ?? .number(text)
-        }
+        if isInteger, let integer = Int(text) { return .int(integer) }
         guard let number = Double(text), number.isFinite else {
             position = start
             throw error("number \(text) is out of range")
         }
+        // NB: an integer beyond Int (a large UInt64) keeps its digits.
+        if isInteger { return .number(text) }
         return NumberText.exactValue(of: text, double: number)
     }
 

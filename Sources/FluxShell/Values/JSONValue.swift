@@ -55,8 +55,10 @@ extension JSONValue {
         case (.int(let a), .int(let b)): a == b
         case (.double(let a), .double(let b)): a == b
         case (.int(let a), .double(let b)), (.double(let b), .int(let a)): Double(a) == b
-        case (.number(let a), .number(let b)): a == b
-        case (.number(let a), .double(let b)), (.double(let b), .number(let a)): Double(a) == b
+        // NB: exact digits compare exactly, whatever their spelling; equal values are equal
+        // doubles too, so they hash alike.
+        case (.number, .number), (.number, .int), (.int, .number), (.number, .double), (.double, .number):
+            NumberOrder.compare(lhs, rhs) == 0
         case (.string(let a), .string(let b)): a == b
         case (.array(let a), .array(let b)): a == b
         case (.object(let a), .object(let b)): a == b

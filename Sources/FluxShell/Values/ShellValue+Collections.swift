@@ -168,16 +168,16 @@ enum PrintedOrder {
     }
 
     static func precedes(_ a: JSONValue, _ aText: String, _ b: JSONValue, _ bText: String) -> Bool {
-        // NB: two integers exactly: beyond 2^53, distinct ones can be the same `Double`.
-        if case .int(let x) = a, case .int(let y) = b { return x < y }
+        // NB: numbers exactly (`NumberOrder`): beyond 2^53, distinct ones can be the same `Double`.
+        if let order = NumberOrder.compare(a, b) { return order < 0 || (order == 0 && aText.utf8.lexicographicallyPrecedes(bText.utf8)) }
         // NB: two strings by their own bytes, as dictionary keys are, not by their quoted text
         // (which would put `"a"` after `"a b"`, the quote being above the space).
         if case .string(let x) = a, case .string(let y) = b { return x.utf8.lexicographicallyPrecedes(y.utf8) }
-        switch (a.numberValue, b.numberValue) {
-        case (let x?, let y?): return x < y || (x == y && aText.utf8.lexicographicallyPrecedes(bText.utf8))
-        case (.some, nil): return true
-        case (nil, .some): return false
-        case (nil, nil): return aText.utf8.lexicographicallyPrecedes(bText.utf8)
+        // Numbers first; anything else by printed text.
+        switch (a.numberValue != nil, b.numberValue != nil) {
+        case (true, false): return true
+        case (false, true): return false
+        default: return aText.utf8.lexicographicallyPrecedes(bText.utf8)
         }
     }
 }
