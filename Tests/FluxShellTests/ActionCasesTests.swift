@@ -41,6 +41,7 @@ struct ActionCasesTests {
         case ping
         case pong
         case initial(Character)
+        case maybeInitial(Character?)
         case big(UInt64)
         case amount(Decimal)
     }
@@ -148,6 +149,9 @@ struct ActionCasesTests {
         ("note title: hi pinned: true", .note(title: "hi", pinned: true)),
         (#"initial "é""#, .initial("é")),
         ("initial 👍🏽", .initial("👍🏽")),
+        (#"maybeInitial "x""#, .maybeInitial("x")),
+        ("maybeInitial null", .maybeInitial(nil)),
+        ("maybeInitial", .maybeInitial(nil)),
         ("big 18446744073709551615", .big(.max)),
         ("big 9223372036854775809", .big(9_223_372_036_854_775_809)),
         ("amount 1.0000000000000001", .amount(Decimal(string: "1.0000000000000001")!)),

@@ -240,7 +240,8 @@ struct ArgumentReader {
         case is String.Type: return decodable(String.self) { if case .string(let text) = $0 { text } else { nil } }
         case is Bool.Type: return decodable(Bool.self) { if case .bool(let flag) = $0 { flag } else { nil } }
         case is Double.Type: return decodable(Double.self) { if case .double(let number) = $0 { number } else { nil } }
-        case is Character.Type: return character
+        case is Character.Type: return character(Character.self) { $0 }
+        case is Character?.Type: return character(Character?.self) { $0 }
         default: break
         }
         if let type = type as? any Decodable.Type {
@@ -271,19 +272,25 @@ struct ArgumentReader {
             hasTextForm: true)
     }
 
-    /// A `Character` (not `Decodable`) from a string of one character, as it prints.
-    private static var character: ArgumentReader {
-        ArgumentReader(
+    /// A `Character` (not `Decodable`) from a string of one character, as it prints; `C` is
+    /// `Character` or `Character?`, which also takes `null` or nothing.
+    private static func character<C>(_: C.Type, wrap: @escaping (Character) -> C) -> ArgumentReader {
+        let empty = nilValue(of: C.self)
+        return ArgumentReader(
             initialize: { argument, destination, path in
+                if argument == nil || argument == .null, let empty {
+                    destination.initializeMemory(as: C.self, to: empty)
+                    return true
+                }
                 guard case .string(let text)? = argument, text.count == 1, let character = text.first else {
                     throw DecodingError.typeMismatch(
                         Character.self,
                         .init(codingPath: path(), debugDescription: "expected one character in quotes, such as \"a\""))
                 }
-                destination.initializeMemory(as: Character.self, to: character)
+                destination.initializeMemory(as: C.self, to: wrap(character))
                 return true
             },
-            deinitialize: { $0.assumingMemoryBound(to: Character.self).deinitialize(count: 1) },
+            deinitialize: { $0.assumingMemoryBound(to: C.self).deinitialize(count: 1) },
             hasTextForm: true)
     }
 

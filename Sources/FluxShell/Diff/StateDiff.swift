@@ -35,19 +35,16 @@ public enum StateDiff {
             }
             return
         }
-        // NB: indexes by key, so objects with many keys (dictionaries) diff in linear time.
-        var oldIndex: [String: Int] = [:]
-        for (index, key) in old.keys.enumerated() { oldIndex[key] = index }
-        let newKeys = Set(new.keys)
+        // NB: an object finds a key by hashing, so objects with many keys (dictionaries) diff in
+        // linear time.
         for (key, value) in new.members {
-            if let index = oldIndex[key] {
-                let previous = old.values[index]
+            if let previous = old[key] {
                 if previous != value { diff(previous, value, at: path.appending(.key(key)), into: &entries) }
             } else {
                 entries.append(DiffEntry(operation: .added, path: path.appending(.key(key)), old: nil, new: value))
             }
         }
-        for (key, value) in old.members where !newKeys.contains(key) {
+        for (key, value) in old.members where new[key] == nil {
             entries.append(DiffEntry(operation: .removed, path: path.appending(.key(key)), old: value, new: nil))
         }
     }

@@ -10,7 +10,8 @@ public struct LineReader {
     private var buffer: [UInt8]
     private var start = 0
     private var isAtEnd: Bool
-    private let maximumLineLength: Int
+    /// Longer lines are cut off here.
+    public let maximumLineLength: Int
     /// Reads more bytes into the buffer it is given; returns how many (0 at the end).
     private let read: ((UnsafeMutableRawBufferPointer) -> Int)?
 

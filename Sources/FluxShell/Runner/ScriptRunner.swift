@@ -4,9 +4,10 @@
     import Darwin
 #endif
 
-/// Runs command lines one at a time, as piped mode, `fluxsh run` and `fluxsh test` do: prints each
-/// command's output, reports errors with `FILE:LINE:`, and checks expected diff lines (the `~ `,
-/// `+ `, `- `, `=> ` and `(no changes)` lines right after a state-changing command).
+/// Runs command lines one at a time, for piped mode, `fluxsh run`, `fluxsh test` and the
+/// interactive shell: prints each command's output through its ``Renderer``, reports errors
+/// (with `FILE:LINE:` but at the prompt), and checks expected diff lines (the `~ `, `+ `, `- `,
+/// `=> ` and `(no changes)` lines right after a state-changing command).
 public final class ScriptRunner {
     public typealias Format = Renderer.Format
 
@@ -40,8 +41,8 @@ public final class ScriptRunner {
         public var standardOutput: (String) -> Void
         public var standardError: (String) -> Void
         /// Gives the function it is called with standard output's buffer to append UTF-8 text to,
-        /// whole lines each ending in a newline. When set, diffs are written into it directly,
-        /// without making a string of each line.
+        /// whole lines each ending in a newline. When set, every result is written into it
+        /// directly (a diff without making a string of each line).
         public var appendToStandardOutput: (((inout OutputBuffer) -> Void) -> Void)?
 
         public init(
@@ -154,7 +155,7 @@ public final class ScriptRunner {
         while !isStopped, let line = lines.nextLine(tooLong: &tooLong) {
             number += 1
             if tooLong {
-                reject(line: number, file: file, ShellError("line longer than \(LineReader.maximumLineLength >> 20) MiB, skipped"))
+                reject(line: number, file: file, ShellError("line longer than \(lines.maximumLineLength >> 20) MiB, skipped"))
                 continue
             }
             feed(line, number: number, file: file)

@@ -110,16 +110,14 @@ public struct JSONObject: Sendable, Hashable {
         set { ordered[key] = newValue }
     }
 
-    /// Appends a member whose key is known to be new (a struct's member, read in order).
+    /// Appends a member whose key is new (a struct's member, read in order); the same as setting
+    /// it, and says so where the key cannot already be there.
     mutating func appendUnchecked(_ key: String, _ value: JSONValue) {
         ordered.updateValue(value, forKey: key)
     }
 
-    /// Orders the members by key (dictionaries, whose own order is random).
-    mutating func sortByKey() { ordered.sort { $0.key < $1.key } }
-
     /// The members, in order.
-    public var members: OrderedDictionary<String, JSONValue> { ordered }
+    public var members: some Sequence<(key: String, value: JSONValue)> { ordered.lazy.map { ($0.key, $0.value) } }
 
     /// Same members, whatever their order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {

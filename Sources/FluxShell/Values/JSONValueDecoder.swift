@@ -69,9 +69,9 @@ enum ScalarDecoding {
             // name: a raw value may be another case's name, and what prints must read back.
             do {
                 return try T(from: ValueDecoder(value: value, codingPath: path))
-            } catch let error as DecodingError {
+            } catch {
                 if let named = TypeShape.of(type).emptyCase(named: word, as: type) { return named }
-                guard case .typeMismatch = error else { throw error }
+                guard let error = error as? DecodingError, case .typeMismatch = error else { throw error }
                 // NB: worded as Swift's own refusal, which the shell turns into "not one of its values".
                 throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Cannot initialize \(T.self) from '\(word)'"))
             }

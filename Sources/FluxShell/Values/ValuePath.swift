@@ -107,8 +107,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     /// Keys that print bare: letters, digits and `_`, not starting with a digit.
     static func isPlainKey(_ key: String) -> Bool {
         guard let first = key.utf8.first, isPlainKeyStart(first) else { return false }
-        // NB: over the contiguous bytes (every key the shell makes), not the generic UTF-8 view:
-        // every diff line asks this of every key in its path.
+        // NB: over the contiguous bytes (every key the shell makes), not the generic UTF-8 view.
         return key.utf8.withContiguousStorageIfAvailable { bytes in
             for byte in bytes where !isPlainKeyByte(byte) { return false }
             return true
