@@ -47,6 +47,11 @@ import Testing
         #expect(try JSONParser.parse("1.50000000000000000000") == JSONParser.parse("1.500000000000000000000"))
         #expect(try JSONParser.parse("18446744073709551615") != JSONParser.parse("18446744073709551614"))
         #expect(throws: JSONParseError.self) { try JSONParser.parse(String(repeating: "9", count: 400)) }
+        // Found by the value fuzzer: an integer beyond a Decimal's range still equals itself.
+        let huge = "62172" + String(repeating: "2", count: 160)
+        #expect(try JSONParser.parse(huge) == JSONParser.parse(huge))
+        #expect(try JSONText.compact(JSONParser.parse(huge)) == huge)
+        #expect(try JSONParser.parse(huge) != JSONParser.parse("7" + huge.dropFirst()))
         #expect(ExpectationCheck.compare(ValueReader.read(UInt64.max), try JSONParser.parse("18446744073709551614")) == 1)
         #expect(ExpectationCheck.compare(ValueReader.read(UInt64.max), .int(5)) == 1)
         #expect(printed(Set(["a", "a b", "a!"])) == #"["a","a b","a!"]"#)

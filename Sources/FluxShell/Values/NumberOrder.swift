@@ -13,8 +13,10 @@ enum NumberOrder {
         switch (a, b) {
         case (.int(let x), .int(let y)): return sign(x < y, x == y)
         case (.number, _), (_, .number):
-            guard let x = exact(a), let y = exact(b) else { return nil }
-            return sign(x < y, x == y)
+            if case .number(let x) = a, case .number(let y) = b, x == y { return 0 }
+            // NB: beyond a `Decimal`'s range (an integer of 166 digits), through `Double`.
+            if let x = exact(a), let y = exact(b) { return sign(x < y, x == y) }
+            fallthrough
         default:
             guard let x = a.numberValue, let y = b.numberValue else { return nil }
             return sign(x < y, x == y)
