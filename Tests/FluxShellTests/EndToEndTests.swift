@@ -223,6 +223,36 @@ struct EndToEndTests {
         #expect(none.stderr == "error: no scenario found in . (scenario files end in .scenario)\n")
     }
 
+    /// A folder linked from inside itself is walked once; `save` into a folder says so.
+    @Test func foldersAreWalkedOnceAndAreNotSavedOver() throws {
+        let folder = try temporaryFolder()
+        try "load counter\n".write(to: folder.appendingPathComponent("a.scenario"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("sub/loop").path, withDestinationPath: folder.path)
+        let tested = try Fluxsh.run(["test", "."], in: folder)
+        #expect(tested.stdout == "PASS ./a.scenario\n1 passed, 0 failed\n", "\(tested.stderr)")
+        let saved = try Fluxsh.run([], stdin: "load counter\nsave sub\n", in: folder)
+        #expect(saved.stderr == "<stdin>:2: error: cannot write 'sub': it is a directory (give a file name, e.g. sub/session.scenario)\n")
+        #expect(saved.status == 1)
+    }
+
+    /// Some editors save UTF-8 with a byte order mark; it is not part of the first command.
+    @Test func aByteOrderMarkBeforeTheFirstLineIsIgnored() throws {
+        let folder = try temporaryFolder()
+        let file = folder.appendingPathComponent("bom.scenario")
+        try "\u{FEFF}load counter\ndispatch increment\n~ count: 0 -> 1\n".write(to: file, atomically: true, encoding: .utf8)
+        let tested = try Fluxsh.run(["test", "bom.scenario"], in: folder)
+        #expect(tested.stdout == "PASS bom.scenario\n1 passed, 0 failed\n", "\(tested.stderr)")
+        try "\u{FEFF}load counter\ndispatch increment\n~ count: 0 -> 9\n".write(to: file, atomically: true, encoding: .utf8)
+        let updated = try Fluxsh.run(["test", "--update", "bom.scenario"], in: folder)
+        #expect(updated.status == 0)
+        #expect(try Data(contentsOf: file) == Data("\u{FEFF}load counter\ndispatch increment\n~ count: 0 -> 1\n".utf8))
+        let piped = try Fluxsh.run([], stdin: "\u{FEFF}load counter\ndispatch increment\n")
+        #expect(piped.stdout == "~ count: 0 -> 1\n")
+        #expect(piped.status == 0)
+    }
+
     @Test func updateRewritesOnlyExpectedDiffLines() throws {
         let folder = try temporaryFolder()
         let original = "# keep me  \r\nload counter\r\ndispatch increment\r\n~ count: 0 -> 9\r\n  expect count == 1   \r\ndispatch increment\r\n"

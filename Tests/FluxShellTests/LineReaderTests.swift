@@ -37,6 +37,13 @@ struct LineReaderTests {
         }
     }
 
+    @Test func aByteOrderMarkAtTheStartIsNotPartOfTheFirstLine() {
+        let text = "\u{FEFF}load counter\n\u{FEFF}x\n"
+        #expect(lines(LineReader(bytes: Array(text.utf8))).map(\.0) == ["load counter", "\u{FEFF}x"])
+        for block in [1, 2, 64] { #expect(lines(stream(text, block: block)).map(\.0) == ["load counter", "\u{FEFF}x"]) }
+        #expect(lines(LineReader(bytes: [0xEF, 0xBB])).map(\.0) == ["\u{FFFD}"])
+    }
+
     @Test func aLineOverTheLimitIsCutReportedAndItsRestSkipped() {
         let text = "ok\n0123456789abcdef\nnext\n0123456789"
         let expected: [(String, Bool)] = [("ok", false), ("01234567", true), ("next", false), ("01234567", true)]

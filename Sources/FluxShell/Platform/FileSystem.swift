@@ -28,6 +28,11 @@ public enum FileSystem {
 
     /// Writes `text` to `path` through a temporary file in the same folder and a rename.
     public static func writeAtomically(_ text: String, to path: String) throws(ShellError) {
+        if kind(of: path) == .directory {
+            throw ShellError(
+                "cannot write '\(path)': it is a directory",
+                hint: "give a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")session.scenario")
+        }
         let url = URL(fileURLWithPath: path)
         do {
             try Data(text.utf8).write(to: url, options: .atomic)
@@ -48,11 +53,15 @@ public enum FileSystem {
         return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
     }
 
-    /// The files under `folder` (recursively) whose names end in `suffix`, sorted by path.
+    /// The files under `folder` (recursively) whose names end in `suffix`, sorted by path. A
+    /// folder reached again through a symbolic link (a link to a parent) is walked once.
     public static func files(under folder: String, withSuffix suffix: String) -> [String] {
         var found: [String] = []
         var pending = [folder]
+        var walked: Set<[UInt64]> = []
         while let current = pending.popLast() {
+            var info = stat()
+            guard stat(current, &info) == 0, walked.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { continue }
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
             for name in names where !name.hasPrefix(".") {
                 let path = current.hasSuffix("/") ? current + name : current + "/" + name

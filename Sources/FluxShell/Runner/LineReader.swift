@@ -2,7 +2,8 @@
 /// the one place input is split into lines, for piped mode, `run`, `test` and `--update`.
 ///
 /// A line longer than ``maximumLineLength`` is cut there (and its caller told so) instead of
-/// growing memory without bound; the rest of it is skipped.
+/// growing memory without bound; the rest of it is skipped. A UTF-8 byte order mark at the very
+/// start (as some editors save a file) is not part of the first line.
 public struct LineReader {
     /// Longer lines are cut off here and reported.
     public static let maximumLineLength = 16 << 20
@@ -10,6 +11,8 @@ public struct LineReader {
     private var buffer: [UInt8]
     private var start = 0
     private var isAtEnd: Bool
+    /// Nothing has been read yet: a byte order mark may come first.
+    private var isAtStart = true
     /// Longer lines are cut off here.
     public let maximumLineLength: Int
     /// Reads more bytes into the buffer it is given; returns how many (0 at the end).
@@ -36,6 +39,7 @@ public struct LineReader {
     /// was cut at the maximum length.
     public mutating func nextLine(tooLong: inout Bool) -> ArraySlice<UInt8>? {
         tooLong = false
+        if isAtStart { skipByteOrderMark() }
         // NB: how far past `start` has been searched already; `fill` may move the bytes.
         var searched = 0
         while true {
@@ -61,6 +65,13 @@ public struct LineReader {
             }
             fill()
         }
+    }
+
+    /// Skips `EF BB BF` at the start of the input.
+    private mutating func skipByteOrderMark() {
+        isAtStart = false
+        while buffer.count - start < 3, !isAtEnd { fill() }
+        if buffer[start...].starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
     }
 
     private mutating func fill() {

@@ -144,7 +144,9 @@ enum ScenarioUpdate {
             replacements[block.commandLine] = block
         }
         guard !replacements.isEmpty else { return nil }
-        var output: [UInt8] = []
+        // NB: a byte order mark, which the reader skips, is kept too.
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        var output: [UInt8] = bytes.starts(with: byteOrderMark) ? byteOrderMark : []
         // NB: no length limit here: every line is kept byte for byte, however long.
         var lines = LineReader(bytes: bytes, maximumLineLength: .max)
         var tooLong = false
