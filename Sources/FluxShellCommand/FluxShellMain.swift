@@ -43,9 +43,15 @@ public enum FluxShellMain {
         case let test as Test:
             return TestMode(catalog: catalog, options: test).run()
         default:
-            // The root command itself (no subcommand and no default): show help.
-            StandardStreams.shared.out(Fluxsh.helpMessage())
-            return 0
+            // NB: `help test`, `test --help` and `run --help` come back as ArgumentParser's own
+            // help command, which prints the help of the subcommand asked for.
+            var command = command
+            do {
+                try command.run()
+                return 0
+            } catch {
+                return report(error)
+            }
         }
     }
 

@@ -223,6 +223,18 @@ struct EndToEndTests {
         #expect(none.stderr == "error: no scenario found in . (scenario files end in .scenario)\n")
     }
 
+    /// Each subcommand's options can be found from the command line.
+    @Test func subcommandHelpIsTheSubcommands() throws {
+        for arguments in [["test", "--help"], ["help", "test"]] {
+            let help = try Fluxsh.run(arguments)
+            #expect(help.stdout.hasPrefix("OVERVIEW: Replays .scenario files"), "\(arguments)")
+            #expect(help.stdout.contains("--exhaustive"))
+            #expect(help.status == 0)
+        }
+        let run = try Fluxsh.run(["run", "--help"])
+        #expect(run.stdout.hasPrefix("OVERVIEW: Runs command files"))
+    }
+
     /// A folder linked from inside itself is walked once; `save` into a folder says so.
     @Test func foldersAreWalkedOnceAndAreNotSavedOver() throws {
         let folder = try temporaryFolder()
