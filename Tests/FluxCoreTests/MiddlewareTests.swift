@@ -67,11 +67,7 @@ final class MiddlewareTests: XCTestCase {
 
         flux.dispatcher.dispatch(.setFilter("load"))
 
-        var titles: [[String]] = []
-        for await change in changes {
-            titles.append(change.newState.titles)
-            if titles.count == 2 { break }
-        }
+        let titles = await first(2, of: changes) { $0.newState.titles }
         XCTAssertEqual(titles, [[], ["loaded"]])
     }
 
@@ -83,11 +79,34 @@ final class MiddlewareTests: XCTestCase {
         flux.dispatcher.dispatch(.increment)
         flux.dispatcher.dispatch(.decrement)
 
-        var counts: [Int] = []
-        for await change in changes {
-            counts.append(change.newState.count)
-            if counts.count == 3 { break }
-        }
+        let counts = await first(3, of: changes) { $0.newState.count }
         XCTAssertEqual(counts, [1, 2, 1])
+    }
+
+    /// The first `count` changes of `changes`, or fewer when they do not come within 10 s: a
+    /// missing change fails the test instead of hanging it.
+    ///
+    /// NB: the sleep bounds the wait; it does not wait for the work, which ends the wait as soon
+    /// as the changes arrive.
+    private func first<S: Sendable, T: Sendable>(
+        _ count: Int, of changes: AsyncStream<StateChange<S>>, _ value: @escaping @Sendable (StateChange<S>) -> T
+    ) async -> [T] {
+        await withTaskGroup(of: [T]?.self) { group in
+            group.addTask {
+                var values: [T] = []
+                for await change in changes {
+                    values.append(value(change))
+                    if values.count == count { break }
+                }
+                return values
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? []
+        }
     }
 }

@@ -7,10 +7,16 @@ struct Fluxsh {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    static var binary: URL {
-        let debug = packageRoot.appendingPathComponent(".build/debug/fluxsh")
-        return debug
-    }
+    /// The `fluxsh` built with these tests: beside the test bundle, in the build folder this
+    /// build used (debug, release, or a sanitizer's), not a fixed path that may hold a stale one.
+    static let binary: URL = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for folder in [beside, beside.deletingLastPathComponent()] {
+            let candidate = folder.appendingPathComponent("fluxsh")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        preconditionFailure("no fluxsh beside \(beside.path): build it with the tests (swift build --build-tests)")
+    }()
 
     struct Output {
         var stdout: String
@@ -48,11 +54,15 @@ struct Fluxsh {
         }
         writer.start()
         let errorData = Locked(Data())
-        let errorReader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
+        let errorRead = DispatchSemaphore(value: 0)
+        let errorReader = Thread {
+            errorData.set(error.fileHandleForReading.readDataToEndOfFile())
+            errorRead.signal()
+        }
         errorReader.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while errorReader.isExecuting { Thread.sleep(forTimeInterval: 0.001) }
+        errorRead.wait()
         return Output(
             stdout: String(decoding: outputData, as: UTF8.self), stderr: String(decoding: errorData.get(), as: UTF8.self),
             status: process.terminationStatus)

@@ -68,6 +68,7 @@ struct JSONTests {
         }
         do {
             _ = try JSONValueDecoder().decode(Action.self, from: .object(JSONObject([("set", .object(JSONObject([("_0", .string("x"))])))])))
+            Issue.record("decoding a string as UInt8 succeeded")
         } catch let DecodingError.typeMismatch(_, context) {
             #expect(context.codingPath.map(\.stringValue) == ["set", "_0"])
             #expect(context.debugDescription == #"expected a whole number, found "x""#)
