@@ -74,7 +74,7 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs `files` with `options.jobs` workers; results come back in the order of `files`.
     public func run(_ files: [String]) -> [Result] {
-        let results = Mutex<[Result?]>(Array(repeating: nil, count: files.count))
+        let results = LockedValue<[Result?]>(Array(repeating: nil, count: files.count))
         let next = Atomic<Int>(0)
         let failed = Atomic<Bool>(false)
         let workers = max(1, min(options.jobs, files.count))

@@ -1,5 +1,4 @@
 @_spi(Reflection) import Swift
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -78,7 +77,7 @@ final class TypeShape: @unchecked Sendable {
         return shape
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: TypeShape]>([:])
+    private static let cache = LockedValue<[ObjectIdentifier: TypeShape]>([:])
 
     /// The case called `name`, when this is an enum with such a case without payload (`idle`,
     /// or `hardcover` whose raw value is `2`), which SPEC §4 accepts beside the printed form.
