@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
 for target in ${FUZZ_TARGETS:-fluxfuzz fluxfuzzvalues}; do
+    # NB: as in test-example.sh, so that files added to FluxShell are seen.
+    touch Package.swift
     swift build -c release --sanitize=fuzzer --product "$target"
     case $target in
         fluxfuzz) corpus=Corpus generated=Corpus/generated ;;

@@ -38,6 +38,10 @@ same() {
 }
 
 echo "test-example: building $example"
+# NB: SwiftPM keeps the build plan of a path dependency while the manifests are unchanged, so a
+# source file added to FluxShell was not seen ("cannot find … in scope"); touching the example's
+# manifest makes it plan again.
+touch "$example/Package.swift"
 swift build --package-path "$example"
 
 # 1. The scenarios pass, and every state-changing command in them has its diff lines.
