@@ -22,6 +22,9 @@ let package = Package(
         // Layer 0: the unidirectional data flow library. No dependencies.
         .target(name: "FluxCore"),
         .testTarget(name: "FluxCoreTests", dependencies: ["FluxCore"]),
+        // Prex's API beyond its README, written as a Swift 5 app would: FluxCore must compile there too.
+        .testTarget(
+            name: "FluxCoreSwift5Tests", dependencies: ["FluxCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Layer 1: the shell engine: commands, values, paths, diffs, sessions, scenarios.
         // Pure: strings in, strings out; no terminal code.

@@ -111,6 +111,13 @@ public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
         }
     }
 
+    /// Prex's spelling of ``register(_:)``, with its label.
+    ///
+    /// NB: disfavoured, so that `register { action in … }` (a trailing closure, which could fill
+    /// either) keeps meaning ``register(_:)``.
+    @_disfavoredOverload @inlinable @discardableResult
+    public func register(handler: @escaping (Action) -> Void) -> Subscription { register(handler) }
+
     /// Removes a handler; it is released at once and sees no later action.
     public func unregister(_ subscription: Subscription) {
         lock.withLock {

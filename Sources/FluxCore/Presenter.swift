@@ -15,15 +15,23 @@ open class Presenter<Action: FluxCore.Action, State: FluxCore.State> {
     public let flux: Flux<Action, State>
     @usableFromInline
     let observation: Subscription
+    /// Hands a change to the view, while there is one.
+    @usableFromInline
+    let deliver: (StateChange<State>) -> Void
 
     /// Creates a presenter for `view` on a shared or injected `flux`.
     @inlinable
     public init<V: View>(view: V, flux: Flux<Action, State>) where V.State == State {
         self.flux = flux
-        self.observation = flux.store.observe { [weak view] change in
-            view?.reflect(change: change)
-        }
+        let deliver: (StateChange<State>) -> Void = { [weak view] change in view?.reflect(change: change) }
+        self.deliver = deliver
+        self.observation = flux.store.observe(deliver)
     }
+
+    /// Reflects the current state to the view as a change from nothing (`old` is `nil`), so
+    /// that every `changedProperty` is non-nil: a view shows its whole state at once.
+    @inlinable
+    public final func reflect() { deliver(StateChange(old: nil, new: state)) }
 
     /// Creates a presenter for `view` with a flux of its own.
     @inlinable

@@ -1,6 +1,7 @@
 /// What one action did to a state: the state before and after.
 ///
-/// Ask it for one property: the answer is non-nil exactly when that property changed.
+/// Ask it for one property: the answer is non-nil exactly when that property changed. A forced
+/// reflection (``Presenter/reflect()``) has no old state, and every property counts as changed.
 ///
 /// ```swift
 /// func reflect(change: StateChange<CounterState>) {
@@ -10,25 +11,45 @@
 /// ```
 @dynamicMemberLookup
 public struct StateChange<State: FluxCore.State>: Sendable {
-    /// The state before the action.
-    public let oldState: State
+    /// NB: the old state is stored as a plain value and a flag, not an optional: reading one
+    /// member of an optional state (binding it, or a key path through it) copied the whole state
+    /// or went through a slower key path (a 50-member state's view: 240 ns per action this way,
+    /// 300 and 375 ns those ways).
+    @usableFromInline let previous: State
     /// The state after the action.
-    public let newState: State
+    public let new: State
+    @usableFromInline let isForced: Bool
+
+    @inlinable
+    public init(old: State?, new: State) {
+        self.previous = old ?? new
+        self.isForced = old == nil
+        self.new = new
+    }
 
     @inlinable
     public init(oldState: State, newState: State) {
-        self.oldState = oldState
-        self.newState = newState
+        self.previous = oldState
+        self.isForced = false
+        self.new = newState
     }
+
+    /// The state before the action; `nil` for a forced reflection.
+    @inlinable public var old: State? { isForced ? nil : previous }
+    /// The state after the action (``new``).
+    @inlinable public var newState: State { new }
+    /// The state before the action (``old``).
+    @inlinable public var oldState: State? { old }
 
     /// The change of the value at `keyPath`, or `nil` when it is equal before and after.
     @inlinable @inline(__always)
     public func changedProperty<Value: Equatable>(for keyPath: KeyPath<State, Value>)
         -> ValueChange<Value>?
     {
-        let old = oldState[keyPath: keyPath]
-        let new = newState[keyPath: keyPath]
-        return old == new ? nil : ValueChange(oldValue: old, value: new)
+        let value = new[keyPath: keyPath]
+        guard !isForced else { return ValueChange(old: nil, new: value) }
+        let before = previous[keyPath: keyPath]
+        return before == value ? nil : ValueChange(old: before, new: value)
     }
 
     /// `change.count` is `change.changedProperty(for: \.count)`.

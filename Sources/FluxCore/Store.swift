@@ -53,7 +53,7 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
         let change = StateChange(oldState: old, newState: current)
         let observers = self.observers
         lock.unlock()
-        if let isUnchanged, isUnchanged(change.oldState, change.newState) { return nil }
+        if let isUnchanged, isUnchanged(change.previous, change.new) { return nil }
         observers.withUnsafeBufferPointer { entries in
             for index in entries.indices { entries[index].observe(change) }
         }
@@ -97,6 +97,16 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
             observers.removeAll { $0.id == subscription.id }
         }
     }
+
+    /// Prex's name for ``observe(_:)``: `callback` gets every change.
+    ///
+    /// - Returns: the subscription to pass to ``removeListener(with:)``.
+    @inlinable @discardableResult
+    public func addListener(callback: @escaping (StateChange<State>) -> Void) -> Subscription { observe(callback) }
+
+    /// Prex's name for ``removeObserver(_:)``.
+    @inlinable
+    public func removeListener(with subscription: Subscription) { removeObserver(subscription) }
 
     /// The changes announced from now on, as an asynchronous sequence.
     ///
