@@ -113,7 +113,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
             // no copy beyond the one the history keeps.
             self.history.record(self.recorded, cursor: cursor, forgetting: dropped)
         }
-        decodeAction = { [unowned(unsafe) self] invocation in self.makeAction(invocation) }
+        decodeAction = { [unowned self] invocation in self.makeAction(invocation) }
         subscription = dispatcher.register { [unowned(unsafe) self] envelope in
             guard let payload = envelope.payload(for: id) else { return }
             self.apply(unsafeDowncast(payload, to: TypedActionBox<M.Action>.self).action)
