@@ -105,23 +105,18 @@ public struct CommandDiff: Sendable, Equatable {
         self.isUnchanged = isUnchanged
     }
 
-    /// Every step: the command's own, then the follow-ups'.
-    public var steps: [Step] { [ownStep] + followUpSteps }
-
     /// The diff as printed: entry lines, `=> ACTION` before follow-ups, or `(no changes)`.
+    ///
+    /// NB: made from ``write(to:)``, the one walk of the lines: no printed line holds a newline
+    /// of its own (strings print with `\n` escaped).
     public var lines: [String] {
-        if isUnchanged { return ["(no changes)"] }
-        if followUpSteps.isEmpty { return ownStep.entries.map(\.line) }
-        var lines: [String] = []
-        for step in steps {
-            if let followUp = step.followUp { lines.append("=> " + followUp.description) }
-            for entry in step.entries { lines.append(entry.line) }
-        }
-        return lines
+        var output = OutputBuffer()
+        write(to: &output)
+        return output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
-    /// Appends the diff as printed, each line ending in a newline, as UTF-8: the same lines as
-    /// ``lines``, written without making a string of each.
+    /// Appends the diff as printed, each line ending in a newline, as UTF-8, without making a
+    /// string of each line.
     public func write(to output: inout OutputBuffer) {
         if isUnchanged {
             output.append("(no changes)\n")
