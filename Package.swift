@@ -21,7 +21,9 @@ let package = Package(
     targets: [
         // Layer 0: the unidirectional data flow library. No dependencies.
         .target(name: "FluxCore"),
-        .testTarget(name: "FluxCoreTests", dependencies: ["FluxCore"]),
+        .testTarget(
+            name: "FluxCoreTests",
+            dependencies: ["FluxCore", .product(name: "PropertyBased", package: "swift-property-based")]),
         // Prex's API beyond its README, written as a Swift 5 app would: FluxCore must compile there too.
         .testTarget(
             name: "FluxCoreSwift5Tests", dependencies: ["FluxCore"], swiftSettings: [.swiftLanguageMode(.v5)]),

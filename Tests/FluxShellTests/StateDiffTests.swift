@@ -1,4 +1,5 @@
 import FluxCore
+import PropertyBased
 import Testing
 
 @testable import FluxShell
@@ -40,7 +41,7 @@ struct StateDiffTests {
     /// Applying the entries to the old value gives the new one (the law of a diff).
     @Test(arguments: 0..<300)
     func applyingTheDiffGivesTheNewValue(seed: Int) throws {
-        var generator = SplitMix(seed: UInt64(seed))
+        var generator = Xoshiro(seed: (UInt64(seed), 0x9E37_79B9_7F4A_7C15, 1, 2))
         let old = randomValue(&generator, depth: 0)
         let new = mutate(old, &generator, depth: 0)
         let entries = StateDiff.entries(from: old, to: new)
@@ -50,7 +51,7 @@ struct StateDiffTests {
     /// A minimal edit script is never longer than removing everything and inserting everything.
     @Test(arguments: 0..<200)
     func editScriptIsNeverLongerThanTheNaiveOne(seed: Int) {
-        var generator = SplitMix(seed: UInt64(seed))
+        var generator = Xoshiro(seed: (UInt64(seed), 0x9E37_79B9_7F4A_7C15, 1, 2))
         let old = (0..<generator.next(upTo: 12)).map { _ in generator.next(upTo: 4) }
         let new = (0..<generator.next(upTo: 12)).map { _ in generator.next(upTo: 4) }
         let script = EditScript.myers(old, new, limit: 100)!
@@ -137,7 +138,7 @@ struct StateDiffTests {
         }
     }
 
-    private func randomValue(_ generator: inout SplitMix, depth: Int) -> JSONValue {
+    private func randomValue(_ generator: inout Xoshiro, depth: Int) -> JSONValue {
         switch depth > 2 ? generator.next(upTo: 3) : generator.next(upTo: 6) {
         case 0: return .int(generator.next(upTo: 5))
         case 1: return .string(["a", "b", "c"][generator.next(upTo: 3)])
@@ -153,7 +154,7 @@ struct StateDiffTests {
         }
     }
 
-    private func mutate(_ value: JSONValue, _ generator: inout SplitMix, depth: Int) -> JSONValue {
+    private func mutate(_ value: JSONValue, _ generator: inout Xoshiro, depth: Int) -> JSONValue {
         switch value {
         case .array(var elements):
             for _ in 0..<generator.next(upTo: 3) {
@@ -179,18 +180,9 @@ struct StateDiffTests {
     }
 }
 
-/// A small deterministic random generator, so failures reproduce.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(upTo bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
+extension Xoshiro {
+    /// A number in `0..<bound` (0 when `bound` is not positive).
+    mutating func next(upTo bound: Int) -> Int { bound <= 0 ? 0 : Int.random(in: 0..<bound, using: &self) }
 }
 
 /// SPEC §4's diff rules for enums, sets and dictionaries, on typed values.
