@@ -1,7 +1,8 @@
 /// Holds a state, applies changes to it, and tells its observers what each change did.
 ///
-/// Reading ``state`` is safe from any thread. Observers are called synchronously, in the order
-/// they were added, on the thread that changed the state.
+/// Reading ``state`` is safe from any thread. Observers are called in the order they were added,
+/// by default synchronously on the thread that changed the state; an ``Executor`` picks another
+/// context for one observer (`observe(on: .mainThread)`).
 public final class Store<State: FluxCore.State>: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: `current`, `observers` and `nextID` are read and written
     // only while `lock` is held; `isUnchanged` is immutable.
@@ -15,7 +16,7 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
     var current: State
     @usableFromInline
     @exclusivity(unchecked)
-    var observers: ContiguousArray<(id: UInt64, observe: Observer)> = []
+    var observers: ContiguousArray<(id: UInt64, executor: Executor, observe: Observer)> = []
     @usableFromInline
     @exclusivity(unchecked)
     var nextID: UInt64 = 0
@@ -48,16 +49,7 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
     @inlinable @discardableResult
     public func update(_ body: (inout State) -> Void) -> StateChange<State>? {
         lock.lock()
-        let old = current
-        body(&current)
-        let change = StateChange(oldState: old, newState: current)
-        let observers = self.observers
-        lock.unlock()
-        if let isUnchanged, isUnchanged(change.previous, change.new) { return nil }
-        observers.withUnsafeBufferPointer { entries in
-            for index in entries.indices { entries[index].observe(change) }
-        }
-        return change
+        return updateAndUnlock(body)
     }
 
     /// Changes the state in place and announces the change to every observer, as ``update(_:)``
@@ -67,12 +59,32 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
     public func mutate(_ body: (inout State) -> Void) {
         lock.lock()
         guard observers.isEmpty else {
-            lock.unlock()
-            update(body)
+            updateAndUnlock(body)
             return
         }
         body(&current)
         lock.unlock()
+    }
+
+    /// The body of ``update(_:)``, entered with `lock` held: it unlocks before calling observers.
+    @inlinable @discardableResult
+    func updateAndUnlock(_ body: (inout State) -> Void) -> StateChange<State>? {
+        let old = current
+        body(&current)
+        let change = StateChange(oldState: old, newState: current)
+        let observers = self.observers
+        lock.unlock()
+        if let isUnchanged, isUnchanged(change.previous, change.new) { return nil }
+        observers.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                if entries[index].executor.callsAtOnce {
+                    entries[index].observe(change)
+                } else {
+                    entries[index].executor.send(change, to: entries[index].observe)
+                }
+            }
+        }
+        return change
     }
 
     /// Replaces the whole state and announces the change.
@@ -81,12 +93,15 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
         update { $0 = state }
     }
 
-    /// Adds an observer of every announced change.
+    /// Adds an observer of every announced change, called in `executor`'s context: by default at
+    /// once, on the thread that changed the state.
     @discardableResult
-    public func observe(_ observer: @escaping (StateChange<State>) -> Void) -> Subscription {
+    public func observe(
+        on executor: Executor = .immediate, _ observer: @escaping (StateChange<State>) -> Void
+    ) -> Subscription {
         lock.withLock {
             nextID &+= 1
-            observers.append((nextID, observer))
+            observers.append((nextID, executor, observer))
             return Subscription(id: nextID)
         }
     }
@@ -98,7 +113,7 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
         }
     }
 
-    /// Prex's name for ``observe(_:)``: `callback` gets every change.
+    /// Prex's name for ``observe(on:_:)``: `callback` gets every change.
     ///
     /// - Returns: the subscription to pass to ``removeListener(with:)``.
     @inlinable @discardableResult

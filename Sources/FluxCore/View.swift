@@ -10,6 +10,7 @@
 public protocol View: AnyObject {
     associatedtype State: FluxCore.State
 
-    /// Called synchronously after each action that changed the state.
+    /// Called after each action that changed the state, on the main thread unless its
+    /// presenter was given another ``Executor``.
     func reflect(change: StateChange<State>)
 }

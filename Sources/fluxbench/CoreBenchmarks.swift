@@ -1,4 +1,9 @@
 import FluxCore
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 // NB: these types live in the benchmark module on purpose: a user's state, action and mutation are
 // always in another module than FluxCore, so this measures the cross-module (specialised) path.
@@ -55,4 +60,47 @@ final class WideView: View {
 final class Tally: @unchecked Sendable {
     // NB: only touched from the benchmark's single thread.
     var total = 0
+}
+
+// MARK: - The hand-written floor
+
+/// What a view of the counter needs at the least: the one-view benchmark is compared with it.
+protocol FloorView: AnyObject {
+    func reflect(old: CounterState, new: CounterState)
+}
+
+final class FloorCounterView: FloorView {
+    var last = 0
+    func reflect(old: CounterState, new: CounterState) {
+        if old.count != new.count { last = new.count }
+    }
+}
+
+/// Lock, copy, mutate, unlock, and call a weakly held view through an existential: no
+/// dispatcher, no observer list, no change value.
+final class FloorStore {
+    // NB: a heap mutex whose address never moves, as FluxCore's own lock; single-threaded here.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        return mutex
+    }()
+    private var state = CounterState()
+    weak var view: (any FloorView)?
+
+    var count: Int { state.count }
+
+    func increment() {
+        pthread_mutex_lock(mutex)
+        let old = state
+        state.count &+= 1
+        let new = state
+        pthread_mutex_unlock(mutex)
+        view?.reflect(old: old, new: new)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
 }

@@ -5,7 +5,8 @@ import FluxCore
 #endif
 
 /// Nanoseconds per call of `body`, the best of `rounds` rounds of `iterations` calls.
-func measure(_ name: String, iterations: Int = 2_000_000, rounds: Int = 5, _ body: () -> Void) {
+@discardableResult
+func measure(_ name: String, iterations: Int = 2_000_000, rounds: Int = 5, _ body: () -> Void) -> Double {
     var best = Double.infinity
     for _ in 0..<rounds {
         let start = ContinuousClock.now
@@ -17,6 +18,7 @@ func measure(_ name: String, iterations: Int = 2_000_000, rounds: Int = 5, _ bod
     }
     let label = name.padding(to: 64)
     print("\(label)\((best * 10).rounded() / 10) ns/action")
+    return best
 }
 
 extension String {
@@ -42,11 +44,19 @@ default:
 print("FluxCore dispatch benchmarks (release build, best of 5 rounds)")
 
 do {
+    // On the main thread, so the presenter reflects at once, as an app's tap does.
+    let floorView = FloorCounterView()
+    let floor = FloorStore()
+    floor.view = floorView
+    let floorTime = measure("hand-written floor: lock, copy, mutate, unlock, weak view") { floor.increment() }
+    precondition(floorView.last == floor.count)
+
     let view = CounterView()
     let flux = Flux(state: CounterState(), mutation: CounterMutation())
     let presenter = Presenter(view: view, flux: flux)
-    measure("counter, one reflecting view") { presenter.dispatch(.increment) }
+    let time = measure("counter, one reflecting view") { presenter.dispatch(.increment) }
     precondition(view.last == flux.store.state.count)
+    print("counter, one reflecting view / floor".padding(to: 64) + "\((time / floorTime * 100).rounded() / 100)x")
 }
 
 do {
@@ -68,5 +78,7 @@ do {
     measure("counter, 10 subscribers") { flux.dispatcher.dispatch(.increment) }
     precondition(tally.total == flux.store.state.count * 10)
 }
-ShellBenchmarks.run()
-DiffBenchmarks.run()
+if CommandLine.arguments.dropFirst().first != "core" {
+    ShellBenchmarks.run()
+    DiffBenchmarks.run()
+}

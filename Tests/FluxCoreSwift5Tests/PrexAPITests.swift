@@ -1,4 +1,6 @@
+import Dispatch
 import FluxCore
+import Foundation
 import XCTest
 
 // Written as a Swift 5 app using Prex writes it: no Sendable annotations, a plain class view.
@@ -78,4 +80,142 @@ final class PrexAPITests: XCTestCase {
         flux.dispatcher.unregister(plain)
         XCTAssertEqual(handled.count, 2)
     }
+}
+
+/// Where a view and an observer are called (SPEC §1): Prex's main thread, VueFlux's executors.
+final class ExecutorTests: XCTestCase {
+    /// A view that records the thread and value of every reflection.
+    final class ThreadRecordingView: View {
+        var reflections: [(count: Int, onMainThread: Bool)] = []
+        var onReflect: (() -> Void)?
+
+        func reflect(change: StateChange<CounterState>) {
+            reflections.append((change.new.count, Thread.isMainThread))
+            onReflect?()
+        }
+    }
+
+    func testDispatchOnTheMainThreadReflectsAtOnce() {
+        XCTAssertTrue(Thread.isMainThread)
+        let view = ThreadRecordingView()
+        let presenter = Presenter(view: view, state: CounterState(), mutation: CounterMutation())
+        presenter.dispatch(.increment)
+        // No run of the main queue in between: the reflection happened inside dispatch.
+        XCTAssertEqual(view.reflections.map(\.count), [1])
+        XCTAssertEqual(view.reflections.map(\.onMainThread), [true])
+    }
+
+    func testBackgroundDispatchReflectsLaterOnTheMainThreadInOrder() {
+        let view = ThreadRecordingView()
+        let presenter = Presenter(view: view, state: CounterState(), mutation: CounterMutation())
+        let reflected = expectation(description: "three reflections")
+        reflected.expectedFulfillmentCount = 3
+        view.onReflect = { reflected.fulfill() }
+        let dispatched = DispatchSemaphore(value: 0)
+        onAnotherThread {
+            presenter.dispatch(.increment)
+            presenter.dispatch(.increment)
+            presenter.reflect()
+            dispatched.signal()
+        }
+        dispatched.wait()
+        // The background thread is done, and the main thread has not run its queue since.
+        XCTAssertEqual(view.reflections.count, 0)
+        XCTAssertEqual(presenter.state.count, 2)
+        wait(for: [reflected], timeout: 10)
+        XCTAssertEqual(view.reflections.map(\.count), [1, 2, 2])
+        XCTAssertEqual(view.reflections.map(\.onMainThread), [true, true, true])
+    }
+
+    func testImmediateReflectsOnTheDispatchingThread() {
+        let view = ThreadRecordingView()
+        // Spelled out: FluxCore's `Executor` wins over the concurrency library's protocol.
+        let executor: Executor = .immediate
+        let presenter = Presenter(
+            view: view, state: CounterState(), mutation: CounterMutation(), executor: executor)
+        XCTAssertEqual(presenter.executor.description, "immediate")
+        let dispatched = DispatchSemaphore(value: 0)
+        onAnotherThread {
+            presenter.dispatch(.increment)
+            dispatched.signal()
+        }
+        dispatched.wait()
+        XCTAssertEqual(view.reflections.map(\.count), [1])
+        XCTAssertEqual(view.reflections.map(\.onMainThread), [false])
+    }
+
+    func testQueueExecutorCallsAnObserverOnItsQueueInOrder() {
+        let queue = DispatchQueue(label: "observer")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "observer")
+        XCTAssertEqual(Executor.queue(queue).description, "queue(observer)")
+        let flux = Flux(state: CounterState(), mutation: CounterMutation())
+        var seen: [(count: Int, queue: String?)] = []
+        let done = expectation(description: "five changes")
+        done.expectedFulfillmentCount = 5
+        let subscription = flux.store.observe(on: .queue(queue)) { change in
+            seen.append((change.new.count, DispatchQueue.getSpecific(key: key)))
+            done.fulfill()
+        }
+        for _ in 0..<5 { flux.dispatcher.dispatch(.increment) }
+        wait(for: [done], timeout: 10)
+        queue.sync {
+            XCTAssertEqual(seen.map(\.count), [1, 2, 3, 4, 5])
+            XCTAssertEqual(seen.map(\.queue), Array(repeating: "observer", count: 5))
+        }
+        flux.store.removeObserver(subscription)
+    }
+
+    func testStoreObserversAreImmediateByDefaultAndMainThreadOnRequest() {
+        let flux = Flux(state: CounterState(), mutation: CounterMutation())
+        var immediate: [Bool] = []
+        var main: [Bool] = []
+        let onMain = expectation(description: "main-thread observer")
+        flux.store.observe { _ in immediate.append(Thread.isMainThread) }
+        flux.store.observe(on: .mainThread) { _ in
+            main.append(Thread.isMainThread)
+            onMain.fulfill()
+        }
+        let dispatched = DispatchSemaphore(value: 0)
+        onAnotherThread {
+            flux.dispatcher.dispatch(.increment)
+            dispatched.signal()
+        }
+        dispatched.wait()
+        XCTAssertEqual(immediate, [false])
+        wait(for: [onMain], timeout: 10)
+        XCTAssertEqual(main, [true])
+    }
+
+    func testAPendingReflectionForAViewThatWentAwayIsDropped() {
+        var view: ThreadRecordingView? = ThreadRecordingView()
+        weak var released: ThreadRecordingView?
+        released = view
+        let presenter = Presenter(view: view!, state: CounterState(), mutation: CounterMutation())
+        let dispatched = DispatchSemaphore(value: 0)
+        onAnotherThread {
+            presenter.dispatch(.increment)
+            dispatched.signal()
+        }
+        dispatched.wait()
+        view = nil
+        XCTAssertNil(released)
+        let drained = expectation(description: "main queue ran")
+        DispatchQueue.main.async { drained.fulfill() }
+        wait(for: [drained], timeout: 10)
+        XCTAssertEqual(presenter.state.count, 1)
+    }
+}
+
+/// Runs `body` on a new thread, as a network callback would run.
+///
+/// A presenter is not `Sendable` (a subclass would have to restate it), so the closure is
+/// handed over in a box; each test waits for the thread before it reads what it did.
+private func onAnotherThread(_ body: @escaping () -> Void) {
+    final class Handover: @unchecked Sendable {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+    let handover = Handover(body)
+    Thread.detachNewThread { handover.body() }
 }
