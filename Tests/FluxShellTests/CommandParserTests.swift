@@ -78,7 +78,19 @@ struct CommandParserTests {
         #expect(try command("undo") == .undo(steps: 1))
         #expect(try command("redo 3") == .redo(steps: 3))
         #expect(try command("reset") == .reset)
-        #expect(try command("expect count >= 2") == .expect(.init(path: ValuePath([.key("count")]), op: .greaterOrEqual, value: .int(2))))
+        #expect(try command("expect count >= 2") == .expect(.init(path: ValuePath([.key("count")]), op: .greaterOrEqual, value: .literal(.int(2)))))
+        #expect(
+            try command("expect todos[*].id < $nextID")
+                == .expect(.init(path: ValuePath([.key("todos"), .every, .key("id")]), op: .less, value: .path(ValuePath([.key("nextID")])))))
+        #expect(try command(#"expect title == "$x""#) == .expect(.init(path: ValuePath([.key("title")]), op: .equal, value: .literal(.string("$x")))))
+        #expect(
+            try command("dispatch rename id: $todos[0].id title: x")
+                == .dispatchReading(
+                    ActionInvocation(name: "rename", arguments: [.init(label: "id", value: .null), .init(label: "title", value: .string("x"))]),
+                    paths: [ArgumentPath(index: 0, path: ValuePath([.key("todos"), .index(0), .key("id")]))]))
+        #expect(try command("why todos[0].done") == .why(path: ValuePath([.key("todos"), .index(0), .key("done")])))
+        #expect(try command("watch a b[*]") == .watch([ValuePath([.key("a")]), ValuePath([.key("b"), .every])]))
+        #expect(try command("unwatch") == .unwatch([]))
         #expect(try command("save out.scenario") == .save(file: "out.scenario"))
         #expect(try command("exhaustive on") == .exhaustive(true))
         #expect(try command("quit") == .quit)

@@ -17,7 +17,7 @@ struct CompleterTests {
         #expect(
             completer().complete("").candidates == [
                 "actions", "dispatch", "exhaustive", "exit", "expect", "help", "history", "load", "quit", "redo",
-                "reset", "save", "state", "stores", "undo", "use",
+                "reset", "save", "state", "stores", "undo", "unwatch", "use", "watch", "why",
             ])
         #expect(completer().complete("dis").candidates == ["dispatch"])
         #expect(completer().complete("s").candidates == ["save", "state", "stores"])
@@ -46,7 +46,10 @@ struct CompleterTests {
     @Test func statePathsAndOperators() {
         let todos = completer(["load todos", "dispatch add milk", "dispatch add eggs"])
         #expect(todos.complete("state ").candidates == ["filter", "nextID", "todos", "todos["])
-        #expect(todos.complete("state todos[").candidates == ["todos[0]", "todos[1]"])
+        #expect(todos.complete("state todos[").candidates == ["todos[*]", "todos[0]", "todos[1]"])
+        #expect(todos.complete("why todos[").candidates == ["todos[0]", "todos[1]"])
+        #expect(todos.complete("expect todos[*].d").candidates == ["todos[*].done"])
+        #expect(todos.complete("watch nextID todos[1].").candidates == ["todos[1].done", "todos[1].id", "todos[1].title"])
         #expect(todos.complete("state todos[0].").candidates == ["todos[0].done", "todos[0].id", "todos[0].title"])
         #expect(todos.complete("state todos[0].ti").candidates == ["todos[0].title"])
         #expect(todos.complete("expect todos.c").candidates == ["todos.count"])

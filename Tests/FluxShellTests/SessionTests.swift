@@ -11,12 +11,16 @@ final class Transcript {
         session = Session(catalog: catalog)
     }
 
+    init(session: Session) {
+        self.session = session
+    }
+
     /// Runs a line; returns its output lines, or `error: …` for a failure.
     @discardableResult
     func run(_ line: String) -> [String] {
         do {
             guard let command = try CommandParser.parse(line).command else { return [] }
-            return Renderer().lines(of: try session.execute(command))
+            return Renderer().lines(of: try session.execute(command), watching: session.watchFilter)
         } catch {
             return ["error: " + error.text]
         }
@@ -127,7 +131,7 @@ struct SessionTests {
         let session = Session(catalog: .builtIn, historyLimit: 8)
         func run(_ line: String) throws -> [String] {
             guard let command = try CommandParser.parse(line).command else { return [] }
-            return Renderer().lines(of: try session.execute(command))
+            return Renderer().lines(of: try session.execute(command), watching: session.watchFilter)
         }
         _ = try run("load counter")
         for _ in 0..<20 { _ = try run("dispatch increment") }

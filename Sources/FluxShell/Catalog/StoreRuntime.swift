@@ -29,6 +29,9 @@ protocol StoreRuntime: AnyObject {
     func recordHistory(cursor: Int, forgetting dropped: Int)
     /// Puts back the state with the first `cursor` history entries done; returns the diff.
     func restoreHistory(at cursor: Int) -> [DiffEntry]
+    /// The diff that history entry `index` made to this store, from the states kept for undo
+    /// (one step for the whole command, follow-ups included).
+    func historyDiff(ofEntry index: Int) -> [DiffEntry]
     /// Puts back the initial state; returns the diff.
     func restoreInitial() -> [DiffEntry]
     func detach()
@@ -224,6 +227,10 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     }
 
     @usableFromInline func restoreHistory(at cursor: Int) -> [DiffEntry] { restore(history.state(at: cursor)) }
+
+    @usableFromInline func historyDiff(ofEntry index: Int) -> [DiffEntry] {
+        ValueDiffer.entries(from: history.state(at: index), to: history.state(at: index + 1))
+    }
 
     @usableFromInline func restoreInitial() -> [DiffEntry] { restore(initialState) }
 

@@ -6,12 +6,20 @@ public enum Command: Sendable, Equatable {
     case use(alias: String)
     case actions
     case dispatch(ActionInvocation)
+    /// `dispatch` with `$PATH` arguments: each is read from the active store when the command
+    /// runs and put in the invocation, at its argument's index, before the action is built.
+    case dispatchReading(ActionInvocation, paths: [ArgumentPath])
     case state(path: ValuePath)
     case history
     case undo(steps: Int)
     case redo(steps: Int)
     case reset
     case expect(Expectation)
+    case why(path: ValuePath)
+    /// `watch PATH...`; no paths lists the watches.
+    case watch([ValuePath])
+    /// `unwatch PATH...`; no paths removes them all.
+    case unwatch([ValuePath])
     case save(file: String)
     case exhaustive(Bool)
     case quit
@@ -24,13 +32,16 @@ public enum Command: Sendable, Equatable {
         case .load: "load"
         case .use: "use"
         case .actions: "actions"
-        case .dispatch: "dispatch"
+        case .dispatch, .dispatchReading: "dispatch"
         case .state: "state"
         case .history: "history"
         case .undo: "undo"
         case .redo: "redo"
         case .reset: "reset"
         case .expect: "expect"
+        case .why: "why"
+        case .watch: "watch"
+        case .unwatch: "unwatch"
         case .save: "save"
         case .exhaustive: "exhaustive"
         case .quit: "quit"
@@ -40,7 +51,7 @@ public enum Command: Sendable, Equatable {
     /// Whether the command may change state, and so is followed by its expected diff lines.
     public var changesState: Bool {
         switch self {
-        case .dispatch, .undo, .redo, .reset: true
+        case .dispatch, .dispatchReading, .undo, .redo, .reset: true
         default: false
         }
     }
@@ -78,6 +89,32 @@ public struct ActionInvocation: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// An argument given as `$PATH`: the argument at `index` of its invocation is the value at `path`.
+public struct ArgumentPath: Sendable, Equatable {
+    public var index: Int
+    public var path: ValuePath
+
+    public init(index: Int, path: ValuePath) {
+        self.index = index
+        self.path = path
+    }
+}
+
+/// A VALUE as typed in `expect`: a literal, or `$PATH`, a path of the active store's state read
+/// when the command runs (`expect count == $items.count`).
+public enum Operand: Sendable, Equatable, CustomStringConvertible {
+    case literal(JSONValue)
+    case path(ValuePath)
+
+    /// `$PATH`, or the literal as compact JSON.
+    public var description: String {
+        switch self {
+        case .literal(let value): JSONText.compact(value)
+        case .path(let path): "$" + path.description
+        }
+    }
+}
+
 /// Values as arguments: a string that reads back as the same bare word prints bare.
 public enum ArgumentText {
     public static func render(_ value: JSONValue) -> String {
@@ -111,7 +148,16 @@ public struct Expectation: Sendable, Equatable {
 
     public var path: ValuePath
     public var op: Operator
-    public var value: JSONValue
+    public var value: Operand
+
+    public init(path: ValuePath, op: Operator, value: Operand) {
+        self.path = path
+        self.op = op
+        self.value = value
+    }
+
+    /// The expectation as typed after `expect`: `todos[*].done == false`.
+    public var description: String { "\(path) \(op.rawValue) \(value)" }
 }
 
 /// A line of a script or scenario, parsed.

@@ -8,7 +8,7 @@ public enum CommandParser {
     /// Every command word, for `help`, completion and did-you-mean.
     public static let commandWords = [
         "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",
-        "reset", "expect", "save", "exhaustive", "quit", "exit",
+        "reset", "expect", "why", "watch", "unwatch", "save", "exhaustive", "quit", "exit",
     ]
 
     public static func parse(_ line: String) throws(ShellError) -> ParsedLine {
@@ -53,9 +53,10 @@ public enum CommandParser {
             guard let action = rest.first else {
                 throw usageError("dispatch ACTION [ARG...]", example: "dispatch add 5")
             }
-            return .dispatch(
-                ActionInvocation(
-                    name: try name(action, what: "action name"), arguments: try self.arguments(rest.dropFirst())))
+            var paths: [ArgumentPath] = []
+            let invocation = ActionInvocation(
+                name: try name(action, what: "action name"), arguments: try self.arguments(rest.dropFirst(), paths: &paths))
+            return paths.isEmpty ? .dispatch(invocation) : .dispatchReading(invocation, paths: paths)
         }
         let arguments = Array(rest)
         switch word {
@@ -102,6 +103,13 @@ public enum CommandParser {
             return .reset
         case "expect":
             return .expect(try expectation(arguments))
+        case "why":
+            try expectCount(arguments, 1...1, usage: "why PATH")
+            return .why(path: try ValuePath.parse(arguments[0].text))
+        case "watch", "unwatch":
+            var paths: [ValuePath] = []
+            for argument in arguments { paths.append(try ValuePath.parse(argument.text)) }
+            return word == "watch" ? .watch(paths) : .unwatch(paths)
         case "save":
             try expectCount(arguments, 1...1, usage: "save FILE")
             let file: String
@@ -138,10 +146,14 @@ public enum CommandParser {
                 "unknown operator '\(arguments[1].text)'",
                 hint: "use one of == != < <= > >= contains")
         }
-        return Expectation(path: path, op: op, value: try value(arguments[2]))
+        return Expectation(path: path, op: op, value: try operand(arguments[2]))
     }
 
-    private static func arguments(_ tokens: ArraySlice<Token>) throws(ShellError) -> [ActionInvocation.Argument] {
+    /// The arguments of `dispatch`; a `$PATH` argument is a `null` in its place, and its path is
+    /// added to `paths`.
+    private static func arguments(_ tokens: ArraySlice<Token>, paths: inout [ArgumentPath]) throws(ShellError)
+        -> [ActionInvocation.Argument]
+    {
         var result: [ActionInvocation.Argument] = []
         result.reserveCapacity(tokens.count)
         var index = tokens.startIndex
@@ -154,14 +166,39 @@ public enum CommandParser {
                 if case .label = tokens[index + 1].kind {
                     throw ShellError("argument '\(label):' has no value", hint: "e.g. \(label): 1")
                 }
-                result.append(.init(label: label, value: try value(tokens[index + 1])))
+                result.append(.init(label: label, value: try argument(tokens[index + 1], at: result.count, paths: &paths)))
                 index += 2
             } else {
-                result.append(.init(label: nil, value: try value(token)))
+                result.append(.init(label: nil, value: try argument(token, at: result.count, paths: &paths)))
                 index += 1
             }
         }
         return result
+    }
+
+    /// A `dispatch` argument's value; for `$PATH`, a `null` standing in for the value read later.
+    private static func argument(_ token: Token, at index: Int, paths: inout [ArgumentPath]) throws(ShellError) -> JSONValue {
+        if let path = try referencedPath(token) {
+            paths.append(ArgumentPath(index: index, path: path))
+            return .null
+        }
+        return try value(token)
+    }
+
+    /// An `expect` VALUE: a literal, or `$PATH`.
+    static func operand(_ token: Token) throws(ShellError) -> Operand {
+        if let path = try referencedPath(token) { return .path(path) }
+        return .literal(try value(token))
+    }
+
+    /// The path of a bare word `$PATH`; `nil` for any other token (a quoted "$5" is a string).
+    private static func referencedPath(_ token: Token) throws(ShellError) -> ValuePath? {
+        guard case .word = token.kind, token.text.utf8.first == UInt8(ascii: "$") else { return nil }
+        let text = token.text.dropFirst()
+        guard !text.isEmpty else {
+            throw ShellError("'$' must be followed by a path of the state", hint: "e.g. $count, or \"$\" for the string")
+        }
+        return try ValuePath.parse(text)
     }
 
     /// A VALUE: a JSON literal, or a bare word meaning that word as a string.

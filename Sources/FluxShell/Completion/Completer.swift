@@ -1,6 +1,6 @@
 /// Tab completion for the shell's language, context-aware: command words; store names after
 /// `load`; aliases after `use`; action names after `dispatch`, then that action's argument labels
-/// and enum values; state paths after `state` and `expect`; file names after `save`.
+/// and enum values; state paths after `state`, `expect`, `why`, `watch` and `unwatch`; file names after `save`.
 ///
 /// ```swift
 /// Completer(session: session).complete("dispatch ad")
@@ -54,9 +54,13 @@ public struct Completer {
         case "dispatch":
             return position == 1 ? actionNames() : argumentCandidates(action: words[1], given: Array(words.dropFirst(2)))
         case "state":
-            return position == 1 ? pathCandidates(word) : []
+            return position == 1 ? pathCandidates(word, every: true) : []
+        case "why":
+            return position == 1 ? pathCandidates(word, every: false) : []
+        case "watch", "unwatch":
+            return pathCandidates(word, every: true)
         case "expect":
-            if position == 1 { return pathCandidates(word) }
+            if position == 1 { return pathCandidates(word, every: true) }
             if position == 2 { return Expectation.Operator.allCases.map(\.rawValue) }
             return []
         case "undo", "redo":
@@ -98,8 +102,9 @@ public struct Completer {
         return candidates
     }
 
-    /// Paths into the active store's state: keys of objects, `[i]` of arrays, and `.count`.
-    private func pathCandidates(_ word: String) -> [String] {
+    /// Paths into the active store's state: keys of objects, `[i]` of arrays (and `[*]` where the
+    /// command takes it), and `.count`.
+    private func pathCandidates(_ word: String, every: Bool) -> [String] {
         guard let state = session.activeState else { return [] }
         // Split the word into a complete parent path and the partial last segment.
         let separators: Set<Character> = [".", "["]
@@ -108,7 +113,10 @@ public struct Completer {
         let parent: JSONValue
         if parentText.isEmpty || parentText == "." {
             parent = state
-        } else if let path = try? ValuePath.parse(parentText[...]), let value = try? path.lookup(in: state) {
+        } else if let path = try? ValuePath.parse(parentText[...]),
+            let value = try? (every ? path.firstElement : path).lookup(in: state)
+        {
+            // NB: under a `[*]`, the first element's members stand for every element's.
             parent = value
         } else {
             return []
@@ -128,6 +136,7 @@ public struct Completer {
                 if case .array = value { candidates.append(keyText + "[") }
             }
         case .array(let elements):
+            if every { candidates.append(base + "[*]") }
             for index in elements.indices.prefix(50) { candidates.append(base + "[\(index)]") }
             candidates.append(base + ".count")
         default:

@@ -21,18 +21,26 @@ public struct Renderer: Sendable {
 
     // MARK: - Results
 
-    /// Appends what `result` prints, each line ending in a newline: in text, its diff, its other
-    /// lines and its warnings; in JSON, its one object.
-    public func write(_ result: CommandResult, command: Command, line: Int?, to output: inout OutputBuffer) {
+    /// Appends what `result` prints, each line ending in a newline: in text, its diff (only the
+    /// lines `filter` shows, when paths are watched), its other lines and its warnings; in JSON,
+    /// its one object, with the whole diff.
+    public func write(
+        _ result: CommandResult, command: Command, line: Int?, watching filter: WatchFilter? = nil,
+        to output: inout OutputBuffer
+    ) {
         switch format {
         case .json:
             output.appendLine(jsonLine(of: result, command: command, line: line))
         case .text where colors:
-            for text in lines(of: result) { output.appendLine(text) }
+            for text in lines(of: result, watching: filter) { output.appendLine(text) }
         case .text:
             // NB: the diff's lines are written as bytes, without a string for each, and a result
             // with nothing else to print (a dispatch) makes no list of lines.
-            result.diff?.write(to: &output)
+            if let filter {
+                result.diff?.write(to: &output, showing: filter)
+            } else {
+                result.diff?.write(to: &output)
+            }
             if result.output.printsLines {
                 for text in Self.lines(of: result.output) { output.appendLine(text) }
             }
@@ -41,8 +49,14 @@ public struct Renderer: Sendable {
     }
 
     /// The lines `result` prints in the text format, colored when ``colors`` is on.
-    public func lines(of result: CommandResult) -> [String] {
-        let lines = (result.diff?.lines ?? []) + Self.lines(of: result.output) + result.warnings
+    public func lines(of result: CommandResult, watching filter: WatchFilter? = nil) -> [String] {
+        var diffLines = result.diff?.lines ?? []
+        if let filter, let diff = result.diff {
+            var output = OutputBuffer()
+            diff.write(to: &output, showing: filter)
+            diffLines = output.text.split(separator: "\n").map(String.init)
+        }
+        let lines = diffLines + Self.lines(of: result.output) + result.warnings
         return colors ? lines.map(color) : lines
     }
 
@@ -83,11 +97,35 @@ public struct Renderer: Sendable {
             }
             if listing.entries.isEmpty { lines.append("(no actions dispatched yet)") }
             return lines
+        case .why(let listing):
+            return whyLines(listing)
+        case .watches(let paths):
+            return paths.isEmpty ? ["(nothing is watched)"] : paths
         case .saved(let file, let count):
             return ["saved \(count) state-changing command\(count == 1 ? "" : "s") to \(file)"]
         case .help(let lines):
             return lines
         }
+    }
+
+    /// `why PATH`: each step numbered and named as `history` shows it, its lines indented below.
+    private static func whyLines(_ listing: WhyListing) -> [String] {
+        var lines: [String] = []
+        if listing.forgotten > 0 { lines.append("(\(listing.forgotten) earlier steps are no longer kept)") }
+        let width = String(listing.steps.last?.number ?? 0).count
+        let indent = String(repeating: " ", count: width + 4)
+        for step in listing.steps {
+            let number = String(step.number)
+            lines.append(String(repeating: " ", count: width - number.count + 2) + number + "  " + step.action)
+            for group in step.groups {
+                if let followUp = group.followUp { lines.append(indent + "=> " + followUp.description) }
+                for entry in group.entries { lines.append(indent + entry.line) }
+            }
+        }
+        if listing.steps.isEmpty {
+            lines.append("(no step changed \(listing.path)\(listing.forgotten > 0 ? " since then" : ""): it is as the store was loaded)")
+        }
+        return lines
     }
 
     /// The command's one line of `--format json`:
@@ -119,6 +157,23 @@ public struct Renderer: Sendable {
             }
             fields = [("history", .array(items))]
         case .expectationHeld: fields = [("passed", .bool(true))]
+        case .why(let listing):
+            let steps = listing.steps.map { step in
+                var object = JSONObject([("number", .int(step.number)), ("action", .string(step.action))])
+                let own = step.groups.filter { $0.followUp == nil }.flatMap(\.entries)
+                object["changes"] = .array(own.map(\.json))
+                let followUps = step.groups.compactMap { group in
+                    group.followUp.map { action in
+                        JSONValue.object(
+                            JSONObject([("action", .string(action.description)), ("changes", .array(group.entries.map(\.json)))]))
+                    }
+                }
+                if !followUps.isEmpty { object["followUps"] = .array(followUps) }
+                return JSONValue.object(object)
+            }
+            fields = [("path", .string(listing.path.description)), ("steps", .array(steps))]
+            if listing.forgotten > 0 { fields.append(("forgotten", .int(listing.forgotten))) }
+        case .watches(let paths): fields = [("watches", .array(paths.map(JSONValue.string)))]
         case .saved(let file, _): fields = [("file", .string(file))]
         case .help(let lines): fields = [("text", .string(lines.joined(separator: "\n")))]
         }

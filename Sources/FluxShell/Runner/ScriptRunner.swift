@@ -280,13 +280,14 @@ public final class ScriptRunner {
 
     private func print(_ result: CommandResult, command: Command, at location: SourceLocation) {
         let renderer = options.renderer
+        let filter = session.watchFilter
         if let append = output.appendToStandardOutput {
-            append { renderer.write(result, command: command, line: location.line, to: &$0) }
+            append { renderer.write(result, command: command, line: location.line, watching: filter, to: &$0) }
             return
         }
         switch options.format {
         case .text:
-            for line in renderer.lines(of: result) { output.standardOutput(line) }
+            for line in renderer.lines(of: result, watching: filter) { output.standardOutput(line) }
         case .json:
             output.standardOutput(renderer.jsonLine(of: result, command: command, line: location.line))
         }

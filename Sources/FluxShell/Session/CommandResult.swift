@@ -54,6 +54,10 @@ public enum CommandOutput: Sendable {
     indirect case history(HistoryListing)
     /// `expect`, when it held.
     case expectationHeld
+    /// `why PATH`
+    indirect case why(WhyListing)
+    /// `watch` with no paths: the watched paths as typed.
+    indirect case watches([String])
     /// `save`: the file and how many state-changing commands it holds.
     indirect case saved(file: String, commands: Int)
     /// `help [COMMAND]`
@@ -131,5 +135,29 @@ public struct CommandDiff: Sendable, Equatable {
         }
         write(ownStep)
         for step in followUpSteps { write(step) }
+    }
+}
+
+extension CommandDiff {
+    /// Appends the diff as ``write(to:)`` does, but only the entry lines `filter` shows (`=>`
+    /// lines all print), then `(N more changes)` when some were left out.
+    public func write(to output: inout OutputBuffer, showing filter: WatchFilter) {
+        if isUnchanged {
+            output.append("(no changes)\n")
+            return
+        }
+        var hidden = 0
+        for step in CollectionOfOne(ownStep) + followUpSteps {
+            if let followUp = step.followUp { output.appendLine("=> " + followUp.description) }
+            for entry in step.entries {
+                guard filter.shows(entry) else {
+                    hidden += 1
+                    continue
+                }
+                entry.write(to: &output)
+                output.append(0x0A)
+            }
+        }
+        if hidden > 0 { output.appendLine("(\(hidden) more change\(hidden == 1 ? "" : "s"))") }
     }
 }

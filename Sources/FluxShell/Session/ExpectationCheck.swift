@@ -1,17 +1,23 @@
-/// Evaluates `expect PATH OP VALUE`.
-enum ExpectationCheck {
-    /// `nil` when the expectation holds, else the error that says what was found.
-    static func failure(of expectation: Expectation, actual: JSONValue) -> ShellError? {
+/// Evaluates `expect PATH OP VALUE` at one place.
+struct ExpectationCheck {
+    let expectation: Expectation
+    /// The VALUE, read already when it was `$PATH`.
+    let expected: JSONValue
+
+    /// `nil` when the expectation holds for `actual`, else the error that says what was found.
+    ///
+    /// - Parameter place: the element's own path when the expectation's path has `[*]`, so that
+    ///   the error names the element that failed (`todos[3].done is true`).
+    func failure(actual: JSONValue, at place: ValuePath?) -> ShellError? {
         let holds: Bool
-        let expected = expectation.value
         switch expectation.op {
         case .equal: holds = actual == expected
         case .notEqual: holds = actual != expected
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard let order = compare(actual, expected) else {
+            guard let order = Self.compare(actual, expected) else {
                 return ShellError(
-                    "expect \(expectation.path) \(expectation.op.rawValue) \(JSONText.compact(expected)): cannot order \(actual.kindName) and \(expected.kindName)",
-                    hint: "< <= > >= compare two numbers or two strings; found \(JSONText.compact(actual))")
+                    "expect \(stated): cannot order \(actual.kindName) and \(expected.kindName)\(elementNote(place, actual))",
+                    hint: "< <= > >= compare two numbers or two strings; found \(Self.abbreviate(JSONText.compact(actual)))")
             }
             switch expectation.op {
             case .less: holds = order < 0
@@ -26,14 +32,31 @@ enum ExpectationCheck {
             case (.string(let text), .string(let part)): holds = text.contains(part)
             default:
                 return ShellError(
-                    "expect \(expectation.path) contains \(JSONText.compact(expected)): \(expectation.path) is \(actual.kindName)",
+                    "expect \(stated): \(place ?? expectation.path) is \(actual.kindName)",
                     hint: "contains looks in an array, an object's keys (give a string) or a string")
             }
         }
         guard !holds else { return nil }
+        if let place {
+            return ShellError(
+                "expectation failed: \(stated): \(place) is \(Self.abbreviate(JSONText.compact(actual)))", hint: resolvedNote)
+        }
         return ShellError(
-            "expectation failed: \(expectation.path) \(expectation.op.rawValue) \(JSONText.compact(expected))",
-            hint: "actual: \(abbreviate(JSONText.compact(actual)))")
+            "expectation failed: \(stated)",
+            hint: "actual: \(Self.abbreviate(JSONText.compact(actual)))" + (resolvedNote.map { "; " + $0 } ?? ""))
+    }
+
+    /// The expectation as typed, with a literal VALUE shown as compact JSON.
+    private var stated: String { expectation.description }
+
+    /// What a `$PATH` VALUE read, when it was one.
+    private var resolvedNote: String? {
+        guard case .path(let path) = expectation.value else { return nil }
+        return "$\(path) is \(Self.abbreviate(JSONText.compact(expected)))"
+    }
+
+    private func elementNote(_ place: ValuePath?, _ actual: JSONValue) -> String {
+        place.map { " (\($0) is \(Self.abbreviate(JSONText.compact(actual))))" } ?? ""
     }
 
     static func abbreviate(_ text: String) -> String {

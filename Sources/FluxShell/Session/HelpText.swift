@@ -32,7 +32,7 @@ enum HelpText {
         Entry(
             word: "dispatch", usage: "dispatch ACTION [ARG...]",
             summary:
-                "Dispatches an action to every loaded store that accepts it and prints the diff. Arguments are VALUE or LABEL: VALUE; a value is JSON or a bare word.",
+                "Dispatches an action to every loaded store that accepts it and prints the diff. Arguments are VALUE or LABEL: VALUE; a value is JSON, a bare word, or $PATH (read from the state).",
             example: "dispatch rename id: 2 title: \"Buy milk\""),
         Entry(
             word: "state", usage: "state [PATH]",
@@ -46,7 +46,22 @@ enum HelpText {
             example: "reset"),
         Entry(
             word: "expect", usage: "expect PATH OP VALUE",
-            summary: "Asserts a value; OP is == != < <= > >= or contains.", example: "expect todos.count == 2"),
+            summary:
+                "Asserts a value; OP is == != < <= > >= or contains. [*] in PATH means every element (true for none); a VALUE $PATH is read from the state.",
+            example: "expect todos[*].id < $nextID"),
+        Entry(
+            word: "why", usage: "why PATH",
+            summary:
+                "Lists the steps that created or changed the value at PATH, oldest first, with their diff lines; it follows an element across insertions and removals.",
+            example: "why todos[0].done"),
+        Entry(
+            word: "watch", usage: "watch [PATH...]",
+            summary:
+                "Prints only the diff lines at or under PATH (todos[*].done for every todo's) and '(N more changes)'; alone, lists the watches.",
+            example: "watch todos[*].done nextID"),
+        Entry(
+            word: "unwatch", usage: "unwatch [PATH...]",
+            summary: "Stops watching PATH; alone, every path (all diff lines print again).", example: "unwatch"),
         Entry(
             word: "save", usage: "save FILE",
             summary: "Writes the session as a scenario that 'fluxsh test' replays.", example: "save Scenarios/mine.scenario"),

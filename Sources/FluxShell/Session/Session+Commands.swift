@@ -11,8 +11,15 @@ extension Session {
     }
 
     func state(at path: ValuePath) throws(ShellError) -> CommandResult {
+        CommandResult(.value(path: path, try value(at: path)))
+    }
+
+    /// The value at `path` in the active store; for a path with `[*]`, the array of the values
+    /// it names (as `state` prints them and `$PATH` reads them).
+    func value(at path: ValuePath) throws(ShellError) -> JSONValue {
         let store = try activeStore()
-        return CommandResult(.value(path: path, try store.runtime.read(path)))
+        guard path.namesEveryElement else { return try store.runtime.read(path) }
+        return .array(try path.places(in: store.json).map(\.value))
     }
 
     func listHistory() -> CommandResult {
@@ -25,9 +32,55 @@ extension Session {
 
     func expect(_ expectation: Expectation) throws(ShellError) -> CommandResult {
         let store = try activeStore()
-        let actual = try store.runtime.read(expectation.path)
-        if let failure = ExpectationCheck.failure(of: expectation, actual: actual) { throw failure }
+        let expected: JSONValue
+        switch expectation.value {
+        case .literal(let value): expected = value
+        case .path(let path): expected = try value(at: path)
+        }
+        let check = ExpectationCheck(expectation: expectation, expected: expected)
+        if expectation.path.namesEveryElement {
+            // NB: every element must hold (none: it holds); the first that does not is named.
+            for place in try expectation.path.places(in: store.json) {
+                if let failure = check.failure(actual: place.value, at: place.path) { throw failure }
+            }
+        } else if let failure = check.failure(actual: try store.runtime.read(expectation.path), at: nil) {
+            throw failure
+        }
         return CommandResult(.expectationHeld)
+    }
+
+    func why(_ path: ValuePath) throws(ShellError) -> CommandResult {
+        let store = try activeStore()
+        guard !path.namesEveryElement else {
+            throw ShellError("why follows one value, and [*] stands for several", hint: "name one, e.g. why \(path.firstElement)")
+        }
+        // NB: read first: a path that is not in the current state is an error, as for `state`.
+        _ = try store.runtime.read(path)
+        var countsElements = false
+        if case .key("count")? = path.segments.last {
+            switch try store.runtime.read(ValuePath(Array(path.segments.dropLast()))) {
+            case .array: countsElements = true
+            case .object(let object): countsElements = object["count"] == nil
+            default: break
+            }
+        }
+        let query = WhyQuery(
+            path: path, alias: store.alias, storeIndex: activeIndex ?? 0, countsElements: countsElements)
+        let (steps, foundCreation) = query.steps(in: history.entries[..<history.undoable], diff: diff(ofHistoryEntry:))
+        return CommandResult(.why(WhyListing(path: path, steps: steps, forgotten: foundCreation ? 0 : history.forgotten)))
+    }
+
+    /// What history entry `index` printed: from the transcript, or, once the transcript is
+    /// full, made again from the states kept for undo (then one step for the whole command).
+    func diff(ofHistoryEntry index: Int) -> CommandDiff {
+        let entry = history.entries[index]
+        if let kept = entry.transcriptIndex, let diff = transcript.entries[kept].diff { return diff }
+        var entries: [DiffEntry] = []
+        for store in stores.prefix(entry.storeCount) {
+            let changes = store.runtime.historyDiff(ofEntry: index)
+            entries += entry.storeCount > 1 ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
+        }
+        return CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: entries.isEmpty)
     }
 
     func save(to file: String) throws(ShellError) -> CommandResult {

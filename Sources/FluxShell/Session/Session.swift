@@ -22,6 +22,8 @@ public final class Session {
     var activeIndex: Int?
     @exclusivity(unchecked) var history: SessionHistory
     @exclusivity(unchecked) var transcript = SessionTranscript(limit: 50_000)
+    /// `watch`: the paths whose diff lines print, each with the alias of the store it is in.
+    @exclusivity(unchecked) var watches: [(alias: String, path: ValuePath)] = []
     /// How many commands `save` can write; a longer session stops recording its transcript.
     public var transcriptLimit: Int {
         get { transcript.limit }
@@ -101,12 +103,16 @@ public final class Session {
         case .use(let alias): return try use(alias)
         case .actions: return try listActions()
         case .dispatch(let invocation): return try dispatch(invocation)
+        case .dispatchReading(let invocation, let paths): return try dispatch(invocation, reading: paths)
         case .state(let path): return try state(at: path)
         case .history: return listHistory()
         case .undo(let steps): return try undo(steps)
         case .redo(let steps): return try redo(steps)
         case .reset: return reset()
         case .expect(let expectation): return try expect(expectation)
+        case .why(let path): return try why(path)
+        case .watch(let paths): return try watch(paths)
+        case .unwatch(let paths): return try unwatch(paths)
         case .save(let file): return try save(to: file)
         case .exhaustive(let on):
             isExhaustive = on
@@ -194,7 +200,7 @@ public final class Session {
             isUnchanged = stores.allSatisfy { $0.runtime.isUnchanged(since: history.cursor) }
         }
         let diff = CommandDiff(ownStep: ownStep, followUpSteps: followUps, isUnchanged: isUnchanged)
-        recordHistory(action: invocation, followUps: followUps.compactMap { $0.followUp })
+        recordHistory(action: invocation, followUps: followUps.compactMap { $0.followUp }, transcriptIndex: transcript.nextIndex)
         transcript.append(.dispatch(invocation), diff: diff)
         // NB: the printed form travels with the result only when it differs from the text: a
         // result is copied on its way out, and an action is reference counting.
@@ -238,6 +244,13 @@ public final class Session {
         if recordedOwnStep == nil { recordedOwnStep = step } else { recordedFollowUps.append(step) }
     }
 
+    /// `dispatch` with `$PATH` arguments: each read from the active store, then dispatched.
+    func dispatch(_ invocation: ActionInvocation, reading paths: [ArgumentPath]) throws(ShellError) -> CommandResult {
+        var invocation = invocation
+        for argument in paths { invocation.arguments[argument.index].value = try value(at: argument.path) }
+        return try dispatch(invocation)
+    }
+
     // MARK: - Undo, redo, reset
 
     func undo(_ steps: Int) throws(ShellError) -> CommandResult {
@@ -262,15 +275,19 @@ public final class Session {
     }
 
     func reset() -> CommandResult {
+        let transcriptIndex = transcript.nextIndex
         let result = restore(command: "reset") { $0.restoreInitial() }
-        recordHistory(action: nil, followUps: [])
+        recordHistory(action: nil, followUps: [], transcriptIndex: transcriptIndex)
         return result
     }
 
     /// Appends a history entry, and every store's current state to its own history.
-    private func recordHistory(action: ActionInvocation?, followUps: [ActionInvocation]) {
+    ///
+    /// - Parameter transcriptIndex: where the transcript keeps the step's diff (or `nil`).
+    private func recordHistory(action: ActionInvocation?, followUps: [ActionInvocation], transcriptIndex: Int?) {
         let cursor = history.cursor
-        let dropped = history.record(action: action, followUps: followUps)
+        let dropped = history.record(
+            action: action, followUps: followUps, storeCount: stores.count, transcriptIndex: transcriptIndex)
         for store in stores { store.runtime.recordHistory(cursor: cursor, forgetting: dropped) }
     }
 

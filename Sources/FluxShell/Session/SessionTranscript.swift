@@ -29,6 +29,9 @@ struct SessionTranscript {
 
     init(limit: Int) { self.limit = limit }
 
+    /// The index the next entry will have, `nil` when the transcript is full.
+    var nextIndex: Int? { entries.count < limit ? entries.count : nil }
+
     mutating func append(_ command: Entry.Command, diff: CommandDiff?) {
         guard entries.count < limit else {
             overflowed = true

@@ -1,8 +1,11 @@
-/// A place in a state: `.` (the whole state), `count`, `todos[0].title`, `scores["alice"]`.
+/// A place in a state: `.` (the whole state), `count`, `todos[0].title`, `scores["alice"]`; in
+/// `expect`, `state` and `watch`, `todos[*].done` stands for every element's.
 public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     public enum Segment: Sendable, Hashable {
         case key(String)
         case index(Int)
+        /// `[*]`: every element of an array (every value of an object).
+        case every
     }
 
     /// NB: a path of one segment (a state's member, as most diff lines have) keeps it inline,
@@ -75,6 +78,8 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
                 output.append(0x5B)
                 output.appendDecimal(index)
                 output.append(0x5D)
+            case .every:
+                output.append("[*]")
             case .key(let key):
                 // NB: most keys are plain: written as they are while checked, in one pass, and
                 // taken back to be written quoted when they turn out not to be.
@@ -141,7 +146,10 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
             if byte == UInt8(ascii: "[") {
                 position += 1
                 guard position < bytes.count else { throw fail("missing ']'") }
-                if bytes[position] == UInt8(ascii: "\"") {
+                if bytes[position] == UInt8(ascii: "*") {
+                    segments.append(.every)
+                    position += 1
+                } else if bytes[position] == UInt8(ascii: "\"") {
                     var end = position + 1
                     while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
                         end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
@@ -157,7 +165,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
                     var end = position
                     while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
                     guard end > position else {
-                        throw fail("expected an index or a quoted key inside [ ]")
+                        throw fail("expected an index, * or a quoted key inside [ ]")
                     }
                     guard let index = Int(String(decoding: bytes[position..<end], as: UTF8.self))
                     else { throw fail("index out of range") }
@@ -198,6 +206,10 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
             // NB: only errors name the place; building its text for every segment is wasted work.
             var here: String { walked.segments.isEmpty ? "the state" : walked.description }
             switch (segment, current) {
+            case (.every, _):
+                throw ShellError(
+                    "\(self) stands for several values; [*] is for expect, state and watch",
+                    hint: "name one element, e.g. \(firstElement)")
             case (.key(let key), .object(let object)):
                 if let value = object[key] {
                     current = value
