@@ -33,6 +33,9 @@ public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
     var isDelivering = false
     @usableFromInline
     @exclusivity(unchecked)
+    var deliversFollowUps = false
+    @usableFromInline
+    @exclusivity(unchecked)
     var nextID: UInt64 = 0
     @exclusivity(unchecked) @usableFromInline
     var hasTombstones = false
@@ -53,16 +56,20 @@ public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
         }
         isDelivering = true
         deliver(action)
-        while pendingStart < pending.count {
-            let next = pending[pendingStart]
-            pendingStart += 1
-            deliver(next)
-        }
-        if hasTombstones { removeTombstones() }
-        if pendingStart > 0 {
+        // NB: the follow-up flag is set only here, so an action with no follow-ups pays one
+        // comparison for it.
+        if pendingStart < pending.count {
+            deliversFollowUps = true
+            while pendingStart < pending.count {
+                let next = pending[pendingStart]
+                pendingStart += 1
+                deliver(next)
+            }
+            deliversFollowUps = false
             pending.removeAll(keepingCapacity: pending.count < 1024)
             pendingStart = 0
         }
+        if hasTombstones { removeTombstones() }
         isDelivering = false
     }
 
@@ -146,4 +153,13 @@ public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
 
     /// The number of registered handlers.
     public var handlerCount: Int { lock.withLock { handlers.count } }
+
+    /// Whether the action being delivered is a follow-up: one dispatched (and queued) while
+    /// another action was being delivered, by a middleware or a handler.
+    ///
+    /// Meaningful from a middleware or a handler, on the thread that delivers: `didDispatch` of
+    /// `.searchResponse` dispatched from `didDispatch` of `.search` sees `true`, and of `.search`
+    /// itself `false`. Read from another thread, it waits for the delivery under way to end and
+    /// is `false`.
+    public var isDeliveringFollowUp: Bool { lock.withLock { deliversFollowUps } }
 }

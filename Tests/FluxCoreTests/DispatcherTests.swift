@@ -50,6 +50,40 @@ final class DispatcherTests: XCTestCase {
             ])
     }
 
+    func testIsDeliveringFollowUpHoldsOnlyForQueuedActions() {
+        let dispatcher = Dispatcher<TodoAction>()
+        var log: [String] = []
+        dispatcher.use(
+            AnyMiddleware(
+                willDispatch: { action, dispatcher in
+                    log.append("will \(action) \(dispatcher.isDeliveringFollowUp)")
+                    return .pass
+                },
+                didDispatch: { action, dispatcher in
+                    log.append("did \(action) \(dispatcher.isDeliveringFollowUp)")
+                    if action == .add("request") { dispatcher.dispatch(.add("response")) }
+                }))
+        dispatcher.register { action in
+            log.append("handler \(action) \(dispatcher.isDeliveringFollowUp)")
+            if action == .add("response") { dispatcher.dispatch(.noop) }
+        }
+
+        dispatcher.dispatch(.add("request"))
+        XCTAssertFalse(dispatcher.isDeliveringFollowUp)
+        dispatcher.dispatch(.setFilter("done"))
+
+        XCTAssertEqual(
+            log,
+            [
+                #"will add("request") false"#, #"handler add("request") false"#, #"did add("request") false"#,
+                #"will add("response") true"#, #"handler add("response") true"#, #"did add("response") true"#,
+                "will noop true", "handler noop true", "did noop true",
+                #"will setFilter("done") false"#, #"handler setFilter("done") false"#,
+                #"did setFilter("done") false"#,
+            ])
+        XCTAssertFalse(dispatcher.isDeliveringFollowUp)
+    }
+
     func testHandlerUnregisteredDuringDeliverySeesNoLaterAction() {
         let dispatcher = Dispatcher<CounterAction>()
         var log: [String] = []

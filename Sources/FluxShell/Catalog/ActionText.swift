@@ -92,7 +92,11 @@ enum ActionText {
     /// A typed action back in command syntax: `{"add":{"_0":5}}` is `add 5`.
     @usableFromInline
     static func invocation<A>(of action: A) throws -> ActionInvocation {
-        let value = ValueReader.read(action)
+        try invocation(printed: ValueReader.read(action), of: action)
+    }
+
+    /// ``invocation(of:)`` of an action already read: `value` is `ValueReader.read(action)`.
+    static func invocation<A>(printed value: JSONValue, of action: A) throws -> ActionInvocation {
         if case .string(let name) = value { return ActionInvocation(name: name) }
         guard case .object(let outer) = value, outer.count == 1, let name = outer.keys.first else {
             throw ShellError("action \(action) has no case-name form")

@@ -1,0 +1,82 @@
+import FluxCore
+
+/// Records what an app's dispatcher delivers as a scenario (SPEC §9) that `fluxsh test` replays:
+/// the bug report is the test.
+///
+/// ```swift
+/// let recorder = try ScenarioRecorder(recording: SharedFlux.notes, as: "notes", to: path)
+/// SharedFlux.notes.dispatcher.dispatch(.rename(id: 2, title: "Buy milk"))
+/// try recorder.finish()
+/// ```
+/// ```text
+/// load notes
+/// dispatch rename id: 2 title: "Buy milk"
+/// expect . == {"notes":[…],"filter":"all"}
+/// ```
+///
+/// A shell that registers the same store under `NAME` replays the file (`myshell test FILE`).
+/// Start recording before the first action: the replay starts from the store's initial state.
+///
+/// - Each action the handlers see is one `dispatch` line, written with one `write(2)` before
+///   `dispatch` returns, so a crash of the app loses none. An action a middleware stopped is not
+///   written (no store saw it); one a middleware replaced is written as delivered.
+/// - A follow-up (an action dispatched while another was delivered, by a middleware or a handler;
+///   see ``Dispatcher/isDeliveringFollowUp``) is a comment, `# => ACTION (a follow-up; …)`: on
+///   replay the shell's store dispatches it from its `effect`, as the app's middleware did. A
+///   follow-up dispatched later (from a `Task`) is an ordinary `dispatch` line.
+/// - An action whose line would not replay to the same action (a closure or an `Error` in its
+///   payload, an action type that is not an enum) is a comment, `# not replayable: ACTION (WHY)`,
+///   and recording goes on.
+/// - A failure to write (a full disk, a closed descriptor) is reported once, on standard error as
+///   `ScenarioRecorder: cannot write PATH: REASON; recording stopped` and in ``error``; nothing is
+///   written after it, and the app's dispatches go on as before.
+///
+/// Safe to use from any thread: ``finish()`` may run on another thread than the dispatches.
+public final class ScenarioRecorder<Action: FluxCore.Action, State: FluxCore.State>: Sendable {
+    private let writer: ScenarioWriter<Action, State>
+
+    /// Starts recording: creates (or empties) the file at `path`, writes `load NAME`, and adds
+    /// the recorder to `flux`'s dispatcher as its last middleware.
+    ///
+    /// - Parameters:
+    ///   - flux: the app's flux; record it before its first action.
+    ///   - name: the store's name in the shell that will replay the file (`load NAME`).
+    ///   - path: the scenario file, conventionally `*.scenario`.
+    /// - Throws: a ``ShellError`` when `name` is not one word or the file cannot be created. A
+    ///   failure to write the `load` line does not throw: it is reported as any later one.
+    public convenience init(recording flux: Flux<Action, State>, as name: String, to path: String) throws(ShellError) {
+        guard ArgumentText.isBareWord(name) else {
+            throw ShellError(
+                "cannot record as \(JSONText.quoted(name)): a store name is one word", hint: "e.g. as: \"notes\"")
+        }
+        let file = try OutputFile.create(path)
+        self.init(recording: flux, as: name, file: file, path: path) { OutputFile.writeToStandardError($0) }
+    }
+
+    /// Records to `file`, already open, telling a failure to `report` (tests use it).
+    init(
+        recording flux: Flux<Action, State>, as name: String, file: OutputFile, path: String,
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        writer = ScenarioWriter(file: file, path: path, store: flux.store, report: report)
+        writer.write("load \(name)\n", stateAfter: nil)
+        flux.dispatcher.use(writer)
+    }
+
+    deinit { writer.close() }
+
+    /// The file being written.
+    public var path: String { writer.path }
+
+    /// The failure that stopped the recording, if one did.
+    public var error: ShellError? { writer.error }
+
+    /// Ends the file with `expect . == STATE` (the state after the last action written) and
+    /// closes it; later actions are not recorded. Calling it again does nothing.
+    ///
+    /// - Throws: the ``error`` that stopped the recording, if one did (the file is then
+    ///   incomplete), now or before.
+    public func finish() throws(ShellError) {
+        try writer.finish()
+    }
+}

@@ -1,0 +1,168 @@
+import FluxCore
+
+/// The middleware behind a ``ScenarioRecorder``: writes a scenario line for each action its
+/// dispatcher delivers, before the dispatch returns.
+///
+/// NB: a class of its own, not the recorder itself: a dispatcher keeps its middlewares as long as
+/// it lives, and the recorder must be released (and close its file) when the app lets it go.
+/// Once closed, the writer stays on the dispatcher and writes nothing.
+final class ScenarioWriter<Action: FluxCore.Action, State: FluxCore.State>: Middleware, Sendable {
+    /// What changes as the scenario is written, under one lock.
+    struct Progress {
+        /// `nil` once the file is finished, closed or failed.
+        var file: OutputFile?
+        /// The state after the last line written (the state the recording began with, before
+        /// any): what `expect . ==` ends the file with.
+        var state: State?
+        /// The first failure to write, after which nothing more is written.
+        var error: ShellError?
+    }
+
+    let path: String
+    private let store: Store<State>
+    private let actionCases: ActionCases
+    private let report: @Sendable (String) -> Void
+    private let progress: LockedValue<Progress>
+
+    /// - Parameters:
+    ///   - file: the scenario file, open for writing; the writer closes it.
+    ///   - report: where a failure to write is told, once (standard error).
+    init(file: OutputFile, path: String, store: Store<State>, report: @escaping @Sendable (String) -> Void) {
+        self.path = path
+        self.store = store
+        self.actionCases = ActionCases(Action.self)
+        self.report = report
+        self.progress = LockedValue(Progress(file: file, state: store.state))
+    }
+
+    var error: ShellError? { progress.withLock { $0.error } }
+
+    private var isOpen: Bool { progress.withLock { $0.file != nil } }
+
+    func willDispatch(_ action: Action, on dispatcher: Dispatcher<Action>) -> MiddlewareDecision<Action> {
+        .pass
+    }
+
+    /// NB: after the handlers, so an action a middleware stopped is not written (nothing saw it)
+    /// and a replaced one is written as it was delivered, whatever the middlewares' order.
+    func didDispatch(_ action: Action, on dispatcher: Dispatcher<Action>) {
+        guard isOpen else { return }
+        // NB: delivery is serialised by the dispatcher, so the state read here is the state right
+        // after this action (and its follow-ups come after this line).
+        write(line(for: action, isFollowUp: dispatcher.isDeliveringFollowUp), stateAfter: store.state)
+    }
+
+    /// Writes `line`, which brings the replayed state to `state`.
+    func write(_ line: String, stateAfter state: State?) {
+        let failure = progress.withLock { progress -> ShellError? in
+            guard let file = progress.file else { return nil }
+            if let code = file.write(line) {
+                return stop(&progress, ShellError("cannot write \(path): \(OutputFile.reason(code))"))
+            }
+            if let state { progress.state = state }
+            return nil
+        }
+        if let failure { report("ScenarioRecorder: \(failure.message); recording stopped\n") }
+    }
+
+    /// Ends the file with `expect . == STATE` and closes it; then nothing more is written.
+    ///
+    /// - Throws: the failure that stopped the recording, now or before.
+    func finish() throws(ShellError) {
+        let outcome = progress.withLock { progress -> (error: ShellError?, isNew: Bool) in
+            if let error = progress.error { return (error, false) }
+            guard let file = progress.file, let state = progress.state else { return (nil, false) }
+            let line = "expect . == \(JSONText.compact(ValueReader.read(state)))\n"
+            let written = file.write(line)
+            let closed = file.close()
+            progress.file = nil
+            progress.state = nil
+            if let code = written ?? closed {
+                return (record(&progress, ShellError("cannot write \(path): \(OutputFile.reason(code))")), true)
+            }
+            return (nil, false)
+        }
+        guard let error = outcome.error else { return }
+        if outcome.isNew { report("ScenarioRecorder: \(error.message); recording stopped\n") }
+        throw error
+    }
+
+    /// Closes the file without ending it; nothing more is written.
+    func close() {
+        progress.withLock { progress in
+            progress.file?.close()
+            progress.file = nil
+            progress.state = nil
+        }
+    }
+
+    private func stop(_ progress: inout Progress, _ error: ShellError) -> ShellError {
+        progress.file?.close()
+        progress.file = nil
+        progress.state = nil
+        return record(&progress, error)
+    }
+
+    private func record(_ progress: inout Progress, _ error: ShellError) -> ShellError {
+        progress.error = error
+        return error
+    }
+
+    /// The scenario line for `action`: `dispatch ACTION`, or a comment when replaying it would
+    /// not give it back (a follow-up, which the replaying store's effect dispatches itself, or an
+    /// action with no text form).
+    func line(for action: Action, isFollowUp: Bool) -> String {
+        let printed = ValueReader.read(action)
+        let invocation = try? ActionText.invocation(printed: printed, of: action)
+        let text = invocation?.description ?? JSONText.compact(printed)
+        if isFollowUp {
+            return "# => \(Self.oneLine(text)) (a follow-up; the store's effect dispatches it on replay)\n"
+        }
+        let line = "dispatch \(text)"
+        if let reason = unreplayable(line, invocation, printed) {
+            return "# not replayable: \(Self.oneLine(text)) (\(Self.oneLine(reason)))\n"
+        }
+        return line + "\n"
+    }
+
+    /// Why `line`, replayed, would not dispatch the action that prints as `printed`; `nil` when
+    /// it would. Replays it as the shell does: parses the line, builds the action from the
+    /// arguments parsed, and reads it back.
+    private func unreplayable(_ line: String, _ invocation: ActionInvocation?, _ printed: JSONValue) -> String? {
+        guard invocation != nil else { return "it has no case-name form: \(JSONText.compact(printed))" }
+        if line.utf8.contains(UInt8(ascii: "\n")) || line.utf8.contains(UInt8(ascii: "\r")) {
+            return "its command syntax spans lines"
+        }
+        let parsed: ActionInvocation
+        do {
+            guard case .dispatch(let command)? = try CommandParser.parse(line).command else {
+                return "its command syntax does not read back as a dispatch"
+            }
+            parsed = command
+        } catch {
+            return error.message
+        }
+        guard let index = actionCases.index(for: parsed) else {
+            return actionCases.unlistedBecause ?? "the shell knows no case '\(parsed.name)'"
+        }
+        let rebuilt: Action
+        do {
+            rebuilt = try withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in
+                // NB: `build` initializes the whole value or throws having destroyed what it
+                // wrote, so `move()` runs only on a complete value (as `TypedStoreRuntime` does).
+                let value = buffer.baseAddress!
+                _ = try actionCases.build(index, parsed, into: UnsafeMutableRawPointer(value))
+                return value.move()
+            }
+        } catch {
+            return (error as? ShellError)?.message ?? "\(error)"
+        }
+        let reread = ValueReader.read(rebuilt)
+        return reread == printed ? nil : "it reads back as \(JSONText.compact(reread))"
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        guard text.contains(where: \.isNewline) else { return text }
+        return String(text.map { $0.isNewline ? " " : $0 })
+    }
+}

@@ -1,0 +1,344 @@
+import Dispatch
+import FluxCore
+@testable import FluxShell
+@testable import FluxStores
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// An app's own store, as a FluxShell user writes it: knows FluxCore only.
+
+struct ShopState: State, Equatable {
+    var items: [String] = []
+    var total = 0
+    var note: String?
+    var bumps = 0
+}
+
+enum ShopAction: Action {
+    case clear
+    case add(title: String, quantity: Int)
+    case note(String?)
+    case bump
+    /// No text form: a closure.
+    case attach(@Sendable () -> Void)
+}
+
+struct ShopMutation: Mutation, Sendable {
+    func mutate(action: ShopAction, state: inout ShopState) {
+        switch action {
+        case .clear:
+            state.items = []
+            state.total = 0
+        case .add(let title, let quantity):
+            state.items.append(title)
+            state.total += quantity
+        case .note(let note): state.note = note
+        case .bump: state.bumps += 1
+        case .attach: break
+        }
+    }
+}
+
+/// The middleware of the app: a `note` is answered at once by a `bump`.
+func bumpingOnNote() -> AnyMiddleware<ShopAction> {
+    AnyMiddleware(didDispatch: { action, dispatcher in
+        if case .note = action { dispatcher.dispatch(.bump) }
+    })
+}
+
+/// The shell's `effect` that does what `bumpingOnNote` does in the app.
+@Sendable func bumpOnNote(_ action: ShopAction, _ state: ShopState) -> [ShopAction] {
+    if case .note = action { [.bump] } else { [] }
+}
+
+struct ScenarioRecorderTests {
+    /// The shell's registration of the same store; with `effect`, the shell does what the app's
+    /// middleware does.
+    static func catalog(withEffect: Bool = false) -> StoreCatalog {
+        StoreCatalog([
+            StoreDefinition("shop", state: ShopState(), mutation: ShopMutation(), effect: withEffect ? bumpOnNote : nil)
+        ])
+    }
+
+    static func scratchFile(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("recorder-\(UUID().uuidString)-\(name)").path
+    }
+
+    static func lines(of path: String) throws -> [String] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
+    }
+
+    static func replay(_ path: String, catalog: StoreCatalog = catalog()) -> ScenarioRunner.Result {
+        ScenarioRunner(catalog: catalog).run(path)
+    }
+
+    @Test func concurrentDispatchesAreRecordedOneLineEachAndReplay() throws {
+        let path = Self.scratchFile("concurrent.scenario")
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: path)
+        let threads = 4
+        let perThread = 50
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<perThread {
+                switch index % 5 {
+                case 0: flux.dispatcher.dispatch(.add(title: "say \"hi\" # to \(thread)\\\(index)", quantity: index))
+                case 1: flux.dispatcher.dispatch(.add(title: "plain\(thread)", quantity: -1))
+                case 2: flux.dispatcher.dispatch(.note(index % 2 == 0 ? nil : "a note, from \(thread)"))
+                case 3: flux.dispatcher.dispatch(.note("ünïcødé ✓ \t tab"))
+                default: if index % 20 == 4 { flux.dispatcher.dispatch(.clear) } else { flux.dispatcher.dispatch(.bump) }
+                }
+            }
+        }
+        try recorder.finish()
+
+        let lines = try Self.lines(of: path)
+        #expect(lines.first == "load shop")
+        #expect(lines.last == "")  // the file ends with a newline
+        #expect(lines.filter { $0.hasPrefix("dispatch ") }.count == threads * perThread)
+        #expect(lines.count == 1 + threads * perThread + 1 + 1)
+        #expect(lines[lines.count - 2].hasPrefix("expect . == {\"items\":"))
+        #expect(lines.contains("dispatch note null"))
+        #expect(lines.contains(#"dispatch add title: "say \"hi\" # to 0\\0" quantity: 0"#))
+        let result = Self.replay(path)
+        #expect(result.passed, "\(result.report.joined(separator: "\n"))")
+        #expect(recorder.error == nil)
+    }
+
+    @Test func theExpectLineHoldsTheAppsState() throws {
+        let path = Self.scratchFile("state.scenario")
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: path)
+        flux.dispatcher.dispatch(.add(title: "Buy milk", quantity: 2))
+        flux.dispatcher.dispatch(.note(nil))
+        flux.dispatcher.dispatch(.clear)
+        flux.dispatcher.dispatch(.add(title: "tea", quantity: 1))
+        try recorder.finish()
+
+        #expect(
+            try Self.lines(of: path) == [
+                "load shop",
+                #"dispatch add title: "Buy milk" quantity: 2"#,
+                "dispatch note null",
+                "dispatch clear",
+                "dispatch add title: tea quantity: 1",
+                #"expect . == {"items":["tea"],"total":1,"note":null,"bumps":0}"#,
+                "",
+            ])
+        // NB: a replay must be able to fail: the same file against a store that starts elsewhere.
+        let shifted = StoreCatalog([StoreDefinition("shop", state: ShopState(bumps: 5), mutation: ShopMutation())])
+        #expect(!Self.replay(path, catalog: shifted).passed)
+        #expect(Self.replay(path).passed)
+    }
+
+    @Test func aFollowUpIsACommentThatTheStoresEffectReplays() throws {
+        let path = Self.scratchFile("follow-up.scenario")
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        flux.dispatcher.use(bumpingOnNote())
+        let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: path)
+        flux.dispatcher.dispatch(.note("ping"))
+        flux.dispatcher.dispatch(.bump)
+        try recorder.finish()
+
+        #expect(
+            try Self.lines(of: path) == [
+                "load shop",
+                "dispatch note ping",
+                "# => bump (a follow-up; the store's effect dispatches it on replay)",
+                "dispatch bump",
+                #"expect . == {"items":[],"total":0,"note":"ping","bumps":2}"#,
+                "",
+            ])
+        let replayed = Self.replay(path, catalog: Self.catalog(withEffect: true))
+        #expect(replayed.passed, "\(replayed.report.joined(separator: "\n"))")
+        // Without the effect, the follow-up is missing from the replay, and the last line says so.
+        #expect(!Self.replay(path).passed)
+    }
+
+    @Test func stoppedActionsAreNotRecordedAndReplacedOnesAreRecordedAsDelivered() throws {
+        let path = Self.scratchFile("middleware.scenario")
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        // NB: the recorder comes first, so it sees each action before the middleware decides.
+        let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: path)
+        flux.dispatcher.use(
+            AnyMiddleware(willDispatch: { action, _ in
+                switch action {
+                case .note("secret"): .stop
+                case .add("typo", let quantity): .replace(.add(title: "fixed", quantity: quantity))
+                default: .pass
+                }
+            }))
+        flux.dispatcher.dispatch(.note("secret"))
+        flux.dispatcher.dispatch(.add(title: "typo", quantity: 3))
+        try recorder.finish()
+
+        #expect(
+            try Self.lines(of: path) == [
+                "load shop",
+                "dispatch add title: fixed quantity: 3",
+                #"expect . == {"items":["fixed"],"total":3,"note":null,"bumps":0}"#,
+                "",
+            ])
+        #expect(Self.replay(path).passed)
+    }
+
+    @Test func anActionWithNoTextFormIsACommentAndRecordingGoesOn() throws {
+        let path = Self.scratchFile("closure.scenario")
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: path)
+        flux.dispatcher.dispatch(.attach({}))
+        flux.dispatcher.dispatch(.bump)
+        try recorder.finish()
+
+        let lines = try Self.lines(of: path)
+        #expect(lines.count == 5)
+        #expect(lines[1].hasPrefix("# not replayable: attach "), "\(lines[1])")
+        #expect(lines[1].contains("has no text form"), "\(lines[1])")
+        #expect(lines[2] == "dispatch bump")
+        #expect(Self.replay(path).passed)
+    }
+
+    @Test func finishTwiceIsHarmlessAndLaterActionsAreNotRecorded() throws {
+        let path = Self.scratchFile("twice.scenario")
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: path)
+        flux.dispatcher.dispatch(.bump)
+        try recorder.finish()
+        let finished = try Self.lines(of: path)
+        flux.dispatcher.dispatch(.bump)
+        try recorder.finish()
+
+        #expect(try Self.lines(of: path) == finished)
+        #expect(finished.count == 4)
+        #expect(flux.store.state.bumps == 2)
+        #expect(Self.replay(path).passed)
+    }
+
+    @Test func releasingTheRecorderClosesTheFileWithoutAnExpectation() throws {
+        let path = Self.scratchFile("released.scenario")
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        weak var released: ScenarioRecorder<ShopAction, ShopState>?
+        do {
+            let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: path)
+            released = recorder
+            flux.dispatcher.dispatch(.bump)
+        }
+        flux.dispatcher.dispatch(.clear)
+
+        #expect(released == nil)
+        #expect(try Self.lines(of: path) == ["load shop", "dispatch bump", ""])
+        #expect(flux.store.state.bumps == 1)
+    }
+
+    @Test func aFileThatCannotBeCreatedThrowsAtOnce() throws {
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        #expect(throws: ShellError("cannot create '/nonexistent-folder/s.scenario': no such file or directory", hint: "folder '/nonexistent-folder' does not exist")) {
+            try ScenarioRecorder(recording: flux, as: "shop", to: "/nonexistent-folder/s.scenario")
+        }
+        let folder = FileManager.default.temporaryDirectory.path
+        #expect(throws: ShellError.self) { try ScenarioRecorder(recording: flux, as: "shop", to: folder) }
+        #expect(throws: ShellError.self) { try ScenarioRecorder(recording: flux, as: "two words", to: Self.scratchFile("x")) }
+        flux.dispatcher.dispatch(.bump)
+        #expect(flux.store.state.bumps == 1)
+    }
+
+    @Test func aFullDiskIsReportedOnceAndDispatchGoesOn() throws {
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let reports = Locked<[String]>([])
+        let recorder = ScenarioRecorder(
+            recording: flux, as: "shop", file: try OutputFile.create("/dev/full"), path: "/dev/full",
+            report: { message in reports.set(reports.get() + [message]) })
+        for _ in 0..<3 { flux.dispatcher.dispatch(.bump) }
+
+        #expect(flux.store.state.bumps == 3)
+        #expect(reports.get() == ["ScenarioRecorder: cannot write /dev/full: no space left on device; recording stopped\n"])
+        #expect(recorder.error == ShellError("cannot write /dev/full: no space left on device"))
+        #expect(throws: recorder.error!) { try recorder.finish() }
+        #expect(reports.get().count == 1)
+    }
+
+    /// The public initializer reaches the same path: `/dev/full` opens, every write fails.
+    @Test func recordingToDevFullDoesNotThrow() throws {
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: "/dev/full")
+        flux.dispatcher.dispatch(.bump)
+        #expect(recorder.error?.message == "cannot write /dev/full: no space left on device")
+        #expect(flux.store.state.bumps == 1)
+    }
+
+    @Test func aWriteFailingMidwayStopsTheRecordingAfterTheLinesWritten() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let reports = Locked<[String]>([])
+        let recorder = ScenarioRecorder(
+            recording: flux, as: "shop", file: OutputFile(descriptor: ends[1]), path: "pipe",
+            report: { message in reports.set(reports.get() + [message]) })
+        flux.dispatcher.dispatch(.bump)
+        // Fill the pipe: the recorder's next write finds no room and fails (EAGAIN).
+        #expect(fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK) == 0)
+        var buffered = 0
+        var byte: UInt8 = 0x2E
+        while write(ends[1], &byte, 1) == 1 { buffered += 1 }
+        flux.dispatcher.dispatch(.clear)
+        flux.dispatcher.dispatch(.bump)
+
+        #expect(flux.store.state.bumps == 2)
+        #expect(reports.get().count == 1)
+        #expect(reports.get().first?.hasPrefix("ScenarioRecorder: cannot write pipe: ") == true)
+        #expect(recorder.error != nil)
+        var received = [UInt8](repeating: 0, count: 64)
+        let count = read(ends[0], &received, received.count)
+        #expect(String(decoding: received.prefix(max(0, count)), as: UTF8.self).hasPrefix("load shop\ndispatch bump\n..."))
+        #expect(buffered > 0)
+    }
+
+    /// The replay goes through a real executable: an app records the repository search (its
+    /// middleware answers each search at once), and `fluxsh test`, whose `search` store answers
+    /// from its effect, passes the file.
+    @Test func fluxshReplaysARecordedSession() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recorder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("session.scenario").path
+        let flux = Flux(state: SearchState(), mutation: SearchMutation())
+        flux.dispatcher.use(
+            AnyMiddleware(didDispatch: { action, dispatcher in
+                switch action {
+                case .search(let query): dispatcher.dispatch(RepositoryFixture.response(query: query, page: 1))
+                case .nextPage: dispatcher.dispatch(RepositoryFixture.response(query: flux.store.state.query, page: flux.store.state.page + 1))
+                case .searchResponse: break
+                }
+            }))
+        let recorder = try ScenarioRecorder(recording: flux, as: "search", to: path)
+        flux.dispatcher.dispatch(.search(query: "swift"))
+        flux.dispatcher.dispatch(.nextPage)
+        flux.dispatcher.dispatch(.search(query: "flux"))
+        try recorder.finish()
+
+        let lines = try Self.lines(of: path)
+        #expect(lines.filter { $0.hasPrefix("dispatch ") } == ["dispatch search query: swift", "dispatch nextPage", "dispatch search query: flux"])
+        #expect(lines.filter { $0.hasPrefix("# => searchResponse page: ") }.count == 3)
+        let result = try Fluxsh.run(["test", "--no-color", "session.scenario"], in: folder)
+        #expect(result.stdout == "PASS session.scenario\n1 passed, 0 failed\n", "\(result.stdout)\(result.stderr)")
+        #expect(result.status == 0)
+        // The same file with one response dispatched for real fails: it would come twice.
+        let suffix = " (a follow-up; the store's effect dispatches it on replay)"
+        let doubled = lines.map { line in
+            guard line.hasPrefix("# => searchResponse page: 1 "), line.hasSuffix(suffix) else { return line }
+            return "dispatch " + line.dropFirst(5).dropLast(suffix.count)
+        }
+        try doubled.joined(separator: "\n").write(
+            to: folder.appendingPathComponent("doubled.scenario"), atomically: true, encoding: .utf8)
+        let failed = try Fluxsh.run(["test", "--no-color", "doubled.scenario"], in: folder)
+        #expect(failed.stdout.hasPrefix("FAIL doubled.scenario\n"), "\(failed.stdout)")
+        #expect(failed.stdout.contains("\ndoubled.scenario:\(lines.count - 1): error: expectation failed: . == "))
+        #expect(failed.status == 1)
+    }
+}
