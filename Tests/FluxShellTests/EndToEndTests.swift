@@ -287,6 +287,22 @@ struct EndToEndTests {
                 == "# keep me  \r\nload counter\r\ndispatch increment\r\n~ count: 0 -> 1\r\n  expect count == 1   \r\ndispatch increment\r\n")
     }
 
+    /// Piped input checks `...` in expected diff blocks as scenarios do (SPEC §7).
+    @Test func pipedModeChecksEllipsisLines() throws {
+        let passing = try Fluxsh.run(["--store", "todos"], stdin: "dispatch add title: x\n...\n~ nextID: 1 -> 2\n")
+        #expect(passing.stderr == "")
+        #expect(passing.status == 0)
+        let failing = try Fluxsh.run(["--store", "todos"], stdin: "...\ndispatch add title: x\n~ nextID: 1 -> 2\n...\n")
+        #expect(
+            failing.stderr.hasPrefix(
+                "<stdin>:1: error: '...' is not inside an expected diff block"
+                    + " (it stands for diff lines among the expected lines right after a dispatch, undo, redo or reset)\n"
+                    + "<stdin>:2: error: the diff of 'dispatch add title: x' differs from the expected lines:"
+                    + #" '+ todos[0]: {"id":1,"title":"x","done":false}' was not expected"# + "\n"),
+            "\(failing.stderr)")
+        #expect(failing.status == 1)
+    }
+
     @Test func saveWritesAScenarioThatPassesExhaustively() throws {
         let folder = try temporaryFolder()
         let session = """

@@ -1,18 +1,59 @@
 /// Expected and actual diff lines in two columns, differing rows marked.
 enum SideBySide {
+    /// The widest a column's text is shown.
+    static let maximumWidth = 60
+
+    /// One row: the expected and the actual line side by side (either may be empty).
+    struct Row {
+        var expected: String
+        var actual: String
+        var differs: Bool
+    }
+
+    /// Row by row: the n-th expected line beside the n-th actual one.
     static func render(expected: [String], actual: [String]) -> [String] {
-        let width = min(60, max(8, expected.map(\.count).max() ?? 0))
+        render(
+            (0..<max(expected.count, actual.count)).map { row in
+                let left = row < expected.count ? expected[row] : ""
+                let right = row < actual.count ? actual[row] : ""
+                return Row(expected: left, actual: right, differs: left != right)
+            })
+    }
+
+    /// As `alignment` lays them: each line found beside its actual line, `...` beside the first
+    /// of the lines it stands for, lines not found or not expected alone on their row.
+    static func render(_ alignment: ExpectedDiff.Alignment, expected: [String], actual: [String]) -> [String] {
+        var rows: [Row] = []
+        for step in alignment.steps {
+            switch step {
+            case .matched(let e, let a): rows.append(Row(expected: expected[e], actual: actual[a], differs: false))
+            case .replaced(let e, let a): rows.append(Row(expected: expected[e], actual: actual[a], differs: true))
+            case .missing(let e): rows.append(Row(expected: expected[e], actual: "", differs: true))
+            case .unexpected(let a): rows.append(Row(expected: "", actual: actual[a], differs: true))
+            case .ellipsis(let e, let covers):
+                guard let first = covers.first else {
+                    rows.append(Row(expected: expected[e], actual: "", differs: false))
+                    continue
+                }
+                for a in covers { rows.append(Row(expected: a == first ? expected[e] : "", actual: actual[a], differs: false)) }
+            }
+        }
+        return render(rows)
+    }
+
+    static func render(_ rows: [Row]) -> [String] {
+        let width = min(maximumWidth, max(8, rows.map(\.expected.count).max() ?? 0))
         func cell(_ text: String) -> String {
-            let clipped = text.count > width ? String(text.prefix(width - 1)) + "…" : text
+            let clipped = clipped(text, to: width)
             return clipped + String(repeating: " ", count: width - clipped.count)
         }
         var lines = ["    " + cell("expected") + " | actual"]
-        for row in 0..<max(expected.count, actual.count) {
-            let left = row < expected.count ? expected[row] : ""
-            let right = row < actual.count ? actual[row] : ""
-            let marker = left == right ? "  " : "≠ "
-            lines.append("  " + marker + cell(left) + " | " + right)
-        }
+        for row in rows { lines.append("  " + (row.differs ? "≠ " : "  ") + cell(row.expected) + " | " + row.actual) }
         return lines
+    }
+
+    /// `text`, cut to `width` characters with `…` when longer.
+    static func clipped(_ text: String, to width: Int = maximumWidth) -> String {
+        text.count > width ? String(text.prefix(width - 1)) + "…" : text
     }
 }

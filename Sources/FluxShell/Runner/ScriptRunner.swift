@@ -7,7 +7,7 @@
 /// Runs command lines one at a time, for piped mode, `fluxsh run`, `fluxsh test` and the
 /// interactive shell: prints each command's output through its ``Renderer``, reports errors
 /// (with `FILE:LINE:` but at the prompt), and checks expected diff lines (the `~ `, `+ `, `- `,
-/// `=> ` and `(no changes)` lines right after a state-changing command).
+/// `=> ` and `(no changes)` lines right after a state-changing command, and `...` among them).
 public final class ScriptRunner {
     public typealias Format = Renderer.Format
 
@@ -28,7 +28,7 @@ public final class ScriptRunner {
         public var printsOutput = true
         /// Keep every diff block (for `--update`), not only the failing ones.
         public var collectsDiffBlocks = false
-        /// Take `~ `, `+ `, `- `, `=> ` and `(no changes)` lines as the expected diff of the
+        /// Take `~ `, `+ `, `- `, `=> `, `(no changes)` and `...` lines as the expected diff of the
         /// command before (scripts, scenarios); the interactive shell refuses them instead, as it
         /// could only say whether they matched when the next line is typed.
         public var acceptsExpectedLines = true
@@ -77,9 +77,13 @@ public final class ScriptRunner {
         public var commandLine: Int
         /// The 1-based lines of its expected diff lines (empty when there were none).
         public var expectedLines: Range<Int>
+        /// The expected diff lines, trimmed.
+        public var expected: [String]
         public var actual: [String]
         /// Whether the block must be present (exhaustive).
         public var isRequired: Bool
+        /// Whether the actual lines match the expected ones, or none were needed.
+        public var passed: Bool
     }
 
     public let session: Session
@@ -119,6 +123,9 @@ public final class ScriptRunner {
         /// expected lines to compare.
         var actual: [String] { diff?.lines ?? [] }
         var expected: [String] = []
+        /// Whether one of `expected` is `...`. NB: a record is reused only when it had no expected
+        /// lines (see `closePending()`), so this is never left set from a command before.
+        var hasEllipsis = false
         var firstExpectedLine: Int
         var isRequired: Bool
 
@@ -190,16 +197,22 @@ public final class ScriptRunner {
                         hint: "type a command; the shell prints its diff"))
                 return
             }
-            guard pending != nil else {
-                closePending()
+            let text = Self.trimmed(line)
+            let isEllipsis = text == ExpectedDiff.ellipsis
+            guard let pending else {
                 fail(
                     at: location,
-                    ShellError(
-                        "diff line '\(CommandParser.abbreviated(line[...]))' does not follow a dispatch, undo, redo or reset",
-                        hint: "expected diff lines go right after the command that changes state"))
+                    isEllipsis
+                        ? ShellError(
+                            "'...' is not inside an expected diff block",
+                            hint: "it stands for diff lines among the expected lines right after a dispatch, undo, redo or reset")
+                        : ShellError(
+                            "diff line '\(CommandParser.abbreviated(line[...]))' does not follow a dispatch, undo, redo or reset",
+                            hint: "expected diff lines go right after the command that changes state"))
                 return
             }
-            pending?.expected.append(Self.trimmed(line))
+            pending.expected.append(text)
+            if isEllipsis { pending.hasEllipsis = true }
             return
         }
         closePending()
@@ -302,32 +315,52 @@ public final class ScriptRunner {
         }
         guard let block = pending else { return }
         pending = nil
+        let actual = block.actual
+        let failure = check(block, actual: actual)
         if options.collectsDiffBlocks {
             let lastExpected = block.firstExpectedLine + block.expected.count
             diffBlocks.append(
                 DiffBlock(
                     commandLine: block.location.line, expectedLines: block.firstExpectedLine..<lastExpected,
-                    actual: block.actual, isRequired: block.isRequired))
+                    expected: block.expected, actual: actual, isRequired: block.isRequired, passed: failure == nil))
         }
+        if let failure { record(failure) }
+    }
+
+    /// The failure of a command's expected diff lines, or `nil` when they hold.
+    private func check(_ block: Pending, actual: [String]) -> Failure? {
         if block.expected.isEmpty {
-            guard block.isRequired else { return }
-            record(
-                Failure(
-                    location: block.location,
-                    lines: ["error: '\(block.command)' has no expected diff lines (exhaustive mode); it printed:"]
-                        + block.actual.map { "    " + $0 }
-                        + ["  (run '\(session.catalog.programName) test --update' to write them)"],
-                    fixableByUpdate: true))
-            return
-        }
-        guard block.expected != block.actual else { return }
-        record(
-            Failure(
+            guard block.isRequired else { return nil }
+            return Failure(
                 location: block.location,
-                lines: ["error: the diff of '\(block.command)' differs from the expected lines"]
-                    + SideBySide.render(expected: block.expected, actual: block.actual)
-                    + ["  (run '\(session.catalog.programName) test --update' to accept what happened)"],
-                fixableByUpdate: true))
+                lines: ["error: '\(block.command)' has no expected diff lines (exhaustive mode); it printed:"]
+                    + actual.map { "    " + $0 }
+                    + ["  (run '\(session.catalog.programName) test --update' to write them)"],
+                fixableByUpdate: true)
+        }
+        let expected = ExpectedDiff(block.expected, hasEllipsis: block.hasEllipsis)
+        let message: String
+        let rows: [String]
+        switch expected.compare(with: actual) {
+        case .matches:
+            return nil
+        case .differs(nil):
+            message = "error: the diff of '\(block.command)' differs from the expected lines"
+            rows = SideBySide.render(expected: block.expected, actual: actual)
+        case .differs(let alignment?):
+            let reason =
+                switch alignment.mismatch {
+                case .notFound(let line): "'\(SideBySide.clipped(block.expected[line]))' was not found"
+                case .notExpected(let line): "'\(SideBySide.clipped(actual[line]))' was not expected"
+                case nil: "they do not line up"
+                }
+            message = "error: the diff of '\(block.command)' differs from the expected lines: " + reason
+            rows = SideBySide.render(alignment, expected: block.expected, actual: actual)
+        }
+        return Failure(
+            location: block.location,
+            lines: [message] + rows + ["  (run '\(session.catalog.programName) test --update' to accept what happened)"],
+            fixableByUpdate: true)
     }
 
     /// Reports line `number` of `file` as failed without running it (a line the caller could not
@@ -354,18 +387,19 @@ public final class ScriptRunner {
         if options.bail { isStopped = true }
     }
 
-    /// `~ `, `+ `, `- `, `=> ` lines and `(no changes)`.
+    /// `~ `, `+ `, `- `, `=> ` lines, `(no changes)` and `...`.
     public static func isExpectedDiffLine(_ line: String) -> Bool {
         // NB: most lines are commands, starting with a letter: answer those without copying.
         if let first = line.utf8.first, first != 0x20, first != 0x09, first != UInt8(ascii: "~"),
             first != UInt8(ascii: "+"), first != UInt8(ascii: "-"), first != UInt8(ascii: "="),
-            first != UInt8(ascii: "(")
+            first != UInt8(ascii: "("), first != UInt8(ascii: ".")
         {
             return false
         }
         let text = line.drop { $0 == " " || $0 == "\t" }
-        return text.hasPrefix("~ ") || text.hasPrefix("+ ") || text.hasPrefix("- ") || text.hasPrefix("=> ")
-            || trimmed(String(text)) == "(no changes)"
+        if text.hasPrefix("~ ") || text.hasPrefix("+ ") || text.hasPrefix("- ") || text.hasPrefix("=> ") { return true }
+        let rest = trimmed(String(text))
+        return rest == "(no changes)" || rest == ExpectedDiff.ellipsis
     }
 
     /// The line as a string, or `nil` when it is not valid UTF-8.

@@ -135,12 +135,13 @@ public struct ScenarioRunner: Sendable {
     }
 }
 
-/// `--update`: the scenario's bytes with each diff block's expected lines replaced by what
-/// happened; every other line is kept byte for byte.
+/// `--update`: the scenario's bytes with the expected lines of each diff block that failed
+/// rewritten from what happened; every other line, and every block that passed, is kept byte for
+/// byte.
 enum ScenarioUpdate {
     static func rewrite(_ bytes: [UInt8], blocks: [ScriptRunner.DiffBlock]) -> [UInt8]? {
         var replacements: [Int: ScriptRunner.DiffBlock] = [:]
-        for block in blocks where !block.expectedLines.isEmpty || block.isRequired {
+        for block in blocks where !block.passed {
             replacements[block.commandLine] = block
         }
         guard !replacements.isEmpty else { return nil }
@@ -148,24 +149,38 @@ enum ScenarioUpdate {
         let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
         var output: [UInt8] = bytes.starts(with: byteOrderMark) ? byteOrderMark : []
         // NB: no length limit here: every line is kept byte for byte, however long.
-        var lines = LineReader(bytes: bytes, maximumLineLength: .max)
+        var reader = LineReader(bytes: bytes, maximumLineLength: .max)
         var tooLong = false
-        var lineNumber = 0
-        var skipUntil = 0
-        while let line = lines.nextLine(tooLong: &tooLong) {
-            lineNumber += 1
-            guard lineNumber > skipUntil else { continue }
+        var lines: [ArraySlice<UInt8>] = []
+        while let line = reader.nextLine(tooLong: &tooLong) { lines.append(line) }
+        var index = 0
+        while index < lines.count {
+            let line = lines[index]
+            index += 1
             output += line
             output.append(0x0A)
-            guard let block = replacements[lineNumber] else { continue }
+            guard let block = replacements[index] else { continue }
             let carriageReturn = line.last == 0x0D ? [UInt8(0x0D)] : []
-            for actual in block.actual {
-                output += Array(actual.utf8) + carriageReturn
+            // NB: the block's expected lines follow its command; `index` is the first one's.
+            let written = lines[index..<min(lines.count, index + block.expectedLines.count)]
+            for updated in updatedLines(of: block) {
+                switch updated {
+                case .kept(let expected): output += written[index + expected]
+                case .written(let actual): output += Array(block.actual[actual].utf8) + carriageReturn
+                }
                 output.append(0x0A)
             }
-            skipUntil = lineNumber + block.expectedLines.count
+            index += written.count
         }
         if bytes.last != 0x0A, output.last == 0x0A { output.removeLast() }
         return output
+    }
+
+    /// The lines a failed block is rewritten to: what happened, with each run of lines that a
+    /// `...` still stands for written as that `...`, and the expected lines found kept as written.
+    private static func updatedLines(of block: ScriptRunner.DiffBlock) -> [ExpectedDiff.UpdatedLine] {
+        let expected = ExpectedDiff(block.expected)
+        guard expected.hasEllipsis else { return block.actual.indices.map { .written(actual: $0) } }
+        return expected.alignment(with: block.actual).updated
     }
 }
