@@ -1,3 +1,4 @@
+import FluxCore
 import FluxShell
 import FluxStores
 
@@ -7,6 +8,34 @@ enum ShellBenchmarks {
         print("\nFluxShell engine benchmarks (release build)")
         toggleAmongManyTodos()
         counterIncrements()
+        recordedDispatches()
+    }
+
+    struct NotesState: State { var titles: [String] = [] }
+    enum NotesAction: Action { case add(title: String) }
+    struct NotesMutation: Mutation {
+        func mutate(action: NotesAction, state: inout NotesState) {
+            switch action {
+            case .add(let title): if state.titles.count < 1_000 { state.titles.append(title) }
+            }
+        }
+    }
+
+    /// What a `ScenarioRecorder` adds to an app's dispatch: one line written (to /dev/null) per
+    /// action, with the check that the line replays to the same action.
+    static func recordedDispatches() {
+        let flux = Flux(state: NotesState(), mutation: NotesMutation())
+        guard let recorder = try? ScenarioRecorder(recording: flux, as: "todos", to: "/dev/null") else {
+            fatalError("cannot record to /dev/null")
+        }
+        measure("notes, add title:, with a ScenarioRecorder (to /dev/null)", iterations: 100_000, rounds: 3) {
+            flux.dispatcher.dispatch(.add(title: "Buy milk"))
+        }
+        let plain = Flux(state: NotesState(), mutation: NotesMutation())
+        measure("notes, add title:, without", iterations: 100_000, rounds: 3) {
+            plain.dispatcher.dispatch(.add(title: "Buy milk"))
+        }
+        precondition(recorder.error == nil)
     }
 
     static func execute(_ session: Session, _ line: String) -> [String] {

@@ -37,6 +37,9 @@ case "shell-toggle":
 case "diff":
     DiffBenchmarks.run()
     exit(0)
+case "record":
+    ShellBenchmarks.recordedDispatches()
+    exit(0)
 default:
     break
 }
