@@ -11,12 +11,13 @@ run: deps
 	.build/release/fluxsh $(ARGS)
 
 ## test: every unit and end-to-end test, replay Scenarios/ with `fluxsh test`, then build and
-## drive Examples/NotesApp, a user's own package over FluxShell
+## explore the built-in stores for a few seconds each (Scripts/explore-builtins.sh); drive Examples/NotesApp, a user's own package over FluxShell
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	Tests/Terminal/interactive.sh .build/debug/fluxsh
 	.build/debug/fluxsh test Scenarios
+	Scripts/explore-builtins.sh .build/debug/fluxsh
 	Scripts/test-example.sh
 
 ## deps: install what the build needs (libedit-dev; tmux for the terminal tests) when missing

@@ -39,7 +39,7 @@ struct Fluxsh: ParsableCommand {
             Exit status: 0 success, 1 a command or scenario failed, 2 usage error.
             """,
         version: FluxshVersion.current,
-        subcommands: [Shell.self, Stores.self, Run.self, Test.self],
+        subcommands: [Shell.self, Stores.self, Run.self, Test.self, Explore.self],
         defaultSubcommand: Shell.self)
     }
 }
@@ -106,6 +106,52 @@ struct Test: ParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+}
+
+struct Explore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Dispatches random actions to stores, checks invariants after each, and shrinks a failure to a scenario.",
+        discussion: """
+            Each run loads the stores in a fresh session and dispatches up to --steps actions made from \
+            the action types (edge values first, and values already in the state most of the time). \
+            After each action: every --invariant (the rest of an expect line, of the last store), the \
+            invariants the store definitions declare, and that a refused action changed nothing; at \
+            the end of a run: a fresh replay prints the same diff, undo restores the start and redo \
+            the end. The first failure is shrunk and saved as a scenario that fails under 'test'.
+            Example: explore todos --invariant 'todos[*].id < $nextID' --seed 7
+            """)
+
+    @Argument(help: "The stores to load in each run (the last one is active).")
+    var stores: [String]
+
+    @Option(help: "How many runs.")
+    var runs = 100
+
+    @Option(help: "Actions per run.")
+    var steps = 50
+
+    @Option(help: "The seed (default: a random one, printed): the same seed gives the same runs.")
+    var seed: UInt64?
+
+    @Option(name: .customLong("invariant"), help: "The rest of an expect line, checked after every action (repeatable).")
+    var invariants: [String] = []
+
+    @Option(help: "Where to write the failing scenario (default: explore-SEED.scenario).")
+    var save: String?
+
+    @Option(help: "Stop starting runs after this many seconds.")
+    var time: Double?
+
+    @Option(help: "Only the K-th of N slices of the runs, e.g. 1/4 (for CI matrices).")
+    var shard: Shard?
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        guard !stores.isEmpty else { throw ValidationError("give at least one STORE, e.g. explore todos") }
+        guard runs >= 1, steps >= 1 else { throw ValidationError("--runs and --steps must be at least 1") }
+        if let time, time <= 0 { throw ValidationError("--time must be positive") }
     }
 }
 

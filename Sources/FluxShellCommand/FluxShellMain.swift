@@ -42,6 +42,8 @@ public enum FluxShellMain {
             return RunMode(catalog: catalog, store: run.store, common: run.common).run(files: run.files)
         case let test as Test:
             return TestMode(catalog: catalog, options: test).run()
+        case let explore as Explore:
+            return ExploreMode(catalog: catalog, options: explore).run()
         default:
             // NB: `help test`, `test --help` and `run --help` come back as ArgumentParser's own
             // help command, which prints the help of the subcommand asked for.

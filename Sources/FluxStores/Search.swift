@@ -34,7 +34,10 @@ struct SearchMutation: Mutation {
         case .searchResponse(let page, let total, let repositories):
             state.page = page
             state.repositories += repositories
-            state.hasNextPage = page * RepositoryFixture.pageSize < total
+            // NB: `fluxsh explore search` found `page * pageSize` overflowing (a response for
+            // page Int.max typed by hand): past Int's range, a page is past every result.
+            let (shown, overflow) = page.multipliedReportingOverflow(by: RepositoryFixture.pageSize)
+            state.hasNextPage = overflow ? page < 0 : shown < total
             state.isFetching = false
         }
     }
@@ -66,7 +69,9 @@ enum RepositoryFixture {
     static func response(query: String, page: Int) -> SearchAction {
         let needle = query.lowercased()
         let matches = all.filter { needle.isEmpty || $0.fullName.lowercased().contains(needle) }
-        let start = min(matches.count, (page - 1) * pageSize)
+        // NB: a page below 1 (a `searchResponse` dispatched by hand, then `nextPage`) is the first:
+        // `fluxsh explore search` found it trapping on a negative index.
+        let start = min(matches.count, max(0, page - 1) * pageSize)
         let slice = Array(matches[start..<min(matches.count, start + pageSize)])
         return .searchResponse(page: page, total: matches.count, repositories: slice)
     }

@@ -16,7 +16,7 @@ struct CompleterTests {
         // NB: the words the shell takes, written out: not the list the completer itself reads.
         #expect(
             completer().complete("").candidates == [
-                "actions", "dispatch", "exhaustive", "exit", "expect", "help", "history", "load", "quit", "redo",
+                "actions", "dispatch", "exhaustive", "exit", "expect", "help", "history", "invariants", "load", "quit", "redo",
                 "reset", "save", "state", "stores", "undo", "unwatch", "use", "watch", "why",
             ])
         #expect(completer().complete("dis").candidates == ["dispatch"])

@@ -22,6 +22,8 @@ public struct StoreDefinition: Sendable {
     /// Why ``actions`` is empty, when it is (its action type is not an enum, or its module was
     /// built without reflection metadata).
     public let actionsUnlistedBecause: String?
+    /// The names of the invariants it declares.
+    public let invariantNames: [String]
     @usableFromInline let makeRuntime:
         @Sendable (_ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ historyEntries: Int) -> any StoreRuntime
 
@@ -34,6 +36,8 @@ public struct StoreDefinition: Sendable {
     ///     (the command fails and nothing changes), e.g. for an unknown id.
     ///   - effect: called after an action was applied, with the new state; the actions it returns
     ///     are dispatched next, each announced by a `=> ACTION` line.
+    ///   - invariants: what must hold of the state after every action; `fluxsh explore` checks
+    ///     them, and so does the command `invariants`.
     @inlinable
     public init<M: Mutation & Sendable>(
         _ name: String,
@@ -41,21 +45,38 @@ public struct StoreDefinition: Sendable {
         state: M.State,
         mutation: M,
         validate: (@Sendable (M.Action, M.State) throws -> Void)? = nil,
-        effect: (@Sendable (M.Action, M.State) -> [M.Action])? = nil
+        effect: (@Sendable (M.Action, M.State) -> [M.Action])? = nil,
+        invariants: [StoreInvariant<M.State>] = []
     ) {
         self.name = name
         self.summary = summary
         let actionCases = ActionCases(M.Action.self)
         self.actions = actionCases.signatures
         self.actionsUnlistedBecause = actionCases.unlistedBecause
+        self.invariantNames = invariants.map(\.name)
         self.makeRuntime = { alias, dispatcher, historyEntries in
             let runtime = TypedStoreRuntime(
                 alias: alias, storeName: name, initialState: state, mutation: mutation,
-                actionCases: actionCases, validate: validate, effect: effect, dispatcher: dispatcher,
-                historyEntries: historyEntries)
+                actionCases: actionCases, validate: validate, effect: effect, invariants: invariants,
+                dispatcher: dispatcher, historyEntries: historyEntries)
             runtime.attach(to: dispatcher)
             return runtime
         }
+    }
+}
+
+/// What must hold of a store's state after every action, with a name for reports:
+///
+/// ```swift
+/// StoreInvariant("ids are unique") { state in Set(state.todos.map(\.id)).count == state.todos.count }
+/// ```
+public struct StoreInvariant<State>: Sendable {
+    public let name: String
+    @usableFromInline let holds: @Sendable (State) -> Bool
+
+    public init(_ name: String, holds: @escaping @Sendable (State) -> Bool) {
+        self.name = name
+        self.holds = holds
     }
 }
 

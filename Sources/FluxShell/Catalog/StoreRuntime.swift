@@ -29,6 +29,13 @@ protocol StoreRuntime: AnyObject {
     func recordHistory(cursor: Int, forgetting dropped: Int)
     /// Puts back the state with the first `cursor` history entries done; returns the diff.
     func restoreHistory(at cursor: Int) -> [DiffEntry]
+    /// The actions' cases, with each parameter's type (for `explore`).
+    var actionCases: ActionCases { get }
+    /// The current state read afresh, not from the cache a diff keeps valid: a state changed in
+    /// place through a class instance it holds shows here, not in diffs.
+    func readStateAfresh() -> JSONValue
+    /// The name of the first declared invariant the current state breaks, if one does.
+    func brokenInvariant() -> String?
     /// The diff that history entry `index` made to this store, from the states kept for undo
     /// (one step for the whole command, follow-ups included).
     func historyDiff(ofEntry index: Int) -> [DiffEntry]
@@ -66,6 +73,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline let mutation: M
     @usableFromInline let validateAction: (@Sendable (M.Action, M.State) throws -> Void)?
     @usableFromInline let effect: (@Sendable (M.Action, M.State) -> [M.Action])?
+    @usableFromInline let invariants: [StoreInvariant<M.State>]
     let dispatcher: Dispatcher<SessionAction>
     @usableFromInline var subscription: Subscription?
     /// The state as of the last recorded step.
@@ -88,8 +96,10 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
         actionCases: ActionCases,
         validate: (@Sendable (M.Action, M.State) throws -> Void)?,
         effect: (@Sendable (M.Action, M.State) -> [M.Action])?,
+        invariants: [StoreInvariant<M.State>],
         dispatcher: Dispatcher<SessionAction>, historyEntries: Int
     ) {
+        self.invariants = invariants
         self.alias = alias
         self.storeName = storeName
         self.initialState = initialState
@@ -227,6 +237,14 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     }
 
     @usableFromInline func restoreHistory(at cursor: Int) -> [DiffEntry] { restore(history.state(at: cursor)) }
+
+    @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(store.state) }
+
+    @usableFromInline func brokenInvariant() -> String? {
+        guard !invariants.isEmpty else { return nil }
+        let state = store.state
+        return invariants.first { !$0.holds(state) }?.name
+    }
 
     @usableFromInline func historyDiff(ofEntry index: Int) -> [DiffEntry] {
         ValueDiffer.entries(from: history.state(at: index), to: history.state(at: index + 1))

@@ -16,6 +16,8 @@ public enum Command: Sendable, Equatable {
     case reset
     case expect(Expectation)
     case why(path: ValuePath)
+    /// Checks the invariants the loaded stores' definitions declare.
+    case invariants
     /// `watch PATH...`; no paths lists the watches.
     case watch([ValuePath])
     /// `unwatch PATH...`; no paths removes them all.
@@ -40,6 +42,7 @@ public enum Command: Sendable, Equatable {
         case .reset: "reset"
         case .expect: "expect"
         case .why: "why"
+        case .invariants: "invariants"
         case .watch: "watch"
         case .unwatch: "unwatch"
         case .save: "save"

@@ -8,7 +8,7 @@ public enum CommandParser {
     /// Every command word, for `help`, completion and did-you-mean.
     public static let commandWords = [
         "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",
-        "reset", "expect", "why", "watch", "unwatch", "save", "exhaustive", "quit", "exit",
+        "reset", "expect", "why", "watch", "unwatch", "invariants", "save", "exhaustive", "quit", "exit",
     ]
 
     public static func parse(_ line: String) throws(ShellError) -> ParsedLine {
@@ -106,6 +106,9 @@ public enum CommandParser {
         case "why":
             try expectCount(arguments, 1...1, usage: "why PATH")
             return .why(path: try ValuePath.parse(arguments[0].text))
+        case "invariants":
+            try expectCount(arguments, 0...0, usage: "invariants")
+            return .invariants
         case "watch", "unwatch":
             var paths: [ValuePath] = []
             for argument in arguments { paths.append(try ValuePath.parse(argument.text)) }

@@ -252,7 +252,7 @@ public struct Renderer: Sendable {
     }
 
     /// A line colored by its first characters.
-    private func color(_ text: String) -> String {
+    func color(_ text: String) -> String {
         func wrap(_ code: String) -> String { "\u{1B}[\(code)m\(text)\u{1B}[0m" }
         if text.hasPrefix("+ ") { return wrap("32") }
         if text.hasPrefix("- ") { return wrap("31") }
@@ -271,4 +271,61 @@ extension CommandOutput {
         default: true
         }
     }
+}
+
+// MARK: - Exploration
+
+extension Renderer {
+    /// What `fluxsh explore` prints: what ran and what was checked, the failure (shrunk, with
+    /// its steps' diff lines) if one was found, and the coverage of each action case.
+    public func report(_ report: Explorer.Report, options: Explorer.Options, seconds: Double, savedTo file: String?) -> [String] {
+        var lines = [
+            "explore \(options.stores.joined(separator: " ")): seed \(report.seed), up to \(options.runs) runs of \(options.steps) actions"
+                + (options.shard.map { ", shard \($0.index)/\($0.count)" } ?? ""),
+            "checks: " + report.checks.joined(separator: ", "),
+        ]
+        let rate = seconds > 0 ? Int(Double(report.actions) / seconds) : 0
+        lines.append(
+            "\(report.actions) actions in \(report.runs) runs, \(format2(seconds)) s (\(rate) actions/s)"
+                + (report.failure == nil ? ": no failure" : ""))
+        if let failure = report.failure {
+            lines.append("")
+            lines.append(wrapped("FAIL", "31") + ": \(failure.check) (run \(failure.run + 1))")
+            lines.append("  " + failure.message)
+            lines.append("shrunk from \(failure.actions.count) action\(failure.actions.count == 1 ? "" : "s") to \(failure.minimal.count):")
+            for (step, printed) in zip(failure.minimal, failure.minimalLines) {
+                lines.append("  " + (step.wasRefused ? "! " : "") + "dispatch " + step.action.description)
+                for line in printed { lines.append("    " + (colors ? color(line) : line)) }
+            }
+            if let file { lines.append("saved \(file) (replay: \(report.programName) test \(file))") }
+        }
+        lines.append("")
+        lines.append("coverage: dispatched, refused, changed state")
+        let width = report.coverage.map { $0.store.count + $0.name.count + 1 }.max() ?? 0
+        for row in report.coverage {
+            let name = row.store + "." + row.name
+            let padding = String(repeating: " ", count: width - name.count + 2)
+            if let reason = row.notGenerated {
+                lines.append("  \(name)\(padding)never generated: \(reason)")
+            } else if row.dispatched == 0 {
+                lines.append("  \(name)\(padding)never generated")
+            } else {
+                func column(_ number: Int) -> String {
+                    let text = String(number)
+                    return String(repeating: " ", count: max(0, 8 - text.count)) + text
+                }
+                lines.append("  \(name)\(padding)\(column(row.dispatched))\(column(row.refused))\(column(row.changed))")
+            }
+        }
+        return lines
+    }
+
+    /// Seconds with two decimals.
+    private func format2(_ seconds: Double) -> String {
+        let hundredths = Int((seconds * 100).rounded())
+        let fraction = String(hundredths % 100)
+        return "\(hundredths / 100)." + (fraction.count == 1 ? "0" + fraction : fraction)
+    }
+
+    private func wrapped(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 }

@@ -22,6 +22,9 @@ public struct Shard: Sendable, Equatable {
 
     /// The items of this shard: every N-th item of the sorted list, starting at the K-th.
     public func select<T>(_ items: [T]) -> [T] {
-        items.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+        items.enumerated().filter { includes($0.offset) }.map(\.element)
     }
+
+    /// Whether the item at 0-based `position` of the list is in this shard.
+    public func includes(_ position: Int) -> Bool { position % count == index - 1 }
 }

@@ -63,6 +63,10 @@ enum HelpText {
             word: "unwatch", usage: "unwatch [PATH...]",
             summary: "Stops watching PATH; alone, every path (all diff lines print again).", example: "unwatch"),
         Entry(
+            word: "invariants", usage: "invariants",
+            summary: "Checks the invariants the loaded stores declare in Swift (fails naming the first that does not hold).",
+            example: "invariants"),
+        Entry(
             word: "save", usage: "save FILE",
             summary: "Writes the session as a scenario that 'fluxsh test' replays.", example: "save Scenarios/mine.scenario"),
         Entry(

@@ -70,6 +70,17 @@ extension Session {
         return CommandResult(.why(WhyListing(path: path, steps: steps, forgotten: foundCreation ? 0 : history.forgotten)))
     }
 
+    /// `invariants`: every invariant the loaded stores declare holds.
+    func checkInvariants() throws(ShellError) -> CommandResult {
+        guard !stores.isEmpty else { throw noStoreLoaded }
+        for store in stores {
+            if let name = store.runtime.brokenInvariant() {
+                throw ShellError("invariant '\(name)' of store '\(store.alias)' does not hold", hint: "state shows the state")
+            }
+        }
+        return CommandResult(.expectationHeld)
+    }
+
     /// What history entry `index` printed: from the transcript, or, once the transcript is
     /// full, made again from the states kept for undo (then one step for the whole command).
     func diff(ofHistoryEntry index: Int) -> CommandDiff {

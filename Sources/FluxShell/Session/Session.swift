@@ -111,6 +111,7 @@ public final class Session {
         case .reset: return reset()
         case .expect(let expectation): return try expect(expectation)
         case .why(let path): return try why(path)
+        case .invariants: return try checkInvariants()
         case .watch(let paths): return try watch(paths)
         case .unwatch(let paths): return try unwatch(paths)
         case .save(let file): return try save(to: file)

@@ -1,0 +1,343 @@
+/// `fluxsh explore` (SPEC §8): random actions against the loaded stores, each checked, and the
+/// first failure shrunk to a minimal sequence written as a scenario that fails the same way.
+///
+/// ```swift
+/// var options = Explorer.Options(stores: ["todos"], seed: 42)
+/// options.invariants = ["todos[*].id < $nextID"]
+/// let report = try Explorer(catalog: .builtIn, options: options).explore()
+/// ```
+public final class Explorer {
+    public struct Options: Sendable {
+        /// The stores loaded in each run, in order; the last is active (invariants speak of it).
+        public var stores: [String]
+        public var runs = 100
+        public var steps = 50
+        public var seed: UInt64
+        /// Each the rest of an `expect` line: `todos[*].id < $nextID`.
+        public var invariants: [String] = []
+        /// Stop starting runs after this many seconds.
+        public var seconds: Double?
+        /// Only the runs of this slice (run `i` is in slice `i % N`).
+        public var shard: Shard?
+
+        public init(stores: [String], seed: UInt64) {
+            self.stores = stores
+            self.seed = seed
+        }
+    }
+
+    /// What failed.
+    public enum Check: Sendable, Equatable, CustomStringConvertible {
+        /// An `--invariant`, as typed.
+        case invariant(String)
+        /// An invariant a store definition declares.
+        case storeInvariant(store: String, name: String)
+        /// An action its store refused (validation threw) changed a state.
+        case refusedActionChangedState(store: String)
+        /// Replaying the run in a fresh session printed other diff lines.
+        case replayDiffers
+        /// Undoing every step did not give back the initial state.
+        case undoDoesNotRestore(store: String)
+        /// Redoing every step did not give back the final state.
+        case redoDoesNotRestore(store: String)
+
+        public var description: String {
+            switch self {
+            case .invariant(let text): "invariant '\(text)'"
+            case .storeInvariant(let store, let name): "invariant '\(name)' of store '\(store)'"
+            case .refusedActionChangedState(let store): "a refused action changed the state of '\(store)'"
+            case .replayDiffers: "replaying the same actions printed other diff lines"
+            case .undoDoesNotRestore(let store): "undo to the start did not restore the initial state of '\(store)'"
+            case .redoDoesNotRestore(let store): "redo to the end did not restore the final state of '\(store)'"
+            }
+        }
+    }
+
+    /// One action of a run: as dispatched, and whether its store refused it.
+    public struct Step: Sendable, Equatable {
+        public var action: ActionInvocation
+        public var wasRefused: Bool
+    }
+
+    public struct Failure: Sendable {
+        public var check: Check
+        /// What the check found, as an error says it.
+        public var message: String
+        /// The run and its seed.
+        public var run: Int
+        public var runSeed: UInt64
+        /// The actions of the run up to the failure, and the minimal ones after shrinking.
+        public var actions: [ActionInvocation]
+        public var minimal: [Step]
+        /// The scenario that fails the same way (`fluxsh test`).
+        public var scenario: String
+        /// Each minimal step's diff lines (or its error), as the shell printed them.
+        public var minimalLines: [[String]]
+    }
+
+    /// How often each action case was generated, refused and changed a state.
+    public struct CaseCoverage: Sendable, Equatable {
+        public var store: String
+        public var name: String
+        public var dispatched = 0
+        public var refused = 0
+        public var changed = 0
+        /// Why it is never generated (a parameter without a text form), if so.
+        public var notGenerated: String?
+    }
+
+    public struct Report: Sendable {
+        public var programName = "fluxsh"
+        public var seed: UInt64
+        public var runs = 0
+        public var actions = 0
+        public var failure: Failure?
+        public var coverage: [CaseCoverage] = []
+        public var checks: [String] = []
+    }
+
+    let catalog: StoreCatalog
+    public let options: Options
+    let expectations: [Expectation]
+
+    /// - Throws: a ``ShellError`` for an unknown store or an invariant that does not parse.
+    public init(catalog: StoreCatalog, options: Options) throws(ShellError) {
+        self.catalog = catalog
+        self.options = options
+        guard !options.stores.isEmpty else { throw ShellError("explore needs at least one store", hint: "e.g. explore todos") }
+        for name in options.stores where catalog[name] == nil {
+            throw ShellError(
+                "unknown store '\(name)'",
+                hint: Suggestion.didYouMean(name, among: catalog.names) ?? "available: \(catalog.names.joined(separator: ", "))")
+        }
+        var expectations: [Expectation] = []
+        for text in options.invariants {
+            let parsed: ParsedLine
+            do {
+                parsed = try CommandParser.parse("expect " + text)
+            } catch {
+                throw ShellError("--invariant '\(text)': \(error.message)", hint: error.hint ?? "write it as the rest of an expect line")
+            }
+            guard case .expect(let expectation)? = parsed.command else {
+                throw ShellError("--invariant '\(text)' is not an expectation", hint: "e.g. --invariant 'count >= 0'")
+            }
+            expectations.append(expectation)
+        }
+        self.expectations = expectations
+    }
+
+    // MARK: - Exploring
+
+    /// Runs the exploration; stops at the first failure, which is shrunk.
+    public func explore() -> Report {
+        var report = Report(seed: options.seed)
+        report.programName = catalog.programName
+        report.checks = checkNames
+        var coverage = Coverage()
+        let start = ContinuousClock.now
+        for run in 0..<options.runs {
+            if let shard = options.shard, !shard.includes(run) { continue }
+            if let seconds = options.seconds, start.duration(to: .now) > .milliseconds(Int(seconds * 1000)) { break }
+            let runSeed = SeededRandom.seed(ofRun: run, of: options.seed)
+            var source = ActionSource.generated(ArgumentGenerator(random: SeededRandom(seed: runSeed)), steps: options.steps)
+            let outcome = execute(&source, coverage: &coverage)
+            report.runs += 1
+            report.actions += outcome.steps.count
+            if let found = outcome.failure {
+                report.failure = shrink(found, steps: outcome.steps, run: run, runSeed: runSeed)
+                break
+            }
+        }
+        report.coverage = coverage.table(for: loadedDefinitions)
+        return report
+    }
+
+    /// What each run checks, for the report.
+    var checkNames: [String] {
+        var names = options.invariants.map { "invariant '\($0)'" }
+        for definition in loadedDefinitions where definition.invariantNames.count > 0 {
+            names.append("\(definition.invariantNames.count) invariant\(definition.invariantNames.count == 1 ? "" : "s") of '\(definition.name)'")
+        }
+        return names + ["refused actions change nothing", "replay gives the same diff", "undo and redo restore"]
+    }
+
+    private var loadedDefinitions: [StoreDefinition] { options.stores.compactMap { catalog[$0] } }
+
+    /// Where a run's actions come from: made as it goes, or a fixed list (replays, shrinking).
+    enum ActionSource {
+        case generated(ArgumentGenerator, steps: Int)
+        case fixed([ActionInvocation])
+    }
+
+    struct Outcome {
+        var steps: [Step] = []
+        /// The failed check, its message, and the step it failed at (`nil`: at the end of the run).
+        var failure: (check: Check, message: String, step: Int?)?
+        /// Each step's printed lines (diff, or `error: …` when refused).
+        var lines: [[String]] = []
+    }
+
+    /// Runs the actions of `source` in a fresh session, checking after each and at the end.
+    func execute(_ source: inout ActionSource, coverage: inout Coverage) -> Outcome {
+        var outcome = Outcome()
+        let session = freshSession()
+        let initial = session.stores.map { $0.runtime.readStateAfresh() }
+        var index = 0
+        while let action = next(&source, in: session, index: index) {
+            index += 1
+            // NB: the states as last read (the generator read them already): a refused action
+            // must leave each as it was, also through a class instance it holds.
+            let before = session.stores.map(\.json)
+            let generatedStore = action.store
+            do {
+                let result = try session.execute(.dispatch(action.invocation))
+                let diff = result.diff
+                let changed = diff.map { !$0.isUnchanged } ?? false
+                coverage.count(generatedStore, action.invocation.name, refused: false, changed: changed)
+                outcome.steps.append(Step(action: action.invocation, wasRefused: false))
+                outcome.lines.append(diff?.lines ?? [])
+            } catch {
+                coverage.count(generatedStore, action.invocation.name, refused: true, changed: false)
+                outcome.steps.append(Step(action: action.invocation, wasRefused: true))
+                outcome.lines.append(["error: " + error.text])
+                if let store = zip(session.stores, before).first(where: { $0.runtime.readStateAfresh() != $1 })?.0 {
+                    outcome.failure = (.refusedActionChangedState(store: store.alias), "\(action.invocation) was refused (\(error.text)) but changed '\(store.alias)'", outcome.steps.count - 1)
+                    return outcome
+                }
+            }
+            if let failure = checkInvariants(session) {
+                outcome.failure = (failure.0, failure.1, outcome.steps.count - 1)
+                return outcome
+            }
+        }
+        if let failure = checkEnd(session, steps: outcome.steps, lines: outcome.lines, initial: initial) {
+            outcome.failure = (failure.0, failure.1, nil)
+        }
+        return outcome
+    }
+
+    func freshSession() -> Session {
+        let session = Session(catalog: catalog, historyLimit: max(options.steps, 1) + 1)
+        // NB: nothing is saved: the transcript would only cost.
+        session.transcriptLimit = 0
+        for name in options.stores { _ = try? session.execute(.load(name: name, alias: nil)) }
+        return session
+    }
+
+    private func next(_ source: inout ActionSource, in session: Session, index: Int) -> (invocation: ActionInvocation, store: String)? {
+        switch source {
+        case .fixed(let actions):
+            guard index < actions.count else { return nil }
+            return (actions[index], "")
+        case .generated(var generator, let steps):
+            guard index < steps else { return nil }
+            defer { source = .generated(generator, steps: steps) }
+            return generate(&generator, in: session)
+        }
+    }
+
+    /// A random action of a random loaded store, its arguments made for its parameters' types.
+    private func generate(_ generator: inout ArgumentGenerator, in session: Session) -> (invocation: ActionInvocation, store: String)? {
+        generator.state = ArgumentGenerator.StateValues(session.stores.map(\.json))
+        for _ in 0..<20 {
+            guard let store = session.stores.randomElement(using: &generator.random) else { return nil }
+            let cases = store.runtime.actionCases.cases.filter { $0.signature.notDispatchableBecause == nil }
+            guard let chosen = cases.randomElement(using: &generator.random) else { continue }
+            var invocation = ActionInvocation(name: chosen.signature.name)
+            var complete = true
+            for (parameter, typed) in zip(chosen.signature.parameters, chosen.parameters) {
+                guard let value = generator.value(for: typed.shape.type, label: parameter.label) ?? (parameter.isOptional ? .null : nil)
+                else {
+                    complete = false
+                    break
+                }
+                invocation.arguments.append(.init(label: parameter.label, value: value))
+            }
+            if complete { return (invocation, store.definition.name) }
+        }
+        return nil
+    }
+
+    /// The invariants after an action: `--invariant`s (of the active store) and the stores' own.
+    private func checkInvariants(_ session: Session) -> (Check, String)? {
+        for (expectation, text) in zip(expectations, options.invariants) {
+            do {
+                _ = try session.execute(.expect(expectation))
+            } catch {
+                return (.invariant(text), error.text)
+            }
+        }
+        for store in session.stores {
+            if let name = store.runtime.brokenInvariant() {
+                return (.storeInvariant(store: store.alias, name: name), "invariant '\(name)' of store '\(store.alias)' does not hold")
+            }
+        }
+        return nil
+    }
+
+    /// At the end of a run: a fresh replay prints the same lines; undo to the start restores the
+    /// initial states, redo the final ones.
+    private func checkEnd(_ session: Session, steps: [Step], lines: [[String]], initial: [JSONValue]) -> (Check, String)? {
+        let replay = freshSession()
+        for (index, step) in steps.enumerated() {
+            let printed: [String]
+            do {
+                printed = try replay.execute(.dispatch(step.action)).diff?.lines ?? []
+            } catch {
+                printed = ["error: " + error.text]
+            }
+            if printed != lines[index] {
+                return (
+                    .replayDiffers,
+                    "step \(index + 1), \(step.action): first printed \(lines[index].joined(separator: " | ")), then \(printed.joined(separator: " | "))"
+                )
+            }
+        }
+        let final = session.stores.map { $0.runtime.readStateAfresh() }
+        let done = session.history.undoable
+        guard done > 0 else { return nil }
+        _ = try? session.execute(.undo(steps: done))
+        for (store, state) in zip(session.stores, initial) {
+            let now = store.runtime.readStateAfresh()
+            guard now == state else {
+                return (.undoDoesNotRestore(store: store.alias), "after undo \(done): \(JSONText.compact(now)), initially \(JSONText.compact(state))")
+            }
+        }
+        _ = try? session.execute(.redo(steps: done))
+        for (store, state) in zip(session.stores, final) {
+            let now = store.runtime.readStateAfresh()
+            guard now == state else {
+                return (.redoDoesNotRestore(store: store.alias), "after redo \(done): \(JSONText.compact(now)), before the undo \(JSONText.compact(state))")
+            }
+        }
+        return nil
+    }
+}
+
+/// Counts per action case.
+struct Coverage {
+    private var counts: [String: Explorer.CaseCoverage] = [:]
+
+    mutating func count(_ store: String, _ name: String, refused: Bool, changed: Bool) {
+        guard !store.isEmpty else { return }
+        let key = store + "\u{0}" + name
+        var entry = counts[key] ?? Explorer.CaseCoverage(store: store, name: name)
+        entry.dispatched += 1
+        if refused { entry.refused += 1 }
+        if changed { entry.changed += 1 }
+        counts[key] = entry
+    }
+
+    /// One row per action case of each store, in declaration order.
+    func table(for definitions: [StoreDefinition]) -> [Explorer.CaseCoverage] {
+        var rows: [Explorer.CaseCoverage] = []
+        for definition in definitions {
+            for signature in definition.actions {
+                var row = counts[definition.name + "\u{0}" + signature.name] ?? Explorer.CaseCoverage(store: definition.name, name: signature.name)
+                row.notGenerated = signature.notDispatchableBecause
+                rows.append(row)
+            }
+        }
+        return rows
+    }
+}

@@ -1,0 +1,185 @@
+/// Shrinking a failing run: fewer actions first (delta debugging over the sequence), then smaller
+/// arguments (numbers by bisection toward zero, shorter strings and arrays, earlier enum cases,
+/// `null`), each candidate kept only when the same check still fails. Then the scenario that
+/// fails the same way under `fluxsh test`.
+extension Explorer {
+    func shrink(_ found: (check: Check, message: String, step: Int?), steps: [Step], run: Int, runSeed: UInt64) -> Failure {
+        var actions = steps.map(\.action)
+        // NB: a check after an action fails whatever follows it: the rest goes at once.
+        if let step = found.step { actions = Array(actions.prefix(step + 1)) }
+        let original = actions
+        let target = found.check
+        var budget = 20_000
+        func fails(_ candidate: [ActionInvocation]) -> Bool {
+            guard budget > 0 else { return false }
+            budget -= 1
+            var source = ActionSource.fixed(candidate)
+            var ignored = Coverage()
+            return execute(&source, coverage: &ignored).failure?.check == target
+        }
+        actions = fewerActions(actions, fails)
+        actions = smallerArguments(actions, fails)
+        actions = fewerActions(actions, fails)
+        var source = ActionSource.fixed(actions)
+        var ignored = Coverage()
+        let outcome = execute(&source, coverage: &ignored)
+        let message = outcome.failure?.message ?? found.message
+        let scenario = scenarioText(outcome, check: target, runSeed: runSeed)
+        return Failure(
+            check: target, message: message, run: run, runSeed: runSeed, actions: original, minimal: outcome.steps,
+            scenario: scenario, minimalLines: outcome.lines)
+    }
+
+    /// Delta debugging: removes chunks of the sequence, from halves down to single actions, while
+    /// the check still fails.
+    private func fewerActions(_ actions: [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool) -> [ActionInvocation] {
+        var current = actions
+        var parts = 2
+        while current.count >= 2 {
+            let size = (current.count + parts - 1) / parts
+            var removed = false
+            var start = 0
+            while start < current.count {
+                let end = min(start + size, current.count)
+                let candidate = Array(current[..<start] + current[end...])
+                if fails(candidate) {
+                    current = candidate
+                    removed = true
+                    break
+                }
+                start = end
+            }
+            if removed {
+                parts = max(parts - 1, 2)
+            } else {
+                if size == 1 { break }
+                parts = min(parts * 2, current.count)
+            }
+        }
+        if current.count == 1, fails([]) { return [] }
+        return current
+    }
+
+    /// Each argument made smaller while the check still fails.
+    private func smallerArguments(_ actions: [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool) -> [ActionInvocation] {
+        var current = actions
+        for index in current.indices {
+            for argument in current[index].arguments.indices {
+                func trying(_ value: JSONValue) -> [ActionInvocation] {
+                    var candidate = current
+                    candidate[index].arguments[argument].value = value
+                    return candidate
+                }
+                let value = current[index].arguments[argument].value
+                switch value {
+                case .int(let number) where number != 0:
+                    // NB: bisection toward zero: the smallest magnitude that still fails, when
+                    // failing is monotonic (`lower by: 11` and up fails: 11).
+                    var passing = 0
+                    var failing = number
+                    if fails(trying(.int(0))) {
+                        failing = 0
+                    } else {
+                        while abs(failing - passing) > 1 {
+                            let middle = passing + (failing - passing) / 2
+                            if fails(trying(.int(middle))) { failing = middle } else { passing = middle }
+                        }
+                    }
+                    current = trying(.int(failing))
+                case .string(let text) where !text.isEmpty:
+                    var shorter = text
+                    for candidate in ["", String(text.prefix(1)), String(text.prefix(text.count / 2))] where candidate.count < shorter.count {
+                        if fails(trying(.string(candidate))) {
+                            shorter = candidate
+                            break
+                        }
+                    }
+                    current = trying(.string(shorter))
+                case .array(let elements) where !elements.isEmpty:
+                    if fails(trying(.array([]))) {
+                        current = trying(.array([]))
+                    } else if elements.count > 1, fails(trying(.array([elements[0]]))) {
+                        current = trying(.array([elements[0]]))
+                    }
+                case .bool(true):
+                    if fails(trying(.bool(false))) { current = trying(.bool(false)) }
+                default:
+                    break
+                }
+                if current[index].arguments[argument].value != .null, fails(trying(.null)) { current = trying(.null) }
+            }
+            current = earlierCases(current, at: index, fails)
+        }
+        return current
+    }
+
+    /// An enum argument given by name made an earlier case of its type, when that still fails.
+    private func earlierCases(_ actions: [ActionInvocation], at index: Int, _ fails: ([ActionInvocation]) -> Bool) -> [ActionInvocation] {
+        guard let signature = catalogSignature(of: actions[index]) else { return actions }
+        var current = actions
+        for (position, argument) in current[index].arguments.enumerated() {
+            guard case .string(let word) = argument.value, position < signature.parameters.count else { continue }
+            let choices = signature.parameters[position].choices
+            guard let at = choices.firstIndex(of: word) else { continue }
+            for earlier in choices[..<at] {
+                var candidate = current
+                candidate[index].arguments[position].value = .string(earlier)
+                if fails(candidate) {
+                    current = candidate
+                    break
+                }
+            }
+        }
+        return current
+    }
+
+    private func catalogSignature(of action: ActionInvocation) -> ActionSignature? {
+        for name in options.stores {
+            if let signature = catalog[name]?.actions.first(where: { $0.name == action.name }) { return signature }
+        }
+        return nil
+    }
+
+    // MARK: - The scenario
+
+    /// The minimal run as a scenario: `load` lines, each action with its expected diff lines (a
+    /// refused one as `! dispatch`), then the check that fails.
+    func scenarioText(_ outcome: Outcome, check: Check, runSeed: UInt64) -> String {
+        let program = catalog.programName
+        var lines = [
+            "# Found by \(program) explore \(options.stores.joined(separator: " ")) --seed \(options.seed): \(check).",
+            "# Fails under '\(program) test FILE' until the bug is fixed; then it guards it.",
+        ]
+        lines += options.stores.map { "load \($0)" }
+        for (step, printed) in zip(outcome.steps, outcome.lines) {
+            lines.append((step.wasRefused ? "! dispatch " : "dispatch ") + step.action.description)
+            if !step.wasRefused { lines += printed }
+        }
+        let active = options.stores.last ?? ""
+        let session = freshSession()
+        for step in outcome.steps { _ = try? session.execute(.dispatch(step.action)) }
+        switch check {
+        case .invariant(let text):
+            lines.append("expect " + text)
+        case .storeInvariant(let store, _):
+            lines += ["use \(store)", "invariants"]
+        case .refusedActionChangedState(let store):
+            // The state before the refused action, which the replay does not keep either.
+            let before = freshSession()
+            for step in outcome.steps.dropLast() { _ = try? before.execute(.dispatch(step.action)) }
+            let state = before.stores.first { $0.alias == store }.map { JSONText.compact($0.json) } ?? "null"
+            lines += ["use \(store)", "expect . == \(state)"]
+        case .replayDiffers:
+            lines.append("# The diff lines above are the first run's; a replay prints others.")
+        case .undoDoesNotRestore(let store):
+            let initial = freshSession().stores.first { $0.alias == store }.map { JSONText.compact($0.json) } ?? "null"
+            lines += ["undo \(session.history.undoable)", "use \(store)", "expect . == \(initial)"]
+        case .redoDoesNotRestore(let store):
+            let final = session.stores.first { $0.alias == store }.map { JSONText.compact($0.json) } ?? "null"
+            let done = session.history.undoable
+            lines += ["undo \(done)", "redo \(done)", "use \(store)", "expect . == \(final)"]
+        }
+        if active != options.stores.last { lines.append("use \(active)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

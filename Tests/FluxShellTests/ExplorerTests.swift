@@ -1,0 +1,222 @@
+import FluxCore
+import FluxStores
+import Foundation
+import Testing
+
+@testable import FluxShell
+
+/// `fluxsh explore` (SPEC §8): each check catches a store planted to break it, the failure
+/// shrinks to its minimal actions, and the saved scenario fails under the scenario runner.
+struct ExplorerTests {
+    // MARK: - Planted stores
+
+    /// A tank: `lower(by:)` may go below zero (the invariant `level >= 0` breaks from 11 up).
+    struct Tank: State { var level = 10 }
+
+    enum TankAction: Action {
+        case fill
+        case lower(by: Int)
+    }
+
+    struct TankMutation: Mutation, Sendable {
+        func mutate(action: TankAction, state: inout Tank) {
+            switch action {
+            case .fill: state.level = 10
+            case .lower(let amount): state.level -= min(max(amount, 0), 1_000)
+            }
+        }
+    }
+
+    /// A lock: only `arm` then `fire` (with no `disarm` between) breaks it.
+    struct Lock: State {
+        var armed = false
+        var broken = false
+    }
+
+    enum LockAction: Action { case arm, disarm, fire, reset }
+
+    struct LockMutation: Mutation, Sendable {
+        func mutate(action: LockAction, state: inout Lock) {
+            switch action {
+            case .arm: state.armed = true
+            case .disarm: state.armed = false
+            case .fire: if state.armed { state.broken = true }
+            case .reset: state = Lock()
+            }
+        }
+    }
+
+    /// Reads a counter outside the state: a replay prints other lines.
+    final class Clock: @unchecked Sendable {
+        // NB: only touched from the test's thread (the explorer runs on it).
+        var ticks = 0
+    }
+
+    struct Stamp: State { var last = 0 }
+    enum StampAction: Action { case stamp }
+    struct StampMutation: Mutation, Sendable {
+        let clock: Clock
+        func mutate(action: StampAction, state: inout Stamp) {
+            clock.ticks += 1
+            state.last = clock.ticks
+        }
+    }
+
+    /// A state holding a class instance changed in place: undo cannot restore it.
+    final class Shared: @unchecked Sendable, Equatable {
+        // NB: deliberately mutable and shared: the bug this store plants.
+        var value = 0
+        static func == (a: Shared, b: Shared) -> Bool { a.value == b.value }
+    }
+
+    struct Boxed: State { var box = Shared() }
+    enum BoxedAction: Action { case bump, noop }
+    struct BoxedMutation: Mutation, Sendable {
+        func mutate(action: BoxedAction, state: inout Boxed) {
+            if case .bump = action { state.box.value += 1 }
+        }
+    }
+
+    static let catalog = StoreCatalog([
+        StoreDefinition("tank", state: Tank(), mutation: TankMutation()),
+        StoreDefinition("lock", state: Lock(), mutation: LockMutation()),
+        StoreDefinition(
+            "guardedTank", state: Tank(), mutation: TankMutation(),
+            invariants: [StoreInvariant("level is not negative") { $0.level >= 0 }]),
+        StoreDefinition("stamp", state: Stamp(), mutation: StampMutation(clock: Clock())),
+        StoreDefinition("boxed", state: Boxed(), mutation: BoxedMutation()),
+        StoreDefinition(
+            "leakyRefusal", state: Boxed(), mutation: BoxedMutation(),
+            validate: { action, state in
+                // Changes the shared box, then refuses: the planted bug.
+                if case .noop = action {
+                    state.box.value += 100
+                    throw ShellError("noop is refused")
+                }
+            }),
+    ])
+
+    private func explore(_ stores: [String], invariants: [String] = [], seed: UInt64 = 1, runs: Int = 200) throws -> Explorer.Report {
+        var options = Explorer.Options(stores: stores, seed: seed)
+        options.invariants = invariants
+        options.runs = runs
+        options.steps = 30
+        return try Explorer(catalog: Self.catalog, options: options).explore()
+    }
+
+    /// The saved scenario, run by the scenario runner: it must fail.
+    private func scenarioFails(_ text: String) throws -> [String] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(UUID().uuidString).scenario")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = ScenarioRunner(catalog: Self.catalog).run(file.path)
+        #expect(!result.passed)
+        return result.report
+    }
+
+    // MARK: - Checks
+
+    @Test func anInvariantBrokenInOneStepShrinksToTheSmallestArgument() throws {
+        let report = try explore(["tank"], invariants: ["level >= 0"])
+        let failure = try #require(report.failure)
+        #expect(failure.check == .invariant("level >= 0"))
+        // `lower by:` from 11 up breaks it: bisection finds exactly 11, alone.
+        #expect(failure.minimal.map(\.action.description) == ["lower by: 11"])
+        #expect(failure.minimalLines == [["~ level: 10 -> -1"]])
+        let report2 = try scenarioFails(failure.scenario)
+        #expect(report2.first?.hasSuffix("error: expectation failed: level >= 0 (actual: -1)") == true)
+        #expect(failure.scenario.hasSuffix("load tank\ndispatch lower by: 11\n~ level: 10 -> -1\nexpect level >= 0\n"))
+    }
+
+    @Test func aFailureThatNeedsAPairKeepsBothActions() throws {
+        let report = try explore(["lock"], invariants: ["broken == false"])
+        let failure = try #require(report.failure)
+        #expect(failure.minimal.map(\.action.description) == ["arm", "fire"])
+        _ = try scenarioFails(failure.scenario)
+    }
+
+    @Test func aStoreDeclaredInvariantIsCheckedAndItsScenarioFails() throws {
+        let report = try explore(["guardedTank"])
+        let failure = try #require(report.failure)
+        #expect(failure.check == .storeInvariant(store: "guardedTank", name: "level is not negative"))
+        #expect(failure.minimal.count <= 2)
+        let lines = try scenarioFails(failure.scenario)
+        #expect(lines.first?.contains("error: invariant 'level is not negative' of store 'guardedTank' does not hold") == true)
+    }
+
+    @Test func aMutationReadingAClockFailsTheReplay() throws {
+        let report = try explore(["stamp"])
+        let failure = try #require(report.failure)
+        #expect(failure.check == .replayDiffers)
+        #expect(failure.minimal.map(\.action.description) == ["stamp"])
+    }
+
+    @Test func stateChangedInPlaceThroughAReferenceFailsUndo() throws {
+        let report = try explore(["boxed"])
+        let failure = try #require(report.failure)
+        #expect(failure.check == .undoDoesNotRestore(store: "boxed"))
+        #expect(failure.minimal.map(\.action.description) == ["bump"])
+        _ = try scenarioFails(failure.scenario)
+    }
+
+    @Test func aRefusedActionThatChangedTheStateIsCaught() throws {
+        let report = try explore(["leakyRefusal"])
+        let failure = try #require(report.failure)
+        #expect(failure.check == .refusedActionChangedState(store: "leakyRefusal"))
+        #expect(failure.minimal.map(\.action.description) == ["noop"])
+        #expect(failure.minimal.map(\.wasRefused) == [true])
+        _ = try scenarioFails(failure.scenario)
+    }
+
+    // MARK: - Correct stores, determinism, errors
+
+    @Test func theBuiltInStoresPassWithFullCoverage() throws {
+        var options = Explorer.Options(stores: ["todos"], seed: 11)
+        options.invariants = ["todos[*].id < $nextID", "nextID > $todos.count"]
+        options.runs = 40
+        let report = try Explorer(catalog: .builtIn, options: options).explore()
+        #expect(report.failure == nil)
+        #expect(report.runs == 40)
+        #expect(report.coverage.map(\.name) == ["add", "toggle", "rename", "remove", "setFilter", "clearDone"])
+        for row in report.coverage {
+            #expect(row.dispatched > 0, "\(row.name) never generated")
+            #expect(row.changed > 0, "\(row.name) never changed the state")
+        }
+        // Existing ids are used most of the time: most toggles hit a todo.
+        let toggle = try #require(report.coverage.first { $0.name == "toggle" })
+        #expect(toggle.refused * 2 < toggle.dispatched)
+    }
+
+    @Test func theSameSeedGivesTheSameReport() throws {
+        let renderer = Renderer()
+        func text(_ seed: UInt64) throws -> [String] {
+            var options = Explorer.Options(stores: ["counter", "todos"], seed: seed)
+            options.runs = 15
+            options.invariants = ["todos[*].id < $nextID"]
+            let report = try Explorer(catalog: .builtIn, options: options).explore()
+            return renderer.report(report, options: options, seconds: 0, savedTo: nil)
+        }
+        #expect(try text(5) == text(5))
+        #expect(try text(5) != text(6))
+    }
+
+    @Test func shardsSplitTheRuns() throws {
+        var options = Explorer.Options(stores: ["counter"], seed: 3)
+        options.runs = 10
+        options.shard = try Shard(index: 2, count: 3)
+        let report = try Explorer(catalog: .builtIn, options: options).explore()
+        #expect(report.runs == 3)  // runs 1, 4, 7 (0-based)
+    }
+
+    @Test func badOptionsAreClearErrors() {
+        #expect(throws: ShellError.self) { try Explorer(catalog: .builtIn, options: .init(stores: ["todo"], seed: 1)) }
+        var options = Explorer.Options(stores: ["todos"], seed: 1)
+        options.invariants = ["todos[ == 1"]
+        do {
+            _ = try Explorer(catalog: .builtIn, options: options)
+            Issue.record("an invariant that does not parse was accepted")
+        } catch {
+            #expect(error.message.hasPrefix("--invariant 'todos[ == 1': "))
+        }
+    }
+}
