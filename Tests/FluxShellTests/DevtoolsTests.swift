@@ -6,6 +6,23 @@ import Testing
 
 /// `why PATH`, `watch`/`unwatch`, `[*]` in paths and `$PATH` values (SPEC §3).
 struct DevtoolsTests {
+    /// A grid of items with tags, replaced whole: one step can shift the outer array and an
+    /// inner one at once.
+    struct GridItem: Codable, Equatable, Sendable {
+        var name: String
+        var tags: [String]
+    }
+
+    struct Grid: State { var items: [GridItem] = [] }
+    enum GridAction: Action { case replace([GridItem]) }
+    struct GridMutation: Mutation, Sendable {
+        func mutate(action: GridAction, state: inout Grid) {
+            if case .replace(let items) = action { state.items = items }
+        }
+    }
+
+    static let gridCatalog = StoreCatalog([StoreDefinition("grid", state: Grid(), mutation: GridMutation())])
+
     /// A shell with three todos, `a` `b` `c` (ids 1 2 3).
     private func todos() -> Transcript {
         let shell = Transcript()
@@ -38,6 +55,22 @@ struct DevtoolsTests {
                 "  7  rename id: 3 title: C",
                 #"     ~ todos[1].title: "c" -> "C""#,
             ])
+    }
+
+    /// Found in review: a removal inside an element whose outer index shifted in the same step
+    /// prints the outer index of the state after it; `why` lost the element there.
+    @Test func whyFollowsANestedElementWhenTheOuterArrayShiftsInTheSameStep() {
+        let shell = Transcript(catalog: Self.gridCatalog)
+        shell.run("load grid")
+        shell.run(#"dispatch replace [{"name":"a","tags":["x"]},{"name":"K","tags":[]},{"name":"b","tags":["p","q","r"]}]"#)
+        shell.run(#"dispatch replace [{"name":"a","tags":["x"]},{"name":"K","tags":[]},{"name":"b","tags":["p","q","r","s"]}]"#)
+        let third = shell.run(
+            #"dispatch replace [{"name":"X","tags":[]},{"name":"Y","tags":[]},{"name":"K","tags":[]},{"name":"b","tags":["q","r","s"]}]"#)
+        #expect(third.contains(#"- items[3].tags[0]: "p""#))
+        #expect(shell.run("why items[3].tags[2]") == ["  2  replace " + #"[{"name":"a","tags":["x"]},{"name":"K","tags":[]},{"name":"b","tags":["p","q","r","s"]}]"#, #"     + items[2].tags[3]: "s""#])
+        let tags = shell.run("why items[3].tags.count")
+        #expect(tags.last == #"     - items[3].tags[0]: "p""#)
+        #expect(tags.contains(#"     + items[2].tags[3]: "s""#))
     }
 
     @Test func whyOfACountListsInsertionsAndRemovals() {
@@ -117,6 +150,18 @@ struct DevtoolsTests {
         #expect(shell.run("why")[0].hasPrefix("error: usage: why PATH"))
     }
 
+    /// Found in review: with steps forgotten, `why` said the value was as loaded.
+    @Test func whyOfAValueChangedOnlyInForgottenStepsSaysSo() {
+        let shell = Transcript(session: Session(catalog: .builtIn, historyLimit: 4))
+        shell.run("load todos")
+        shell.run("dispatch setFilter done")
+        for _ in 0..<6 { shell.run("dispatch add title: x") }
+        #expect(shell.run("why filter") == ["(no kept step changed filter; the 3 earlier steps that may have are no longer kept)"])
+        // A store loaded after them: they could not have changed it.
+        shell.run("load counter")
+        #expect(shell.run("why count") == ["(no step changed count: it is as the store was loaded)"])
+    }
+
     @Test func whyForgetsWhatTheHistoryNoLongerKeeps() {
         let session = Session(catalog: .builtIn, historyLimit: 4)
         let shell = Transcript(session: session)
@@ -182,8 +227,12 @@ struct DevtoolsTests {
         // The history and `save` keep the values read, not the paths.
         #expect(shell.run("history").suffix(2) == ["  4  toggle id: 2", "  5  rename id: 1 title: c"])
         #expect(shell.run(#"dispatch add title: "$nextID""#) == [#"+ todos[3]: {"id":4,"title":"$nextID","done":false}"#, "~ nextID: 4 -> 5"])
-        #expect(shell.run("dispatch toggle id: $nope")[0].hasPrefix("error: no key 'nope'"))
+        #expect(shell.run("dispatch toggle id: $nope") == ["error: $nope: no key 'nope' in the state (its keys are: todos, filter, nextID)"])
         #expect(shell.run("dispatch toggle id: $") == [#"error: '$' must be followed by a path of the state (e.g. $count, or "$" for the string)"#])
+        // Errors name the `$` value they come from; a PATH is written without `$`.
+        #expect(shell.run("expect nextID == $missing").first?.hasPrefix("error: $missing: no key 'missing' in the state") == true)
+        #expect(shell.run("dispatch toggle id: $todos[9].id") == ["error: $todos[9].id: index 9 is past the end of todos (4 elements)"])
+        #expect(shell.run("state $nextID") == ["error: '$nextID': a path is written without '$', which marks a value read from the state (e.g. state nextID, or expect count == $nextID)"])
         #expect(shell.run("state nextID") == ["5"])
     }
 
@@ -194,11 +243,11 @@ struct DevtoolsTests {
         #expect(shell.run("watch todos[*].done") == [])
         #expect(shell.run("dispatch toggle id: 2") == ["~ todos[1].done: false -> true"])
         #expect(shell.run("dispatch add title: d") == ["(2 more changes)"])
-        #expect(shell.run("dispatch setFilter done") == ["(1 more change)"])
+        #expect(shell.run("dispatch setFilter done") == ["(1 more changes)"])
         #expect(shell.run("dispatch setFilter done") == ["(no changes)"])
         #expect(shell.run("watch nextID") == [])
         #expect(shell.run("watch") == ["todos[*].done", "nextID"])
-        #expect(shell.run("dispatch add title: e") == ["~ nextID: 5 -> 6", "(1 more change)"])
+        #expect(shell.run("dispatch add title: e") == ["~ nextID: 5 -> 6", "(1 more changes)"])
         #expect(shell.run("unwatch nextID") == [])
         #expect(shell.run("unwatch nextID") == ["error: nextID is not watched (watched: todos[*].done)"])
         #expect(shell.run("watch nxtID") == ["error: no key 'nxtID' in the state of 'todos' (did you mean 'nextID'?)"])
@@ -224,7 +273,7 @@ struct DevtoolsTests {
             session: Session(catalog: .builtIn), options: .init(),
             output: .init(standardOutput: { out.append($0) }, standardError: { err.append($0) }))
         runner.run(Array(script.utf8), file: "w.scenario")
-        #expect(out == ["~ nextID: 1 -> 2", "(1 more change)", "~ nextID: 2 -> 3", "(1 more change)"])
+        #expect(out == ["~ nextID: 1 -> 2", "(1 more changes)", "~ nextID: 2 -> 3", "(1 more changes)"])
         // The second block is compared with the whole diff, so it fails and shows every line.
         #expect(runner.failures.count == 1)
         #expect(runner.failures.first?.location.line == 6)
@@ -238,6 +287,14 @@ struct DevtoolsTests {
             output: .init(standardOutput: { jsonOut.append($0) }, standardError: { _ in }))
         jsonRunner.run(Array("load todos\nwatch nextID\ndispatch add title: a\n".utf8), file: "w")
         #expect(jsonOut.last?.contains(#""path":"todos[0]""#) == true)
+
+        // Found in review: a dispatch with `$PATH` arguments had no "action" in JSON.
+        var dollarOut: [String] = []
+        let dollarRunner = ScriptRunner(
+            session: Session(catalog: .builtIn), options: json,
+            output: .init(standardOutput: { dollarOut.append($0) }, standardError: { _ in }))
+        dollarRunner.run(Array("load counter\ndispatch set 5\ndispatch add $count\n".utf8), file: "d")
+        #expect(dollarOut.last == #"{"line":3,"command":"dispatch","action":"add 5","changes":[{"op":"~","path":"count","old":5,"new":10}]}"#)
     }
 
     @Test func watchInAMultiStoreSessionFollowsItsStore() {
@@ -247,6 +304,6 @@ struct DevtoolsTests {
         shell.run("use other")
         shell.run("watch count")
         #expect(shell.run("watch") == ["count (in other)"])
-        #expect(shell.run("dispatch increment") == ["~ other.count: 0 -> 1", "(1 more change)"])
+        #expect(shell.run("dispatch increment") == ["~ other.count: 0 -> 1", "(1 more changes)"])
     }
 }

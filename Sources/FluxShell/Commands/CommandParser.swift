@@ -82,7 +82,7 @@ public enum CommandParser {
         case "state":
             try expectCount(arguments, 0...1, usage: "state [PATH]")
             guard let path = arguments.first else { return .state(path: .root) }
-            return .state(path: try ValuePath.parse(path.text))
+            return .state(path: try self.path(path))
         case "history":
             try expectCount(arguments, 0...0, usage: "history")
             return .history
@@ -105,13 +105,13 @@ public enum CommandParser {
             return .expect(try expectation(arguments))
         case "why":
             try expectCount(arguments, 1...1, usage: "why PATH")
-            return .why(path: try ValuePath.parse(arguments[0].text))
+            return .why(path: try path(arguments[0]))
         case "invariants":
             try expectCount(arguments, 0...0, usage: "invariants")
             return .invariants
         case "watch", "unwatch":
             var paths: [ValuePath] = []
-            for argument in arguments { paths.append(try ValuePath.parse(argument.text)) }
+            for argument in arguments { paths.append(try path(argument)) }
             return word == "watch" ? .watch(paths) : .unwatch(paths)
         case "save":
             try expectCount(arguments, 1...1, usage: "save FILE")
@@ -143,7 +143,7 @@ public enum CommandParser {
                 "expect takes one value after the operator, found \(arguments.count - 2) words",
                 hint: "quote a string with spaces: expect todos[0].title == \"Buy milk\"")
         }
-        let path = try ValuePath.parse(arguments[0].text)
+        let path = try path(arguments[0])
         guard let op = Expectation.Operator(rawValue: String(arguments[1].text)) else {
             throw ShellError(
                 "unknown operator '\(arguments[1].text)'",
@@ -177,6 +177,16 @@ public enum CommandParser {
             }
         }
         return result
+    }
+
+    /// A PATH (of `state`, `expect`, `why`, `watch`): `$` marks a VALUE read from the state, not a path.
+    private static func path(_ token: Token) throws(ShellError) -> ValuePath {
+        if token.text.utf8.first == UInt8(ascii: "$") {
+            throw ShellError(
+                "'\(token.text)': a path is written without '$', which marks a value read from the state",
+                hint: "e.g. state \(token.text.dropFirst()), or expect count == \(token.text)")
+        }
+        return try ValuePath.parse(token.text)
     }
 
     /// A `dispatch` argument's value; for `$PATH`, a `null` standing in for the value read later.

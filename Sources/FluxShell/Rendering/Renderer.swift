@@ -111,7 +111,9 @@ public struct Renderer: Sendable {
     /// `why PATH`: each step numbered and named as `history` shows it, its lines indented below.
     private static func whyLines(_ listing: WhyListing) -> [String] {
         var lines: [String] = []
-        if listing.forgotten > 0 { lines.append("(\(listing.forgotten) earlier steps are no longer kept)") }
+        if listing.forgotten > 0, !listing.steps.isEmpty {
+            lines.append("(\(listing.forgotten) earlier steps are no longer kept)")
+        }
         let width = String(listing.steps.last?.number ?? 0).count
         let indent = String(repeating: " ", count: width + 4)
         for step in listing.steps {
@@ -122,8 +124,11 @@ public struct Renderer: Sendable {
                 for entry in group.entries { lines.append(indent + entry.line) }
             }
         }
-        if listing.steps.isEmpty {
-            lines.append("(no step changed \(listing.path)\(listing.forgotten > 0 ? " since then" : ""): it is as the store was loaded)")
+        if listing.steps.isEmpty, listing.forgotten > 0 {
+            lines.append(
+                "(no kept step changed \(listing.path); the \(listing.forgotten) earlier steps that may have are no longer kept)")
+        } else if listing.steps.isEmpty {
+            lines.append("(no step changed \(listing.path): it is as the store was loaded)")
         }
         return lines
     }
@@ -178,8 +183,13 @@ public struct Renderer: Sendable {
         case .help(let lines): fields = [("text", .string(lines.joined(separator: "\n")))]
         }
         if let diff = result.diff {
-            if case .dispatch(let typed) = command {
+            switch command {
+            case .dispatch(let typed):
                 fields.append(("action", .string((result.printedAction ?? typed).description)))
+            case .dispatchReading(let typed, _):
+                fields.append(("action", .string((result.printedAction ?? typed).description)))
+            default:
+                break
             }
             fields.append(("changes", .array(diff.ownStep.entries.map(\.json))))
             if !diff.followUpSteps.isEmpty {

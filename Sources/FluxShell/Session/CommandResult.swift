@@ -158,6 +158,7 @@ extension CommandDiff {
                 output.append(0x0A)
             }
         }
-        if hidden > 0 { output.appendLine("(\(hidden) more change\(hidden == 1 ? "" : "s"))") }
+        // NB: "changes" also for one: SPEC §3 fixes the words `(N more changes)` for scripts.
+        if hidden > 0 { output.appendLine("(\(hidden) more changes)") }
     }
 }

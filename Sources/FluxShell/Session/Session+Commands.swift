@@ -35,7 +35,12 @@ extension Session {
         let expected: JSONValue
         switch expectation.value {
         case .literal(let value): expected = value
-        case .path(let path): expected = try value(at: path)
+        case .path(let path):
+            do {
+                expected = try value(at: path)
+            } catch {
+                throw ShellError("$\(path): \(error.message)", hint: error.hint)
+            }
         }
         let check = ExpectationCheck(expectation: expectation, expected: expected)
         if expectation.path.namesEveryElement {
@@ -67,7 +72,11 @@ extension Session {
         let query = WhyQuery(
             path: path, alias: store.alias, storeIndex: activeIndex ?? 0, countsElements: countsElements)
         let (steps, foundCreation) = query.steps(in: history.entries[..<history.undoable], diff: diff(ofHistoryEntry:))
-        return CommandResult(.why(WhyListing(path: path, steps: steps, forgotten: foundCreation ? 0 : history.forgotten)))
+        // NB: forgotten steps matter only when the walk did not reach the value's creation and
+        // the store was loaded before them (the oldest kept step already had it).
+        let loadedBefore = (history.entries.first?.storeCount ?? 0) > (activeIndex ?? 0)
+        let forgotten = !foundCreation && loadedBefore ? history.forgotten : 0
+        return CommandResult(.why(WhyListing(path: path, steps: steps, forgotten: forgotten)))
     }
 
     /// `invariants`: every invariant the loaded stores declare holds.

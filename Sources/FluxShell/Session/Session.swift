@@ -248,8 +248,17 @@ public final class Session {
     /// `dispatch` with `$PATH` arguments: each read from the active store, then dispatched.
     func dispatch(_ invocation: ActionInvocation, reading paths: [ArgumentPath]) throws(ShellError) -> CommandResult {
         var invocation = invocation
-        for argument in paths { invocation.arguments[argument.index].value = try value(at: argument.path) }
-        return try dispatch(invocation)
+        for argument in paths {
+            do {
+                invocation.arguments[argument.index].value = try value(at: argument.path)
+            } catch {
+                throw ShellError("$\(argument.path): \(error.message)", hint: error.hint)
+            }
+        }
+        var result = try dispatch(invocation)
+        // NB: the action as run holds the values read, not the `$PATH`s typed: JSON shows it.
+        if result.printedAction == nil { result.printedAction = invocation }
+        return result
     }
 
     // MARK: - Undo, redo, reset

@@ -66,15 +66,20 @@ struct WhyQuery {
                 oldPrefix.append(segment)
                 continue
             }
+            // NB: a diff line's path indexes every array holding the element by the state after
+            // the step (elements diffed in place keep their new index), and only its last index, a
+            // removal's, by the state before it.
             var added: [Int] = []
             var removed: [Int] = []
             for entry in entries {
                 let segments = entry.path.segments
-                guard segments.count == newPrefix.count + 1, case .index(let at)? = segments.last else { continue }
+                guard segments.count == newPrefix.count + 1, case .index(let at)? = segments.last,
+                    segments.dropLast().elementsEqual(newPrefix)
+                else { continue }
                 switch entry.operation {
-                case .added where segments.dropLast().elementsEqual(newPrefix): added.append(at)
-                case .removed where segments.dropLast().elementsEqual(oldPrefix): removed.append(at)
-                default: break
+                case .added: added.append(at)
+                case .removed: removed.append(at)
+                case .changed: break
                 }
             }
             if added.contains(index) {
@@ -105,8 +110,9 @@ struct WhyQuery {
                 guard segments.starts(with: place) else { return false }
                 return !countsElements || (entry.operation == .added && segments.count == place.count + 1)
             case .removed:
-                guard !created, segments.starts(with: oldPrefix) else { return false }
-                return !countsElements || segments.count == oldPrefix.count + 1
+                // An element removed from inside the place (its holder is in the state after).
+                guard !created, segments.dropLast().starts(with: place) else { return false }
+                return !countsElements || segments.count == place.count + 1
             }
         }
         return (shown, created ? nil : oldPrefix)
