@@ -58,6 +58,10 @@ let package = Package(
             ]),
         .executableTarget(name: "fluxsh", dependencies: ["FluxShellCommand", "FluxStores"]),
 
+        // A user's shell with planted bugs, for the end-to-end tests of `explore` (not a product).
+        .executableTarget(
+            name: "planted-shell", dependencies: ["FluxCore", "FluxShell", "FluxShellCommand"], path: "Tests/PlantedShell"),
+
         // Benchmarks of FluxCore's hot path and the engine's diff: `make bench`.
         .executableTarget(
             name: "fluxbench",

@@ -9,14 +9,17 @@ struct Fluxsh {
 
     /// The `fluxsh` built with these tests: beside the test bundle, in the build folder this
     /// build used (debug, release, or a sanitizer's), not a fixed path that may hold a stale one.
-    static let binary: URL = {
+    static let binary = executable("fluxsh")
+
+    /// An executable of this package built with the tests (`fluxsh`, `planted-shell`).
+    static func executable(_ name: String) -> URL {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for folder in [beside, beside.deletingLastPathComponent()] {
-            let candidate = folder.appendingPathComponent("fluxsh")
+            let candidate = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        preconditionFailure("no fluxsh beside \(beside.path): build it with the tests (swift build --build-tests)")
-    }()
+        preconditionFailure("no \(name) beside \(beside.path): build it with the tests (swift build --build-tests)")
+    }
 
     struct Output {
         var stdout: String
@@ -24,17 +27,19 @@ struct Fluxsh {
         var status: Int32
     }
 
-    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], in folder: URL? = nil)
-        throws -> Output
-    {
-        try run(arguments, stdinData: Data(stdin.utf8), environment: environment, in: folder)
+    static func run(
+        _ arguments: [String], stdin: String = "", environment: [String: String] = [:], in folder: URL? = nil,
+        program: URL = binary
+    ) throws -> Output {
+        try run(arguments, stdinData: Data(stdin.utf8), environment: environment, in: folder, program: program)
     }
 
-    static func run(_ arguments: [String], stdinData: Data, environment: [String: String] = [:], in folder: URL? = nil)
-        throws -> Output
-    {
+    static func run(
+        _ arguments: [String], stdinData: Data, environment: [String: String] = [:], in folder: URL? = nil,
+        program: URL = binary
+    ) throws -> Output {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = folder ?? packageRoot
         var env = ProcessInfo.processInfo.environment

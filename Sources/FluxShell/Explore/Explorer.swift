@@ -40,6 +40,9 @@ public final class Explorer {
         case undoDoesNotRestore(store: String)
         /// Redoing every step did not give back the final state.
         case redoDoesNotRestore(store: String)
+        /// The process died in an action (a trap: `fatalError`, an overflow, an index out of
+        /// range); seen by a parent process.
+        case trap
 
         public var description: String {
             switch self {
@@ -49,6 +52,7 @@ public final class Explorer {
             case .replayDiffers: "replaying the same actions printed other diff lines"
             case .undoDoesNotRestore(let store): "undo to the start did not restore the initial state of '\(store)'"
             case .redoDoesNotRestore(let store): "redo to the end did not restore the final state of '\(store)'"
+            case .trap: "the last action trapped"
             }
         }
     }
@@ -57,9 +61,28 @@ public final class Explorer {
     public struct Step: Sendable, Equatable {
         public var action: ActionInvocation
         public var wasRefused: Bool
+
+        public init(action: ActionInvocation, wasRefused: Bool) {
+            self.action = action
+            self.wasRefused = wasRefused
+        }
     }
 
     public struct Failure: Sendable {
+        public init(
+            check: Check, message: String, run: Int, runSeed: UInt64, actions: [ActionInvocation], minimal: [Step],
+            scenario: String, minimalLines: [[String]]
+        ) {
+            self.check = check
+            self.message = message
+            self.run = run
+            self.runSeed = runSeed
+            self.actions = actions
+            self.minimal = minimal
+            self.scenario = scenario
+            self.minimalLines = minimalLines
+        }
+
         public var check: Check
         /// What the check found, as an error says it.
         public var message: String
@@ -87,6 +110,8 @@ public final class Explorer {
     }
 
     public struct Report: Sendable {
+        public init(seed: UInt64) { self.seed = seed }
+
         public var programName = "fluxsh"
         public var seed: UInt64
         public var runs = 0
@@ -99,6 +124,17 @@ public final class Explorer {
     let catalog: StoreCatalog
     public let options: Options
     let expectations: [Expectation]
+
+    /// What the explorer is about to do, for a log that outlives a trap: each sequence of actions
+    /// starts with `.start`, and each action is announced before it is dispatched. A parent
+    /// process reads the last sequence of a child that died (see `fluxsh explore`).
+    public enum Event {
+        case start
+        case action(ActionInvocation)
+    }
+
+    /// Called with each ``Event``, on the exploring thread.
+    public var journal: ((Event) -> Void)?
 
     /// - Throws: a ``ShellError`` for an unknown store or an invariant that does not parse.
     public init(catalog: StoreCatalog, options: Options) throws(ShellError) {
@@ -153,7 +189,7 @@ public final class Explorer {
     }
 
     /// What each run checks, for the report.
-    var checkNames: [String] {
+    public var checkNames: [String] {
         var names = options.invariants.map { "invariant '\($0)'" }
         for definition in loadedDefinitions where definition.invariantNames.count > 0 {
             names.append("\(definition.invariantNames.count) invariant\(definition.invariantNames.count == 1 ? "" : "s") of '\(definition.name)'")
@@ -180,6 +216,7 @@ public final class Explorer {
     /// Runs the actions of `source` in a fresh session, checking after each and at the end.
     func execute(_ source: inout ActionSource, coverage: inout Coverage) -> Outcome {
         var outcome = Outcome()
+        journal?(.start)
         let session = freshSession()
         let initial = session.stores.map { $0.runtime.readStateAfresh() }
         var index = 0
@@ -189,6 +226,7 @@ public final class Explorer {
             // must leave each as it was, also through a class instance it holds.
             let before = session.stores.map(\.json)
             let generatedStore = action.store
+            journal?(.action(action.invocation))
             do {
                 let result = try session.execute(.dispatch(action.invocation))
                 let diff = result.diff
@@ -256,6 +294,13 @@ public final class Explorer {
             if complete { return (invocation, store.definition.name) }
         }
         return nil
+    }
+
+    /// Runs `actions` in a fresh session with every check, as a shrinking candidate is run.
+    public func run(_ actions: [ActionInvocation]) -> Check? {
+        var source = ActionSource.fixed(actions)
+        var ignored = Coverage()
+        return execute(&source, coverage: &ignored).failure?.check
     }
 
     /// The invariants after an action: `--invariant`s (of the active store) and the stores' own.

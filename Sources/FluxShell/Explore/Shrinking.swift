@@ -30,6 +30,28 @@ extension Explorer {
             scenario: scenario, minimalLines: outcome.lines)
     }
 
+    /// The smallest sequence found for which `fails` holds: fewer actions, then smaller arguments
+    /// (for a failure no check of this process sees, such as a trap in a child process).
+    public func minimize(_ actions: [ActionInvocation], fails: ([ActionInvocation]) -> Bool) -> [ActionInvocation] {
+        var current = fewerActions(actions, fails)
+        current = smallerArguments(current, fails)
+        return fewerActions(current, fails)
+    }
+
+    /// The scenario of actions whose last one traps: no expected diff lines (a replay cannot
+    /// print past the trap), so `fluxsh test` runs them and dies at the last.
+    public func trapScenario(_ actions: [ActionInvocation], message: String) -> String {
+        let program = catalog.programName
+        var lines = [
+            "# Found by \(program) explore \(options.stores.joined(separator: " ")) --seed \(options.seed): the last action traps.",
+            "# \(message)",
+            "# '\(program) test FILE' dies at the last line until the bug is fixed; then it guards it.",
+        ]
+        lines += options.stores.map { "load \($0)" }
+        lines += actions.map { "dispatch " + $0.description }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// Delta debugging: removes chunks of the sequence, from halves down to single actions, while
     /// the check still fails.
     private func fewerActions(_ actions: [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool) -> [ActionInvocation] {
@@ -174,6 +196,8 @@ extension Explorer {
         case .undoDoesNotRestore(let store):
             let initial = freshSession().stores.first { $0.alias == store }.map { JSONText.compact($0.json) } ?? "null"
             lines += ["undo \(session.history.undoable)", "use \(store)", "expect . == \(initial)"]
+        case .trap:
+            lines.append("# The last action trapped.")
         case .redoDoesNotRestore(let store):
             let final = session.stores.first { $0.alias == store }.map { JSONText.compact($0.json) } ?? "null"
             let done = session.history.undoable

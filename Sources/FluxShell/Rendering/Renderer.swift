@@ -295,12 +295,17 @@ extension Renderer {
             "checks: " + report.checks.joined(separator: ", "),
         ]
         let rate = seconds > 0 ? Int(Double(report.actions) / seconds) : 0
-        lines.append(
-            "\(report.actions) actions in \(report.runs) runs, \(format2(seconds)) s (\(rate) actions/s)"
-                + (report.failure == nil ? ": no failure" : ""))
+        let trapped = report.failure?.check == .trap
+        if trapped {
+            lines.append("the exploring process died after \(report.actions) action\(report.actions == 1 ? "" : "s") of a run")
+        } else {
+            lines.append(
+                "\(report.actions) action\(report.actions == 1 ? "" : "s") in \(report.runs) run\(report.runs == 1 ? "" : "s"), "
+                    + "\(format2(seconds)) s (\(rate) actions/s)" + (report.failure == nil ? ": no failure" : ""))
+        }
         if let failure = report.failure {
             lines.append("")
-            lines.append(wrapped("FAIL", "31") + ": \(failure.check) (run \(failure.run + 1))")
+            lines.append(wrapped("FAIL", "31") + ": \(failure.check)" + (trapped ? "" : " (run \(failure.run + 1))"))
             lines.append("  " + failure.message)
             lines.append("shrunk from \(failure.actions.count) action\(failure.actions.count == 1 ? "" : "s") to \(failure.minimal.count):")
             for (step, printed) in zip(failure.minimal, failure.minimalLines) {
@@ -310,6 +315,10 @@ extension Renderer {
             if let file { lines.append("saved \(file) (replay: \(report.programName) test \(file))") }
         }
         lines.append("")
+        guard !trapped else {
+            lines.append("coverage: not known (the exploring process died)")
+            return lines
+        }
         lines.append("coverage: dispatched, refused, changed state")
         let width = report.coverage.map { $0.store.count + $0.name.count + 1 }.max() ?? 0
         for row in report.coverage {
