@@ -146,9 +146,13 @@ struct Explore: ParsableCommand {
     @Option(help: "Only the K-th of N slices of the runs, e.g. 1/4 (for CI matrices).")
     var shard: Shard?
 
+    @Option(help: "Runs explored at once, each in a thread (default 1; the failure reported is the lowest run's either way).")
+    var jobs = 1
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard !stores.isEmpty else { throw ValidationError("give at least one STORE, e.g. explore todos") }
         guard runs >= 1, steps >= 1 else { throw ValidationError("--runs and --steps must be at least 1") }
         if let time, time <= 0 { throw ValidationError("--time must be positive") }

@@ -34,6 +34,7 @@ struct ExploreMode {
         settings.invariants = options.invariants
         settings.seconds = options.time
         settings.shard = options.shard
+        settings.jobs = options.jobs
         return settings
     }
 
@@ -58,7 +59,7 @@ struct ExploreMode {
         let journal = stem + ".journal"
         let errors = stem + ".stderr"
         defer {
-            unlink(journal)
+            for job in 0..<options.jobs { unlink(journal + ".\(job)") }
             unlink(errors)
         }
         var arguments = Array(CommandLine.arguments.dropFirst())
@@ -72,7 +73,8 @@ struct ExploreMode {
             if !errorText.isEmpty { streams.err(String(errorText.dropLast(errorText.hasSuffix("\n") ? 1 : 0))) }
             return status
         case .signaled(let signal)?:
-            return reportTrap(explorer, signal: signal, journal: Self.contents(of: journal), errors: errorText, stem: stem)
+            let journals = (0..<options.jobs).map { Self.contents(of: journal + ".\($0)") }
+            return reportTrap(explorer, signal: signal, journals: journals, errors: errorText, stem: stem)
         case nil:
             streams.err("error: cannot run \(ChildProcess.executablePath) to explore in")
             return 2
@@ -80,15 +82,19 @@ struct ExploreMode {
     }
 
     /// Shrinks the sequence the worker died in, by replaying candidates in children, and reports it.
-    private func reportTrap(_ explorer: Explorer, signal: Int32, journal: String, errors: String, stem: String) -> Int32 {
+    private func reportTrap(_ explorer: Explorer, signal: Int32, journals: [String], errors: String, stem: String) -> Int32 {
         let streams = StandardStreams.shared
-        var actions: [ActionInvocation] = []
-        for line in journal.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "start" {
-                actions = []
-            } else if case .dispatch(let action)? = try? CommandParser.parse(line).command {
-                actions.append(action)
+        // Each job's last sequence; with several jobs, the one that traps again is the culprit.
+        let sequences = journals.map { journal in
+            var actions: [ActionInvocation] = []
+            for line in journal.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line == "start" {
+                    actions = []
+                } else if case .dispatch(let action)? = try? CommandParser.parse(line).command {
+                    actions.append(action)
+                }
             }
+            return actions
         }
         let cause =
             errors.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("fatal error") }.map(String.init)
@@ -96,7 +102,7 @@ struct ExploreMode {
         let candidate = stem + ".replay"
         defer { unlink(candidate) }
         var spawns = 0
-        let minimal = explorer.minimize(actions) { attempt in
+        func traps(_ attempt: [ActionInvocation]) -> Bool {
             guard spawns < 400 else { return false }
             spawns += 1
             let text = attempt.map { "dispatch " + $0.description + "\n" }.joined()
@@ -108,6 +114,8 @@ struct ExploreMode {
             if case .signaled = ending { return true }
             return false
         }
+        let actions = sequences.count == 1 ? sequences[0] : sequences.first(where: traps) ?? sequences[0]
+        let minimal = explorer.minimize(actions, fails: traps)
         let seed = explorer.options.seed
         let scenario = explorer.trapScenario(minimal, message: cause)
         let file = options.save ?? "explore-\(seed).scenario"
@@ -142,20 +150,22 @@ struct ExploreMode {
     private func explore(journalingTo path: String) -> Int32 {
         let streams = StandardStreams.shared
         guard let explorer = explorer(seed: options.seed ?? 0) else { return 2 }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o600)
-        guard descriptor >= 0 else {
+        // NB: a journal per job, so that each job's last sequence is whole.
+        let descriptors = (0..<options.jobs).map { open(path + ".\($0)", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o600) }
+        defer { for descriptor in descriptors where descriptor >= 0 { close(descriptor) } }
+        guard descriptors.allSatisfy({ $0 >= 0 }) else {
             streams.err("error: cannot write the exploration journal \(path)")
             return 2
         }
-        defer { close(descriptor) }
         // NB: one write(2) per line, unbuffered: what is written before a trap is in the file.
-        explorer.journal = { event in
+        explorer.journal = { job, event in
             let line: String
             switch event {
             case .start: line = "start\n"
             case .action(let action): line = "dispatch " + action.description + "\n"
             }
             var text = line
+            let descriptor = descriptors[job]
             text.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
         }
         let start = ContinuousClock.now

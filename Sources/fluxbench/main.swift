@@ -40,6 +40,9 @@ case "diff":
 case "record":
     ShellBenchmarks.recordedDispatches()
     exit(0)
+case "explore":
+    ExploreBenchmarks.run()
+    exit(0)
 default:
     break
 }
@@ -84,4 +87,5 @@ do {
 if CommandLine.arguments.dropFirst().first != "core" {
     ShellBenchmarks.run()
     DiffBenchmarks.run()
+    ExploreBenchmarks.run()
 }

@@ -200,6 +200,34 @@ struct ExplorerTests {
         #expect(try text(5) != text(6))
     }
 
+    /// Found by the test below: bisection from Int.min overflowed computing a distance.
+    @Test func numbersShrinkByBisectionFromEitherLimit() throws {
+        var options = Explorer.Options(stores: ["counter"], seed: 1)
+        options.invariants = ["count > -5", "count < 5"]
+        let explorer = try Explorer(catalog: .builtIn, options: options)
+        for (start, smallest) in [(Int.min, -5), (Int.max, 5), (-1_000, -5), (77, 5)] {
+            let action = ActionInvocation(name: "add", arguments: [.init(label: nil, value: .int(start))])
+            let target = try #require(explorer.run([action]))
+            let minimal = explorer.minimize([action]) { explorer.run($0) == target }
+            #expect(minimal.map(\.description) == ["add \(smallest)"])
+        }
+    }
+
+    @Test func jobsReportTheFailureOfTheLowestRunAsOneJobDoes() throws {
+        func failure(jobs: Int) throws -> Explorer.Failure? {
+            var options = Explorer.Options(stores: ["counter"], seed: 21)
+            options.invariants = ["count < 60"]
+            options.runs = 60
+            options.jobs = jobs
+            return try Explorer(catalog: .builtIn, options: options).explore().failure
+        }
+        let one = try #require(try failure(jobs: 1))
+        let three = try #require(try failure(jobs: 3))
+        #expect(three.run == one.run)
+        #expect(three.minimal == one.minimal)
+        #expect(three.scenario == one.scenario)
+    }
+
     @Test func shardsSplitTheRuns() throws {
         var options = Explorer.Options(stores: ["counter"], seed: 3)
         options.runs = 10

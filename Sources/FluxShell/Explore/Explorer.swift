@@ -1,3 +1,5 @@
+import Dispatch
+
 /// `fluxsh explore` (SPEC §8): random actions against the loaded stores, each checked, and the
 /// first failure shrunk to a minimal sequence written as a scenario that fails the same way.
 ///
@@ -6,7 +8,9 @@
 /// options.invariants = ["todos[*].id < $nextID"]
 /// let report = try Explorer(catalog: .builtIn, options: options).explore()
 /// ```
-public final class Explorer {
+public final class Explorer: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: every stored property is a constant but `journal`, which
+    // is set before `explore()` and only read while it runs; each run makes its own sessions.
     public struct Options: Sendable {
         /// The stores loaded in each run, in order; the last is active (invariants speak of it).
         public var stores: [String]
@@ -19,6 +23,9 @@ public final class Explorer {
         public var seconds: Double?
         /// Only the runs of this slice (run `i` is in slice `i % N`).
         public var shard: Shard?
+        /// Runs explored at once, each job in a thread of its own; the failure reported is the
+        /// one of the lowest run, as with one job.
+        public var jobs = 1
 
         public init(stores: [String], seed: UInt64) {
             self.stores = stores
@@ -133,8 +140,8 @@ public final class Explorer {
         case action(ActionInvocation)
     }
 
-    /// Called with each ``Event``, on the exploring thread.
-    public var journal: ((Event) -> Void)?
+    /// Called with each ``Event`` and the job (0 with one job), on that job's thread.
+    public var journal: (@Sendable (_ job: Int, Event) -> Void)?
 
     /// - Throws: a ``ShellError`` for an unknown store or an invariant that does not parse.
     public init(catalog: StoreCatalog, options: Options) throws(ShellError) {
@@ -164,25 +171,61 @@ public final class Explorer {
 
     // MARK: - Exploring
 
+    /// What one job explored.
+    private struct JobResult {
+        var runs = 0
+        var actions = 0
+        var coverage = Coverage()
+        var failure: (run: Int, runSeed: UInt64, outcome: Outcome)?
+    }
+
     /// Runs the exploration; stops at the first failure, which is shrunk.
     public func explore() -> Report {
         var report = Report(seed: options.seed)
         report.programName = catalog.programName
         report.checks = checkNames
-        var coverage = Coverage()
+        let runs = (0..<options.runs).filter { options.shard?.includes($0) ?? true }
+        let jobs = max(1, min(options.jobs, runs.count))
         let start = ContinuousClock.now
-        for run in 0..<options.runs {
-            if let shard = options.shard, !shard.includes(run) { continue }
-            if let seconds = options.seconds, start.duration(to: .now) > .milliseconds(Int(seconds * 1000)) { break }
-            let runSeed = SeededRandom.seed(ofRun: run, of: options.seed)
-            var source = ActionSource.generated(ArgumentGenerator(random: SeededRandom(seed: runSeed)), steps: options.steps)
-            let outcome = execute(&source, coverage: &coverage)
-            report.runs += 1
-            report.actions += outcome.steps.count
-            if let found = outcome.failure {
-                report.failure = shrink(found, steps: outcome.steps, run: run, runSeed: runSeed)
-                break
+        // NB: a job stops at a run past the lowest failing run any job found: that failure is
+        // the one reported, whatever the number of jobs.
+        let lowestFailure = LockedValue(Int.max)
+        let results = LockedValue([JobResult]())
+        let explore = { @Sendable (job: Int) in
+            var result = JobResult()
+            for position in stride(from: job, to: runs.count, by: jobs) {
+                let run = runs[position]
+                if run > lowestFailure.withLock({ $0 }) { break }
+                if let seconds = self.options.seconds, start.duration(to: .now) > .milliseconds(Int(seconds * 1000)) { break }
+                let runSeed = SeededRandom.seed(ofRun: run, of: self.options.seed)
+                var source = ActionSource.generated(
+                    ArgumentGenerator(random: SeededRandom(seed: runSeed)), steps: self.options.steps)
+                let outcome = self.execute(&source, coverage: &result.coverage, job: job)
+                result.runs += 1
+                result.actions += outcome.steps.count
+                if outcome.failure != nil {
+                    result.failure = (run, runSeed, outcome)
+                    lowestFailure.withLock { $0 = min($0, run) }
+                    break
+                }
             }
+            results.withLock { $0.append(result) }
+        }
+        if jobs == 1 {
+            explore(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: jobs, execute: explore)
+        }
+        var coverage = Coverage()
+        var first: (run: Int, runSeed: UInt64, outcome: Outcome)?
+        for result in results.withLock({ $0 }) {
+            report.runs += result.runs
+            report.actions += result.actions
+            coverage.add(result.coverage)
+            if let failure = result.failure, failure.run < first?.run ?? .max { first = failure }
+        }
+        if let first, let found = first.outcome.failure {
+            report.failure = shrink(found, steps: first.outcome.steps, run: first.run, runSeed: first.runSeed)
         }
         report.coverage = coverage.table(for: loadedDefinitions)
         return report
@@ -214,9 +257,9 @@ public final class Explorer {
     }
 
     /// Runs the actions of `source` in a fresh session, checking after each and at the end.
-    func execute(_ source: inout ActionSource, coverage: inout Coverage) -> Outcome {
+    func execute(_ source: inout ActionSource, coverage: inout Coverage, job: Int = 0) -> Outcome {
         var outcome = Outcome()
-        journal?(.start)
+        journal?(job, .start)
         let session = freshSession()
         let initial = session.stores.map { $0.runtime.readStateAfresh() }
         var index = 0
@@ -226,7 +269,7 @@ public final class Explorer {
             // must leave each as it was, also through a class instance it holds.
             let before = session.stores.map(\.json)
             let generatedStore = action.store
-            journal?(.action(action.invocation))
+            journal?(job, .action(action.invocation))
             do {
                 let result = try session.execute(.dispatch(action.invocation))
                 let diff = result.diff
@@ -362,6 +405,17 @@ public final class Explorer {
 /// Counts per action case.
 struct Coverage {
     private var counts: [String: Explorer.CaseCoverage] = [:]
+
+    /// Adds another job's counts.
+    mutating func add(_ other: Coverage) {
+        for (key, entry) in other.counts {
+            var merged = counts[key] ?? Explorer.CaseCoverage(store: entry.store, name: entry.name)
+            merged.dispatched += entry.dispatched
+            merged.refused += entry.refused
+            merged.changed += entry.changed
+            counts[key] = merged
+        }
+    }
 
     mutating func count(_ store: String, _ name: String, refused: Bool, changed: Bool) {
         guard !store.isEmpty else { return }

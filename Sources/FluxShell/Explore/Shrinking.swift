@@ -102,8 +102,10 @@ extension Explorer {
                     if fails(trying(.int(0))) {
                         failing = 0
                     } else {
-                        while abs(failing - passing) > 1 {
-                            let middle = passing + (failing - passing) / 2
+                        // NB: by magnitudes (both on the same side of zero): `Int.min - 0` overflows.
+                        while failing.magnitude - passing.magnitude > 1 {
+                            let half = Int((failing.magnitude - passing.magnitude) / 2)
+                            let middle = failing < 0 ? passing - half : passing + half
                             if fails(trying(.int(middle))) { failing = middle } else { passing = middle }
                         }
                     }
