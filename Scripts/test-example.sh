@@ -79,7 +79,15 @@ grep -E '^(PASS |FAIL |Examples/NotesApp/Failing/[^ ]+:[0-9]+: error: |[0-9]+ pa
 same "$failing/wrong-expectations.expected" "$verdicts" "the report of notesh test $failing"
 [ -s "$err" ] && { fail "notesh test $failing wrote to stderr:"; cat "$err" >&2; }
 
-# 4. The executable speaks of itself by its own name, not fluxsh.
+# 4. `notesh explore` works on the user's own store (in its own child processes): a few seconds,
+#    no failure (it once found `attempts + 1` overflowing, now saturating).
+run "$notesh" explore notes --seed 1 --time 3 --runs 200 --no-color --save "$scratch/explore.scenario"
+if [ "$status" -ne 0 ]; then
+    fail "notesh explore notes exited $status:"
+    cat "$out" "$err" >&2
+fi
+
+# 5. The executable speaks of itself by its own name, not fluxsh.
 run "$notesh" --help
 grep -q '^USAGE: notesh ' "$out" || fail "notesh --help does not say 'USAGE: notesh'"
 head -1 "$saved" | grep -q '^# Saved by notesh\. Replay with: notesh test FILE$' ||

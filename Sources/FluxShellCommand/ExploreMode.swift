@@ -98,7 +98,9 @@ struct ExploreMode {
         }
         let cause =
             errors.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("fatal error") }.map(String.init)
-            ?? "signal \(signal)"
+            ?? (signal == SIGILL || signal == SIGTRAP
+                ? "signal \(signal): a Swift runtime trap (an overflow, nil force-unwrapped, an index out of range, …)"
+                : "signal \(signal)")
         let candidate = stem + ".replay"
         defer { unlink(candidate) }
         var spawns = 0

@@ -77,7 +77,23 @@ struct ExplorerTests {
         }
     }
 
+    /// Settings given whole, as a struct: the invariant `limit < 20` breaks from 20 up.
+    struct Settings: Codable, Equatable, Sendable {
+        var limit: Int
+        var name: String
+        var tags: [String]
+    }
+
+    struct Configured: State { var limit = 0 }
+    enum ConfiguredAction: Action { case configure(Settings) }
+    struct ConfiguredMutation: Mutation, Sendable {
+        func mutate(action: ConfiguredAction, state: inout Configured) {
+            if case .configure(let settings) = action { state.limit = settings.limit }
+        }
+    }
+
     static let catalog = StoreCatalog([
+        StoreDefinition("configured", state: Configured(), mutation: ConfiguredMutation()),
         StoreDefinition("tank", state: Tank(), mutation: TankMutation()),
         StoreDefinition("lock", state: Lock(), mutation: LockMutation()),
         StoreDefinition(
@@ -128,6 +144,12 @@ struct ExplorerTests {
         #expect(failure.scenario.hasSuffix("load tank\ndispatch lower by: 11\n~ level: 10 -> -1\nexpect level >= 0\n"))
     }
 
+    @Test func valuesInsideAStructArgumentShrinkToo() throws {
+        let report = try explore(["configured"], invariants: ["limit < 20"])
+        let failure = try #require(report.failure)
+        #expect(failure.minimal.map(\.action.description) == [#"configure {"limit":20,"name":"","tags":[]}"#])
+    }
+
     @Test func aFailureThatNeedsAPairKeepsBothActions() throws {
         let report = try explore(["lock"], invariants: ["broken == false"])
         let failure = try #require(report.failure)
@@ -149,6 +171,8 @@ struct ExplorerTests {
         let failure = try #require(report.failure)
         #expect(failure.check == .replayDiffers)
         #expect(failure.minimal.map(\.action.description) == ["stamp"])
+        // The scenario pins the first run's lines; the clock has moved on since.
+        _ = try scenarioFails(failure.scenario)
     }
 
     @Test func stateChangedInPlaceThroughAReferenceFailsUndo() throws {

@@ -82,59 +82,116 @@ extension Explorer {
         return current
     }
 
-    /// Each argument made smaller while the check still fails.
+    /// Each argument made smaller while the check still fails: `null` for the whole of it, then
+    /// each value inside it (a struct's members, an enum payload's, array elements).
     private func smallerArguments(_ actions: [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool) -> [ActionInvocation] {
         var current = actions
         for index in current.indices {
             for argument in current[index].arguments.indices {
-                func trying(_ value: JSONValue) -> [ActionInvocation] {
+                if current[index].arguments[argument].value != .null {
                     var candidate = current
-                    candidate[index].arguments[argument].value = value
-                    return candidate
+                    candidate[index].arguments[argument].value = .null
+                    if fails(candidate) {
+                        current = candidate
+                        continue
+                    }
                 }
-                let value = current[index].arguments[argument].value
-                switch value {
-                case .int(let number) where number != 0:
-                    // NB: bisection toward zero: the smallest magnitude that still fails, when
-                    // failing is monotonic (`lower by: 11` and up fails: 11).
-                    var passing = 0
-                    var failing = number
-                    if fails(trying(.int(0))) {
-                        failing = 0
-                    } else {
-                        // NB: by magnitudes (both on the same side of zero): `Int.min - 0` overflows.
-                        while failing.magnitude - passing.magnitude > 1 {
-                            let half = Int((failing.magnitude - passing.magnitude) / 2)
-                            let middle = failing < 0 ? passing - half : passing + half
-                            if fails(trying(.int(middle))) { failing = middle } else { passing = middle }
-                        }
+                for place in Self.places(in: current[index].arguments[argument].value) {
+                    func trying(_ value: JSONValue) -> [ActionInvocation] {
+                        var candidate = current
+                        candidate[index].arguments[argument].value = Self.replacing(
+                            candidate[index].arguments[argument].value, at: place[...], with: value)
+                        return candidate
                     }
-                    current = trying(.int(failing))
-                case .string(let text) where !text.isEmpty:
-                    var shorter = text
-                    for candidate in ["", String(text.prefix(1)), String(text.prefix(text.count / 2))] where candidate.count < shorter.count {
-                        if fails(trying(.string(candidate))) {
-                            shorter = candidate
-                            break
-                        }
-                    }
-                    current = trying(.string(shorter))
-                case .array(let elements) where !elements.isEmpty:
-                    if fails(trying(.array([]))) {
-                        current = trying(.array([]))
-                    } else if elements.count > 1, fails(trying(.array([elements[0]]))) {
-                        current = trying(.array([elements[0]]))
-                    }
-                case .bool(true):
-                    if fails(trying(.bool(false))) { current = trying(.bool(false)) }
-                default:
-                    break
+                    guard let value = Self.value(in: current[index].arguments[argument].value, at: place[...]) else { continue }
+                    current = smaller(value, trying, fails) ?? current
                 }
-                if current[index].arguments[argument].value != .null, fails(trying(.null)) { current = trying(.null) }
             }
             current = earlierCases(current, at: index, fails)
         }
         return current
+    }
+
+    /// The smallest of the candidates for `value` that still fails (`trying` puts a candidate in
+    /// place); `nil` when none is smaller.
+    private func smaller(
+        _ value: JSONValue, _ trying: (JSONValue) -> [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool
+    ) -> [ActionInvocation]? {
+        switch value {
+        case .int(let number) where number != 0:
+            // NB: bisection toward zero: the smallest magnitude that still fails, when failing
+            // is monotonic (`lower by: 11` and up fails: 11).
+            var passing = 0
+            var failing = number
+            if fails(trying(.int(0))) {
+                failing = 0
+            } else {
+                // NB: by magnitudes (both on the same side of zero): `Int.min - 0` overflows.
+                while failing.magnitude - passing.magnitude > 1 {
+                    let half = Int((failing.magnitude - passing.magnitude) / 2)
+                    let middle = failing < 0 ? passing - half : passing + half
+                    if fails(trying(.int(middle))) { failing = middle } else { passing = middle }
+                }
+            }
+            return failing == number ? nil : trying(.int(failing))
+        case .string(let text) where !text.isEmpty:
+            for candidate in ["", String(text.prefix(1)), String(text.prefix(text.count / 2))] where candidate.count < text.count {
+                let attempt = trying(.string(candidate))
+                if fails(attempt) { return attempt }
+            }
+            return nil
+        case .array(let elements) where !elements.isEmpty:
+            for candidate in [[], [elements[0]]] where candidate.count < elements.count {
+                let attempt = trying(.array(candidate))
+                if fails(attempt) { return attempt }
+            }
+            return nil
+        case .bool(true):
+            let attempt = trying(.bool(false))
+            return fails(attempt) ? attempt : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The places inside an argument whose values shrink, outermost first: the argument itself,
+    /// then the members of its objects and the elements of its arrays (4 levels deep at most).
+    static func places(in value: JSONValue, at path: [ValuePath.Segment] = []) -> [[ValuePath.Segment]] {
+        var places = [path]
+        guard path.count < 4 else { return places }
+        switch value {
+        case .object(let object):
+            for (key, member) in object.members { places += Self.places(in: member, at: path + [.key(key)]) }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() { places += Self.places(in: element, at: path + [.index(index)]) }
+        default:
+            break
+        }
+        return places
+    }
+
+    static func value(in root: JSONValue, at path: ArraySlice<ValuePath.Segment>) -> JSONValue? {
+        guard let first = path.first else { return root }
+        switch (first, root) {
+        case (.key(let key), .object(let object)): return object[key].flatMap { value(in: $0, at: path.dropFirst()) }
+        case (.index(let index), .array(let elements)) where index < elements.count:
+            return value(in: elements[index], at: path.dropFirst())
+        default: return nil
+        }
+    }
+
+    static func replacing(_ root: JSONValue, at path: ArraySlice<ValuePath.Segment>, with new: JSONValue) -> JSONValue {
+        guard let first = path.first else { return new }
+        switch (first, root) {
+        case (.key(let key), .object(var object)):
+            if let member = object[key] { object[key] = replacing(member, at: path.dropFirst(), with: new) }
+            return .object(object)
+        case (.index(let index), .array(var elements)) where index < elements.count:
+            elements[index] = replacing(elements[index], at: path.dropFirst(), with: new)
+            return .array(elements)
+        default:
+            return root
+        }
     }
 
     /// An enum argument given by name made an earlier case of its type, when that still fails.

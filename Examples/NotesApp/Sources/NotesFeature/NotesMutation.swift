@@ -48,7 +48,9 @@ public struct NotesMutation: Mutation, Sendable {
             if case .idle = sync { state.lastError = nil }
         case .fail(let reason):
             state.lastError = SyncError(reason: reason)
-            state.sync = .failed(reason: reason, attempts: Self.attempts(state.sync) + 1)
+            // `notesh explore notes` found `+ 1` trapping after a `setSync` with attempts Int.max.
+            let (attempts, overflow) = Self.attempts(state.sync).addingReportingOverflow(1)
+            state.sync = .failed(reason: reason, attempts: overflow ? Int.max : attempts)
         case .open(let date):
             state.openedAt = date
         case .close:
