@@ -15,30 +15,65 @@ enum ChildProcess {
         case signaled(Int32)
     }
 
-    /// The running executable's path.
-    static var executablePath: String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if count > 0 {
-            return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        return CommandLine.arguments.first ?? "fluxsh"
+    /// The running executable, to start again: on Linux `/proc/self/exe`, which names this very
+    /// file even when it was replaced or deleted since (a rebuild during a long exploration).
+    static var executablePath: String? {
+        #if canImport(Darwin)
+            var size: UInt32 = 4096
+            var buffer = [CChar](repeating: 0, count: Int(size))
+            guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+            return String(cString: buffer)
+        #else
+            return access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : nil
+        #endif
     }
 
-    /// Runs this executable with `arguments` and `environment` added to this process's, standard
-    /// output and error sent to files (`nil`: shared with this process), and waits for it.
+    /// The child being waited for, for the signal handlers: 0 when none.
+    ///
+    /// NB: nonisolated(unsafe) is safe: written only by the thread that starts and waits for the
+    /// child, before and after the wait, and read by a signal handler during it.
+    nonisolated(unsafe) static var running: pid_t = 0
+
+    /// Passes SIGINT and SIGTERM on to the child being waited for, so that stopping `fluxsh`
+    /// stops its child too (and `fluxsh` sees it end and cleans up).
+    static func forwardStopSignals() {
+        let forward: @convention(c) (Int32) -> Void = { signal in
+            if ChildProcess.running > 0 { kill(ChildProcess.running, signal) }
+        }
+        signal(SIGINT, forward)
+        signal(SIGTERM, forward)
+    }
+
+    /// The parent a child started with, for ``endIfOrphaned()``.
+    ///
+    /// NB: nonisolated(unsafe) is safe: set once by the child's main thread before it explores.
+    nonisolated(unsafe) static var parent: pid_t = 0
+
+    /// In a child: remembers its parent, so that ``endIfOrphaned()`` can tell when it ended.
+    static func rememberParent() { parent = getppid() }
+
+    /// In a child: ends it when its parent ended (the parent was killed), so that no orphan
+    /// explores on unseen. Asked at each run (one `getppid` a run; `prctl`'s death signal is not
+    /// visible to Swift, being variadic).
+    static func endIfOrphaned() {
+        if parent != 0, getppid() != parent { exit(143) }
+    }
+
+    /// Runs this executable with `arguments` (after `argv[0]`, kept as this process's so that the
+    /// child names itself the same) and `environment` added to this process's, standard output
+    /// and error sent to files (`nil`: shared with this process), and waits for it.
     static func run(
         _ arguments: [String], environment: [String: String], standardOutput: String? = nil, standardError: String? = nil
     ) -> Ending? {
-        let path = executablePath
+        guard let path = executablePath else { return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let standardOutput {
-            posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
         if let standardError {
-            posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
         var environmentLines = environment.map { "\($0.key)=\($0.value)" }
         var index = 0
@@ -50,7 +85,7 @@ enum ChildProcess {
             index += 1
         }
         // NB: the C strings live until the child is spawned: strdup'd, freed below.
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let argv = ([CommandLine.arguments.first ?? path] + arguments).map { strdup($0) } + [nil]
         let envp = environmentLines.map { strdup($0) } + [nil]
         defer {
             for pointer in argv { free(pointer) }
@@ -63,6 +98,8 @@ enum ChildProcess {
             }
         }
         guard spawned == 0 else { return nil }
+        running = pid
+        defer { running = 0 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { return nil }
@@ -71,5 +108,15 @@ enum ChildProcess {
         // exit status in the next byte.
         let signal = status & 0x7F
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
+    }
+
+    /// A new private folder under `TMPDIR` (or `/tmp`), or `nil` with the reason.
+    static func makeTemporaryFolder(named stem: String) -> (path: String?, error: String?) {
+        let base = Platform.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/" + stem + "-XXXXXX").utf8CString)
+        guard mkdtemp(&template) != nil else {
+            return (nil, "cannot make a temporary folder in \(base): \(String(cString: strerror(errno)))")
+        }
+        return (String(cString: template), nil)
     }
 }

@@ -154,8 +154,10 @@ struct Explore: ParsableCommand {
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard !stores.isEmpty else { throw ValidationError("give at least one STORE, e.g. explore todos") }
-        guard runs >= 1, steps >= 1 else { throw ValidationError("--runs and --steps must be at least 1") }
-        if let time, time <= 0 { throw ValidationError("--time must be positive") }
+        guard (1...Explorer.maximumRuns).contains(runs), (1...Explorer.maximumSteps).contains(steps) else {
+            throw ValidationError("--runs must be 1...\(Explorer.maximumRuns) and --steps 1...\(Explorer.maximumSteps)")
+        }
+        if let time, !(time > 0 && time <= 31_536_000) { throw ValidationError("--time must be seconds above 0 (at most a year)") }
     }
 }
 

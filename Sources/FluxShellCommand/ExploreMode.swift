@@ -11,9 +11,11 @@ import FluxShell
 /// actions that caused it, not the end of `fluxsh`.
 ///
 /// - The child (the "worker") explores as usual, prints its report and writes the failing
-///   scenario; before each action it appends it to a journal file.
-/// - When the worker dies by a signal, this process reads the journal's last sequence, shrinks it
-///   by running candidates in further children ("replays"), and reports the trap.
+///   scenario; before each action it appends it to its job's journal, emptied at each run.
+/// - When the worker dies by a signal, this process replays each journal's run in further
+///   children ("replays") to find the one that dies the same way, shrinks it, and reports it.
+///   With several jobs, it first explores again with one job up to that run, so the report is
+///   one job's. A worker stopped from outside (its run does not die again) is said to be so.
 struct ExploreMode {
     let catalog: StoreCatalog
     let options: Explore
@@ -34,7 +36,7 @@ struct ExploreMode {
         settings.invariants = options.invariants
         settings.seconds = options.time
         settings.shard = options.shard
-        settings.jobs = options.jobs
+        settings.jobs = min(options.jobs, options.runs)
         return settings
     }
 
@@ -47,6 +49,18 @@ struct ExploreMode {
         }
     }
 
+    /// The worker's command line: the options as parsed, with `seed`, `jobs` and `runs` given.
+    private func workerArguments(seed: UInt64, jobs: Int, runs: Int) -> [String] {
+        var arguments = ["explore"] + options.stores
+        arguments += ["--runs", String(runs), "--steps", String(options.steps), "--seed", String(seed), "--jobs", String(jobs)]
+        for invariant in options.invariants { arguments += ["--invariant", invariant] }
+        if let save = options.save { arguments += ["--save", save] }
+        if let time = options.time { arguments += ["--time", String(time)] }
+        if let shard = options.shard { arguments += ["--shard", "\(shard.index)/\(shard.count)"] }
+        if options.common.noColor { arguments.append("--no-color") }
+        return arguments
+    }
+
     // MARK: - The parent
 
     private func supervise() -> Int32 {
@@ -54,70 +68,90 @@ struct ExploreMode {
         let seed = options.seed ?? Self.randomSeed()
         // NB: checked here too, so that a usage error is reported once, before any child runs.
         guard let explorer = explorer(seed: seed) else { return 2 }
-        let directory = Platform.environment("TMPDIR") ?? "/tmp"
-        let stem = "\(directory)/\(catalog.programName)-explore-\(getpid())"
-        let journal = stem + ".journal"
-        let errors = stem + ".stderr"
-        defer {
-            for job in 0..<options.jobs { unlink(journal + ".\(job)") }
-            unlink(errors)
+        let (made, problem) = ChildProcess.makeTemporaryFolder(named: "\(catalog.programName)-explore")
+        guard let folder = made else {
+            streams.err("error: \(problem ?? "no temporary folder") (set TMPDIR to a writable folder)")
+            return 2
         }
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        if options.seed == nil { arguments += ["--seed", String(seed)] }
+        let files = Files(folder: folder, jobs: explorer.options.jobs)
+        defer { files.remove() }
+        ChildProcess.forwardStopSignals()
         streams.flush()
+        return explore(explorer, seed: seed, jobs: explorer.options.jobs, runs: options.runs, files: files)
+    }
+
+    /// The worker's files, in a private folder of their own.
+    private struct Files {
+        let folder: String
+        let jobs: Int
+        var journal: String { folder + "/journal" }
+        var errors: String { folder + "/stderr" }
+        var candidate: String { folder + "/replay" }
+        var candidateErrors: String { folder + "/replay-stderr" }
+        func journal(_ job: Int) -> String { journal + ".\(job)" }
+
+        func remove() {
+            for job in 0..<jobs { unlink(journal(job)) }
+            for path in [errors, candidate, candidateErrors] { unlink(path) }
+            rmdir(folder)
+        }
+    }
+
+    /// Runs a worker and reports how it ended.
+    private func explore(_ explorer: Explorer, seed: UInt64, jobs: Int, runs: Int, files: Files) -> Int32 {
+        let streams = StandardStreams.shared
         let ending = ChildProcess.run(
-            arguments, environment: [Self.journalVariable: journal, "SWIFT_BACKTRACE": "enable=no"], standardError: errors)
-        let errorText = Self.contents(of: errors)
+            workerArguments(seed: seed, jobs: jobs, runs: runs),
+            environment: [Self.journalVariable: files.journal, "SWIFT_BACKTRACE": "enable=no"], standardError: files.errors)
+        let errorText = Self.contents(of: files.errors)
         switch ending {
         case .exited(let status)?:
             if !errorText.isEmpty { streams.err(String(errorText.dropLast(errorText.hasSuffix("\n") ? 1 : 0))) }
             return status
         case .signaled(let signal)?:
-            let journals = (0..<options.jobs).map { Self.contents(of: journal + ".\($0)") }
-            return reportTrap(explorer, signal: signal, journals: journals, errors: errorText, stem: stem)
+            if signal == SIGINT || signal == SIGTERM { return 128 + signal }
+            let journals = (0..<jobs).map { Self.journalRun(Self.contents(of: files.journal($0))) }
+            let cause = Self.cause(errorText, signal: signal)
+            // The run that dies again the same way, the lowest first.
+            guard let dying = journals.sorted(by: { $0.run < $1.run }).first(where: { dies($0.actions, as: cause, files) }) else {
+                streams.err(
+                    "error: the exploring process ended by signal \(signal), and its last run does not end so again: "
+                        + "stopped from outside? (\(cause))")
+                return 128 + signal
+            }
+            if jobs > 1 {
+                // NB: one job up to that run reports what one job would: an earlier run may fail first.
+                return explore(explorer, seed: seed, jobs: 1, runs: dying.run + 1, files: files)
+            }
+            return reportTrap(explorer, actions: dying.actions, run: dying.run, cause: cause, files: files)
         case nil:
-            streams.err("error: cannot run \(ChildProcess.executablePath) to explore in")
+            streams.err("error: cannot start \(CommandLine.arguments.first ?? "fluxsh") again to explore in")
             return 2
         }
     }
 
-    /// Shrinks the sequence the worker died in, by replaying candidates in children, and reports it.
-    private func reportTrap(_ explorer: Explorer, signal: Int32, journals: [String], errors: String, stem: String) -> Int32 {
+    /// Whether `actions`, replayed in a child, end it the way the worker ended (same fatal error
+    /// message, or same signal when there was none).
+    private func dies(_ actions: [ActionInvocation], as cause: String, _ files: Files) -> Bool {
+        let text = actions.map { "dispatch " + $0.description + "\n" }.joined()
+        guard (try? FileSystem.writeAtomically(text, to: files.candidate)) != nil else { return false }
+        let ending = ChildProcess.run(
+            workerArguments(seed: 0, jobs: 1, runs: 1),
+            environment: [Self.replayVariable: files.candidate, "SWIFT_BACKTRACE": "enable=no"],
+            standardOutput: "/dev/null", standardError: files.candidateErrors)
+        guard case .signaled(let signal) = ending else { return false }
+        return Self.cause(Self.contents(of: files.candidateErrors), signal: signal) == cause
+    }
+
+    /// Shrinks the actions that trap, by replaying candidates in children, and reports them.
+    private func reportTrap(_ explorer: Explorer, actions: [ActionInvocation], run: Int, cause: String, files: Files) -> Int32 {
         let streams = StandardStreams.shared
-        // Each job's last sequence; with several jobs, the one that traps again is the culprit.
-        let sequences = journals.map { journal in
-            var actions: [ActionInvocation] = []
-            for line in journal.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line == "start" {
-                    actions = []
-                } else if case .dispatch(let action)? = try? CommandParser.parse(line).command {
-                    actions.append(action)
-                }
-            }
-            return actions
-        }
-        let cause =
-            errors.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("fatal error") }.map(String.init)
-            ?? (signal == SIGILL || signal == SIGTRAP
-                ? "signal \(signal): a Swift runtime trap (an overflow, nil force-unwrapped, an index out of range, …)"
-                : "signal \(signal)")
-        let candidate = stem + ".replay"
-        defer { unlink(candidate) }
         var spawns = 0
-        func traps(_ attempt: [ActionInvocation]) -> Bool {
+        let minimal = explorer.minimize(actions) { attempt in
             guard spawns < 400 else { return false }
             spawns += 1
-            let text = attempt.map { "dispatch " + $0.description + "\n" }.joined()
-            guard (try? FileSystem.writeAtomically(text, to: candidate)) != nil else { return false }
-            let ending = ChildProcess.run(
-                Array(CommandLine.arguments.dropFirst()),
-                environment: [Self.replayVariable: candidate, "SWIFT_BACKTRACE": "enable=no"],
-                standardOutput: "/dev/null", standardError: "/dev/null")
-            if case .signaled = ending { return true }
-            return false
+            return dies(attempt, as: cause, files)
         }
-        let actions = sequences.count == 1 ? sequences[0] : sequences.first(where: traps) ?? sequences[0]
-        let minimal = explorer.minimize(actions, fails: traps)
         let seed = explorer.options.seed
         let scenario = explorer.trapScenario(minimal, message: cause)
         let file = options.save ?? "explore-\(seed).scenario"
@@ -133,12 +167,37 @@ struct ExploreMode {
         report.checks = explorer.checkNames + ["the process survives each action"]
         report.actions = actions.count
         report.failure = Explorer.Failure(
-            check: .trap, message: cause, run: 0, runSeed: 0, actions: actions,
+            check: .trap, message: cause, run: run, runSeed: 0, actions: actions,
             minimal: minimal.map { Explorer.Step(action: $0, wasRefused: false) }, scenario: scenario,
             minimalLines: minimal.map { _ in [] })
         let renderer = Renderer(colors: Platform.colorsOnStandardOutput(noColor: options.common.noColor))
         for line in renderer.report(report, options: explorer.options, seconds: 0, savedTo: saved) { streams.out(line) }
         return 1
+    }
+
+    /// A journal's last run: its number and its actions.
+    private static func journalRun(_ journal: String) -> (run: Int, actions: [ActionInvocation]) {
+        var run = -1
+        var actions: [ActionInvocation] = []
+        for line in journal.split(separator: "\n") {
+            if line.hasPrefix("start ") {
+                run = Int(line.dropFirst(6)) ?? -1
+                actions = []
+            } else if case .dispatch(let action)? = try? CommandParser.parse(line).command {
+                actions.append(action)
+            }
+        }
+        return (run, actions)
+    }
+
+    /// What a child that died said: its fatal error, else its signal.
+    private static func cause(_ errors: String, signal: Int32) -> String {
+        if let line = errors.split(separator: "\n").first(where: { $0.contains("Fatal error") || $0.contains("fatal error") }) {
+            return String(line)
+        }
+        return signal == SIGILL || signal == SIGTRAP
+            ? "signal \(signal): a Swift runtime trap (an overflow, nil force-unwrapped, an index out of range, …)"
+            : "signal \(signal)"
     }
 
     private static func contents(of path: String) -> String {
@@ -148,12 +207,15 @@ struct ExploreMode {
 
     // MARK: - The children
 
-    /// The worker: explores, announcing each action in the journal before dispatching it.
+    /// The worker: explores, announcing each action in its job's journal before dispatching it.
     private func explore(journalingTo path: String) -> Int32 {
+        ChildProcess.rememberParent()
         let streams = StandardStreams.shared
         guard let explorer = explorer(seed: options.seed ?? 0) else { return 2 }
-        // NB: a journal per job, so that each job's last sequence is whole.
-        let descriptors = (0..<options.jobs).map { open(path + ".\($0)", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o600) }
+        // NB: a journal per job, emptied at each run: it holds the run under way, whole.
+        let descriptors = (0..<explorer.options.jobs).map {
+            open(path + ".\($0)", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o600)
+        }
         defer { for descriptor in descriptors where descriptor >= 0 { close(descriptor) } }
         guard descriptors.allSatisfy({ $0 >= 0 }) else {
             streams.err("error: cannot write the exploration journal \(path)")
@@ -161,14 +223,17 @@ struct ExploreMode {
         }
         // NB: one write(2) per line, unbuffered: what is written before a trap is in the file.
         explorer.journal = { job, event in
-            let line: String
-            switch event {
-            case .start: line = "start\n"
-            case .action(let action): line = "dispatch " + action.description + "\n"
-            }
-            var text = line
             let descriptor = descriptors[job]
-            text.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
+            var line: String
+            switch event {
+            case .start(let run):
+                ChildProcess.endIfOrphaned()
+                ftruncate(descriptor, 0)
+                line = "start \(run)\n"
+            case .action(let action):
+                line = "dispatch " + action.description + "\n"
+            }
+            line.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
         }
         let start = ContinuousClock.now
         let report = explorer.explore()
@@ -186,6 +251,10 @@ struct ExploreMode {
                 status = 1
             }
         }
+        if let reason = report.nothingToExplore {
+            streams.err("error: nothing to explore: \(reason)")
+            status = 2
+        }
         let renderer = Renderer(colors: Platform.colorsOnStandardOutput(noColor: options.common.noColor))
         for line in renderer.report(report, options: explorer.options, seconds: seconds, savedTo: saved) { streams.out(line) }
         return status
@@ -198,7 +267,7 @@ struct ExploreMode {
         for line in Self.contents(of: path).split(separator: "\n") {
             if case .dispatch(let action)? = try? CommandParser.parse(line).command { actions.append(action) }
         }
-        _ = explorer.run(actions)
+        _ = explorer.replayed(actions)
         return 0
     }
 

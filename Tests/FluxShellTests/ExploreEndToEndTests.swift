@@ -26,16 +26,32 @@ struct ExploreEndToEndTests {
         #expect(replay.status != 0)
     }
 
+    /// Found in review: shrinking took any crash for the one found.
+    @Test func shrinkingATrapKeepsItsFatalError() throws {
+        let here = try folder()
+        defer { try? FileManager.default.removeItem(at: here) }
+        let shell = Fluxsh.executable("planted-shell")
+        let result = try Fluxsh.run(["explore", "level", "--seed", "3", "--no-color", "--jobs", "2"], in: here, program: shell)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("Fatal error: A: above twenty"))
+        #expect(result.stdout.contains(" to 1:\n  dispatch set 21\n"))
+        // No file is left in the temporary folder.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+            $0.hasPrefix("planted-shell-explore-")
+        }
+        #expect(leftovers.isEmpty)
+    }
+
     @Test func theSameSeedPrintsTheSameBytesAndAFailureIsSaved() throws {
         let here = try folder()
         defer { try? FileManager.default.removeItem(at: here) }
         let arguments = ["explore", "counter", "--seed", "9", "--runs", "30", "--invariant", "count < 40", "--no-color"]
         let first = try Fluxsh.run(arguments, in: here)
-        let second = try Fluxsh.run(arguments, in: here)
+        let second = try Fluxsh.run(arguments + ["--jobs", "3"], in: here)
         #expect(first.status == 1)
-        // Only the elapsed time may differ.
+        // Only the elapsed time may differ, also with three jobs.
         func withoutTiming(_ text: String) -> String {
-            text.split(separator: "\n").filter { !$0.contains(" actions/s") }.joined(separator: "\n")
+            text.replacing(/, [0-9.]+ s \([0-9]+ actions\/s\)/, with: "")
         }
         #expect(withoutTiming(first.stdout) == withoutTiming(second.stdout))
         #expect(first.stdout.contains("FAIL: invariant 'count < 40'"))

@@ -102,6 +102,11 @@ struct ExplorerTests {
         StoreDefinition("stamp", state: Stamp(), mutation: StampMutation(clock: Clock())),
         StoreDefinition("boxed", state: Boxed(), mutation: BoxedMutation()),
         StoreDefinition(
+            "boxedGuard", state: Boxed(), mutation: BoxedMutation(),
+            validate: { action, _ in
+                if case .noop = action { throw ShellError("noop is refused") }
+            }),
+        StoreDefinition(
             "leakyRefusal", state: Boxed(), mutation: BoxedMutation(),
             validate: { action, state in
                 // Changes the shared box, then refuses: the planted bug.
@@ -183,6 +188,25 @@ struct ExplorerTests {
         _ = try scenarioFails(failure.scenario)
     }
 
+    /// Found in review: a change made in place earlier (a `bump`) was blamed on a later refusal.
+    @Test func aRefusalAfterAnInPlaceChangeIsNotBlamed() throws {
+        let report = try explore(["boxedGuard"])
+        let failure = try #require(report.failure)
+        #expect(failure.check == .undoDoesNotRestore(store: "boxedGuard"))
+    }
+
+    @Test func anInvariantFalseAtTheStartFailsThereAndOneThatCannotBeCheckedIsAUsageError() throws {
+        var options = Explorer.Options(stores: ["counter"], seed: 1)
+        options.invariants = ["count > 0"]
+        let report = try Explorer(catalog: .builtIn, options: options).explore()
+        let failure = try #require(report.failure)
+        #expect(failure.minimal.isEmpty)
+        #expect(failure.message == "expectation failed: count > 0 (actual: 0) (in the initial state)")
+        #expect(failure.scenario.hasSuffix("load counter\nexpect count > 0\n"))
+        options.invariants = ["nope >= 0"]
+        #expect(throws: ShellError.self) { try Explorer(catalog: .builtIn, options: options) }
+    }
+
     @Test func aRefusedActionThatChangedTheStateIsCaught() throws {
         let report = try explore(["leakyRefusal"])
         let failure = try #require(report.failure)
@@ -250,6 +274,15 @@ struct ExplorerTests {
         #expect(three.run == one.run)
         #expect(three.minimal == one.minimal)
         #expect(three.scenario == one.scenario)
+        // The whole report, counts and coverage included, is one job's.
+        func report(jobs: Int) throws -> [String] {
+            var options = Explorer.Options(stores: ["counter"], seed: 21)
+            options.invariants = ["count < 60"]
+            options.runs = 60
+            options.jobs = jobs
+            return Renderer().report(try Explorer(catalog: .builtIn, options: options).explore(), options: options, seconds: 0, savedTo: nil)
+        }
+        #expect(try report(jobs: 3) == report(jobs: 1))
     }
 
     @Test func shardsSplitTheRuns() throws {

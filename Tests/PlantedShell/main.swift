@@ -22,5 +22,20 @@ struct QuotientMutation: Mutation {
     }
 }
 
-var catalog = StoreCatalog([StoreDefinition("quotient", state: Quotient(), mutation: QuotientMutation())])
+/// `set(n)` dies one way above 20 and another way at exactly 20: shrinking must keep the first.
+struct Level: State { var value = 0 }
+enum LevelAction: Action { case set(Int) }
+struct LevelMutation: Mutation {
+    func mutate(action: LevelAction, state: inout Level) {
+        guard case .set(let value) = action else { return }
+        if value > 20 { fatalError("A: above twenty") }
+        if value == 20 { fatalError("B: exactly twenty") }
+        state.value = value
+    }
+}
+
+let catalog = StoreCatalog([
+    StoreDefinition("quotient", state: Quotient(), mutation: QuotientMutation()),
+    StoreDefinition("level", state: Level(), mutation: LevelMutation()),
+])
 FluxShellMain.run(catalog: catalog)

@@ -124,6 +124,8 @@ public final class Explorer: @unchecked Sendable {
         public var runs = 0
         public var actions = 0
         public var failure: Failure?
+        /// Why no action could be made, when none was: nothing was checked.
+        public var nothingToExplore: String?
         public var coverage: [CaseCoverage] = []
         public var checks: [String] = []
     }
@@ -136,7 +138,8 @@ public final class Explorer: @unchecked Sendable {
     /// starts with `.start`, and each action is announced before it is dispatched. A parent
     /// process reads the last sequence of a child that died (see `fluxsh explore`).
     public enum Event {
-        case start
+        /// A run begins (`run` is its number; -1 for a replay of given actions).
+        case start(run: Int)
         case action(ActionInvocation)
     }
 
@@ -148,6 +151,17 @@ public final class Explorer: @unchecked Sendable {
         self.catalog = catalog
         self.options = options
         guard !options.stores.isEmpty else { throw ShellError("explore needs at least one store", hint: "e.g. explore todos") }
+        if let twice = options.stores.first(where: { name in options.stores.filter { $0 == name }.count > 1 }) {
+            throw ShellError("the store '\(twice)' is named twice", hint: "each store is loaded once per run")
+        }
+        guard (1...Self.maximumRuns).contains(options.runs), (1...Self.maximumSteps).contains(options.steps) else {
+            throw ShellError(
+                "--runs must be 1...\(Self.maximumRuns) and --steps 1...\(Self.maximumSteps)",
+                hint: "more runs explore more; --time bounds how long")
+        }
+        if let seconds = options.seconds, !(seconds > 0 && seconds <= 31_536_000) {
+            throw ShellError("--time must be a number of seconds above 0 (at most a year)", hint: "e.g. --time 30")
+        }
         for name in options.stores where catalog[name] == nil {
             throw ShellError(
                 "unknown store '\(name)'",
@@ -167,16 +181,35 @@ public final class Explorer: @unchecked Sendable {
             expectations.append(expectation)
         }
         self.expectations = expectations
+        // NB: each invariant must be checkable where every run starts: a path that is not in the
+        // state is a mistake in the command line, not a failure of the store.
+        let session = freshSession()
+        for (expectation, text) in zip(expectations, options.invariants) {
+            do {
+                _ = try session.execute(.expect(expectation))
+            } catch where !Self.isFailedExpectation(error) {
+                throw ShellError("--invariant '\(text)' cannot be checked in the initial state: \(error.message)", hint: error.hint)
+            } catch {}
+        }
     }
+
+    /// Bounds that keep an exploration's memory and arithmetic in range.
+    public static let maximumRuns = 1_000_000_000
+    public static let maximumSteps = 100_000
+
+    /// Whether an `expect` error says the expectation does not hold (rather than that it cannot
+    /// be evaluated: a path that is not there, values that cannot be ordered).
+    static func isFailedExpectation(_ error: ShellError) -> Bool { error.message.hasPrefix("expectation failed") }
 
     // MARK: - Exploring
 
-    /// What one job explored.
-    private struct JobResult {
-        var runs = 0
-        var actions = 0
-        var coverage = Coverage()
-        var failure: (run: Int, runSeed: UInt64, outcome: Outcome)?
+    /// What one run explored, kept apart so that a report counts the runs one job would have
+    /// explored, whatever the number of jobs.
+    private struct RunResult {
+        var run: Int
+        var actions: Int
+        var coverage: Coverage
+        var failure: (runSeed: UInt64, outcome: Outcome)?
     }
 
     /// Runs the exploration; stops at the first failure, which is shrunk.
@@ -184,50 +217,62 @@ public final class Explorer: @unchecked Sendable {
         var report = Report(seed: options.seed)
         report.programName = catalog.programName
         report.checks = checkNames
-        let runs = (0..<options.runs).filter { options.shard?.includes($0) ?? true }
-        let jobs = max(1, min(options.jobs, runs.count))
-        let start = ContinuousClock.now
-        // NB: a job stops at a run past the lowest failing run any job found: that failure is
-        // the one reported, whatever the number of jobs.
+        // NB: an invariant that fails before any action fails in the initial state.
+        if let failure = checkInvariants(freshSession()) {
+            report.failure = Failure(
+                check: failure.0, message: failure.1 + " (in the initial state)", run: 0, runSeed: 0, actions: [], minimal: [],
+                scenario: scenarioText(Outcome(), check: failure.0, runSeed: 0), minimalLines: [])
+            report.coverage = Coverage().table(for: loadedDefinitions)
+            return report
+        }
+        let runs = options.shard.map { shard in stride(from: shard.index - 1, to: options.runs, by: shard.count) }
+            ?? stride(from: 0, to: options.runs, by: 1)
+        let jobs = max(1, min(options.jobs, runs.underestimatedCount))
+        let deadline = options.seconds.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+        // NB: a job stops at a run past the lowest failing run any job found; then only the runs
+        // up to that one are counted: the report is one job's, whatever the number of jobs.
         let lowestFailure = LockedValue(Int.max)
-        let results = LockedValue([JobResult]())
+        let results = LockedValue([RunResult]())
         let explore = { @Sendable (job: Int) in
-            var result = JobResult()
-            for position in stride(from: job, to: runs.count, by: jobs) {
-                let run = runs[position]
+            var position = 0
+            for run in runs {
+                defer { position += 1 }
+                guard position % jobs == job else { continue }
                 if run > lowestFailure.withLock({ $0 }) { break }
-                if let seconds = self.options.seconds, start.duration(to: .now) > .milliseconds(Int(seconds * 1000)) { break }
+                if let deadline, ContinuousClock.now > deadline { break }
                 let runSeed = SeededRandom.seed(ofRun: run, of: self.options.seed)
                 var source = ActionSource.generated(
                     ArgumentGenerator(random: SeededRandom(seed: runSeed)), steps: self.options.steps)
-                let outcome = self.execute(&source, coverage: &result.coverage, job: job)
-                result.runs += 1
-                result.actions += outcome.steps.count
+                var coverage = Coverage()
+                let outcome = self.execute(&source, coverage: &coverage, job: job, run: run)
+                var result = RunResult(run: run, actions: outcome.steps.count, coverage: coverage)
                 if outcome.failure != nil {
-                    result.failure = (run, runSeed, outcome)
+                    result.failure = (runSeed, outcome)
                     lowestFailure.withLock { $0 = min($0, run) }
-                    break
                 }
+                results.withLock { $0.append(result) }
+                if result.failure != nil { break }
             }
-            results.withLock { $0.append(result) }
         }
         if jobs == 1 {
             explore(0)
         } else {
             DispatchQueue.concurrentPerform(iterations: jobs, execute: explore)
         }
+        let cutoff = lowestFailure.withLock { $0 }
         var coverage = Coverage()
-        var first: (run: Int, runSeed: UInt64, outcome: Outcome)?
-        for result in results.withLock({ $0 }) {
-            report.runs += result.runs
+        for result in results.withLock({ $0 }).sorted(by: { $0.run < $1.run }) where result.run <= cutoff {
+            report.runs += 1
             report.actions += result.actions
             coverage.add(result.coverage)
-            if let failure = result.failure, failure.run < first?.run ?? .max { first = failure }
-        }
-        if let first, let found = first.outcome.failure {
-            report.failure = shrink(found, steps: first.outcome.steps, run: first.run, runSeed: first.runSeed)
+            if let failure = result.failure, let found = failure.outcome.failure {
+                report.failure = shrink(found, steps: failure.outcome.steps, run: result.run, runSeed: failure.runSeed)
+            }
         }
         report.coverage = coverage.table(for: loadedDefinitions)
+        if report.actions == 0, report.failure == nil, report.runs > 0 {
+            report.nothingToExplore = nothingToExploreReason
+        }
         return report
     }
 
@@ -241,6 +286,23 @@ public final class Explorer: @unchecked Sendable {
     }
 
     private var loadedDefinitions: [StoreDefinition] { options.stores.compactMap { catalog[$0] } }
+
+    /// Why no action can be made for the stores: every case's reason, or its action type's.
+    private var nothingToExploreReason: String {
+        let reasons = loadedDefinitions.map { definition in
+            if let reason = definition.actionsUnlistedBecause { return "'\(definition.name)': \(reason)" }
+            let cases = definition.actions.map { "\($0.name) (\($0.notDispatchableBecause ?? "no value could be made"))" }
+            return "'\(definition.name)': " + (cases.isEmpty ? "no action cases" : cases.joined(separator: ", "))
+        }
+        return "no action could be made: " + reasons.joined(separator: "; ")
+    }
+
+    /// A fresh session with `actions` dispatched (refused ones change nothing).
+    public func replayed(_ actions: [ActionInvocation]) -> Session {
+        let session = freshSession()
+        for action in actions { _ = try? session.execute(.dispatch(action)) }
+        return session
+    }
 
     /// Where a run's actions come from: made as it goes, or a fixed list (replays, shrinking).
     enum ActionSource {
@@ -257,17 +319,19 @@ public final class Explorer: @unchecked Sendable {
     }
 
     /// Runs the actions of `source` in a fresh session, checking after each and at the end.
-    func execute(_ source: inout ActionSource, coverage: inout Coverage, job: Int = 0) -> Outcome {
+    func execute(_ source: inout ActionSource, coverage: inout Coverage, job: Int = 0, run: Int = -1) -> Outcome {
         var outcome = Outcome()
-        journal?(job, .start)
+        journal?(job, .start(run: run))
         let session = freshSession()
         let initial = session.stores.map { $0.runtime.readStateAfresh() }
+        // NB: only a store's validation can refuse an action after seeing it; the states of
+        // those stores are read afresh before each action (also what a class instance in them
+        // holds now), the others' not at all.
+        let validating = session.stores.indices.filter { session.stores[$0].runtime.validates }
         var index = 0
         while let action = next(&source, in: session, index: index) {
             index += 1
-            // NB: the states as last read (the generator read them already): a refused action
-            // must leave each as it was, also through a class instance it holds.
-            let before = session.stores.map(\.json)
+            let before = validating.map { session.stores[$0].runtime.readStateAfresh() }
             let generatedStore = action.store
             journal?(job, .action(action.invocation))
             do {
@@ -281,7 +345,7 @@ public final class Explorer: @unchecked Sendable {
                 coverage.count(generatedStore, action.invocation.name, refused: true, changed: false)
                 outcome.steps.append(Step(action: action.invocation, wasRefused: true))
                 outcome.lines.append(["error: " + error.text])
-                if let store = zip(session.stores, before).first(where: { $0.runtime.readStateAfresh() != $1 })?.0 {
+                if let store = zip(validating.map { session.stores[$0] }, before).first(where: { $0.runtime.readStateAfresh() != $1 })?.0 {
                     outcome.failure = (.refusedActionChangedState(store: store.alias), "\(action.invocation) was refused (\(error.text)) but changed '\(store.alias)'", outcome.steps.count - 1)
                     return outcome
                 }

@@ -10,16 +10,11 @@ extension Explorer {
         let original = actions
         let target = found.check
         var budget = 20_000
-        func fails(_ candidate: [ActionInvocation]) -> Bool {
+        actions = minimize(actions) { candidate in
             guard budget > 0 else { return false }
             budget -= 1
-            var source = ActionSource.fixed(candidate)
-            var ignored = Coverage()
-            return execute(&source, coverage: &ignored).failure?.check == target
+            return self.run(candidate) == target
         }
-        actions = fewerActions(actions, fails)
-        actions = smallerArguments(actions, fails)
-        actions = fewerActions(actions, fails)
         var source = ActionSource.fixed(actions)
         var ignored = Coverage()
         let outcome = execute(&source, coverage: &ignored)
@@ -236,9 +231,7 @@ extension Explorer {
             lines.append((step.wasRefused ? "! dispatch " : "dispatch ") + step.action.description)
             if !step.wasRefused { lines += printed }
         }
-        let active = options.stores.last ?? ""
-        let session = freshSession()
-        for step in outcome.steps { _ = try? session.execute(.dispatch(step.action)) }
+        let session = replayed(outcome.steps.map(\.action))
         switch check {
         case .invariant(let text):
             lines.append("expect " + text)
@@ -246,8 +239,7 @@ extension Explorer {
             lines += ["use \(store)", "invariants"]
         case .refusedActionChangedState(let store):
             // The state before the refused action, which the replay does not keep either.
-            let before = freshSession()
-            for step in outcome.steps.dropLast() { _ = try? before.execute(.dispatch(step.action)) }
+            let before = replayed(outcome.steps.dropLast().map(\.action))
             let state = before.stores.first { $0.alias == store }.map { JSONText.compact($0.json) } ?? "null"
             lines += ["use \(store)", "expect . == \(state)"]
         case .replayDiffers:
@@ -262,7 +254,6 @@ extension Explorer {
             let done = session.history.undoable
             lines += ["undo \(done)", "redo \(done)", "use \(store)", "expect . == \(final)"]
         }
-        if active != options.stores.last { lines.append("use \(active)") }
         return lines.joined(separator: "\n") + "\n"
     }
 }

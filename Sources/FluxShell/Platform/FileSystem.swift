@@ -26,12 +26,30 @@ public enum FileSystem {
         return [UInt8](data)
     }
 
-    /// Writes `text` to `path` through a temporary file in the same folder and a rename.
+    /// Writes `text` to `path` through a temporary file in the same folder and a rename. What is
+    /// not a regular file (`/dev/null`, a pipe, a symbolic link) is written in place instead: a
+    /// rename would put a file where the device or the link was.
     public static func writeAtomically(_ text: String, to path: String) throws(ShellError) {
         if kind(of: path) == .directory {
             throw ShellError(
                 "cannot write '\(path)': it is a directory",
                 hint: "give a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")session.scenario")
+        }
+        var info = stat()
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            // NB: O_TRUNC empties a file a link leads to, and is ignored by a device or a pipe.
+            let descriptor = open(path, O_WRONLY | O_TRUNC)
+            guard descriptor >= 0 else { throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+            defer { close(descriptor) }
+            var bytes = Array(text.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+                offset += written
+            }
+            return
         }
         let url = URL(fileURLWithPath: path)
         do {

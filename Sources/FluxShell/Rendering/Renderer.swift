@@ -290,7 +290,7 @@ extension Renderer {
     /// its steps' diff lines) if one was found, and the coverage of each action case.
     public func report(_ report: Explorer.Report, options: Explorer.Options, seconds: Double, savedTo file: String?) -> [String] {
         var lines = [
-            "explore \(options.stores.joined(separator: " ")): seed \(report.seed), up to \(options.runs) runs of \(options.steps) actions"
+            "explore \(options.stores.joined(separator: " ")): seed \(report.seed), up to \(options.runs) run\(options.runs == 1 ? "" : "s") of \(options.steps) action\(options.steps == 1 ? "" : "s")"
                 + (options.shard.map { ", shard \($0.index)/\($0.count)" } ?? ""),
             "checks: " + report.checks.joined(separator: ", "),
         ]
@@ -305,9 +305,12 @@ extension Renderer {
         }
         if let failure = report.failure {
             lines.append("")
-            lines.append(wrapped("FAIL", "31") + ": \(failure.check)" + (trapped ? "" : " (run \(failure.run + 1))"))
+            let initially = failure.actions.isEmpty && !trapped
+            lines.append(wrapped("FAIL", "31") + ": \(failure.check)" + (trapped || initially ? "" : " (run \(failure.run + 1))"))
             lines.append("  " + failure.message)
-            lines.append("shrunk from \(failure.actions.count) action\(failure.actions.count == 1 ? "" : "s") to \(failure.minimal.count):")
+            if !initially {
+                lines.append("shrunk from \(failure.actions.count) action\(failure.actions.count == 1 ? "" : "s") to \(failure.minimal.count):")
+            }
             for (step, printed) in zip(failure.minimal, failure.minimalLines) {
                 lines.append("  " + (step.wasRefused ? "! " : "") + "dispatch " + step.action.description)
                 for line in printed { lines.append("    " + (colors ? color(line) : line)) }
