@@ -1,6 +1,13 @@
+import Dispatch
 import FluxCore
 import FluxShell
 import FluxStores
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The engine's cost for one command, without process start-up or I/O.
 enum ShellBenchmarks {
@@ -36,6 +43,29 @@ enum ShellBenchmarks {
             plain.dispatcher.dispatch(.add(title: "Buy milk"))
         }
         precondition(recorder.error == nil)
+
+        // NB: a pipe read by another thread (`app | cat`): there each write also keeps a SIGPIPE
+        // from killing the app when the reader goes.
+        var ends: [Int32] = [0, 0]
+        let piped = Flux(state: NotesState(), mutation: NotesMutation())
+        guard pipe(&ends) == 0,
+            let pipeRecorder = try? ScenarioRecorder(recording: piped, as: "todos", to: "/dev/fd/\(ends[1])")
+        else { fatalError("cannot record to a pipe") }
+        close(ends[1])
+        let reader = ends[0]
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while read(reader, &buffer, buffer.count) > 0 {}
+            drained.signal()
+        }
+        measure("notes, add title:, with a ScenarioRecorder (to a pipe)", iterations: 100_000, rounds: 3) {
+            piped.dispatcher.dispatch(.add(title: "Buy milk"))
+        }
+        precondition(pipeRecorder.error == nil)
+        try? pipeRecorder.finish()
+        drained.wait()
+        close(reader)
     }
 
     static func execute(_ session: Session, _ line: String) -> [String] {

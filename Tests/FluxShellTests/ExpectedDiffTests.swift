@@ -1,3 +1,5 @@
+import FluxCore
+import Foundation
 import Testing
 
 @testable import FluxShell
@@ -106,23 +108,157 @@ struct ExpectedDiffTests {
         for expected in blocks(of: lines + ["..."], upTo: 4) {
             let diff = ExpectedDiff(expected)
             for actual in actuals {
-                let alignment = diff.alignment(with: actual)
-                if alignment.holds != Self.glob(expected[...], actual[...]) {
-                    Issue.record("\(expected) against \(actual): alignment says \(alignment.holds)")
-                }
-                let updated = alignment.updated.map { line in
-                    switch line {
-                    case .kept(let index): expected[index]
-                    case .written(let index): actual[index]
+                // NB: a largest table of 0 cells lays every block as a huge one is laid.
+                for largestTable in [ExpectedDiff.largestTable, 0] {
+                    let alignment = diff.alignment(with: actual, largestTable: largestTable)
+                    if alignment.holds != Self.glob(expected[...], actual[...]) {
+                        Issue.record("\(expected) against \(actual), \(largestTable) cells: alignment says \(alignment.holds)")
                     }
-                }
-                if ExpectedDiff(updated).alignment(with: actual).holds == false {
-                    Issue.record("\(expected) against \(actual): update wrote \(updated), which does not match")
+                    Self.checkSteps(of: alignment, expected, actual)
+                    let updated = Self.lines(of: alignment.updated, expected, actual)
+                    if ExpectedDiff(updated).alignment(with: actual).holds == false {
+                        Issue.record("\(expected) against \(actual), \(largestTable) cells: update wrote \(updated), which does not match")
+                    }
                 }
                 compared += 1
             }
         }
         #expect(compared == 341 * 121)
+    }
+
+    static func lines(of updated: [ExpectedDiff.UpdatedLine], _ expected: [String], _ actual: [String]) -> [String] {
+        updated.map { line in
+            switch line {
+            case .kept(let index): expected[index]
+            case .written(let index): actual[index]
+            }
+        }
+    }
+
+    /// Every expected and actual line in exactly one step, both in order; a line matched or
+    /// replaced is equal or for the same path.
+    static func checkSteps(
+        of alignment: ExpectedDiff.Alignment, _ expected: [String], _ actual: [String],
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
+        var nextExpected = 0
+        var nextActual = 0
+        for step in alignment.steps {
+            var e: Int?
+            var a: Range<Int> = nextActual..<nextActual
+            switch step {
+            case .matched(let expectedIndex, let actualIndex):
+                e = expectedIndex
+                a = actualIndex..<(actualIndex + 1)
+                if expected[expectedIndex] != actual[actualIndex] {
+                    Issue.record("\(step) matches different lines", sourceLocation: sourceLocation)
+                }
+            case .replaced(let expectedIndex, let actualIndex):
+                e = expectedIndex
+                a = actualIndex..<(actualIndex + 1)
+                if expected[expectedIndex].prefix(while: { $0 != ":" }) != actual[actualIndex].prefix(while: { $0 != ":" }) {
+                    Issue.record("\(step) replaces a line for another path", sourceLocation: sourceLocation)
+                }
+            case .missing(let expectedIndex): e = expectedIndex
+            case .unexpected(let actualIndex): a = actualIndex..<(actualIndex + 1)
+            case .ellipsis(let expectedIndex, let covers):
+                e = expectedIndex
+                a = covers
+                if expected[expectedIndex] != "..." { Issue.record("\(step) is not a `...`", sourceLocation: sourceLocation) }
+            }
+            if let e {
+                if e != nextExpected { Issue.record("\(step): expected line \(nextExpected) next", sourceLocation: sourceLocation) }
+                nextExpected = e + 1
+            }
+            if a.lowerBound != nextActual { Issue.record("\(step): actual line \(nextActual) next", sourceLocation: sourceLocation) }
+            nextActual = a.upperBound
+        }
+        if nextExpected != expected.count || nextActual != actual.count {
+            Issue.record("steps end at \(nextExpected), \(nextActual)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Found in review: the table grew with expected lines × actual lines (5,000 by 5,000 took
+    /// 20 s in a debug build). A block this large is laid in linear time, with the same verdict.
+    /// The actual lines repeat, so a pinned line's first occurrence is not always its place: two
+    /// pinned lines with no `...` between must be found next to each other.
+    @Test func aHugeBlockGetsItsVerdict() {
+        let flag = "~ flag: false -> true"
+        let actual = (0..<20_000).map { $0 % 2 == 0 ? flag : "~ items[\($0)]: 0 -> 1" }
+        // `...`, then `flag` and `items[4j + 3]` next to each other, then `...`, and so on.
+        var expected = ["..."]
+        for j in 0..<5_000 { expected += [flag, actual[4 * j + 3], "..."] }
+
+        let passing = ExpectedDiff(expected).alignment(with: actual)
+        #expect(passing.holds)
+        Self.checkSteps(of: passing, expected, actual)
+        #expect(passing.updated.count == expected.count)
+        // The last pair pinned at the end, with no `...` after it.
+        #expect(ExpectedDiff(Array(expected.dropLast())).alignment(with: actual).holds)
+
+        var changed = expected
+        let line = 1 + 3 * 2_500 + 1
+        #expect(changed[line] == "~ items[10003]: 0 -> 1")
+        changed[line] = "~ items[10003]: 0 -> 2"
+        let failing = ExpectedDiff(changed).alignment(with: actual)
+        #expect(failing.mismatch == .notFound(expected: line))
+        Self.checkSteps(of: failing, changed, actual)
+        #expect(ExpectedDiff(Self.lines(of: failing.updated, changed, actual)).alignment(with: actual).holds)
+
+        // The pairs out of order; the last pair not at the end.
+        var swapped = expected
+        swapped.swapAt(1 + 3 * 100 + 1, 1 + 3 * 101 + 1)
+        #expect(!ExpectedDiff(swapped).alignment(with: actual).holds)
+        #expect(!ExpectedDiff(Array(expected.dropLast(4))).alignment(with: actual).holds)
+        #expect(ExpectedDiff(Array(expected.dropLast(3))).alignment(with: actual).holds)
+
+        // Every pair gone: no search may read the whole block again for each of them.
+        var gone = ["..."]
+        for j in 0..<5_000 { gone += [flag, "~ gone[\(j)]: 0 -> 1", "..."] }
+        let none = ExpectedDiff(gone).alignment(with: actual)
+        #expect(none.mismatch == .notFound(expected: 2))
+        Self.checkSteps(of: none, gone, actual)
+        #expect(ExpectedDiff(Self.lines(of: none.updated, gone, actual)).alignment(with: actual).holds)
+    }
+
+    struct Grid: State { var cells = [Int](repeating: 0, count: 20_000) }
+    enum GridAction: Action { case fill(Int) }
+    struct GridMutation: Mutation, Sendable {
+        func mutate(action: GridAction, state: inout Grid) {
+            switch action {
+            case .fill(let value): state.cells = state.cells.map { _ in value }
+            }
+        }
+    }
+
+    /// The same through a scenario: the check, its failure report and `--update`.
+    @Test func aScenarioWithAHugeBlockPassesFailsAndUpdates() throws {
+        let catalog = StoreCatalog([StoreDefinition("grid", state: Grid(), mutation: GridMutation())])
+        func scenario(changing changed: Int? = nil) -> String {
+            var text = "load grid\ndispatch fill 1\n...\n"
+            for cell in stride(from: 0, to: 20_000, by: 2) {
+                text += "~ cells[\(cell)]: 0 -> \(cell == changed ? 2 : 1)\n...\n"
+            }
+            return text
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).scenario").path
+        try scenario().write(toFile: path, atomically: true, encoding: .utf8)
+        let passed = ScenarioRunner(catalog: catalog).run(path)
+        #expect(passed.passed, "\(passed.report.prefix(5).joined(separator: "\n"))")
+
+        try scenario(changing: 778).write(toFile: path, atomically: true, encoding: .utf8)
+        let failed = ScenarioRunner(catalog: catalog).run(path)
+        #expect(!failed.passed)
+        #expect(
+            failed.report.first
+                == "\(path):2: error: the diff of 'dispatch fill 1' differs from the expected lines: '~ cells[778]: 0 -> 2' was not found")
+
+        var options = ScenarioRunner.Options()
+        options.update = true
+        let updated = ScenarioRunner(catalog: catalog, options: options).run(path)
+        #expect(updated.wasUpdated)
+        #expect(updated.passed, "\(updated.report.prefix(5).joined(separator: "\n"))")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == scenario())
     }
 
     /// The plain recursive definition: `...` is any number of lines, other lines themselves.

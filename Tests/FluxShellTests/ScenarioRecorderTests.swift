@@ -161,6 +161,38 @@ struct ScenarioRecorderTests {
         #expect(!Self.replay(path).passed)
     }
 
+    /// Found in review: an answer dispatched later, from a `Task` (a network response), is an
+    /// ordinary `dispatch` line; a shell store whose `effect` also answers applies it twice. The
+    /// README's advice: record under a name of its own, registered without that effect.
+    @Test func anAnswerFromATaskIsADispatchLineThatAStoreWithoutTheEffectReplays() async throws {
+        let path = Self.scratchFile("task.scenario")
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let recorder = try ScenarioRecorder(recording: flux, as: "shopRecorded", to: path)
+        flux.dispatcher.dispatch(.note("ping"))
+        await Task { flux.dispatcher.dispatch(.bump) }.value
+        try recorder.finish()
+
+        #expect(
+            try Self.lines(of: path) == [
+                "load shopRecorded",
+                "dispatch note ping",
+                "dispatch bump",
+                #"expect . == {"items":[],"total":0,"note":"ping","bumps":1}"#,
+                "",
+            ])
+        func catalog(withEffect: Bool) -> StoreCatalog {
+            StoreCatalog([
+                StoreDefinition("shop", state: ShopState(), mutation: ShopMutation(), effect: bumpOnNote),
+                StoreDefinition(
+                    "shopRecorded", state: ShopState(), mutation: ShopMutation(), effect: withEffect ? bumpOnNote : nil),
+            ])
+        }
+        let doubled = Self.replay(path, catalog: catalog(withEffect: true))
+        #expect(doubled.report.contains { $0.contains("error: expectation failed: . == ") }, "\(doubled.report)")
+        let replayed = Self.replay(path, catalog: catalog(withEffect: false))
+        #expect(replayed.passed, "\(replayed.report.joined(separator: "\n"))")
+    }
+
     @Test func stoppedActionsAreNotRecordedAndReplacedOnesAreRecordedAsDelivered() throws {
         let path = Self.scratchFile("middleware.scenario")
         let flux = Flux(state: ShopState(), mutation: ShopMutation())
@@ -298,6 +330,33 @@ struct ScenarioRecorderTests {
         let count = read(ends[0], &received, received.count)
         #expect(String(decoding: received.prefix(max(0, count)), as: UTF8.self).hasPrefix("load shop\ndispatch bump\n..."))
         #expect(buffered > 0)
+    }
+
+    /// Found in review: recording to a pipe whose reader went away (`/dev/stdout` piped into
+    /// `head`) killed the app with SIGPIPE. The descriptor is opened as the public initializer
+    /// opens a path, here the pipe's `/dev/fd/N`.
+    @Test func aPipeWhoseReaderWentAwayIsReportedOnceAndDispatchGoesOn() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let file = try OutputFile.create("/dev/fd/\(ends[1])")
+        close(ends[1])
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let reports = Locked<[String]>([])
+        let recorder = ScenarioRecorder(
+            recording: flux, as: "shop", file: file, path: "pipe",
+            report: { message in reports.set(reports.get() + [message]) })
+        flux.dispatcher.dispatch(.bump)
+        var received = [UInt8](repeating: 0, count: 64)
+        let count = read(ends[0], &received, received.count)
+        #expect(String(decoding: received.prefix(max(0, count)), as: UTF8.self) == "load shop\ndispatch bump\n")
+        close(ends[0])
+        for _ in 0..<3 { flux.dispatcher.dispatch(.bump) }
+
+        #expect(flux.store.state.bumps == 4)
+        #expect(reports.get() == ["ScenarioRecorder: cannot write pipe: broken pipe; recording stopped\n"])
+        #expect(recorder.error == ShellError("cannot write pipe: broken pipe"))
+        #expect(throws: recorder.error!) { try recorder.finish() }
+        #expect(reports.get().count == 1)
     }
 
     /// The replay goes through a real executable: an app records the repository search (its

@@ -14,10 +14,24 @@
 /// an Objective-C exception on Darwin when a write fails, which Swift cannot catch.
 struct OutputFile: Sendable {
     let descriptor: Int32
+    #if !canImport(Darwin)
+        /// Whether a failed write can raise SIGPIPE: the descriptor is a pipe, a FIFO or a socket
+        /// (or of a kind that `fstat` could not tell).
+        private let canRaiseBrokenPipe: Bool
+    #endif
 
     /// Wraps a descriptor that is already open for writing.
     init(descriptor: Int32) {
         self.descriptor = descriptor
+        #if !canImport(Darwin)
+            var status = stat()
+            if fstat(descriptor, &status) == 0 {
+                let kind = status.st_mode & mode_t(S_IFMT)
+                canRaiseBrokenPipe = kind == mode_t(S_IFIFO) || kind == mode_t(S_IFSOCK)
+            } else {
+                canRaiseBrokenPipe = true
+            }
+        #endif
     }
 
     /// Creates `path`, or empties it when it exists, for writing.
@@ -42,14 +56,59 @@ struct OutputFile: Sendable {
             }
             throw ShellError("cannot create '\(path)': \(reason(code))", hint: hint)
         }
+        #if canImport(Darwin)
+            // NB: a write to a pipe whose reader is gone then fails with EPIPE instead of raising
+            // SIGPIPE, which kills the app by default (Darwin raises it for the whole process, so
+            // masking it in one thread, as `write` does on Linux, would not do). It is a flag of
+            // the open file, which `open` made for us, except for `/dev/fd/N` (`/dev/stdout`):
+            // those share the app's descriptor N, whose writes then fail instead of killing it.
+            _ = fcntl(descriptor, F_SETNOSIGPIPE, 1)
+        #endif
         return OutputFile(descriptor: descriptor)
     }
 
     /// Writes all of `text` in one `write(2)` call, more only when the system writes part of it
     /// (or is interrupted by a signal).
     ///
+    /// A pipe whose reader is gone (`app | head`) is a failed write, `EPIPE`, not a SIGPIPE that
+    /// kills the process (on Darwin, for a file ``create(_:)`` opened); the signal's disposition,
+    /// process-wide, is left as the app set it.
+    ///
     /// - Returns: `nil`, or the `errno` of the failed write.
     func write(_ text: String) -> Int32? {
+        #if canImport(Darwin)
+            // NB: a file `create` opened does not raise SIGPIPE (F_SETNOSIGPIPE).
+            return writeAll(text)
+        #else
+            // NB: Linux raises SIGPIPE only for pipes, FIFOs and sockets; a regular file, a
+            // terminal or /dev/null is written without the three more system calls below (0.77 µs
+            // a line where measured, against 0.24 µs for the write itself).
+            guard canRaiseBrokenPipe else { return writeAll(text) }
+            // NB: safe because SIGPIPE for a failed write(2) is raised in the writing thread
+            // (synchronously, before write returns): blocked here, it waits pending in this
+            // thread alone, where no other thread's handler or sigwait sees it, and is taken back
+            // before the old mask returns. One already pending before (the app's, or raised by
+            // `kill`) is left pending, as a second standard signal would merge into it anyway.
+            var brokenPipe = sigset_t()
+            sigemptyset(&brokenPipe)
+            sigaddset(&brokenPipe, SIGPIPE)
+            var previousMask = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &brokenPipe, &previousMask)
+            var pending = sigset_t()
+            sigpending(&pending)
+            let wasPending = sigismember(&pending, SIGPIPE) == 1
+            let failure = writeAll(text)
+            if failure == EPIPE, !wasPending {
+                var noWait = timespec(tv_sec: 0, tv_nsec: 0)
+                while sigtimedwait(&brokenPipe, nil, &noWait) < 0, errno == EINTR {}
+            }
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+            return failure
+        #endif
+    }
+
+    /// The `write(2)` calls of ``write(_:)``.
+    private func writeAll(_ text: String) -> Int32? {
         var text = text
         return text.withUTF8 { bytes in
             var offset = 0

@@ -22,12 +22,14 @@ import FluxCore
 ///   written (no store saw it); one a middleware replaced is written as delivered.
 /// - A follow-up (an action dispatched while another was delivered, by a middleware or a handler;
 ///   see ``Dispatcher/isDeliveringFollowUp``) is a comment, `# => ACTION (a follow-up; …)`: on
-///   replay the shell's store dispatches it from its `effect`, as the app's middleware did. A
-///   follow-up dispatched later (from a `Task`) is an ordinary `dispatch` line.
+///   replay the shell's store dispatches it from its `effect`, as the app's middleware did. An
+///   action dispatched later (from a `Task`, such as a network response) is an ordinary `dispatch`
+///   line: replay it with a store whose `effect` does not dispatch it too, or it comes twice.
 /// - An action whose line would not replay to the same action (a closure or an `Error` in its
 ///   payload, an action type that is not an enum) is a comment, `# not replayable: ACTION (WHY)`,
 ///   and recording goes on.
-/// - A failure to write (a full disk, a closed descriptor) is reported once, on standard error as
+/// - A failure to write (a full disk, a closed descriptor, a pipe whose reader is gone: never a
+///   SIGPIPE) is reported once, on standard error as
 ///   `ScenarioRecorder: cannot write PATH: REASON; recording stopped` and in ``error``; nothing is
 ///   written after it, and the app's dispatches go on as before.
 ///

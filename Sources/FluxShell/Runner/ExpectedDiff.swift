@@ -112,12 +112,20 @@ struct ExpectedDiff {
         case written(actual: Int)
     }
 
+    /// The most cells the table of a best alignment may have (expected lines by actual lines,
+    /// after the lines equal at both ends): a larger block is laid by ``linearMiddle(_:_:)``.
+    static let largestTable = 1_000_000
+
     /// Lays the expected lines against `actual`: as many pinned lines found as can be (their
     /// longest common subsequence), then as few actual lines left outside a `...` as can be,
     /// then as many pinned lines not found replaced by a line for the same path as can be.
     /// The actual lines match exactly when no pinned line is missing and no actual line is
     /// left outside.
-    func alignment(with actual: [String]) -> Alignment {
+    ///
+    /// A block whose table would have more than `largestTable` cells is laid in linear time
+    /// instead: it matches exactly when the table would say so, but when it does not, the
+    /// lines a failure names and `--update` rewrites may differ (see ``linearMiddle(_:_:)``).
+    func alignment(with actual: [String], largestTable: Int = Self.largestTable) -> Alignment {
         let expected = lines
         func isPinned(_ index: Int) -> Bool { expected[index] != Self.ellipsis }
         // NB: pinned lines equal to the actual ones at both ends are found there in some best
@@ -133,7 +141,16 @@ struct ExpectedDiff {
             actualEnd -= 1
         }
         var steps = (0..<start).map { Step.matched(expected: $0, actual: $0) }
-        steps += middle(expected[start..<expectedEnd], actual[start..<actualEnd])
+        let middleExpected = expected[start..<expectedEnd]
+        let middleActual = actual[start..<actualEnd]
+        // NB: the table's time and memory grow with the product of the two counts (5,000 pinned
+        // lines against 5,000 actual ones took 20 s in a debug build); no input may hang (SPEC §5).
+        let cells = (middleExpected.count + 1).multipliedReportingOverflow(by: middleActual.count + 1)
+        if cells.overflow || cells.partialValue > largestTable {
+            steps += linearMiddle(middleExpected, middleActual)
+        } else {
+            steps += middle(middleExpected, middleActual)
+        }
         steps += (0..<(expected.count - expectedEnd)).map {
             Step.matched(expected: expectedEnd + $0, actual: actualEnd + $0)
         }
@@ -243,6 +260,175 @@ struct ExpectedDiff {
             }
         }
         return steps
+    }
+
+    /// An alignment of two slices (indices are those of the whole arrays) in time linear in
+    /// their lengths, for a block too large for the table.
+    ///
+    /// Each run of pinned lines after a `...` is placed where it first occurs after the previous
+    /// run (the last run, when no `...` follows it, at the end; a run after no `...`, where the
+    /// previous one ended): as in glob matching, placing each run as early as it can be leaves
+    /// the most room for the next, so this finds a match whenever there is one.
+    ///
+    /// A run not found there is placed line by line: after a `...`, a line where it next occurs
+    /// (else where a line for its path next occurs, replaced); after a placed line, the line
+    /// right after it if equal (else replaced when for the same path, else missing). So when
+    /// there is no match, the lines a failure names may differ from the table's, never the verdict.
+    ///
+    /// NB: the searches for runs together read at most three times as many lines as the two
+    /// slices have: the searches that find their run read each actual line once at most, and
+    /// the first that does not, once more; only later ones, when the verdict is already known,
+    /// can run out, and a run not found in time is placed line by line.
+    private func linearMiddle(_ expected: ArraySlice<String>, _ actual: ArraySlice<String>) -> [Step] {
+        // NB: lines as numbers (equal lines, equal numbers), so runs are searched among integers.
+        var numbers: [String: Int] = [:]
+        func number(_ line: String) -> Int {
+            if let known = numbers[line] { return known }
+            numbers[line] = numbers.count
+            return numbers.count - 1
+        }
+        let actualNumbers = actual.map(number)
+        let expectedNumbers = expected.map(number)
+        let ellipsis = number(Self.ellipsis)
+        var searchBudget = 3 * (actualNumbers.count + expectedNumbers.count)
+        var lineOccurrences: Occurrences<Int>?
+        var pathOccurrences: Occurrences<Substring>?
+
+        var steps: [Step] = []
+        // Offsets into the slices; the steps hold the whole arrays' indices.
+        var position = 0
+        var openEllipsis: Int?
+        var missingSinceEllipsis: [Int] = []
+        func close(ellipsisBefore end: Int) {
+            guard let open = openEllipsis else { return }
+            let covers = (actual.startIndex + position)..<(actual.startIndex + end)
+            steps.append(.ellipsis(expected: expected.startIndex + open, covers: covers))
+            steps += missingSinceEllipsis.map { .missing(expected: expected.startIndex + $0) }
+            missingSinceEllipsis = []
+            openEllipsis = nil
+            position = end
+        }
+        func place(_ e: Int, at a: Int, matched: Bool) {
+            close(ellipsisBefore: a)
+            let (expectedIndex, actualIndex) = (expected.startIndex + e, actual.startIndex + a)
+            steps.append(
+                matched
+                    ? .matched(expected: expectedIndex, actual: actualIndex)
+                    : .replaced(expected: expectedIndex, actual: actualIndex))
+            position = a + 1
+        }
+
+        var e = 0
+        while e < expectedNumbers.count {
+            if expectedNumbers[e] == ellipsis {
+                close(ellipsisBefore: position)
+                openEllipsis = e
+                e += 1
+                continue
+            }
+            var runEnd = e
+            while runEnd < expectedNumbers.count, expectedNumbers[runEnd] != ellipsis { runEnd += 1 }
+            let run = expectedNumbers[e..<runEnd]
+            var found: Int?
+            if openEllipsis != nil {
+                if runEnd == expectedNumbers.count {
+                    let start = actualNumbers.count - run.count
+                    if start >= position, actualNumbers[start...].elementsEqual(run) { found = start }
+                } else {
+                    found = Self.firstOccurrence(of: run, in: actualNumbers, from: position, budget: &searchBudget)
+                }
+            } else if actualNumbers.count - position >= run.count,
+                actualNumbers[position..<(position + run.count)].elementsEqual(run)
+            {
+                found = position
+            }
+            if let found {
+                for offset in 0..<run.count { place(e + offset, at: found + offset, matched: true) }
+                e = runEnd
+                continue
+            }
+            for line in e..<runEnd {
+                if openEllipsis != nil {
+                    if lineOccurrences == nil { lineOccurrences = Occurrences(actualNumbers) }
+                    if let next = lineOccurrences!.first(of: expectedNumbers[line], from: position) {
+                        place(line, at: next, matched: true)
+                        continue
+                    }
+                    if pathOccurrences == nil { pathOccurrences = Occurrences(actual.map(Self.pathKey)) }
+                    if let key = Self.pathKey(expected[expected.startIndex + line]),
+                        let next = pathOccurrences!.first(of: key, from: position)
+                    {
+                        place(line, at: next, matched: false)
+                        continue
+                    }
+                    missingSinceEllipsis.append(line)
+                } else if position < actualNumbers.count, actualNumbers[position] == expectedNumbers[line] {
+                    place(line, at: position, matched: true)
+                } else if position < actualNumbers.count, let key = Self.pathKey(expected[expected.startIndex + line]),
+                    key == Self.pathKey(actual[actual.startIndex + position])
+                {
+                    place(line, at: position, matched: false)
+                } else {
+                    steps.append(.missing(expected: expected.startIndex + line))
+                }
+            }
+            e = runEnd
+        }
+        if openEllipsis != nil {
+            close(ellipsisBefore: actualNumbers.count)
+        } else {
+            steps += (position..<actualNumbers.count).map { .unexpected(actual: actual.startIndex + $0) }
+        }
+        return steps
+    }
+
+    /// Where each value occurs in a sequence, asked with positions that never decrease.
+    private struct Occurrences<Key: Hashable> {
+        private var positions: [Key: [Int]] = [:]
+        /// Per value, how many of its positions are before the last position asked.
+        private var passed: [Key: Int] = [:]
+
+        init(_ values: [Key?]) {
+            for (position, value) in values.enumerated() {
+                if let value { positions[value, default: []].append(position) }
+            }
+        }
+
+        /// The first position of `value` at or after `start`.
+        mutating func first(of value: Key, from start: Int) -> Int? {
+            guard let all = positions[value] else { return nil }
+            var index = passed[value] ?? 0
+            while index < all.count, all[index] < start { index += 1 }
+            passed[value] = index
+            return index < all.count ? all[index] : nil
+        }
+    }
+
+    /// The first place at or after `start` where `text` has `pattern` (not empty), by
+    /// Knuth–Morris–Pratt: time linear in the lengths of both. Each element of `text` read
+    /// takes one from `budget`; `nil` when it runs out first.
+    private static func firstOccurrence(
+        of pattern: ArraySlice<Int>, in text: [Int], from start: Int, budget: inout Int
+    ) -> Int? {
+        let pattern = Array(pattern)
+        // The length of the longest proper prefix of `pattern[...i]` that is also its suffix.
+        var border = [Int](repeating: 0, count: pattern.count)
+        var length = 0
+        for i in pattern.indices.dropFirst() {
+            while length > 0, pattern[i] != pattern[length] { length = border[length - 1] }
+            if pattern[i] == pattern[length] { length += 1 }
+            border[i] = length
+        }
+        length = 0
+        var i = start
+        while i < text.count, budget > 0 {
+            budget -= 1
+            while length > 0, text[i] != pattern[length] { length = border[length - 1] }
+            if text[i] == pattern[length] { length += 1 }
+            if length == pattern.count { return i - pattern.count + 1 }
+            i += 1
+        }
+        return nil
     }
 
     /// What a `~ `, `+ ` or `- ` line changes: the sign and path before the first `: `.
