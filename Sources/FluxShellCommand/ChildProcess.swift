@@ -9,6 +9,9 @@
 /// This executable run again as a child process: `fluxsh explore` explores in one, so that a trap
 /// in a store's mutation ends the child, not the exploration.
 enum ChildProcess {
+    /// The prefix of the variables that tell a child its role (`FLUXSH_EXPLORE_JOURNAL`, …).
+    static let roleVariablePrefix = "FLUXSH_EXPLORE_"
+
     /// How a child ended.
     enum Ending: Equatable {
         case exited(Int32)
@@ -79,7 +82,11 @@ enum ChildProcess {
         var index = 0
         while let entry = environ[index] {
             let line = String(cString: entry)
-            if let name = line.split(separator: "=", maxSplits: 1).first, environment[String(name)] == nil {
+            // NB: a child's role is given by the variables passed here, never inherited: a worker
+            // starting a child of its own would otherwise make it a worker too, and so on.
+            if let name = line.split(separator: "=", maxSplits: 1).first, environment[String(name)] == nil,
+                !name.hasPrefix(Self.roleVariablePrefix)
+            {
                 environmentLines.append(line)
             }
             index += 1

@@ -22,10 +22,12 @@ struct ExploreMode {
 
     static let journalVariable = "FLUXSH_EXPLORE_JOURNAL"
     static let replayVariable = "FLUXSH_EXPLORE_REPLAY"
+    static let printVariable = "FLUXSH_EXPLORE_PRINT"
 
     func run() -> Int32 {
         if let journal = Platform.environment(Self.journalVariable) { return explore(journalingTo: journal) }
         if let replay = Platform.environment(Self.replayVariable) { return self.replay(replay) }
+        if let runs = Platform.environment(Self.printVariable) { return printLines(of: runs) }
         return supervise()
     }
 
@@ -236,7 +238,11 @@ struct ExploreMode {
             line.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
         }
         let start = ContinuousClock.now
-        let report = explorer.explore()
+        var report = explorer.explore()
+        if report.failure == nil, report.nothingToExplore == nil {
+            let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+            report.failure = replayElsewhere(explorer, report.runsToReplayElsewhere, folder: folder)
+        }
         let elapsed = start.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         var saved: String?
@@ -258,6 +264,61 @@ struct ExploreMode {
         let renderer = Renderer(colors: Platform.colorsOnStandardOutput(noColor: options.common.noColor))
         for line in renderer.report(report, options: explorer.options, seconds: seconds, savedTo: saved) { streams.out(line) }
         return status
+    }
+
+    /// The first runs replayed in another process, whose hash seed differs: a failure when one
+    /// prints other lines there, shrunk by replaying candidates there too.
+    private func replayElsewhere(
+        _ explorer: Explorer, _ runs: [(run: Int, actions: [ActionInvocation], lines: [[String]])], folder: String
+    ) -> Explorer.Failure? {
+        let file = folder + "/elsewhere"
+        let output = folder + "/elsewhere-out"
+        defer {
+            unlink(file)
+            unlink(output)
+        }
+        func printedElsewhere(_ runs: [[ActionInvocation]]) -> [[[String]]]? {
+            var text = ""
+            for actions in runs {
+                text += "start\n" + actions.map { "dispatch " + $0.description + "\n" }.joined()
+            }
+            guard (try? FileSystem.writeAtomically(text, to: file)) != nil,
+                ChildProcess.run(
+                    workerArguments(seed: 0, jobs: 1, runs: 1), environment: [Self.printVariable: file],
+                    standardOutput: output, standardError: "/dev/null") == .exited(0)
+            else { return nil }
+            return Self.contents(of: output).split(separator: "\n", omittingEmptySubsequences: false).split(separator: "=", omittingEmptySubsequences: false)
+                .map { run in run.map { $0.isEmpty ? [] : $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } }
+        }
+        guard let elsewhere = printedElsewhere(runs.map(\.actions)) else { return nil }
+        for (index, run) in runs.enumerated() where index < elsewhere.count && elsewhere[index] != run.lines {
+            return explorer.replayElsewhereFailure(run: run.run, actions: run.actions) { candidate in
+                guard let there = printedElsewhere([candidate])?.first else { return false }
+                return there != explorer.printedLines(of: candidate)
+            }
+        }
+        return nil
+    }
+
+    /// Prints each step's lines of the runs in a file (`start` lines between runs): a run per
+    /// block ended by `=`, a step per line, its lines joined by U+001F (which printed values
+    /// escape, so it never appears in a line).
+    private func printLines(of path: String) -> Int32 {
+        guard let explorer = explorer(seed: 0) else { return 2 }
+        var runs: [[ActionInvocation]] = []
+        for line in Self.contents(of: path).split(separator: "\n") {
+            if line == "start" {
+                runs.append([])
+            } else if case .dispatch(let action)? = try? CommandParser.parse(line).command, !runs.isEmpty {
+                runs[runs.count - 1].append(action)
+            }
+        }
+        let streams = StandardStreams.shared
+        for actions in runs {
+            for step in explorer.printedLines(of: actions) { streams.out(step.joined(separator: "\u{1F}")) }
+            streams.out("=")
+        }
+        return 0
     }
 
     /// A replay of the actions in a file, one per line: it ends normally unless an action traps.

@@ -31,15 +31,33 @@ struct ExploreEndToEndTests {
         let here = try folder()
         defer { try? FileManager.default.removeItem(at: here) }
         let shell = Fluxsh.executable("planted-shell")
-        let result = try Fluxsh.run(["explore", "level", "--seed", "3", "--no-color", "--jobs", "2"], in: here, program: shell)
+        let result = try Fluxsh.run(
+            ["explore", "level", "--seed", "3", "--no-color", "--jobs", "2"], environment: ["TMPDIR": here.path], in: here,
+            program: shell)
         #expect(result.status == 1)
         #expect(result.stdout.contains("Fatal error: A: above twenty"))
         #expect(result.stdout.contains(" to 1:\n  dispatch set 21\n"))
-        // No file is left in the temporary folder.
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+        // No file is left in the temporary folder (this test's own).
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: here.path).filter {
             $0.hasPrefix("planted-shell-explore-")
         }
         #expect(leftovers.isEmpty)
+    }
+
+    /// SPEC §8: a mutation that depends on hash order fails the replay (a set's order depends on
+    /// where its storage is, so a replay in the same process may differ, and the first runs are
+    /// also replayed in another process, whose hash seed differs). Such a failure may not shrink:
+    /// a shorter replay may allocate alike and print alike.
+    @Test func aMutationThatDependsOnHashOrderFailsTheReplayInAnotherProcess() throws {
+        let here = try folder()
+        defer { try? FileManager.default.removeItem(at: here) }
+        let shell = Fluxsh.executable("planted-shell")
+        let result = try Fluxsh.run(["explore", "bag", "--seed", "1", "--runs", "20", "--no-color"], in: here, program: shell)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAIL: replaying the same actions printed other diff lines"))
+        // Its scenario fails under `test`, a process of its own.
+        let replay = try Fluxsh.run(["test", "explore-1.scenario"], in: here, program: shell)
+        #expect(replay.status == 1)
     }
 
     @Test func theSameSeedPrintsTheSameBytesAndAFailureIsSaved() throws {
@@ -59,6 +77,19 @@ struct ExploreEndToEndTests {
         let test = try Fluxsh.run(["test", saved.path])
         #expect(test.status == 1)
         #expect(test.stdout.contains("expectation failed: count < 40"))
+    }
+
+    /// A run with no failure ends in its replay elsewhere: a child once inherited the worker's
+    /// role from its environment and started another worker, and so on without end.
+    @Test(.timeLimit(.minutes(1))) func aPassingExplorationEnds() throws {
+        let here = try folder()
+        defer { try? FileManager.default.removeItem(at: here) }
+        let result = try Fluxsh.run(
+            ["explore", "todos", "--seed", "2", "--runs", "12", "--no-color", "--invariant", "todos[*].id < $nextID"],
+            environment: ["TMPDIR": here.path], in: here)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("600 actions in 12 runs"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: here.path).isEmpty)
     }
 
     @Test func usageErrorsExitWithTwo() throws {

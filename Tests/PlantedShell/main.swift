@@ -34,8 +34,21 @@ struct LevelMutation: Mutation {
     }
 }
 
+/// `fill` keeps a set's elements in its hash order: another process prints them in another.
+struct Bag: State { var items: [String] = [] }
+enum BagAction: Action { case fill, clear }
+struct BagMutation: Mutation {
+    func mutate(action: BagAction, state: inout Bag) {
+        switch action {
+        case .fill: state.items = Array(Set((0..<12).map { "item\($0)" }))
+        case .clear: state.items = []
+        }
+    }
+}
+
 let catalog = StoreCatalog([
     StoreDefinition("quotient", state: Quotient(), mutation: QuotientMutation()),
     StoreDefinition("level", state: Level(), mutation: LevelMutation()),
+    StoreDefinition("bag", state: Bag(), mutation: BagMutation()),
 ])
 FluxShellMain.run(catalog: catalog)

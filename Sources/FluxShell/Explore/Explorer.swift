@@ -126,6 +126,9 @@ public final class Explorer: @unchecked Sendable {
         public var failure: Failure?
         /// Why no action could be made, when none was: nothing was checked.
         public var nothingToExplore: String?
+        /// The first runs (number, actions, each step's printed lines), for a replay in another
+        /// process (see ``Explorer/runsReplayedElsewhere``).
+        public var runsToReplayElsewhere: [(run: Int, actions: [ActionInvocation], lines: [[String]])] = []
         public var coverage: [CaseCoverage] = []
         public var checks: [String] = []
     }
@@ -210,7 +213,14 @@ public final class Explorer: @unchecked Sendable {
         var actions: Int
         var coverage: Coverage
         var failure: (runSeed: UInt64, outcome: Outcome)?
+        /// The actions and printed lines of one of the first runs, for a replay in another process.
+        var kept: (actions: [ActionInvocation], lines: [[String]])?
     }
+
+    /// How many of the first runs a report keeps, to be replayed in another process: Swift's
+    /// hash seed differs between processes, not within one, so only there does a mutation that
+    /// depends on a `Set`'s or a `Dictionary`'s order print other lines.
+    public static let runsReplayedElsewhere = 8
 
     /// Runs the exploration; stops at the first failure, which is shrunk.
     public func explore() -> Report {
@@ -246,6 +256,7 @@ public final class Explorer: @unchecked Sendable {
                 var coverage = Coverage()
                 let outcome = self.execute(&source, coverage: &coverage, job: job, run: run)
                 var result = RunResult(run: run, actions: outcome.steps.count, coverage: coverage)
+                if run < Self.runsReplayedElsewhere { result.kept = (outcome.steps.map(\.action), outcome.lines) }
                 if outcome.failure != nil {
                     result.failure = (runSeed, outcome)
                     lowestFailure.withLock { $0 = min($0, run) }
@@ -268,6 +279,7 @@ public final class Explorer: @unchecked Sendable {
             if let failure = result.failure, let found = failure.outcome.failure {
                 report.failure = shrink(found, steps: failure.outcome.steps, run: result.run, runSeed: failure.runSeed)
             }
+            if let kept = result.kept { report.runsToReplayElsewhere.append((result.run, kept.actions, kept.lines)) }
         }
         report.coverage = coverage.table(for: loadedDefinitions)
         if report.actions == 0, report.failure == nil, report.runs > 0 {
@@ -295,6 +307,40 @@ public final class Explorer: @unchecked Sendable {
             return "'\(definition.name)': " + (cases.isEmpty ? "no action cases" : cases.joined(separator: ", "))
         }
         return "no action could be made: " + reasons.joined(separator: "; ")
+    }
+
+    /// Each step's printed lines (its diff lines, or `error: …` when refused) when `actions` are
+    /// dispatched in a fresh session.
+    public func printedLines(of actions: [ActionInvocation]) -> [[String]] {
+        let session = freshSession()
+        var lines: [[String]] = []
+        for action in actions {
+            do {
+                lines.append(try session.execute(.dispatch(action)).diff?.lines ?? [])
+            } catch {
+                lines.append(["error: " + error.text])
+            }
+        }
+        return lines
+    }
+
+    /// The failure of a replay in another process that printed `elsewhere` where this one
+    /// printed what `actions` print here: shrunk with `differs`, which tells whether a sequence
+    /// still prints other lines there.
+    public func replayElsewhereFailure(
+        run: Int, actions: [ActionInvocation], differs: ([ActionInvocation]) -> Bool
+    ) -> Failure {
+        let minimal = minimize(actions, fails: differs)
+        var source = ActionSource.fixed(minimal)
+        var ignored = Coverage()
+        var outcome = execute(&source, coverage: &ignored)
+        outcome.failure = nil
+        let message = "replayed in another process (another hash seed), the same actions printed other lines: "
+            + "a mutation depends on the order of a Set or a Dictionary, or on something else outside the state"
+        return Failure(
+            check: .replayDiffers, message: message, run: run, runSeed: SeededRandom.seed(ofRun: run, of: options.seed),
+            actions: actions, minimal: outcome.steps, scenario: scenarioText(outcome, check: .replayDiffers, runSeed: 0),
+            minimalLines: outcome.lines)
     }
 
     /// A fresh session with `actions` dispatched (refused ones change nothing).
