@@ -154,27 +154,39 @@ struct ExploreMode {
             spawns += 1
             return dies(attempt, as: cause, files)
         }
-        let seed = explorer.options.seed
-        let scenario = explorer.trapScenario(minimal, message: cause)
-        let file = options.save ?? "explore-\(seed).scenario"
-        var saved: String? = file
-        do {
-            try FileSystem.writeAtomically(scenario, to: file)
-        } catch {
-            streams.err(ErrorText.render(error))
-            saved = nil
-        }
-        var report = Explorer.Report(seed: seed)
+        var report = Explorer.Report(seed: explorer.options.seed)
         report.programName = catalog.programName
         report.checks = explorer.checkNames + ["the process survives each action"]
         report.actions = actions.count
         report.failure = Explorer.Failure(
             check: .trap, message: cause, run: run, runSeed: 0, actions: actions,
-            minimal: minimal.map { Explorer.Step(action: $0, wasRefused: false) }, scenario: scenario,
-            minimalLines: minimal.map { _ in [] })
+            minimal: minimal.map { Explorer.Step(action: $0, wasRefused: false) },
+            scenario: explorer.trapScenario(minimal, message: cause), minimalLines: minimal.map { _ in [] })
+        return conclude(report, explorer, seconds: 0)
+    }
+
+    /// Saves a failure's scenario and prints the report; the exit status: 1 after a failure, 2
+    /// when nothing could be explored, else 0.
+    private func conclude(_ report: Explorer.Report, _ explorer: Explorer, seconds: Double) -> Int32 {
+        let streams = StandardStreams.shared
+        var saved: String?
+        var status: Int32 = report.failure == nil ? 0 : 1
+        if let failure = report.failure {
+            let file = options.save ?? "explore-\(explorer.options.seed).scenario"
+            do {
+                try FileSystem.writeAtomically(failure.scenario, to: file)
+                saved = file
+            } catch {
+                streams.err(ErrorText.render(error))
+            }
+        }
+        if let reason = report.nothingToExplore {
+            streams.err("error: nothing to explore: \(reason)")
+            status = 2
+        }
         let renderer = Renderer(colors: Platform.colorsOnStandardOutput(noColor: options.common.noColor))
-        for line in renderer.report(report, options: explorer.options, seconds: 0, savedTo: saved) { streams.out(line) }
-        return 1
+        for line in renderer.report(report, options: explorer.options, seconds: seconds, savedTo: saved) { streams.out(line) }
+        return status
     }
 
     /// A journal's last run: its number and its actions.
@@ -244,26 +256,7 @@ struct ExploreMode {
             report.failure = replayElsewhere(explorer, report.runsToReplayElsewhere, folder: folder)
         }
         let elapsed = start.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        var saved: String?
-        var status: Int32 = report.failure == nil ? 0 : 1
-        if let failure = report.failure {
-            let file = options.save ?? "explore-\(explorer.options.seed).scenario"
-            do {
-                try FileSystem.writeAtomically(failure.scenario, to: file)
-                saved = file
-            } catch {
-                streams.err(ErrorText.render(error))
-                status = 1
-            }
-        }
-        if let reason = report.nothingToExplore {
-            streams.err("error: nothing to explore: \(reason)")
-            status = 2
-        }
-        let renderer = Renderer(colors: Platform.colorsOnStandardOutput(noColor: options.common.noColor))
-        for line in renderer.report(report, options: explorer.options, seconds: seconds, savedTo: saved) { streams.out(line) }
-        return status
+        return conclude(report, explorer, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
     /// The first runs replayed in another process, whose hash seed differs: a failure when one

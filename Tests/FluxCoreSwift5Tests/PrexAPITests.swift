@@ -213,6 +213,8 @@ final class ExecutorTests: XCTestCase {
 /// handed over in a box; each test waits for the thread before it reads what it did.
 private func onAnotherThread(_ body: @escaping () -> Void) {
     final class Handover: @unchecked Sendable {
+        // NB: @unchecked Sendable is safe: the closure is set in `init` and only called on the
+        // new thread; each test waits for that thread before it reads what the closure did.
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
     }

@@ -231,7 +231,7 @@ public final class Explorer: @unchecked Sendable {
         if let failure = checkInvariants(freshSession()) {
             report.failure = Failure(
                 check: failure.0, message: failure.1 + " (in the initial state)", run: 0, runSeed: 0, actions: [], minimal: [],
-                scenario: scenarioText(Outcome(), check: failure.0, runSeed: 0), minimalLines: [])
+                scenario: scenarioText(Outcome(), check: failure.0), minimalLines: [])
             report.coverage = Coverage().table(for: loadedDefinitions)
             return report
         }
@@ -330,17 +330,11 @@ public final class Explorer: @unchecked Sendable {
     public func replayElsewhereFailure(
         run: Int, actions: [ActionInvocation], differs: ([ActionInvocation]) -> Bool
     ) -> Failure {
-        let minimal = minimize(actions, fails: differs)
-        var source = ActionSource.fixed(minimal)
-        var ignored = Coverage()
-        var outcome = execute(&source, coverage: &ignored)
-        outcome.failure = nil
         let message = "replayed in another process (another hash seed), the same actions printed other lines: "
             + "a mutation depends on the order of a Set or a Dictionary, or on something else outside the state"
-        return Failure(
-            check: .replayDiffers, message: message, run: run, runSeed: SeededRandom.seed(ofRun: run, of: options.seed),
-            actions: actions, minimal: outcome.steps, scenario: scenarioText(outcome, check: .replayDiffers, runSeed: 0),
-            minimalLines: outcome.lines)
+        return failure(
+            .replayDiffers, message: message, fixed: true, run: run, runSeed: SeededRandom.seed(ofRun: run, of: options.seed),
+            original: actions, minimal: minimize(actions, fails: differs))
     }
 
     /// A fresh session with `actions` dispatched (refused ones change nothing).
@@ -476,14 +470,9 @@ public final class Explorer: @unchecked Sendable {
     /// At the end of a run: a fresh replay prints the same lines; undo to the start restores the
     /// initial states, redo the final ones.
     private func checkEnd(_ session: Session, steps: [Step], lines: [[String]], initial: [JSONValue]) -> (Check, String)? {
-        let replay = freshSession()
+        let replayed = printedLines(of: steps.map(\.action))
         for (index, step) in steps.enumerated() {
-            let printed: [String]
-            do {
-                printed = try replay.execute(.dispatch(step.action)).diff?.lines ?? []
-            } catch {
-                printed = ["error: " + error.text]
-            }
+            let printed = replayed[index]
             if printed != lines[index] {
                 return (
                     .replayDiffers,

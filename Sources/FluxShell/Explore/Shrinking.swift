@@ -20,14 +20,22 @@ extension Explorer {
             }
             return false
         }
-        var source = ActionSource.fixed(actions)
+        return failure(target, message: found.message, run: run, runSeed: runSeed, original: original, minimal: actions)
+    }
+
+    /// The failure of the `minimal` actions shrunk from `original`, run once more for their diff
+    /// lines and their scenario. The message is that run's, when it failed and `message` is
+    /// not `fixed`, else `message`.
+    func failure(
+        _ check: Check, message: String, fixed: Bool = false, run: Int, runSeed: UInt64, original: [ActionInvocation],
+        minimal: [ActionInvocation]
+    ) -> Failure {
+        var source = ActionSource.fixed(minimal)
         var ignored = Coverage()
         let outcome = execute(&source, coverage: &ignored)
-        let message = outcome.failure?.message ?? found.message
-        let scenario = scenarioText(outcome, check: target, runSeed: runSeed)
         return Failure(
-            check: target, message: message, run: run, runSeed: runSeed, actions: original, minimal: outcome.steps,
-            scenario: scenario, minimalLines: outcome.lines)
+            check: check, message: fixed ? message : outcome.failure?.message ?? message, run: run, runSeed: runSeed, actions: original,
+            minimal: outcome.steps, scenario: scenarioText(outcome, check: check), minimalLines: outcome.lines)
     }
 
     /// The smallest sequence found for which `fails` holds: fewer actions, then smaller arguments
@@ -225,7 +233,7 @@ extension Explorer {
 
     /// The minimal run as a scenario: `load` lines, each action with its expected diff lines (a
     /// refused one as `! dispatch`), then the check that fails.
-    func scenarioText(_ outcome: Outcome, check: Check, runSeed: UInt64) -> String {
+    func scenarioText(_ outcome: Outcome, check: Check) -> String {
         let program = catalog.programName
         var lines = [
             "# Found by \(program) explore \(options.stores.joined(separator: " ")) --seed \(options.seed): \(check).",

@@ -23,6 +23,8 @@ public final class Session {
     @exclusivity(unchecked) var history: SessionHistory
     @exclusivity(unchecked) var transcript = SessionTranscript(limit: 50_000)
     /// `watch`: the paths whose diff lines print, each with the alias of the store it is in.
+    // NB: unchecked like the rest: read for every printed line (`watchFilter`); the run-time
+    // check cost 3 % of a piped `dispatch increment` (0.87-0.89 s per million without, 0.90-0.92 with).
     @exclusivity(unchecked) var watches: [(alias: String, path: ValuePath)] = []
     /// How many commands `save` can write; a longer session stops recording its transcript.
     public var transcriptLimit: Int {
