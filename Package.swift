@@ -13,6 +13,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // IdentifiedArray prints, reads back and diffs as the array it is (SPEC §4, rule 3).
+        .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+        // Only for the tests and examples: tagged ids, as users' apps hold them.
+        .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
         // Only for the benchmark, to compare diffs with what TCA's `_printChanges` uses.
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
         // Only for the tests: generated values with shrinking, `parse(print(v)) == v` per SPEC §4 row.
@@ -32,11 +36,17 @@ let package = Package(
         // Pure: strings in, strings out; no terminal code.
         .target(
             name: "FluxShell",
-            dependencies: ["FluxCore", .product(name: "OrderedCollections", package: "swift-collections")]),
+            dependencies: [
+                "FluxCore", .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+            ]),
         .testTarget(
             name: "FluxShellTests",
             dependencies: [
                 "FluxShell", "FluxStores", .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "Tagged", package: "swift-tagged"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
 
         // The built-in example stores, written with the public API a user has.

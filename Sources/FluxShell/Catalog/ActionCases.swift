@@ -26,11 +26,14 @@ final class ActionCases: @unchecked Sendable {
         let signature: ActionSignature
         /// Where each parameter's value goes in the payload, and how it is read from text.
         let parameters: [Parameter]
+        /// The payload's type, when the case is `indirect` (its payload lives in a box).
+        let boxedPayload: Any.Type?
 
-        init(tag: Int, signature: ActionSignature, parameters: [Parameter]) {
+        init(tag: Int, signature: ActionSignature, parameters: [Parameter], boxedPayload: Any.Type?) {
             self.tag = tag
             self.signature = signature
             self.parameters = parameters
+            self.boxedPayload = boxedPayload
         }
     }
 
@@ -105,6 +108,16 @@ final class ActionCases: @unchecked Sendable {
         let item = cases[index]
         let signature = item.signature
         let arguments = try ActionText.arguments(of: invocation, for: signature)
+        // NB: an `indirect` case's payload is written into a box of the runtime's, which the
+        // enum's memory then holds (``RuntimeMetadata/allocateBox(of:)``).
+        let enumValue = value
+        var box: UnsafeMutableRawPointer?
+        var value = value
+        if let payload = item.boxedPayload {
+            let allocated = RuntimeMetadata.allocateBox(of: payload)
+            box = allocated.box
+            value = allocated.value
+        }
         var written = 0
         var isPrinted = true
         do {
@@ -117,6 +130,7 @@ final class ActionCases: @unchecked Sendable {
             }
         } catch {
             for parameter in item.parameters.prefix(written) { parameter.reader.deinitialize(value + parameter.offset) }
+            if let box { RuntimeMetadata.deallocateUninitializedBox(box) }
             throw describe(error, parameter: written, invocation: invocation, signature: signature)
         }
         var printed: ActionInvocation?
@@ -131,7 +145,8 @@ final class ActionCases: @unchecked Sendable {
             }
             printed = canonical
         }
-        RuntimeMetadata.injectTag(item.tag, into: value, of: type)
+        if let box { enumValue.storeBytes(of: box, as: UnsafeMutableRawPointer.self) }
+        RuntimeMetadata.injectTag(item.tag, into: enumValue, of: type)
         return printed
     }
 
@@ -143,9 +158,12 @@ final class ActionCases: @unchecked Sendable {
             return ActionText.describe(error, invocation: invocation, signature: signature)
         case let error as ShellError:
             return error
-        case _ where signature.isIndirect:
+        case let error as NoTextForm where error.codingPath.count > 2:
+            let place = error.codingPath.dropFirst(2).map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            let parameter = signature.parameters[number]
+            let name = parameter.label.map { "'\($0)'" } ?? "\(number + 1)"
             return ShellError(
-                "'\(signature.name)' is an indirect case, which the shell does not build from text",
+                "argument \(name) of '\(signature.name)' cannot be given as text: at \(place.drop { $0 == "." }), \(TypeNames.display(error.type)) has no text form",
                 hint: "dispatch '\(signature.name)' from Swift (a test, or an effect)")
         default:
             let parameter = signature.parameters[number]
@@ -161,7 +179,7 @@ final class ActionCases: @unchecked Sendable {
         var parameters: [Parameter] = []
         var signatureParameters: [ActionSignature.Parameter] = []
         func add(label: String?, type: Any.Type, offset: Int) {
-            let reader = runtimeCase.isIndirect ? .refusing : ArgumentReader.of(type)
+            let reader = ArgumentReader.of(type)
             parameters.append(Parameter(offset: offset, reader: reader, shape: TypeShape.of(type)))
             signatureParameters.append(
                 .init(
@@ -182,9 +200,10 @@ final class ActionCases: @unchecked Sendable {
                 add(label: nil, type: payload, offset: 0)
             }
         }
-        var signature = ActionSignature(name: runtimeCase.name, parameters: signatureParameters)
-        signature.isIndirect = runtimeCase.isIndirect
-        return Case(tag: tag, signature: signature, parameters: parameters)
+        let signature = ActionSignature(name: runtimeCase.name, parameters: signatureParameters)
+        return Case(
+            tag: tag, signature: signature, parameters: parameters,
+            boxedPayload: runtimeCase.isIndirect ? runtimeCase.payload : nil)
     }
 
     /// The values an enum-typed parameter takes (`all`, `active`, `done`), for `actions` and
@@ -229,113 +248,41 @@ struct ArgumentReader {
     /// Whether text can give a value other than `nil` (not for an `Error`, a closure, …).
     let hasTextForm: Bool
 
-    /// Thrown for a value the type cannot take from text.
-    struct NoTextForm: Error {}
-
     static func of(_ type: Any.Type) -> ArgumentReader {
         // NB: the common argument types read their value without the general path's type tests
         // when the argument already has the type; anything else (and every error) takes that path.
         switch type {
-        case is Int.Type: return decodable(Int.self) { if case .int(let number) = $0 { number } else { nil } }
-        case is String.Type: return decodable(String.self) { if case .string(let text) = $0 { text } else { nil } }
-        case is Bool.Type: return decodable(Bool.self) { if case .bool(let flag) = $0 { flag } else { nil } }
-        case is Double.Type: return decodable(Double.self) { if case .double(let number) = $0 { number } else { nil } }
-        case is Character.Type: return character(Character.self) { $0 }
-        case is Character?.Type: return character(Character?.self) { $0 }
+        case is Int.Type: return reading(Int.self) { if case .int(let number) = $0 { number } else { nil } }
+        case is String.Type: return reading(String.self) { if case .string(let text) = $0 { text } else { nil } }
+        case is Bool.Type: return reading(Bool.self) { if case .bool(let flag) = $0 { flag } else { nil } }
+        case is Double.Type: return reading(Double.self) { if case .double(let number) = $0 { number } else { nil } }
         default: break
         }
-        if let type = type as? any Decodable.Type {
-            func open<D: Decodable>(_: D.Type) -> ArgumentReader { decodable(D.self) { _ in nil } }
-            return open(type)
-        }
-        func open<T>(_: T.Type) -> ArgumentReader { opaque(T.self) }
+        func open<T>(_: T.Type) -> ArgumentReader { reading(T.self) { _ in nil } }
         return _openExistential(type, do: open)
     }
 
-    private static func decodable<D: Decodable>(_: D.Type, direct: @escaping (JSONValue) -> D?) -> ArgumentReader {
-        let empty = nilValue(of: D.self)
+    /// A value of `T` from its printed form (``ValueBuilder``), or `direct`ly from an argument
+    /// that already is one; a left-out argument is `nil` for an `Optional`.
+    private static func reading<T>(_: T.Type, direct: @escaping (JSONValue) -> T?) -> ArgumentReader {
+        let empty = nilValue(of: T.self)
         return ArgumentReader(
             initialize: { argument, destination, path in
                 guard let argument else {
-                    guard let empty else { throw NoTextForm() }
-                    destination.initializeMemory(as: D.self, to: empty)
+                    guard let empty else { throw NoTextForm(type: T.self, codingPath: path()) }
+                    destination.initializeMemory(as: T.self, to: empty)
                     return true
                 }
                 if let value = direct(argument) {
-                    destination.initializeMemory(as: D.self, to: value)
+                    destination.initializeMemory(as: T.self, to: value)
                     return true
                 }
-                destination.initializeMemory(as: D.self, to: try ScalarDecoding.decode(D.self, from: argument, path: path()))
+                destination.initializeMemory(as: T.self, to: try ValueBuilder.build(T.self, from: argument, at: path()))
                 return false
             },
-            deinitialize: { $0.assumingMemoryBound(to: D.self).deinitialize(count: 1) },
-            hasTextForm: true)
-    }
-
-    /// A `Character` (not `Decodable`) from a string of one character, as it prints; `C` is
-    /// `Character` or `Character?`, which also takes `null` or nothing.
-    private static func character<C>(_: C.Type, wrap: @escaping (Character) -> C) -> ArgumentReader {
-        let empty = nilValue(of: C.self)
-        return ArgumentReader(
-            initialize: { argument, destination, path in
-                if argument == nil || argument == .null, let empty {
-                    destination.initializeMemory(as: C.self, to: empty)
-                    return true
-                }
-                guard case .string(let text)? = argument, text.count == 1, let character = text.first else {
-                    throw DecodingError.typeMismatch(
-                        Character.self,
-                        .init(codingPath: path(), debugDescription: "expected one character in quotes, such as \"a\""))
-                }
-                destination.initializeMemory(as: C.self, to: wrap(character))
-                return true
-            },
-            deinitialize: { $0.assumingMemoryBound(to: C.self).deinitialize(count: 1) },
-            hasTextForm: true)
-    }
-
-    /// A type that is not `Decodable`: an enum (or an `Optional` of one) takes the name or the
-    /// printed form (a raw value) of a case without payload; any other type only `nil`, when it is
-    /// an `Optional`.
-    private static func opaque<T>(_: T.Type) -> ArgumentReader {
-        let empty = nilValue(of: T.self)
-        func cases<W>(_: W.Type) -> [EmptyCase<T>] {
-            // NB: `W` is `T`, or the type `T` wraps: a cast to `T` makes an `Optional` of it.
-            EmptyCase.all(of: W.self).map { EmptyCase(name: $0.name, printed: $0.printed, value: $0.value as! T) }
-        }
-        let choices = _openExistential(RuntimeMetadata.wrappedType(ofOptional: T.self) ?? T.self, do: cases)
-        return ArgumentReader(
-            initialize: { argument, destination, path in
-                switch argument {
-                case nil, .null?:
-                    guard let empty else { throw NoTextForm() }
-                    destination.initializeMemory(as: T.self, to: empty)
-                    return true
-                case _ where choices.isEmpty:
-                    throw NoTextForm()
-                case let argument?:
-                    // NB: the printed form first, then the case name: a raw value may be another
-                    // case's name (`case pro = "premium", premium`), and what prints must read back.
-                    if let match = choices.first(where: { $0.printed == argument }) {
-                        destination.initializeMemory(as: T.self, to: match.value)
-                        return true
-                    }
-                    if case .string(let word) = argument, let match = choices.first(where: { $0.name == word }) {
-                        destination.initializeMemory(as: T.self, to: match.value)
-                        return true
-                    }
-                    let given: String
-                    if case .string(let word) = argument { given = word } else { given = JSONText.compact(argument) }
-                    throw DecodingError.dataCorrupted(
-                        .init(codingPath: path(), debugDescription: "Cannot initialize \(T.self) from '\(given)'"))
-                }
-            },
             deinitialize: { $0.assumingMemoryBound(to: T.self).deinitialize(count: 1) },
-            hasTextForm: !choices.isEmpty)
+            hasTextForm: ValueBuilder.hasTextForm(T.self))
     }
-
-    /// A payload the shell does not build (an `indirect` case keeps it in a box).
-    static var refusing: ArgumentReader { ArgumentReader(initialize: { _, _, _ in throw NoTextForm() }, deinitialize: { _ in }, hasTextForm: false) }
 
     /// `nil` of an `Optional` type, as a value of that type; `nil` for any other type.
     private static func nilValue<T>(of type: T.Type) -> T? {
@@ -389,10 +336,58 @@ private final class CodingKeysProbe: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { throw Stop() }
 }
 
-/// Swift type names as a user writes them: `[Repository]`, `Int?`, `[Int: String]`, `Set<String>`.
+/// Swift type names as a user writes them: `[Repository]`, `Int?`, `[Int: String]`, `Set<String>`,
+/// generic arguments qualified by the types they are nested in (`PresentationAction<SyncUpForm.Action>`,
+/// where every feature's action is called `Action`), never by their module.
 enum TypeNames {
     static func display(_ type: Any.Type) -> String {
-        tidy(String(describing: type)[...])
+        tidy(withoutModules(_typeName(type, qualified: true))[...])
+    }
+
+    /// `Tagged.Tagged<App.Member, Foundation.UUID>` as `Tagged<Member, UUID>`: each dotted name
+    /// without its module, the outermost one as its last component (as `String(describing:)`).
+    static func withoutModules(_ qualified: String) -> String {
+        var text = qualified
+        // NB: a local type's context prints as `(unknown context at $1234)`, which says nothing.
+        while let start = text.range(of: "(unknown context at "), let end = text[start.upperBound...].firstIndex(of: ")") {
+            var after = text.index(after: end)
+            if after < text.endIndex, text[after] == "." { after = text.index(after: after) }
+            text.removeSubrange(start.lowerBound..<after)
+        }
+        var result = ""
+        var name = ""
+        // NB: the outermost type, and the arguments of the ones Swift writes as sugar (`Speed?`,
+        // `[Speed]`), print as `String(describing:)` does; deeper arguments with their parents.
+        var depth = 0
+        var bare: Set<Int> = [0]
+        func flush() {
+            guard !name.isEmpty else { return }
+            let components = name.split(separator: ".")
+            let base: String
+            if bare.contains(depth) {
+                base = components.last.map(String.init) ?? name
+            } else {
+                base = components.count > 1 ? components.dropFirst().joined(separator: ".") : name
+            }
+            if bare.contains(depth), ["Optional", "Array", "Dictionary"].contains(base) { bare.insert(depth + 1) }
+            result += base
+            name = ""
+        }
+        for character in text {
+            if character.isLetter || character.isNumber || character == "_" || character == "." {
+                name.append(character)
+                continue
+            }
+            flush()
+            if character == "<" { depth += 1 }
+            if character == ">" {
+                bare.remove(depth)
+                depth -= 1
+            }
+            result.append(character)
+        }
+        flush()
+        return result
     }
 
     static func tidy(_ name: Substring) -> String {

@@ -41,14 +41,9 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         return name + "(" + list.joined(separator: ", ") + ")"
     }
 
-    /// `indirect`: its payload lives in a box the shell does not build, so it is not
-    /// dispatchable from text.
-    public var isIndirect = false
-
-    /// Why the case cannot be dispatched from text (`Error has no text form`), or `nil`: an
-    /// `indirect` case, or a parameter that text cannot give and that is not `Optional`.
+    /// Why the case cannot be dispatched from text (`Error has no text form`), or `nil`: a
+    /// parameter that text cannot give and that is not `Optional`.
     public var notDispatchableBecause: String? {
-        if isIndirect { return "it is an indirect case" }
         return parameters.first { !$0.hasTextForm && !$0.isOptional }.map { "\($0.typeName) has no text form" }
     }
 

@@ -74,7 +74,7 @@ public final class ValueDiffer {
             type.diff(old, new, at: path, in: self)
         case .enumeration:
             diffCases(reader.read(at: old, shape), reader.read(at: new, shape), at: path)
-        case .object, .existential, .opaque, .withoutMetadata:
+        case .form, .object, .existential, .opaque, .withoutMetadata:
             diffPrinted(reader.read(at: old, shape), reader.read(at: new, shape), at: path)
         }
     }

@@ -52,16 +52,14 @@ struct ValueDecoder: Decoder {
 
 /// Scalar conversions shared by the three containers.
 enum ScalarDecoding {
-    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, path: [any CodingKey])
-        throws -> T
-    {
-        func mismatch(_ expected: String) -> DecodingError {
-            .typeMismatch(
-                type,
-                .init(
-                    codingPath: path,
-                    debugDescription: "expected \(expected), found \(JSONText.compact(value))"))
-        }
+    /// A value of `type` from its printed form: every member of a `Decodable` value goes through
+    /// ``ValueBuilder``, so that a `Duration` or an `IndexSet` inside it reads as it prints.
+    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, path: [any CodingKey]) throws -> T {
+        try ValueBuilder.build(T.self, from: value, at: path)
+    }
+
+    /// Through the type's own `init(from:)`.
+    static func decodeDecodable<T: Decodable>(_ type: T.Type, from value: JSONValue, path: [any CodingKey]) throws -> T {
         if case .string(let word) = value, RuntimeMetadata.kind(of: type) == .enumeration,
             case .enumeration(let tags) = TypeShape.of(type).kind, !tags.isEmpty
         {
@@ -76,70 +74,7 @@ enum ScalarDecoding {
                 throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Cannot initialize \(T.self) from '\(word)'"))
             }
         }
-        switch type {
-        case is String.Type:
-            guard case .string(let string) = value else { throw mismatch("a string") }
-            return string as! T
-        case is Bool.Type:
-            guard case .bool(let flag) = value else { throw mismatch("true or false") }
-            return flag as! T
-        case is Double.Type:
-            guard let number = number(value) else { throw mismatch("a number") }
-            return number as! T
-        case is Float.Type:
-            guard let number = number(value) else { throw mismatch("a number") }
-            return Float(number) as! T
-        case is Date.Type:
-            guard case .string(let text) = value, let date = ISO8601.parse(text) else {
-                throw mismatch("an ISO 8601 date such as \"2026-11-22T10:00:00Z\"")
-            }
-            return date as! T
-        case is URL.Type:
-            guard case .string(let text) = value, !text.isEmpty, let url = URL(string: text) else {
-                throw mismatch("a URL string such as \"https://example.com\"")
-            }
-            return url as! T
-        case is UUID.Type:
-            guard case .string(let text) = value, let uuid = UUID(uuidString: text) else {
-                throw mismatch("a UUID string such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"")
-            }
-            return uuid as! T
-        case is Data.Type:
-            guard case .string(let text) = value, let data = Data(base64Encoded: text) else {
-                throw mismatch("base64 data such as \"aGVsbG8=\"")
-            }
-            return data as! T
-        case is Decimal.Type:
-            let text: String
-            switch value {
-            case .int(let number): text = String(number)
-            case .double(let number): text = String(number)
-            case .number(let digits): text = digits
-            case .string("nan"): return Decimal.nan as! T
-            case .string(let string):
-                // NB: `Decimal(string:)` takes any prefix that looks like a number (`-e`, `12abc`);
-                // only a whole JSON number is one.
-                switch try? JSONParser.parse(string) {
-                case .int?, .double?, .number?: text = string
-                default: throw mismatch("a number")
-                }
-            default: throw mismatch("a number")
-            }
-            guard let decimal = Decimal(string: text) ?? Decimal(string: positionalDigits(text)), !decimal.isNaN else {
-                throw mismatch("a number")
-            }
-            return decimal as! T
-        case let integerType as any FixedWidthInteger.Type:
-            return try decodeInteger(integerType, from: value, path: path) as! T
-        default:
-            return try T(from: ValueDecoder(value: value, codingPath: path))
-        }
-    }
-
-    /// A number, or a non-finite one as printed (`"nan"`, `"inf"`, `"-inf"`).
-    private static func number(_ value: JSONValue) -> Double? {
-        if case .string(let text) = value { return NumberText.nonFinite(text) }
-        return value.numberValue
+        return try T(from: ValueDecoder(value: value, codingPath: path))
     }
 
     static func decodeInteger<I: FixedWidthInteger>(
@@ -283,14 +218,6 @@ private struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 }
 
-private struct ElementKey: CodingKey {
-    var stringValue: String { String(intValue ?? 0) }
-    var intValue: Int?
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { self.intValue = intValue }
-}
-
 private struct UnkeyedValueDecoding: UnkeyedDecodingContainer {
     let elements: [JSONValue]
     let codingPath: [any CodingKey]
@@ -305,7 +232,7 @@ private struct UnkeyedValueDecoding: UnkeyedDecodingContainer {
                 .init(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
         }
         defer { currentIndex += 1 }
-        return (elements[currentIndex], codingPath + [ElementKey(currentIndex)])
+        return (elements[currentIndex], codingPath + [IndexKey(currentIndex)])
     }
 
     mutating func decodeNil() throws -> Bool {

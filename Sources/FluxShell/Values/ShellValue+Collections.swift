@@ -1,6 +1,8 @@
 import FluxCore
 
 extension Optional: ShellValue {
+    static var textFormInner: [Any.Type] { [Wrapped.self] }
+
     func shellValue(_ reader: ValueReader) -> JSONValue {
         switch self {
         case .none: .null
@@ -20,6 +22,30 @@ extension Optional: ShellValue {
     static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
         value(at: pointer).flatMap { reader.read($0, at: path) }
     }
+
+    /// `null`, or the wrapped value's form.
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Wrapped? {
+        if value == .null { return nil }
+        return try ValueBuilder.build(Wrapped.self, from: value, at: path)
+    }
+}
+
+extension ValueBuilder {
+    /// The elements of an array argument, each built as `Element`.
+    static func elements<Element>(_: Element.Type, from value: JSONValue, of type: Any.Type, at path: [any CodingKey]) throws
+        -> [Element]
+    {
+        guard case .array(let values) = value else {
+            throw DecodingError.typeMismatch(
+                type, .init(codingPath: path, debugDescription: "expected an array, found \(JSONText.compact(value))"))
+        }
+        var elements: [Element] = []
+        elements.reserveCapacity(values.count)
+        for (index, element) in values.enumerated() {
+            elements.append(try build(Element.self, from: element, at: path + [IndexKey(index)]))
+        }
+        return elements
+    }
 }
 
 extension Collection where Index == Int {
@@ -37,6 +63,8 @@ extension Collection where Index == Int {
 }
 
 extension Array: ShellValue {
+    static var textFormInner: [Any.Type] { [Element.self] }
+
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
 
     static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
@@ -46,9 +74,15 @@ extension Array: ShellValue {
     static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
         differ.diffOrdered(value(at: old), value(at: new), offset: 0, at: path)
     }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> [Element] {
+        try ValueBuilder.elements(Element.self, from: value, of: Self.self, at: path)
+    }
 }
 
 extension ContiguousArray: ShellValue {
+    static var textFormInner: [Any.Type] { [Element.self] }
+
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
 
     static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
@@ -58,13 +92,25 @@ extension ContiguousArray: ShellValue {
     static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
         differ.diffOrdered(Array(value(at: old)), Array(value(at: new)), offset: 0, at: path)
     }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> ContiguousArray<Element> {
+        ContiguousArray(try ValueBuilder.elements(Element.self, from: value, of: Self.self, at: path))
+    }
 }
 
 extension ArraySlice: ShellValue {
+    static var textFormInner: [Any.Type] { [Element.self] }
+
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> ArraySlice<Element> {
+        ArraySlice(try ValueBuilder.elements(Element.self, from: value, of: Self.self, at: path))
+    }
 }
 
 extension ChunkedArray: ShellValue {
+    static var textFormInner: [Any.Type] { [Element.self] }
+
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
 
     static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
@@ -81,9 +127,15 @@ extension ChunkedArray: ShellValue {
             before.elements(in: shared.prefix..<(before.count - shared.suffix)),
             after.elements(in: shared.prefix..<(after.count - shared.suffix)), offset: shared.prefix, at: path)
     }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> ChunkedArray<Element> {
+        ChunkedArray(try ValueBuilder.elements(Element.self, from: value, of: Self.self, at: path))
+    }
 }
 
 extension Set: ShellValue {
+    static var textFormInner: [Any.Type] { [Element.self] }
+
     /// Sorted (SPEC §4), never in hash order, which changes from run to run.
     func shellValue(_ reader: ValueReader) -> JSONValue {
         guard case .array(let elements) = reader.readElements(self) else { return .array([]) }
@@ -96,9 +148,16 @@ extension Set: ShellValue {
         else { return }
         differ.diffSorted(before, after, at: path)
     }
+
+    /// An array, in any order; an element given twice is there once, as in a set literal.
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Set<Element> {
+        Set(try ValueBuilder.elements(Element.self, from: value, of: Self.self, at: path))
+    }
 }
 
 extension Dictionary: ShellValue {
+    static var textFormInner: [Any.Type] { [Key.self, Value.self] }
+
     /// An object whose keys are the printed keys, sorted (SPEC §4).
     func shellValue(_ reader: ValueReader) -> JSONValue {
         var object = JSONObject(minimumCapacity: count)
@@ -140,6 +199,43 @@ extension Dictionary: ShellValue {
             }
         }
     }
+
+    /// An object; each key read as the key type's printed form (`"7"` is the key `7`).
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> [Key: Value] {
+        var result: [Key: Value] = [:]
+        for (key, member) in try ValueBuilder.members(Key.self, Value.self, from: value, of: Self.self, at: path) {
+            result[key] = member
+        }
+        return result
+    }
+}
+
+extension ValueBuilder {
+    /// The members of an object argument, each key built as `Key` from its text and each value
+    /// as `Value`, in the object's order.
+    static func members<Key: Hashable, Value>(
+        _: Key.Type, _: Value.Type, from value: JSONValue, of type: Any.Type, at path: [any CodingKey]
+    ) throws -> [(Key, Value)] {
+        guard case .object(let object) = value else {
+            throw DecodingError.typeMismatch(
+                type, .init(codingPath: path, debugDescription: "expected an object, found \(JSONText.compact(value))"))
+        }
+        var members: [(Key, Value)] = []
+        members.reserveCapacity(object.count)
+        for (text, member) in object.members {
+            let memberPath = path + [MemberKey(text)]
+            members.append((try key(Key.self, from: text, at: memberPath), try build(Value.self, from: member, at: memberPath)))
+        }
+        return members
+    }
+
+    /// A dictionary key from its text in an object: a `String` as it is; any other type from the
+    /// text read as a value (`7`, `true`), else as a string (a UUID, a case name).
+    static func key<Key>(_: Key.Type, from text: String, at path: [any CodingKey]) throws -> Key {
+        if let string = text as? Key { return string }
+        if let literal = try? JSONParser.parse(text), let key = try? build(Key.self, from: literal, at: path) { return key }
+        return try build(Key.self, from: .string(text), at: path)
+    }
 }
 
 extension ValueReader {
@@ -165,6 +261,16 @@ enum PrintedOrder {
         values.map { ($0, JSONText.compact($0)) }
             .sorted { precedes($0.0, $0.1, $1.0, $1.1) }
             .map(\.0)
+    }
+
+    /// Entries keyed by printed values, in printed order, each key as the string an object uses.
+    static func sortedKeys(_ entries: [(key: JSONValue, value: JSONValue)]) -> [(text: String, value: JSONValue)] {
+        entries.map { entry -> (key: JSONValue, text: String, value: JSONValue) in
+            if case .string(let string) = entry.key { return (entry.key, string, entry.value) }
+            return (entry.key, JSONText.compact(entry.key), entry.value)
+        }
+        .sorted { precedes($0.key, $0.text, $1.key, $1.text) }
+        .map { ($0.text, $0.value) }
     }
 
     static func precedes(_ a: JSONValue, _ aText: String, _ b: JSONValue, _ bText: String) -> Bool {

@@ -4,11 +4,19 @@
     import Foundation
 #endif
 
-/// A type with a printed form of its own (SPEC §4) rather than an object of its stored
-/// properties: numbers, strings, `Date`, `URL`, `UUID`, `Data`, `Optional` and collections.
+/// A type with a printed form of its own (SPEC §4, rule 1 and the rows of the table) rather than
+/// an object of its stored properties: numbers, strings, `Date`, `Duration`, `URL`, `UUID`,
+/// `Data`, `Optional`, collections. Each conformance is one row: how the value prints, and how
+/// that printed form is read back (``parse(_:at:)``).
 protocol ShellValue {
     /// The value as the shell prints it; `reader` reads what it holds.
     func shellValue(_ reader: ValueReader) -> JSONValue
+
+    /// The value whose printed form is `value`, for an argument typed at `path`.
+    ///
+    /// - Throws: a `DecodingError` at `path` that says which form was expected, or
+    ///   ``NoTextForm`` for a type that only prints (an error, a description).
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Self
 
     /// Adds to `differ` the changes from the value at `old` to the one at `new`, both of this
     /// type, at `path`. By default, the two printed values are compared.
@@ -38,17 +46,34 @@ extension ShellValue {
     static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
         nil
     }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Self {
+        throw NoTextForm(type: Self.self, codingPath: path)
+    }
+
+    static var hasOwnTextForm: Bool { true }
+
+    static var textFormInner: [Any.Type] { [] }
+
+    /// The error for `value`, which is not a printed form of this type: "expected `expected`".
+    static func mismatch(_ expected: String, _ value: JSONValue, at path: [any CodingKey]) -> DecodingError {
+        .typeMismatch(Self.self, .init(codingPath: path, debugDescription: "expected \(expected), found \(JSONText.compact(value))"))
+    }
 }
 
 // MARK: - Numbers
 
 /// Integers print as numbers, with all their digits (also a `UInt64` beyond `Int`).
-protocol IntegerShellValue: ShellValue, BinaryInteger {}
+protocol IntegerShellValue: ShellValue, FixedWidthInteger {}
 
 extension IntegerShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue {
         if let exact = Int(exactly: self) { return .int(exact) }
         return .number(String(self))
+    }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Self {
+        try ScalarDecoding.decodeInteger(Self.self, from: value, path: path)
     }
 }
 
@@ -67,6 +92,11 @@ extension UInt64: IntegerShellValue {}
 
 extension Double: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { NumberText.value(self) }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Double {
+        guard let number = NumberText.number(value) else { throw mismatch("a number", value, at: path) }
+        return number
+    }
 }
 
 extension Float: ShellValue {
@@ -74,6 +104,11 @@ extension Float: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue {
         guard isFinite else { return NumberText.value(Double(self)) }
         return .double(Double(description) ?? Double(self))
+    }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Float {
+        guard let number = NumberText.number(value) else { throw mismatch("a number", value, at: path) }
+        return Float(number)
     }
 }
 
@@ -85,6 +120,14 @@ extension Decimal: ShellValue {
         if let whole = Int(text) { return .int(whole) }
         guard let double = Double(text), double.isFinite else { return .number(text) }
         return NumberText.exactValue(of: text, double: double)
+    }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Decimal {
+        if value == .string("nan") { return .nan }
+        guard let text = NumberText.digits(of: value),
+            let decimal = Decimal(string: text) ?? Decimal(string: positionalDigits(text)), !decimal.isNaN
+        else { throw mismatch("a number", value, at: path) }
+        return decimal
     }
 }
 
@@ -117,6 +160,30 @@ enum NumberText {
         return .number(text)
     }
 
+    /// A number, or a non-finite one as printed (`"nan"`, `"inf"`, `"-inf"`).
+    static func number(_ value: JSONValue) -> Double? {
+        if case .string(let text) = value { return nonFinite(text) }
+        return value.numberValue
+    }
+
+    /// The JSON text of a number (also one written as a string, `"1.5"`); `nil` for anything else.
+    ///
+    /// NB: `Decimal(string:)` takes any prefix that looks like a number (`-e`, `12abc`); only a
+    /// whole JSON number is one.
+    static func digits(of value: JSONValue) -> String? {
+        switch value {
+        case .int(let number): return String(number)
+        case .double(let number): return String(number)
+        case .number(let digits): return digits
+        case .string(let string):
+            switch try? JSONParser.parse(string) {
+            case .int?, .double?, .number?: return string
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
     /// The double a printed non-finite number stands for.
     static func nonFinite(_ text: String) -> Double? {
         switch text {
@@ -132,40 +199,46 @@ enum NumberText {
 
 extension Bool: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .bool(self) }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Bool {
+        guard case .bool(let flag) = value else { throw mismatch("true or false", value, at: path) }
+        return flag
+    }
 }
 
 extension String: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(self) }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> String {
+        guard case .string(let text) = value else { throw mismatch("a string", value, at: path) }
+        return text
+    }
 }
 
 extension Substring: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(String(self)) }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Substring {
+        Substring(try String.parse(value, at: path))
+    }
 }
 
 extension Character: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(String(self)) }
-}
 
-// MARK: - Foundation
-
-extension Date: ShellValue {
-    func shellValue(_ reader: ValueReader) -> JSONValue { .string(ISO8601.format(self)) }
-}
-
-extension URL: ShellValue {
-    func shellValue(_ reader: ValueReader) -> JSONValue { .string(absoluteString) }
-}
-
-extension UUID: ShellValue {
-    func shellValue(_ reader: ValueReader) -> JSONValue { .string(uuidString) }
-}
-
-extension Data: ShellValue {
-    func shellValue(_ reader: ValueReader) -> JSONValue { .string(base64EncodedString()) }
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Character {
+        guard case .string(let text) = value, text.count == 1, let character = text.first else {
+            throw DecodingError.typeMismatch(
+                Character.self, .init(codingPath: path, debugDescription: "expected one character in quotes, such as \"a\""))
+        }
+        return character
+    }
 }
 
 // MARK: - The shell's own values
 
 extension JSONValue: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { self }
+
+    static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> JSONValue { value }
 }

@@ -20,6 +20,9 @@ final class TypeShape: @unchecked Sendable {
     enum Kind {
         /// A type with its own printed form: numbers, strings, dates, collections, `Optional`.
         case custom(any ShellValue.Type)
+        /// A type that prints through a protocol it conforms to: a set algebra, a custom mirror,
+        /// a raw value, a collection (SPEC §4, rules 1, 3, 4 and 5).
+        case form(ValueForm)
         /// A struct or a tuple: its stored properties, in declaration order.
         case fields([Field])
         /// An enum: its case, and its payload as an object (read through `Mirror`). The tags of
@@ -29,7 +32,8 @@ final class TypeShape: @unchecked Sendable {
         case object
         /// An existential (`Any`, `any P`): read as the value it holds.
         case existential
-        /// An error, a closure, a metatype, a struct with no stored properties: its description.
+        /// An error, a closure, a metatype, a key path, a struct with no stored properties or only
+        /// storage members (`_`-named): its description.
         case opaque
         /// A struct or tuple whose stored properties the runtime cannot list: its module was built
         /// without reflection metadata (`-disable-reflection-metadata`).
@@ -53,17 +57,28 @@ final class TypeShape: @unchecked Sendable {
     let equal: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?
     /// A copy of the value at a pointer, as `Any` (for `Mirror` and descriptions).
     let load: @Sendable (UnsafeRawPointer) -> Any
+    /// Initializes uninitialized memory of this type at a pointer to the value whose printed form
+    /// is given (``ValueBuilder``); on a failure, the memory is left uninitialized.
+    let initialize: (UnsafeMutableRawPointer, JSONValue, [any CodingKey]) throws -> Void
+    /// Destroys the value at a pointer, leaving the memory uninitialized.
+    let destroy: (UnsafeMutableRawPointer) -> Void
+    /// Whether this is an `Optional`, which a member or argument left out makes `nil`.
+    let isOptional: Bool
 
-    private init(
-        type: Any.Type, kind: Kind, size: Int, isBitwise: Bool,
-        equal: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?, load: @escaping @Sendable (UnsafeRawPointer) -> Any
-    ) {
-        self.type = type
-        self.kind = kind
-        self.size = size
-        self.isBitwise = isBitwise
-        self.equal = equal
-        self.load = load
+    private init<T>(_ type: T.Type) {
+        self.type = T.self
+        self.kind = Self.kind(of: T.self)
+        self.size = MemoryLayout<T>.size
+        self.isBitwise = _isPOD(T.self)
+        self.equal = Self.equality(of: T.self)
+        self.load = { $0.assumingMemoryBound(to: T.self).pointee }
+        // NB: the pointers come from ``ValueBuilder``: memory allocated as a struct, tuple or
+        // enum payload that holds a `T` at the offset the runtime gives for it.
+        self.initialize = { destination, value, path in
+            destination.initializeMemory(as: T.self, to: try ValueBuilder.build(T.self, from: value, at: path))
+        }
+        self.destroy = { $0.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+        self.isOptional = RuntimeMetadata.wrappedType(ofOptional: T.self) != nil
     }
 
     /// The shape of `type`, from a process-wide cache.
@@ -118,32 +133,42 @@ final class TypeShape: @unchecked Sendable {
     }
 
     private static func make(_ type: Any.Type) -> TypeShape {
-        func build<T>(_: T.Type) -> TypeShape {
-            TypeShape(
-                type: T.self, kind: kind(of: T.self, size: MemoryLayout<T>.size), size: MemoryLayout<T>.size,
-                isBitwise: _isPOD(T.self),
-                equal: equality(of: T.self),
-                load: { $0.assumingMemoryBound(to: T.self).pointee })
-        }
+        func build<T>(_: T.Type) -> TypeShape { TypeShape(T.self) }
         return _openExistential(type, do: build)
     }
 
-    private static func kind(of type: Any.Type, size: Int) -> Kind {
+    /// The first rule of SPEC §4 that applies to `type`.
+    private static func kind<T>(of type: T.Type) -> Kind {
+        // Rule 1: the table's own types.
         if let custom = type as? any ShellValue.Type { return .custom(custom) }
-        if type is any Error.Type { return .opaque }
-        switch RuntimeMetadata.kind(of: type) {
+        if type is any Error.Type || type is AnyKeyPath.Type { return .opaque }
+        if let form = ValueForm.setAlgebra(type) { return .form(form) }
+        let metadataKind = RuntimeMetadata.kind(of: type)
+        // Rule 2: an existential prints as the value it holds.
+        if metadataKind == .existential { return .existential }
+        // Rule 3: a custom mirror.
+        if let form = ValueForm.mirror(type) { return .form(form) }
+        switch metadataKind {
         case .structure, .tuple:
+            // Rule 4: a raw value.
+            if metadataKind == .structure, let form = ValueForm.rawValue(type) { return .form(form) }
             // NB: without reflection metadata the runtime lists no stored properties at all, as
             // for an empty struct; but a struct that holds bytes has some.
-            guard let fields = storedFields(of: type), !(fields.isEmpty && size > 0) else { return .withoutMetadata }
-            return fields.isEmpty ? .opaque : .fields(fields)
+            guard let fields = storedFields(of: type), !(fields.isEmpty && MemoryLayout<T>.size > 0) else { return .withoutMetadata }
+            // Rule 5: a collection.
+            if metadataKind == .structure, let form = ValueForm.collection(type, fields: fields) { return .form(form) }
+            // Rule 6: stored properties, unless there are none or all are storage.
+            if fields.isEmpty || (metadataKind == .structure && fields.allSatisfy({ $0.name.hasPrefix("_") })) { return .opaque }
+            return .fields(fields)
         case .enumeration:
             var tags: [String: Int] = [:]
             for (tag, enumCase) in (RuntimeMetadata.enumCases(of: type) ?? []).enumerated() where enumCase.payload == nil {
                 tags[enumCase.name] = tag
             }
             return .enumeration(tagsOfEmptyCases: tags)
-        case .classInstance: return .object
+        case .classInstance:
+            if let form = ValueForm.rawValue(type) { return .form(form) }
+            return .object
         case .existential: return .existential
         case .other: return .opaque
         }
@@ -151,7 +176,7 @@ final class TypeShape: @unchecked Sendable {
 
     /// The stored properties of a struct or tuple, with their offsets; `nil` when the runtime
     /// cannot list them.
-    private static func storedFields(of type: Any.Type) -> [Field]? {
+    static func storedFields(of type: Any.Type) -> [Field]? {
         var fields: [Field] = []
         let complete = _forEachField(of: type) { name, offset, fieldType, _ in
             var text = String(cString: name)

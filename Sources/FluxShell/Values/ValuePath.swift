@@ -6,6 +6,8 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         case index(Int)
         /// `[*]`: every element of an array (every value of an object).
         case every
+        /// `[id: X]`: the element of an array whose `id` prints as `X` (SPEC §3).
+        case id(JSONValue)
     }
 
     /// NB: a path of one segment (a state's member, as most diff lines have) keeps it inline,
@@ -80,6 +82,10 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
                 output.append(0x5D)
             case .every:
                 output.append("[*]")
+            case .id(let id):
+                output.append("[id: ")
+                JSONText.writeCompact(id, to: &output)
+                output.append(0x5D)
             case .key(let key):
                 // NB: most keys are plain: written as they are while checked, in one pass, and
                 // taken back to be written quoted when they turn out not to be.
@@ -149,6 +155,43 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
                 if bytes[position] == UInt8(ascii: "*") {
                     segments.append(.every)
                     position += 1
+                } else if bytes[position...].starts(with: "id:".utf8) {
+                    // `[id: X]`: X is a value as in arguments, up to the bracket that closes it.
+                    let start = position + 3
+                    var end = start
+                    var depth = 0
+                    var inString = false
+                    while end < bytes.count {
+                        let byte = bytes[end]
+                        if inString {
+                            if byte == UInt8(ascii: "\\") { end += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+                        } else if byte == UInt8(ascii: "\"") {
+                            inString = true
+                        } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                            depth += 1
+                        } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                            if depth == 0 { break }
+                            depth -= 1
+                        }
+                        end += 1
+                    }
+                    guard end < bytes.count else { throw fail("missing ']' after [id:") }
+                    var first = start
+                    var last = end
+                    while first < last, bytes[first] == UInt8(ascii: " ") { first += 1 }
+                    while last > first, bytes[last - 1] == UInt8(ascii: " ") { last -= 1 }
+                    let text = String(decoding: bytes[first..<last], as: UTF8.self)
+                    guard !text.isEmpty else { throw fail("[id: ] needs an id, e.g. todos[id: 3]") }
+                    let id: JSONValue
+                    if let literal = try? JSONParser.parse(text) {
+                        id = literal
+                    } else if text.first != "\"", !text.contains(where: { $0 == " " || $0 == "\"" }) {
+                        id = .string(text)
+                    } else {
+                        throw fail("invalid id \(text)")
+                    }
+                    segments.append(.id(id))
+                    position = end
                 } else if bytes[position] == UInt8(ascii: "\"") {
                     var end = position + 1
                     while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
@@ -198,6 +241,42 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         return ValuePath(segments)
     }
 
+    /// The index of the element whose `id` member prints as `id`, in an array's printed elements.
+    ///
+    /// NB: an id typed as a bare number also finds an id that prints as that number's string (a
+    /// `Tagged<User, String>` of `"7"`), as a dictionary's key does.
+    static func index(ofID id: JSONValue, in elements: [JSONValue]) -> Int? {
+        let text: String? = if case .string(let string) = id { string } else { nil }
+        return elements.firstIndex { element in
+            guard case .object(let object) = element, let value = object["id"] else { return false }
+            if value == id { return true }
+            if let text, value.numberValue != nil { return JSONText.compact(value) == text }
+            if case .string(let string) = value, id.numberValue != nil { return string == JSONText.compact(id) }
+            return false
+        }
+    }
+
+    /// This path with each `[id: X]` replaced by the index of that element in `root`, as diff
+    /// lines and history index elements.
+    public func resolvingIDs(in root: JSONValue) throws(ShellError) -> ValuePath {
+        guard segments.contains(where: { if case .id = $0 { true } else { false } }) else { return self }
+        var resolved: [Segment] = []
+        for segment in segments {
+            if case .id(let id) = segment {
+                guard case .array(let elements) = try ValuePath(resolved).lookup(in: root),
+                    let index = Self.index(ofID: id, in: elements)
+                else {
+                    _ = try ValuePath(resolved + [segment]).lookup(in: root)
+                    throw ShellError("no element has the id \(JSONText.compact(id))")
+                }
+                resolved.append(.index(index))
+            } else {
+                resolved.append(segment)
+            }
+        }
+        return ValuePath(resolved)
+    }
+
     /// The value at this path in `root`; `.count` of an array or object is its element count.
     public func lookup(in root: JSONValue) throws(ShellError) -> JSONValue {
         var current = root
@@ -236,6 +315,19 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
                 current = elements[index]
             case (.index(let index), .object):
                 throw ShellError("\(here) is an object, not an array: no index \(index)")
+            case (.id(let id), .array(let elements)):
+                guard let index = Self.index(ofID: id, in: elements) else {
+                    let ids = elements.prefix(4).compactMap { element -> String? in
+                        guard case .object(let object) = element, let id = object["id"] else { return nil }
+                        return JSONText.compact(id)
+                    }
+                    throw ShellError(
+                        "no element of \(here) has the id \(JSONText.compact(id))",
+                        hint: ids.isEmpty ? "\(here) has no elements with an id" : "its ids include \(ids.joined(separator: ", "))\(elements.count > ids.count ? ", …" : "")")
+                }
+                current = elements[index]
+            case (.id, .object):
+                throw ShellError("\(here) is an object, not an array: [id: ] finds an element of an array by its id")
             case (_, let scalar):
                 throw ShellError("\(here) is \(scalar.kindName), which has no \(ValuePath([segment]))")
             }

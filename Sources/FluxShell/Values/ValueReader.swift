@@ -49,7 +49,7 @@ public final class ValueReader {
         case .fields(let fields):
             guard case .key(let key) = segment, let field = fields.first(where: { $0.name == key }) else { return nil }
             return read(at: pointer + field.offset, field.shape, path: path.dropFirst())
-        case .enumeration, .object, .existential, .opaque, .withoutMetadata:
+        case .form, .enumeration, .object, .existential, .opaque, .withoutMetadata:
             return nil
         }
     }
@@ -62,6 +62,8 @@ public final class ValueReader {
         switch shape.kind {
         case .custom(let type):
             return type.read(at: pointer, self)
+        case .form(let form):
+            return form.read(pointer, self)
         case .fields(let fields):
             var object = JSONObject(minimumCapacity: fields.count)
             for field in fields { object.appendUnchecked(field.name, read(at: pointer + field.offset, field.shape)) }
@@ -81,8 +83,50 @@ public final class ValueReader {
 
     /// A value known only as `Any`, read as the value it holds.
     func readAny(_ value: Any) -> JSONValue {
-        func open<T>(_ value: T) -> JSONValue { read(value) }
-        return _openExistential(value, do: open)
+        // NB: an `Any` may hold another existential (an `any Sendable` member loaded as `Any`),
+        // which opening would give back as itself; the value is cast to its dynamic type,
+        // which `type(of:)` sees through every level (SPEC §4, rule 2).
+        let type = Swift.type(of: value)
+        guard RuntimeMetadata.kind(of: type) != .existential else { return .string(String(describing: value)) }
+        func open<T>(_: T.Type) -> JSONValue { read(value as! T) }
+        return _openExistential(type, do: open)
+    }
+
+    /// What a custom mirror shows (SPEC §4, rule 3), by its display style.
+    func readMirror(_ mirror: Mirror) -> JSONValue {
+        switch mirror.displayStyle {
+        case .collection?:
+            return .array(mirror.children.map { readAny($0.value) })
+        case .set?:
+            return .array(PrintedOrder.sorted(mirror.children.map { readAny($0.value) }))
+        case .dictionary?:
+            var pairs: [(key: JSONValue, value: JSONValue)] = []
+            for child in mirror.children {
+                let pair = Array(Mirror(reflecting: child.value).children)
+                guard pair.count == 2 else { continue }
+                pairs.append((readAny(pair[0].value), readAny(pair[1].value)))
+            }
+            var object = JSONObject(minimumCapacity: pairs.count)
+            for entry in PrintedOrder.sortedKeys(pairs) { object[entry.text] = entry.value }
+            return .object(object)
+        case .optional?:
+            return mirror.children.first.map { readAny($0.value) } ?? .null
+        case .enum?:
+            guard let payload = mirror.children.first, let name = payload.label else {
+                return .string(String(describing: mirror.subjectType))
+            }
+            return .object(JSONObject([(name, payloadObject(payload.value))]))
+        default:
+            var object = JSONObject()
+            for (index, child) in mirror.children.enumerated() { object[child.label ?? "_\(index)"] = readAny(child.value) }
+            return .object(object)
+        }
+    }
+
+    /// A case's payload as an object: a tuple's members, or one value as `_0`.
+    private func payloadObject(_ payload: Any) -> JSONValue {
+        if RuntimeMetadata.kind(of: type(of: payload)) == .tuple { return readAny(payload) }
+        return .object(JSONObject([("_0", readAny(payload))]))
     }
 
     /// `"idle"`, a raw value, or `{"loading":{"since":…}}` as Swift's synthesized `Codable` writes it.
@@ -92,13 +136,7 @@ public final class ValueReader {
             if let raw = value as? any RawRepresentable { return readAny(raw.rawValue) }
             return .string(RuntimeMetadata.caseName(of: value) ?? String(describing: value))
         }
-        let fields: JSONValue
-        if RuntimeMetadata.kind(of: type(of: payload.value)) == .tuple {
-            fields = readAny(payload.value)
-        } else {
-            fields = .object(JSONObject([("_0", readAny(payload.value))]))
-        }
-        return .object(JSONObject([(name, fields)]))
+        return .object(JSONObject([(name, payloadObject(payload.value))]))
     }
 
     /// A class instance: its stored properties, superclass first.
@@ -115,7 +153,9 @@ public final class ValueReader {
             }
         }
         collect(Mirror(reflecting: value))
-        return members.count == 0 ? .string(String(describing: value)) : .object(members)
+        // NB: no stored properties, or only storage (`_`-named) ones: its description (rule 6).
+        guard members.keys.contains(where: { !$0.hasPrefix("_") }) else { return .string(String(describing: value)) }
+        return .object(members)
     }
 
     /// The elements of a collection, in its order.

@@ -1,0 +1,259 @@
+import FluxCore
+import Foundation
+import IdentifiedCollections
+import OrderedCollections
+import PropertyBased
+import Tagged
+import Testing
+
+@testable import FluxShell
+
+/// SPEC §4's rules 1–6 on the ecosystem's types, row by row: each value's printed form, that the
+/// form reads back (for a type that is not `Decodable` too), and that diffs follow the printed form.
+struct ValueRowsTests {
+    struct Member: Identifiable, Equatable, Sendable {
+        let id: Tagged<Member, UUID>
+        var name: String
+    }
+
+    struct UserID: RawRepresentable, Hashable, Sendable { var rawValue: Int }
+
+    struct Weekdays: OptionSet, Sendable {
+        let rawValue: Int
+        static let monday = Weekdays(rawValue: 1)
+        static let tuesday = Weekdays(rawValue: 2)
+    }
+
+    /// A user's collection over one stored array: an array (rule 5).
+    struct Stack<Element>: RandomAccessCollection {
+        var items: [Element] = []
+        var startIndex: Int { items.startIndex }
+        var endIndex: Int { items.endIndex }
+        subscript(position: Int) -> Element { items[position] }
+    }
+
+    /// A collection with another stored property: an object (rule 6).
+    struct Playlist: RandomAccessCollection {
+        var name = "mix"
+        var songs: [String] = []
+        var startIndex: Int { songs.startIndex }
+        var endIndex: Int { songs.endIndex }
+        subscript(position: Int) -> String { songs[position] }
+    }
+
+    /// Only storage members: its description (rule 6).
+    struct Opaque: CustomStringConvertible {
+        var _bits = 7
+        var description: String { "opaque(\(_bits))" }
+    }
+
+    /// A custom mirror (rule 3).
+    struct Temperature: CustomReflectable {
+        var kelvin: Double
+        var customMirror: Mirror { Mirror(self, children: ["celsius": kelvin - 273.15]) }
+    }
+
+    indirect enum Tree: Equatable, Sendable {
+        case leaf(Int)
+        case node(Tree, label: String)
+    }
+
+    /// A framework's generic action wrapper, as TCA's `PresentationAction` is.
+    enum Presentation<Child: Sendable>: Sendable {
+        case dismiss
+        indirect case presented(Child)
+    }
+
+    static let memberID = UUID(uuidString: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")!
+
+    private func printed<T>(_ value: T) -> String { JSONText.compact(ValueReader.read(value)) }
+
+    /// The value built back from `value`'s printed text prints the same.
+    private func readsBack<T>(_ value: T, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let text = printed(value)
+        let built = try ValueBuilder.build(T.self, from: try JSONParser.parse(text), at: [])
+        #expect(printed(built) == text, sourceLocation: sourceLocation)
+    }
+
+    @Test func rule1Durations() throws {
+        #expect(printed(Duration.seconds(900)) == "900")
+        #expect(printed(Duration.milliseconds(1500)) == "1.5")
+        #expect(printed(Duration.nanoseconds(1)) == "0.000000001")
+        #expect(printed(Duration.milliseconds(-1500)) == "-1.5")
+        #expect(printed(Duration(attoseconds: 1)) == "0.000000000000000001")
+        for duration: Duration in [.seconds(0), .seconds(600), .milliseconds(-1500), .nanoseconds(1), .seconds(Int64.max)] {
+            try readsBack(duration)
+        }
+        #expect(try ValueBuilder.build(Duration.self, from: .double(1e-9), at: []) == .nanoseconds(1))
+        #expect(try ValueBuilder.build(Duration.self, from: .string("2.5"), at: []) == .milliseconds(2500))
+        // Its Codable form is not what is read, and bad values are refused, never trapped on.
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(Duration.self, from: .array([.int(0), .int(1)]), at: []) }
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(Duration.self, from: .string("ten"), at: []) }
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(Duration.self, from: .number("1" + String(repeating: "0", count: 40)), at: []) }
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(Duration.self, from: .number("0.0000000000000000001"), at: []) }
+    }
+
+    @Test func rule1SetAlgebrasAndOrderedCollections() throws {
+        #expect(printed(IndexSet([5, 1, 3])) == "[1,3,5]")
+        try readsBack(IndexSet([5, 1, 3]))
+        #expect(try ValueBuilder.build(IndexSet.self, from: .array([.int(2), .int(0)]), at: []) == IndexSet([0, 2]))
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(IndexSet.self, from: .array([.int(-1)]), at: []) == IndexSet() }
+        #expect(printed(OrderedSet(["b", "a"])) == #"["b","a"]"#)
+        try readsBack(OrderedSet(["b", "a"]))
+        #expect(printed(OrderedDictionary(uniqueKeysWithValues: [(2, "b"), (1, "a")])) == #"{"2":"b","1":"a"}"#)
+        try readsBack(OrderedDictionary(uniqueKeysWithValues: [(2, "b"), (1, "a")]))
+        #expect(printed(TimeZone(identifier: "Europe/Paris")!) == #""Europe/Paris""#)
+        try readsBack(TimeZone(identifier: "Europe/Paris")!)
+        #expect(printed(Locale(identifier: "fr_FR")) == #""fr_FR""#)
+        try readsBack(Locale(identifier: "fr_FR"))
+        #expect(printed(Calendar(identifier: .gregorian)) == #""gregorian""#)
+        try readsBack(Calendar(identifier: .gregorian))
+        // Key paths and metatypes: their description.
+        #expect(printed(\Member.name) == #""\\Member.name""#)
+        #expect(printed(Int.self) == #""Int""#)
+    }
+
+    @Test func rule2ExistentialsPrintWhatTheyHold() {
+        struct Box: @unchecked Sendable {
+            var sendable: any Sendable = 0
+            var any: Any = "a"
+            var hashable: AnyHashable = 5
+            var object: AnyObject? = nil
+        }
+        #expect(printed(Box()) == #"{"sendable":0,"any":"a","hashable":5,"object":null}"#)
+        var changed = Box()
+        changed.sendable = "hello"
+        #expect(ValueDiffer.entries(from: Box(), to: changed).map(\.line) == [#"~ sendable: 0 -> "hello""#])
+    }
+
+    @Test func rule3CustomMirrors() throws {
+        let members: IdentifiedArrayOf<Member> = [Member(id: .init(Self.memberID), name: "Blob")]
+        #expect(printed(members) == #"[{"id":"3F2504E0-4F89-11D3-9A0C-0305E82C3301","name":"Blob"}]"#)
+        try readsBack(members)
+        #expect(printed(Temperature(kelvin: 273.15)) == #"{"celsius":0.0}"#)
+        // Two elements with one id cannot be an identified array.
+        let twice = try JSONParser.parse(#"[{"id":"\#(Self.memberID)","name":"a"},{"id":"\#(Self.memberID)","name":"b"}]"#)
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(IdentifiedArrayOf<Member>.self, from: twice, at: []) }
+    }
+
+    @Test func rule4RawValues() throws {
+        #expect(printed(Tagged<Member, UUID>(Self.memberID)) == #""3F2504E0-4F89-11D3-9A0C-0305E82C3301""#)
+        try readsBack(Tagged<Member, UUID>(Self.memberID))
+        #expect(printed(UserID(rawValue: 7)) == "7")
+        try readsBack(UserID(rawValue: 7))
+        #expect(printed(Weekdays([.monday, .tuesday])) == "3")
+        try readsBack(Weekdays([.monday, .tuesday]))
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(Tagged<Member, UUID>.self, from: .string("nope"), at: []) }
+    }
+
+    @Test func rule5And6Collections() throws {
+        #expect(printed(Stack(items: [1, 2])) == "[1,2]")
+        try readsBack(Stack(items: [1, 2]))
+        #expect(printed(Playlist(songs: ["a"])) == #"{"name":"mix","songs":["a"]}"#)
+        try readsBack(Playlist(songs: ["a"]))
+        #expect(printed(Opaque()) == #""opaque(7)""#)
+    }
+
+    @Test func rule6StructsAndEnumsOfAnyModuleReadBack() throws {
+        try readsBack(Member(id: .init(Self.memberID), name: "Blob"))
+        try readsBack(Tree.node(.node(.leaf(1), label: "inner"), label: "outer"))
+        #expect(printed(Tree.node(.leaf(1), label: "x")) == #"{"node":{"_0":{"leaf":{"_0":1}},"label":"x"}}"#)
+        try readsBack(Presentation<Tree>.presented(.leaf(2)))
+        try readsBack(Presentation<Tree>.dismiss)
+        // Bad members are located errors.
+        let missing = try JSONParser.parse(#"{"name":"x"}"#)
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(Member.self, from: missing, at: []) }
+        let unknown = try JSONParser.parse(#"{"id":"\#(Self.memberID)","name":"x","nmae":"y"}"#)
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(Member.self, from: unknown, at: []) }
+    }
+
+    // MARK: - Through the shell
+
+    struct Planner: State {
+        var members: IdentifiedArrayOf<Member> = []
+        var length: Duration = .seconds(300)
+        var skipped = IndexSet()
+        var owner: Tagged<Member, UUID>? = nil
+        var notes: Presentation<Tree> = .dismiss
+    }
+
+    enum PlannerAction: Action {
+        case addMember(id: Tagged<Member, UUID>, name: String)
+        case rename(id: Tagged<Member, UUID>, name: String)
+        case remove(id: Tagged<Member, UUID>)
+        case setLength(Duration)
+        case skip(IndexSet)
+        case replace(IdentifiedArrayOf<Member>)
+        case notes(Presentation<Tree>)
+    }
+
+    struct PlannerMutation: Mutation, Sendable {
+        func mutate(action: PlannerAction, state: inout Planner) {
+            switch action {
+            case .addMember(let id, let name): state.members.append(Member(id: id, name: name))
+            case .rename(let id, let name): state.members[id: id]?.name = name
+            case .remove(let id): state.members.remove(id: id)
+            case .setLength(let length): state.length = length
+            case .skip(let days): state.skipped.formUnion(days)
+            case .replace(let members): state.members = members
+            case .notes(let notes): state.notes = notes
+            }
+        }
+    }
+
+    static let catalog = StoreCatalog([StoreDefinition("planner", state: Planner(), mutation: PlannerMutation())])
+
+    private func planner() -> Transcript {
+        let shell = Transcript(catalog: Self.catalog)
+        shell.run("load planner")
+        return shell
+    }
+
+    static func id(_ number: Int) -> String { String(format: "00000000-0000-0000-0000-%012d", number) }
+
+    @Test func diffsFollowThePrintedForm() {
+        let shell = planner()
+        #expect(
+            shell.run("dispatch addMember id: \(Self.id(1)) name: Blob") == [
+                #"+ members[0]: {"id":"\#(Self.id(1))","name":"Blob"}"#
+            ])
+        shell.run("dispatch addMember id: \(Self.id(2)) name: Jr")
+        #expect(shell.run("dispatch rename id: \(Self.id(1)) name: Blobby") == [#"~ members[0].name: "Blob" -> "Blobby""#])
+        #expect(shell.run("dispatch remove id: \(Self.id(1))") == [#"- members[0]: {"id":"\#(Self.id(1))","name":"Blobby"}"#])
+        #expect(shell.run("dispatch setLength 600") == ["~ length: 300 -> 600"])
+        #expect(shell.run("dispatch setLength 0.25") == ["~ length: 600 -> 0.25"])
+        #expect(shell.run("dispatch skip [3,1]") == ["+ skipped[0]: 1", "+ skipped[1]: 3"])
+        #expect(shell.run(#"dispatch notes {"presented":{"_0":{"leaf":{"_0":4}}}}"#) == [#"~ notes: "dismiss" -> {"presented":{"_0":{"leaf":{"_0":4}}}}"#])
+        #expect(shell.run("history").last == #"  8  notes {"presented":{"_0":{"leaf":{"_0":4}}}}"#)
+    }
+
+    @Test func badValuesAreLocatedErrorsAndChangeNothing() {
+        let shell = planner()
+        let before = shell.run("state")
+        #expect(shell.run(#"dispatch setLength "ten""#).first?.hasPrefix("error: argument 1 of 'setLength': expected a number of seconds") == true)
+        #expect(shell.run("dispatch skip [-1]").first?.hasPrefix("error: argument 1 (at [0]) of 'skip'") == true)
+        #expect(shell.run("dispatch addMember id: nope name: x").first?.hasPrefix("error: argument 'id' of 'addMember': expected a UUID") == true)
+        #expect(shell.run("state") == before)
+        #expect(shell.run("history") == ["(no actions dispatched yet)"])
+    }
+
+    @Test func pathsByIdentity() {
+        let shell = planner()
+        shell.run("dispatch addMember id: \(Self.id(1)) name: Blob")
+        shell.run("dispatch addMember id: \(Self.id(2)) name: Jr")
+        #expect(shell.run("state members[id: \(Self.id(2))].name") == [#""Jr""#])
+        #expect(shell.run(#"state members[id: "\#(Self.id(1))"]"#) == [#"{"id":"\#(Self.id(1))","name":"Blob"}"#])
+        #expect(shell.run("expect members[id: \(Self.id(2))].name == Jr") == [])
+        #expect(shell.run("state members.count") == ["2"])
+        let unknown = shell.run("state members[id: \(Self.id(9))]")
+        #expect(unknown.first?.hasPrefix("error: no element of members has the id \"\(Self.id(9))\"") == true)
+        #expect(unknown.first?.contains(Self.id(1)) == true)
+    }
+
+    @Test func actionsNameGenericArguments() {
+        let lines = planner().run("actions")
+        #expect(lines.contains("addMember(id: Tagged<ValueRowsTests.Member, UUID>, name: String)"))
+        #expect(lines.contains("notes(Presentation<ValueRowsTests.Tree>)"))
+        #expect(lines.contains("replace(IdentifiedArray<Tagged<ValueRowsTests.Member, UUID>, ValueRowsTests.Member>)"))
+    }
+}
