@@ -77,6 +77,8 @@ let package = Package(
             name: "fluxbench",
             dependencies: [
                 "FluxCore", "FluxShell", "FluxStores", .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "Tagged", package: "swift-tagged"),
             ]),
     ]
 )

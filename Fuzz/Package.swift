@@ -7,7 +7,12 @@ let package = Package(
     name: "FluxShellFuzz",
     // NB: SwiftPM knows a path dependency by its folder's name; `name:` makes it `FluxShell` in a
     // checkout of any name.
-    dependencies: [.package(name: "FluxShell", path: "..")],
+    dependencies: [
+        .package(name: "FluxShell", path: ".."),
+        .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
     targets: [
         .executableTarget(
             name: "fluxfuzz",
@@ -17,6 +22,11 @@ let package = Package(
             ]),
         .executableTarget(
             name: "fluxfuzzvalues",
-            dependencies: [.product(name: "FluxShell", package: "FluxShell")]),
+            dependencies: [
+                .product(name: "FluxShell", package: "FluxShell"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "Tagged", package: "swift-tagged"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]),
     ]
 )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end test of Examples/NotesApp, a package written the way a FluxShell user writes one:
-# builds its `notesh` executable (debug) and drives it as a user and CI would.
+# End-to-end test of Examples/NotesApp and Examples/SyncUps, packages written the way FluxShell
+# users write them: builds each one's shell (debug) and drives it as a user and CI would.
 #   1. `notesh test Examples/NotesApp/Scenarios` passes (and passes with --exhaustive);
 #   2. a piped session gives byte for byte the checked-in stdout, stderr and exit status 1,
 #      and the scenario it saves passes `notesh test --exhaustive`;
@@ -92,6 +92,43 @@ run "$notesh" --help
 grep -q '^USAGE: notesh ' "$out" || fail "notesh --help does not say 'USAGE: notesh'"
 head -1 "$saved" | grep -q '^# Saved by notesh\. Replay with: notesh test FILE$' ||
     fail "the saved session's header does not name notesh: $(head -1 "$saved")"
+
+# Examples/SyncUps: a feature on swift-identified-collections and swift-tagged, with a framework's
+# generic action wrappers from another module; nothing Codable.
+#   1. its scenarios pass (and with --exhaustive);
+#   2. a piped session gives the checked-in bytes in two processes, whose hash seeds differ
+#      (twenty sync-ups: an identified array's storage hashes with a seed from 16 elements on),
+#      and the scenario it saves replays;
+#   3. explore generates every case (identified arrays, tagged ids, durations, index sets,
+#      wrapper enums) and finds nothing.
+example=Examples/SyncUps
+syncupsh=$example/.build/debug/syncupsh
+echo "test-example: building $example"
+touch "$example/Package.swift"
+swift build --package-path "$example"
+for mode in "" --exhaustive; do
+    run "$syncupsh" test --no-color $mode "$example/Scenarios"
+    if [ "$status" -ne 0 ] || ! tail -n 1 "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then
+        fail "syncupsh test ${mode:+$mode }$example/Scenarios exited $status:"
+        cat "$out" "$err" >&2
+    fi
+done
+session=$example/Session
+saved=$example/.build/session-saved.scenario
+for process in first second; do
+    rm -f "$saved"
+    run "$syncupsh" --echo --no-color <"$session/session.commands"
+    [ "$status" -eq 1 ] || fail "the sync-ups session ($process process) exited $status, expected 1"
+    same "$session/session.stdout" "$out" "the sync-ups session's standard output ($process process)"
+    same "$session/session.stderr" "$err" "the sync-ups session's standard error ($process process)"
+done
+run "$syncupsh" test --no-color --exhaustive "$saved"
+[ "$status" -eq 0 ] || { fail "the saved sync-ups session does not replay (status $status):"; cat "$out" "$err" >&2; }
+run "$syncupsh" explore syncups --seed 1 --time 3 --runs 200 --no-color --save "$scratch/syncups-explore.scenario"
+if [ "$status" -ne 0 ] || grep -q "never generated" "$out"; then
+    fail "syncupsh explore syncups exited $status or left a case ungenerated:"
+    cat "$out" "$err" >&2
+fi
 
 if [ "$failures" -ne 0 ]; then
     echo "test-example: $failures check(s) failed" >&2

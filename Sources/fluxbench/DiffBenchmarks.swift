@@ -2,6 +2,8 @@ import CustomDump
 import FluxCore
 import FluxShell
 import Foundation
+import IdentifiedCollections
+import Tagged
 
 /// An app-shaped state (SPEC §4 types, 13 members, 10,000 list items), one field of one item
 /// changed: FluxShell's typed diff against swift-custom-dump's `diff` (what TCA's
@@ -70,6 +72,48 @@ enum DiffBenchmarks {
             precondition(CustomDump.diff(old, state) != nil)
         }
         print("FluxShell is \(Int(dump / flux))x faster than swift-custom-dump on the same change")
+        runIdentified()
+    }
+
+    struct Member: Identifiable, Equatable {
+        let id: Tagged<Member, UUID>
+        var name: String
+        var length: Duration
+    }
+
+    struct Team {
+        var members: IdentifiedArrayOf<Member>
+        var plain: [Member]
+    }
+
+    /// One member's name changed among 10,000 in an `IdentifiedArrayOf<Member>` (tagged ids, a
+    /// `Duration`), against the same change in a plain `[Member]` and swift-custom-dump's `diff`.
+    static func runIdentified() {
+        print("\nDiff of one name among 10,000 members with tagged ids (release build)")
+        let members = (0..<10_000).map { Member(id: .init(UUID()), name: "member \($0)", length: .seconds($0)) }
+        var team = Team(members: IdentifiedArrayOf(uniqueElements: members), plain: members)
+        var renames = 0
+        let identified = time("FluxShell, IdentifiedArrayOf<Member>, change + diff", iterations: 2_000) {
+            let old = team
+            let id = members[(renames &* 397) % 10_000].id
+            team.members[id: id]?.name = "renamed \(renames)"
+            renames += 1
+            precondition(ValueDiffer.entries(from: old, to: team).count == 1)
+        }
+        let plain = time("FluxShell, [Member], change + diff", iterations: 2_000) {
+            let old = team
+            team.plain[(renames &* 397) % 10_000].name = "renamed \(renames)"
+            renames += 1
+            precondition(ValueDiffer.entries(from: old, to: team).count == 1)
+        }
+        let dump = time("swift-custom-dump diff, IdentifiedArrayOf<Member>, change + diff", iterations: 10) {
+            let old = team
+            let id = members[(renames &* 397) % 10_000].id
+            team.members[id: id]?.name = "renamed \(renames)"
+            renames += 1
+            precondition(CustomDump.diff(old, team) != nil)
+        }
+        print("identified array: \((identified / plain * 100).rounded() / 100)x the plain array; FluxShell \(Int(dump / identified))x faster than swift-custom-dump")
     }
 
     /// Microseconds per call of `body`, the best of 3 rounds.

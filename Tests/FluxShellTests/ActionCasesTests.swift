@@ -206,7 +206,7 @@ struct ArgumentMessageTests {
         shell.run("load library")
         #expect(
             shell.run(#"dispatch setStatus {"failed":{"reason":"x"}}"#)
-                == [#"error: 'setStatus' needs argument 1 (at failed.attempts) (usage: dispatch setStatus {})"#])
+                == [#"error: 'setStatus' needs argument 1 (at failed.attempts) (usage: dispatch setStatus idle)"#])
         #expect(shell.run("state status") == [#""idle""#])
     }
 

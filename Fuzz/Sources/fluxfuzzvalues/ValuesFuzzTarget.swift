@@ -1,5 +1,8 @@
-import FluxShell
+@_spi(Fuzzing) import FluxShell
 import Foundation
+import IdentifiedCollections
+import OrderedCollections
+import Tagged
 
 /// An app-shaped value, with the types SPEC §4 gives a text form.
 private struct Sample: Codable, Equatable {
@@ -38,6 +41,41 @@ extension Character: @retroactive Codable {
     }
 
     public func encode(to encoder: any Encoder) throws { try String(self).encode(to: encoder) }
+}
+
+/// A feature's types that are not `Decodable` (SPEC §4: every printed form types back anyway).
+private struct Member: Identifiable {
+    let id: Tagged<Member, UUID>
+    var name: String
+    var length: Duration
+}
+
+private indirect enum Tree {
+    case leaf(Int)
+    case node(Tree, label: String)
+}
+
+private enum Presentation<Child> {
+    case dismiss
+    indirect case presented(Child)
+}
+
+private enum Routed<ID: Hashable, Child> {
+    case element(id: ID, action: Child)
+}
+
+/// Builds `value` as `T`, `Decodable` or not; when that works, the printed form must build back
+/// to the same printed form.
+private func checkAny<T>(_ type: T.Type, _ value: JSONValue) {
+    guard let built = try? JSONValueDecoder().build(type, from: value) else { return }
+    let printed = ValueReader.read(built)
+    guard let again = try? JSONValueDecoder().build(type, from: printed) else {
+        fatalError("\(T.self): the printed form \(JSONText.compact(printed)) of \(JSONText.compact(value)) does not build back")
+    }
+    let reprinted = ValueReader.read(again)
+    guard reprinted == printed else {
+        fatalError("\(T.self): \(JSONText.compact(printed)) builds back as \(JSONText.compact(reprinted))")
+    }
 }
 
 /// Reads `value` as `T`; when that works, the printed form must read back to the same printed
@@ -84,6 +122,15 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         check(Set<Double>.self, candidate)
         check([Date?].self, candidate)
         check(Sample.self, candidate)
+        checkAny(Duration.self, candidate)
+        checkAny(IndexSet.self, candidate)
+        checkAny(OrderedSet<Int>.self, candidate)
+        checkAny(OrderedDictionary<String, Duration>.self, candidate)
+        checkAny(IdentifiedArrayOf<Member>.self, candidate)
+        checkAny(Tagged<Member, UUID>.self, candidate)
+        checkAny(Tree.self, candidate)
+        checkAny(Presentation<Routed<Int, Tree>>.self, candidate)
+        checkAny([Member?].self, candidate)
     }
     return 0
 }

@@ -181,10 +181,11 @@ final class ActionCases: @unchecked Sendable {
         func add(label: String?, type: Any.Type, offset: Int) {
             let reader = ArgumentReader.of(type)
             parameters.append(Parameter(offset: offset, reader: reader, shape: TypeShape.of(type)))
-            signatureParameters.append(
-                .init(
-                    label: label, key: label ?? "_\(signatureParameters.count)", typeName: TypeNames.display(type),
-                    choices: choices(of: type), hasTextForm: reader.hasTextForm))
+            var parameter = ActionSignature.Parameter(
+                label: label, key: label ?? "_\(signatureParameters.count)", typeName: TypeNames.display(type),
+                choices: choices(of: type), hasTextForm: reader.hasTextForm)
+            parameter.example = example(of: RuntimeMetadata.wrappedType(ofOptional: type) ?? type)
+            signatureParameters.append(parameter)
         }
         if let payload = runtimeCase.payload {
             // NB: several values, or one with a label, are a tuple (`(id: Int)`); its elements are
@@ -218,6 +219,40 @@ final class ActionCases: @unchecked Sendable {
             }
         }
         return _openExistential(type, do: printed)
+    }
+
+    /// A value of `type` as typed, for a usage line: by the rule of SPEC §4 that prints the type,
+    /// where the type's name does not tell (`900` for a `Duration`, `[]` for an `IndexSet`, the
+    /// raw value's example for a `Tagged` id, a case for an enum); `nil` to let the name tell.
+    private static func example(of type: Any.Type, depth: Int = 0) -> String? {
+        guard depth < 4 else { return nil }
+        switch TypeShape.of(type).kind {
+        case .custom(let row):
+            if row == Duration.self { return "900" }
+            // NB: a row built from one inner type is a collection of it (an array, a set, an
+            // identified array); from two, a dictionary, which the name tells.
+            return row.textFormInner.count == 1 ? "[]" : nil
+        case .form(let form):
+            switch form.rule {
+            case .rawValue: return form.inner.flatMap { example(of: $0, depth: depth + 1) } ?? fallbackExample(of: form.inner)
+            case .setAlgebra, .collection: return "[]"
+            case .mirror: return nil
+            }
+        case .enumeration:
+            guard let first = RuntimeMetadata.enumCases(of: type)?.first else { return nil }
+            if let empty = RuntimeMetadata.enumCases(of: type)?.first(where: { $0.payload == nil }) { return empty.name }
+            return "{\"\(first.name)\":{…}}"
+        default:
+            return nil
+        }
+    }
+
+    /// The usage example the type's name gives (`1`, `"text"`), for a raw value.
+    private static func fallbackExample(of type: Any.Type?) -> String? {
+        guard let type else { return nil }
+        let signature = ActionSignature(
+            name: "", parameters: [.init(label: nil, key: "_0", typeName: TypeNames.display(type))])
+        return String(signature.usage.dropFirst("dispatch  ".count))
     }
 
     /// The case names in declaration order, for a `Decodable` enum: its synthesized `CodingKeys`

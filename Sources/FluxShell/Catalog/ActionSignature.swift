@@ -13,6 +13,9 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         public var choices: [String]
         /// Whether text can give it a value other than `nil` (not for an `Error` or a closure).
         public var hasTextForm: Bool
+        /// A value of its type for `usage` (`900` for a `Duration`, `[]` for an `IndexSet`), when
+        /// its type's shape gives one; otherwise one is guessed from ``typeName``.
+        public var example: String?
         /// An `Optional` parameter: it may be left out, and takes `null`.
         ///
         /// NB: stored, not worked out from ``typeName``: every dispatch asks it of the parameters
@@ -72,6 +75,7 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
 
     private func placeholder(_ parameter: Parameter) -> String {
         if let first = parameter.choices.first { return first }
+        if let example = parameter.example { return example }
         let typeName = parameter.isOptional ? String(parameter.typeName.dropLast()) : parameter.typeName
         switch typeName {
         case "Int", "Int64", "Int32", "Int16", "Int8", "UInt", "UInt64", "UInt32", "UInt16", "UInt8", "Double", "Float",

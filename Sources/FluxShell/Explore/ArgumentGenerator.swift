@@ -70,36 +70,74 @@ struct ArgumentGenerator {
         case is Double.Type, is Float.Type: return .double([0, -1, 0.5, 1e9, -0.25].randomElement(using: &random)!)
         default: break
         }
-        guard depth < 4 else { return nil }
-        if let collection = type as? any ExploredCollection.Type {
-            let count = [0, 1, 1, 2, 3].randomElement(using: &random)!
-            if let keyType = collection.keyType {
-                var object = JSONObject()
-                for _ in 0..<count {
-                    guard let key = value(for: keyType, label: nil, depth: depth + 1) else { return nil }
-                    guard let member = value(for: collection.elementType, label: nil, depth: depth + 1) else { return nil }
-                    object[Self.keyText(key)] = member
-                }
-                return .object(object)
-            }
-            var elements: [JSONValue] = []
-            for _ in 0..<count {
-                guard let element = value(for: collection.elementType, label: label, depth: depth + 1) else { return nil }
-                elements.append(element)
-            }
-            return .array(elements)
-        }
-        if let cases = RuntimeMetadata.enumCases(of: type) { return enumValue(type, cases, depth: depth) }
+        guard depth < 6 else { return nil }
         let shape = TypeShape.of(type)
-        if case .fields(let fields) = shape.kind {
+        switch shape.kind {
+        case .custom(let row):
+            if row == Duration.self {
+                return [.int(0), .int(1), .int(300), .int(900), .number("0.5"), .int(-1)].randomElement(using: &random)!
+            }
+            if row == TimeZone.self { return .string(["UTC", "Europe/Paris", "America/New_York"].randomElement(using: &random)!) }
+            if row == Locale.self { return .string(["en_US", "fr_FR", "ja_JP"].randomElement(using: &random)!) }
+            if row == Calendar.self { return .string(["gregorian", "iso8601"].randomElement(using: &random)!) }
+            // A collection of the row's one inner type (an array, a set, an identified array),
+            // or a dictionary of its two.
+            let inner = row.textFormInner
+            if inner.count == 1 { return elements(of: inner[0], label: label, depth: depth) }
+            if inner.count == 2 { return members(keys: inner[0], values: inner[1], depth: depth) }
+            return nil
+        case .form(let form):
+            guard let inner = form.inner, form.parse != nil else { return nil }
+            switch form.rule {
+            // NB: a raw value keeps the parameter's label, so that an `id:` of a tagged type
+            // mostly takes the ids in the state.
+            case .rawValue: return value(for: inner, label: label, depth: depth + 1)
+            case .setAlgebra:
+                // NB: an `IndexSet` holds indexes from 0: small ones, which the state's arrays have.
+                if case .array(let values)? = elements(of: inner, label: nil, depth: depth) {
+                    return .array(values.map { if case .int(let index) = $0 { .int(Int(index.magnitude % 8)) } else { $0 } })
+                }
+                return nil
+            case .collection: return elements(of: inner, label: label, depth: depth)
+            case .mirror: return nil
+            }
+        case .enumeration:
+            if let cases = RuntimeMetadata.enumCases(of: type) { return enumValue(type, cases, depth: depth) }
+            return nil
+        case .fields(let fields):
             var object = JSONObject()
             for field in fields {
                 guard let member = value(for: field.shape.type, label: field.name, depth: depth + 1) else { return nil }
                 object[field.name] = member
             }
             return .object(object)
+        case .object, .existential, .opaque, .withoutMetadata:
+            return nil
         }
-        return nil
+    }
+
+    /// An array of none to three elements of `type`.
+    private mutating func elements(of type: Any.Type, label: String?, depth: Int) -> JSONValue? {
+        let count = [0, 1, 1, 2, 3].randomElement(using: &random)!
+        var elements: [JSONValue] = []
+        for _ in 0..<count {
+            // NB: an element too deep to make (a tree of identified arrays) leaves the array empty.
+            guard let element = value(for: type, label: label, depth: depth + 1) else { return .array([]) }
+            elements.append(element)
+        }
+        return .array(elements)
+    }
+
+    /// An object of none to three members, keys of `keys` printed as object keys.
+    private mutating func members(keys: Any.Type, values: Any.Type, depth: Int) -> JSONValue? {
+        let count = [0, 1, 1, 2, 3].randomElement(using: &random)!
+        var object = JSONObject()
+        for _ in 0..<count {
+            guard let key = value(for: keys, label: nil, depth: depth + 1) else { return nil }
+            guard let member = value(for: values, label: nil, depth: depth + 1) else { return nil }
+            object[Self.keyText(key)] = member
+        }
+        return .object(object)
     }
 
     /// A dictionary key as the printed object key: a string as it is, anything else printed.
@@ -183,26 +221,6 @@ struct ArgumentGenerator {
         }
         return .object(JSONObject([(chosen.name, .object(members))]))
     }
-}
-
-/// A collection whose elements (and keys) the generator makes.
-protocol ExploredCollection {
-    static var elementType: Any.Type { get }
-    /// A dictionary's key type; `nil` for an array or a set.
-    static var keyType: Any.Type? { get }
-}
-
-extension ExploredCollection {
-    static var keyType: Any.Type? { nil }
-}
-
-extension Array: ExploredCollection { static var elementType: Any.Type { Element.self } }
-extension ContiguousArray: ExploredCollection { static var elementType: Any.Type { Element.self } }
-extension Set: ExploredCollection { static var elementType: Any.Type { Element.self } }
-extension ChunkedArray: ExploredCollection { static var elementType: Any.Type { Element.self } }
-extension Dictionary: ExploredCollection {
-    static var elementType: Any.Type { Value.self }
-    static var keyType: Any.Type? { Key.self }
 }
 
 extension JSONValue {

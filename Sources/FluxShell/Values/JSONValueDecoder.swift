@@ -14,6 +14,13 @@ public struct JSONValueDecoder {
         try ScalarDecoding.decode(type, from: value, path: [])
     }
 
+    /// A value of any type from its printed form, `Decodable` or not (``ValueBuilder``): for
+    /// the value fuzzer.
+    @_spi(Fuzzing)
+    public func build<T>(_ type: T.Type, from value: JSONValue) throws -> T {
+        try ValueBuilder.build(type, from: value, at: [])
+    }
+
 }
 
 struct ValueDecoder: Decoder {

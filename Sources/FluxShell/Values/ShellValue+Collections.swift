@@ -37,7 +37,7 @@ extension ValueBuilder {
     {
         guard case .array(let values) = value else {
             throw DecodingError.typeMismatch(
-                type, .init(codingPath: path, debugDescription: "expected an array, found \(JSONText.compact(value))"))
+                type, .init(codingPath: path, debugDescription: "expected an array, found \(value.kindName)"))
         }
         var elements: [Element] = []
         elements.reserveCapacity(values.count)
@@ -218,7 +218,7 @@ extension ValueBuilder {
     ) throws -> [(Key, Value)] {
         guard case .object(let object) = value else {
             throw DecodingError.typeMismatch(
-                type, .init(codingPath: path, debugDescription: "expected an object, found \(JSONText.compact(value))"))
+                type, .init(codingPath: path, debugDescription: "expected an object, found \(value.kindName)"))
         }
         var members: [(Key, Value)] = []
         members.reserveCapacity(object.count)

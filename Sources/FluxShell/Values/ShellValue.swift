@@ -25,6 +25,14 @@ protocol ShellValue {
     /// The value at `path` (not empty) inside the value at `pointer`, reading only what the path
     /// goes through; `nil` to let the whole printed value answer. By default, `nil`.
     static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue?
+
+    /// Whether ``parse(_:at:)`` can give a value (other than `nil`), given that the types in
+    /// ``textFormInner`` have a text form; by default, `true`.
+    static var hasOwnTextForm: Bool { get }
+
+    /// The types a value is built from (a collection's elements), whose text forms this one's
+    /// depends on; by default, none.
+    static var textFormInner: [Any.Type] { get }
 }
 
 extension ShellValue {

@@ -34,7 +34,7 @@ struct ValueForm {
                 parse: { value, path in
                     guard case .array(let elements) = value else {
                         throw DecodingError.typeMismatch(
-                            S.self, .init(codingPath: path, debugDescription: "expected an array, found \(JSONText.compact(value))"))
+                            S.self, .init(codingPath: path, debugDescription: "expected an array, found \(value.kindName)"))
                     }
                     var result = S()
                     for (index, element) in elements.enumerated() {
@@ -117,7 +117,7 @@ struct ValueForm {
                 { value, path in
                     guard case .array(let elements) = value else {
                         throw DecodingError.typeMismatch(
-                            R.self, .init(codingPath: path, debugDescription: "expected an array, found \(JSONText.compact(value))"))
+                            R.self, .init(codingPath: path, debugDescription: "expected an array, found \(value.kindName)"))
                     }
                     var result = R()
                     result.reserveCapacity(elements.count)

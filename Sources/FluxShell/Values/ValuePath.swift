@@ -323,7 +323,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
                     }
                     throw ShellError(
                         "no element of \(here) has the id \(JSONText.compact(id))",
-                        hint: ids.isEmpty ? "\(here) has no elements with an id" : "its ids include \(ids.joined(separator: ", "))\(elements.count > ids.count ? ", …" : "")")
+                        hint: elements.isEmpty ? "\(here) is empty" : ids.isEmpty ? "\(here) has no elements with an id" : "its ids include \(ids.joined(separator: ", "))\(elements.count > ids.count ? ", …" : "")")
                 }
                 current = elements[index]
             case (.id, .object):

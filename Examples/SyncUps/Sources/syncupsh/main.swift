@@ -1,0 +1,7 @@
+import FluxShell
+import FluxShellCommand
+import SyncUpsFeature
+
+// The whole shell: the app's sync-ups store, registered in one line.
+let syncUps = StoreDefinition("syncups", summary: "meeting planner: sync-ups, attendees, meetings", state: SyncUpsState(), mutation: SyncUpsMutation())
+FluxShellMain.run(catalog: StoreCatalog([syncUps]))
