@@ -2,6 +2,9 @@ import Dispatch
 import FluxCore
 import FluxShell
 import FluxStores
+import Foundation
+import IdentifiedCollections
+import Tagged
 
 #if canImport(Glibc)
     import Glibc
@@ -14,6 +17,7 @@ enum ShellBenchmarks {
     static func run() {
         print("\nFluxShell engine benchmarks (release build)")
         toggleAmongManyTodos()
+        renameAmongManyMembers()
         counterIncrements()
         recordedDispatches()
     }
@@ -66,6 +70,63 @@ enum ShellBenchmarks {
         try? pipeRecorder.finish()
         drained.wait()
         close(reader)
+    }
+
+    struct Member: Identifiable, Equatable, Sendable {
+        let id: Tagged<Member, UUID>
+        var name: String
+    }
+
+    struct IdentifiedTeam: State { var members: IdentifiedArrayOf<Member> = [] }
+    struct PlainTeam: State { var members: [Member] = [] }
+    enum TeamAction: Action {
+        case add(id: Tagged<Member, UUID>, name: String)
+        case rename(id: Tagged<Member, UUID>, name: String)
+    }
+
+    struct IdentifiedTeamMutation: Mutation, Sendable {
+        func mutate(action: TeamAction, state: inout IdentifiedTeam) {
+            switch action {
+            case .add(let id, let name): state.members.append(Member(id: id, name: name))
+            case .rename(let id, let name): state.members[id: id]?.name = name
+            }
+        }
+    }
+
+    struct PlainTeamMutation: Mutation, Sendable {
+        func mutate(action: TeamAction, state: inout PlainTeam) {
+            switch action {
+            case .add(let id, let name): state.members.append(Member(id: id, name: name))
+            case .rename(let id, let name):
+                if let index = state.members.firstIndex(where: { $0.id == id }) { state.members[index].name = name }
+            }
+        }
+    }
+
+    /// Issue 18's figure: one member renamed by id among 10,000, each line parsed, dispatched,
+    /// diffed and rendered, in an `IdentifiedArrayOf<Member>` and in a plain `[Member]`.
+    static func renameAmongManyMembers() {
+        let catalog = StoreCatalog([
+            StoreDefinition("identified", state: IdentifiedTeam(), mutation: IdentifiedTeamMutation()),
+            StoreDefinition("plain", state: PlainTeam(), mutation: PlainTeamMutation()),
+        ])
+        func id(_ number: Int) -> String { String(format: "00000000-0000-0000-0000-%012d", number) }
+        var perLine: [String: Double] = [:]
+        for store in ["identified", "plain"] {
+            let session = Session(catalog: catalog)
+            _ = execute(session, "load \(store)")
+            for index in 0..<10_000 { _ = execute(session, "dispatch add id: \(id(index)) name: m\(index)") }
+            let lines = (0..<2_000).map { "dispatch rename id: \(id($0 * 397 % 10_000)) name: r\($0)" }
+            let start = ContinuousClock.now
+            var printed = 0
+            for line in lines { printed += execute(session, line).count }
+            let elapsed = ContinuousClock.now - start
+            precondition(printed == 2_000)
+            let micros = (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / 2_000
+            perLine[store] = micros
+            print("rename one of 10,000 members by id (\(store)), parsed line".padding(to: 64) + "\((micros * 10).rounded() / 10) µs/command")
+        }
+        print("identified array: \(((perLine["identified"]! / perLine["plain"]!) * 100).rounded() / 100)x the plain array per line")
     }
 
     static func execute(_ session: Session, _ line: String) -> [String] {

@@ -29,6 +29,13 @@ public enum StateDiff {
     static func diffObjects(
         _ old: JSONObject, _ new: JSONObject, at path: ValuePath, into entries: inout [DiffEntry]
     ) {
+        // NB: two objects of one member under different keys are how two cases of an enum print
+        // (`{"leaf":…}`, `{"node":…}`): one `~` line of the whole value (SPEC §4), as the typed
+        // diff gives, also where a value is diffed as printed (a class instance, a mirror).
+        if old.count == 1, new.count == 1, old.keys[0] != new.keys[0] {
+            entries.append(DiffEntry(operation: .changed, path: path, old: .object(old), new: .object(new)))
+            return
+        }
         if old.keys == new.keys {
             for index in new.keys.indices where old.values[index] != new.values[index] {
                 diff(old.values[index], new.values[index], at: path.appending(.key(new.keys[index])), into: &entries)

@@ -74,6 +74,11 @@ public final class ValueDiffer {
             type.diff(old, new, at: path, in: self)
         case .enumeration:
             diffCases(reader.read(at: old, shape), reader.read(at: new, shape), at: path)
+        case .form(let form) where form.rule == .setAlgebra:
+            // NB: as a `Set`: one `+` or `-` line per element, never a change of one into another.
+            guard case .array(let before) = reader.read(at: old, shape), case .array(let after) = reader.read(at: new, shape)
+            else { return }
+            diffSorted(before, after, at: path)
         case .form, .object, .existential, .opaque, .withoutMetadata:
             diffPrinted(reader.read(at: old, shape), reader.read(at: new, shape), at: path)
         }
