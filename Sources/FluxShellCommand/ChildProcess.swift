@@ -124,6 +124,7 @@ enum ChildProcess {
         guard mkdtemp(&template) != nil else {
             return (nil, "cannot make a temporary folder in \(base): \(String(cString: strerror(errno)))")
         }
-        return (String(cString: template), nil)
+        // NB: the folder's path is the template as `mkdtemp` filled it in, up to its terminating zero.
+        return (String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), nil)
     }
 }

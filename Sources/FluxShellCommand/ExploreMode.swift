@@ -147,7 +147,6 @@ struct ExploreMode {
 
     /// Shrinks the actions that trap, by replaying candidates in children, and reports them.
     private func reportTrap(_ explorer: Explorer, actions: [ActionInvocation], run: Int, cause: String, files: Files) -> Int32 {
-        let streams = StandardStreams.shared
         var spawns = 0
         let minimal = explorer.minimize(actions) { attempt in
             guard spawns < 400 else { return false }
