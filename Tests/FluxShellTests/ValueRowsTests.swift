@@ -321,6 +321,56 @@ struct ValueRowsTests {
         #expect(ValueDiffer.entries(from: new, to: newer).map(\.line) == ["- skipped[1]: 5", "+ skipped[1]: 7"])
     }
 
+    struct Percent: Codable, Equatable {
+        let value: Int
+        init(from decoder: any Decoder) throws {
+            struct Invalid: Error {}
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            value = try container.decode(Int.self, forKey: .value)
+            guard value <= 100 else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.value], debugDescription: "above 100"))
+            }
+        }
+    }
+
+    final class Owner {}
+    struct Link { weak var owner: Owner?; var name = "" }
+    struct Selection: Collection {
+        var ids: Set<Int>
+        var startIndex: Set<Int>.Index { ids.startIndex }
+        var endIndex: Set<Int>.Index { ids.endIndex }
+        func index(after i: Set<Int>.Index) -> Set<Int>.Index { ids.index(after: i) }
+        subscript(position: Set<Int>.Index) -> Int { ids[position] }
+    }
+
+    /// Found by review: each of these trapped, hung, printed hash order or skipped a type's checks.
+    @Test func edgesFoundByReview() throws {
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(Duration.self, from: .string("1e-9223372036854775808"), at: []) }
+        // A type's own refusal stands: its printed form is not read around it.
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(Percent.self, from: try JSONParser.parse(#"{"value":500}"#), at: []) }
+        // A struct that may hold a weak reference is never built member by member.
+        #expect(!ValueBuilder.hasTextForm(Link.self))
+        #expect(throws: NoTextForm.self) { try ValueBuilder.build(Link.self, from: try JSONParser.parse(#"{"name":"x"}"#), at: []) }
+        // A collection over a set prints its members, the set sorted, never in hash order.
+        #expect(printed(Selection(ids: [3, 1, 2])) == #"{"ids":[1,2,3]}"#)
+        #expect(printed(Int128(1) << 100) == "1267650600228229401496703205376")
+    }
+
+    @Test func whyAndWatchFollowAnIDToItsElement() {
+        let shell = planner()
+        shell.run("dispatch addMember id: \(Self.id(1)) name: Blob")
+        shell.run("dispatch addMember id: \(Self.id(2)) name: Jr")
+        shell.run("dispatch rename id: \(Self.id(2)) name: Junior")
+        #expect(shell.run("why members[id: \(Self.id(2))].name") == [
+            "  2  addMember id: \"\(Self.id(2))\" name: Jr",
+            #"     + members[1]: {"id":"\#(Self.id(2))","name":"Jr"}"#,
+            "  3  rename id: \"\(Self.id(2))\" name: Junior",
+            #"     ~ members[1].name: "Jr" -> "Junior""#,
+        ])
+        shell.run("watch members[id: \(Self.id(1))]")
+        #expect(shell.run("dispatch rename id: \(Self.id(1)) name: B") == [#"~ members[0].name: "Blob" -> "B""#])
+    }
+
     @Test func actionsNameGenericArguments() {
         let lines = planner().run("actions")
         #expect(lines.contains("addMember(id: Tagged<ValueRowsTests.Member, UUID>, name: String)"))

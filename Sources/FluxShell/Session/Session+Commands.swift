@@ -56,6 +56,8 @@ extension Session {
 
     func why(_ path: ValuePath) throws(ShellError) -> CommandResult {
         let store = try activeStore()
+        // NB: `[id: X]` names the element that has that id now; history lines index elements.
+        let path = try path.resolvingIDs(in: store.json)
         guard !path.namesEveryElement else {
             throw ShellError("why follows one value, and [*] stands for several", hint: "name one, e.g. why \(path.firstElement)")
         }

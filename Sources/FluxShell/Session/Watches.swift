@@ -30,6 +30,11 @@ extension Session {
     func watch(_ paths: [ValuePath]) throws(ShellError) -> CommandResult {
         guard !paths.isEmpty else { return CommandResult(.watches(watchList)) }
         let store = try activeStore()
+        // NB: `[id: X]` is the element that has that id when the watch is set, by its index, as
+        // diff lines name it.
+        var resolved: [ValuePath] = []
+        for path in paths { resolved.append(try path.resolvingIDs(in: store.json)) }
+        let paths = resolved
         for path in paths {
             // NB: the place may not exist yet (a todo not added), but its first key must: a
             // misspelt watch would otherwise hide every line without a word.

@@ -122,7 +122,7 @@ enum ScalarDecoding {
 /// exponent its own exponent cannot hold as written, though it can hold the number.
 func positionalDigits(_ text: String) -> String {
     guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]),
-        abs(exponent) <= 400
+        (-400...400).contains(exponent)
     else { return text }
     var mantissa = text[..<e]
     let sign = mantissa.hasPrefix("-") ? "-" : ""

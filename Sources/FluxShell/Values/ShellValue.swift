@@ -97,6 +97,8 @@ extension UInt8: IntegerShellValue {}
 extension UInt16: IntegerShellValue {}
 extension UInt32: IntegerShellValue {}
 extension UInt64: IntegerShellValue {}
+extension Int128: IntegerShellValue {}
+extension UInt128: IntegerShellValue {}
 
 extension Double: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { NumberText.value(self) }

@@ -65,6 +65,13 @@ final class TypeShape: @unchecked Sendable {
     /// Whether this is an `Optional`, which a member or argument left out makes `nil`.
     let isOptional: Bool
 
+    /// Whether a value is a class reference (or an `Optional` of one), which a struct may hold
+    /// `weak` or `unowned`.
+    var holdsReference: Bool {
+        let wrapped = RuntimeMetadata.wrappedType(ofOptional: type) ?? type
+        return RuntimeMetadata.kind(of: wrapped) == .classInstance || wrapped is AnyObject.Type
+    }
+
     private init<T>(_ type: T.Type) {
         self.type = T.self
         self.kind = Self.kind(of: T.self)

@@ -29,7 +29,7 @@ enum ValueBuilder {
                 return try decoded(T.self, from: value, at: path)
             } catch {
                 // NB: the printed form, member by member, where the `Codable` form differs.
-                guard let built = try? structure(T.self, fields, from: value, at: path) else { throw error }
+                guard Self.formDiffers(error, at: path), let built = try? structure(T.self, fields, from: value, at: path) else { throw error }
                 return built
             }
         case .enumeration:
@@ -37,11 +37,26 @@ enum ValueBuilder {
             do {
                 return try decoded(T.self, from: value, at: path)
             } catch {
-                guard let built = try? enumCase(T.self, from: value, at: path) else { throw error }
+                guard Self.formDiffers(error, at: path), let built = try? enumCase(T.self, from: value, at: path) else { throw error }
                 return built
             }
         case .object, .existential, .opaque, .withoutMetadata:
             return try decoded(T.self, from: value, at: path)
+        }
+    }
+
+    /// Whether `error`, from a type's own decoding, says its `Codable` form is not the printed one
+    /// at this very level (a member missing or of another kind), so that the printed form is
+    /// worth reading member by member.
+    ///
+    /// NB: never for a value the type itself refused (`dataCorrupted`: its own checks), nor for a
+    /// failure inside a member, which the member's own reading already tried both ways: retried
+    /// at every level, a bad leaf deep in a tree would be read 2^depth times.
+    private static func formDiffers(_ error: any Error, at path: [any CodingKey]) -> Bool {
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context)?: return context.codingPath.count == path.count
+        case .keyNotFound(_, let context)?: return context.codingPath.count == path.count
+        default: return false
         }
     }
 
@@ -64,6 +79,10 @@ enum ValueBuilder {
     /// and nothing escapes. This is how the compiler's own memberwise initializer lays a struct
     /// out, for a type of any module built with reflection metadata.
     static func structure<T>(_: T.Type, _ fields: [TypeShape.Field], from value: JSONValue, at path: [any CodingKey]) throws -> T {
+        // NB: a member that holds a class instance may be `weak` or `unowned`, which the runtime's
+        // field list does not say: a strong reference written there would corrupt the counts.
+        // Such a struct is built only through its own `Decodable`.
+        if fields.contains(where: { $0.shape.holdsReference }) { throw NoTextForm(type: T.self, codingPath: path) }
         guard case .object(let object) = value else {
             let names = fields.map(\.name).joined(separator: ", ")
             throw DecodingError.typeMismatch(
@@ -202,6 +221,7 @@ enum ValueBuilder {
             guard form.parse != nil else { return decodable }
             return form.inner.map { hasTextForm($0, visiting: &visiting) } ?? true
         case .fields(let fields):
+            guard !fields.contains(where: { $0.shape.holdsReference }) else { return decodable }
             return decodable || fields.allSatisfy { TypeShape.of($0.shape.type).isOptional || hasTextForm($0.shape.type, visiting: &visiting) }
         case .enumeration:
             guard !decodable else { return true }

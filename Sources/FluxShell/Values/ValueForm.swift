@@ -64,7 +64,10 @@ struct ValueForm {
         guard type is any CustomReflectable.Type else { return nil }
         return ValueForm(
             rule: .mirror,
-            read: { pointer, reader in reader.readMirror(Mirror(reflecting: pointer.assumingMemoryBound(to: T.self).pointee)) },
+            read: { pointer, reader in
+                let value = pointer.assumingMemoryBound(to: T.self).pointee
+                return reader.readMirror(Mirror(reflecting: value), of: value)
+            },
             parse: nil, inner: nil)
     }
 
@@ -99,7 +102,10 @@ struct ValueForm {
     /// from the same array.
     static func collection<T>(_ type: T.Type, fields: [TypeShape.Field]) -> ValueForm? {
         guard let collection = type as? any Collection.Type,
-            fields.count == 1 || fields.allSatisfy({ $0.name.hasPrefix("_") })
+            fields.count == 1 || fields.allSatisfy({ $0.name.hasPrefix("_") }),
+            // NB: elements kept in a set or dictionary come in hash order, which differs in every
+            // process: such a collection prints as its members (rule 6), the set sorted.
+            !fields.contains(where: { isHashed($0.shape.type) })
         else { return nil }
         func make<C: Collection>(_: C.Type) -> ValueForm {
             ValueForm(
@@ -109,6 +115,11 @@ struct ValueForm {
                 inner: C.Element.self)
         }
         return make(collection)
+    }
+
+    private static func isHashed(_ type: Any.Type) -> Bool {
+        let name = _typeName(type)
+        return type is any SetAlgebra.Type || name.hasPrefix("Swift.Dictionary<") || name.hasPrefix("Swift.Set<")
     }
 
     private static func parser<C: Collection>(_: C.Type, fields: [TypeShape.Field]) -> ((JSONValue, [any CodingKey]) throws -> Any)? {

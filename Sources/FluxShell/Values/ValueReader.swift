@@ -93,7 +93,7 @@ public final class ValueReader {
     }
 
     /// What a custom mirror shows (SPEC §4, rule 3), by its display style.
-    func readMirror(_ mirror: Mirror) -> JSONValue {
+    func readMirror(_ mirror: Mirror, of subject: Any) -> JSONValue {
         switch mirror.displayStyle {
         case .collection?:
             return .array(mirror.children.map { readAny($0.value) })
@@ -113,12 +113,18 @@ public final class ValueReader {
             return mirror.children.first.map { readAny($0.value) } ?? .null
         case .enum?:
             guard let payload = mirror.children.first, let name = payload.label else {
-                return .string(String(describing: mirror.subjectType))
+                return .string(String(describing: subject))
             }
             return .object(JSONObject([(name, payloadObject(payload.value))]))
         default:
+            // NB: a leaf's mirror (a number type's) shows nothing: its description says it.
+            guard !mirror.children.isEmpty else { return .string(String(describing: subject)) }
             var object = JSONObject()
-            for (index, child) in mirror.children.enumerated() { object[child.label ?? "_\(index)"] = readAny(child.value) }
+            for (index, child) in mirror.children.enumerated() {
+                var label = child.label ?? "_\(index)"
+                if label.hasPrefix("."), Int(label.dropFirst()) != nil { label = "_" + label.dropFirst() }
+                object[label] = readAny(child.value)
+            }
             return .object(object)
         }
     }
