@@ -37,21 +37,32 @@ same() {
     fi
 }
 
-echo "test-example: building $example"
-# NB: SwiftPM keeps the build plan of a path dependency while the manifests are unchanged, so a
-# source file added to FluxShell was not seen ("cannot find … in scope"); touching the example's
-# manifest makes it plan again.
-touch "$example/Package.swift"
-swift build --package-path "$example"
+# Builds the example package $1.
+build_example() {
+    echo "test-example: building $1"
+    # NB: SwiftPM keeps the build plan of a path dependency while the manifests are unchanged, so
+    # a source file added to FluxShell was not seen ("cannot find … in scope"); touching the
+    # example's manifest makes it plan again.
+    touch "$1/Package.swift"
+    swift build --package-path "$1"
+}
+
+# `scenarios_pass SHELL FOLDER`: every scenario in FOLDER passes, also with --exhaustive (every
+# state-changing command in them has its diff lines).
+scenarios_pass() {
+    for mode in "" --exhaustive; do
+        run "$1" test --no-color $mode "$2"
+        if [ "$status" -ne 0 ] || ! tail -n 1 "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then
+            fail "$(basename "$1") test ${mode:+$mode }$2 exited $status:"
+            cat "$out" "$err" >&2
+        fi
+    done
+}
+
+build_example "$example"
 
 # 1. The scenarios pass, and every state-changing command in them has its diff lines.
-for mode in "" --exhaustive; do
-    run "$notesh" test --no-color $mode "$example/Scenarios"
-    if [ "$status" -ne 0 ] || ! tail -n 1 "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then
-        fail "notesh test ${mode:+$mode }$example/Scenarios exited $status:"
-        cat "$out" "$err" >&2
-    fi
-done
+scenarios_pass "$notesh" "$example/Scenarios"
 
 # 2. A piped session: the same bytes on stdout and stderr as the checked-in ones, status 1
 #    (it contains refused commands and a failing expect on purpose).
@@ -103,16 +114,8 @@ head -1 "$saved" | grep -q '^# Saved by notesh\. Replay with: notesh test FILE$'
 #      wrapper enums) and finds nothing.
 example=Examples/SyncUps
 syncupsh=$example/.build/debug/syncupsh
-echo "test-example: building $example"
-touch "$example/Package.swift"
-swift build --package-path "$example"
-for mode in "" --exhaustive; do
-    run "$syncupsh" test --no-color $mode "$example/Scenarios"
-    if [ "$status" -ne 0 ] || ! tail -n 1 "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then
-        fail "syncupsh test ${mode:+$mode }$example/Scenarios exited $status:"
-        cat "$out" "$err" >&2
-    fi
-done
+build_example "$example"
+scenarios_pass "$syncupsh" "$example/Scenarios"
 session=$example/Session
 saved=$example/.build/session-saved.scenario
 for process in first second; do

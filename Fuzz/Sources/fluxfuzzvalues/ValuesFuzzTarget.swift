@@ -64,32 +64,28 @@ private enum Routed<ID: Hashable, Child> {
     case element(id: ID, action: Child)
 }
 
-/// Builds `value` as `T`, `Decodable` or not; when that works, the printed form must build back
-/// to the same printed form.
-private func checkAny<T>(_ type: T.Type, _ value: JSONValue) {
-    guard let built = try? JSONValueDecoder().build(type, from: value) else { return }
-    let printed = ValueReader.read(built)
-    guard let again = try? JSONValueDecoder().build(type, from: printed) else {
-        fatalError("\(T.self): the printed form \(JSONText.compact(printed)) of \(JSONText.compact(value)) does not build back")
-    }
-    let reprinted = ValueReader.read(again)
-    guard reprinted == printed else {
-        fatalError("\(T.self): \(JSONText.compact(printed)) builds back as \(JSONText.compact(reprinted))")
-    }
-}
-
-/// Reads `value` as `T`; when that works, the printed form must read back to the same printed
-/// form (print, parse, print is a fixed point), for every type SPEC §4 gives a text form.
-private func check<T: Decodable>(_ type: T.Type, _ value: JSONValue) {
-    guard let decoded = try? JSONValueDecoder().decode(type, from: value) else { return }
+/// Reads `value` as `T` through `read`; when that works, the printed form must read back to the
+/// same printed form (print, parse, print is a fixed point).
+private func checkFixedPoint<T>(_ type: T.Type, _ value: JSONValue, _ read: (JSONValue) throws -> T) {
+    guard let decoded = try? read(value) else { return }
     let printed = ValueReader.read(decoded)
-    guard let again = try? JSONValueDecoder().decode(type, from: printed) else {
+    guard let again = try? read(printed) else {
         fatalError("\(T.self): the printed form \(JSONText.compact(printed)) of \(JSONText.compact(value)) does not read back")
     }
     let reprinted = ValueReader.read(again)
     guard reprinted == printed else {
         fatalError("\(T.self): \(JSONText.compact(printed)) reads back as \(JSONText.compact(reprinted))")
     }
+}
+
+/// Through `Decodable`, for every type SPEC §4 gives a text form.
+private func check<T: Decodable>(_ type: T.Type, _ value: JSONValue) {
+    checkFixedPoint(type, value) { try JSONValueDecoder().decode(type, from: $0) }
+}
+
+/// Built from the printed form, `Decodable` or not.
+private func checkAny<T>(_ type: T.Type, _ value: JSONValue) {
+    checkFixedPoint(type, value) { try JSONValueDecoder().build(type, from: $0) }
 }
 
 /// One fuzz input: a value in text as a user types it. The JSON parser's output must print and

@@ -108,45 +108,37 @@ final class ActionCases: @unchecked Sendable {
         let item = cases[index]
         let signature = item.signature
         let arguments = try ActionText.arguments(of: invocation, for: signature)
-        // NB: an `indirect` case's payload is written into a box of the runtime's, which the
-        // enum's memory then holds (``RuntimeMetadata/allocateBox(of:)``).
-        let enumValue = value
-        var box: UnsafeMutableRawPointer?
-        var value = value
-        if let payload = item.boxedPayload {
-            let allocated = RuntimeMetadata.allocateBox(of: payload)
-            box = allocated.box
-            value = allocated.value
-        }
         var written = 0
-        var isPrinted = true
+        var printed: ActionInvocation?
         do {
-            for (number, parameter) in item.parameters.enumerated() {
-                let typedAsPrinted = try parameter.reader.initialize(arguments[number], value + parameter.offset) {
-                    [ArgumentKey(signature.name), ArgumentKey(signature.parameters[number].key)]
+            try RuntimeMetadata.initializeCase(item.tag, of: type, boxing: item.boxedPayload, at: value) { payload in
+                var isPrinted = true
+                do {
+                    for (number, parameter) in item.parameters.enumerated() {
+                        let typedAsPrinted = try parameter.reader.initialize(arguments[number], payload + parameter.offset) {
+                            [ArgumentKey(signature.name), ArgumentKey(signature.parameters[number].key)]
+                        }
+                        isPrinted = isPrinted && typedAsPrinted
+                        written += 1
+                    }
+                } catch {
+                    for parameter in item.parameters.prefix(written) { parameter.reader.deinitialize(payload + parameter.offset) }
+                    throw error
                 }
-                isPrinted = isPrinted && typedAsPrinted
-                written += 1
+                guard !isPrinted else { return }
+                // NB: read before the tag is set, while each parameter's memory holds just its value.
+                var canonical = ActionInvocation(name: signature.name)
+                for (number, parameter) in item.parameters.enumerated() where arguments[number] != nil {
+                    canonical.arguments.append(
+                        .init(
+                            label: signature.parameters[number].label,
+                            value: ValueReader.read(parameter.shape.load(payload + parameter.offset))))
+                }
+                printed = canonical
             }
         } catch {
-            for parameter in item.parameters.prefix(written) { parameter.reader.deinitialize(value + parameter.offset) }
-            if let box { RuntimeMetadata.deallocateUninitializedBox(box) }
             throw describe(error, parameter: written, invocation: invocation, signature: signature)
         }
-        var printed: ActionInvocation?
-        if !isPrinted {
-            // NB: read before the tag is set, while each parameter's memory holds just its value.
-            var canonical = ActionInvocation(name: signature.name)
-            for (number, parameter) in item.parameters.enumerated() where arguments[number] != nil {
-                canonical.arguments.append(
-                    .init(
-                        label: signature.parameters[number].label,
-                        value: ValueReader.read(parameter.shape.load(value + parameter.offset))))
-            }
-            printed = canonical
-        }
-        if let box { enumValue.storeBytes(of: box, as: UnsafeMutableRawPointer.self) }
-        RuntimeMetadata.injectTag(item.tag, into: enumValue, of: type)
         return printed
     }
 
@@ -234,25 +226,19 @@ final class ActionCases: @unchecked Sendable {
             return row.textFormInner.count == 1 ? "[]" : nil
         case .form(let form):
             switch form.rule {
-            case .rawValue: return form.inner.flatMap { example(of: $0, depth: depth + 1) } ?? fallbackExample(of: form.inner)
+            case .rawValue:
+                guard let inner = form.inner else { return nil }
+                return example(of: inner, depth: depth + 1) ?? ActionSignature.placeholder(typeName: TypeNames.display(inner))
             case .setAlgebra, .collection: return "[]"
             case .mirror: return nil
             }
         case .enumeration:
-            guard let first = RuntimeMetadata.enumCases(of: type)?.first else { return nil }
-            if let empty = RuntimeMetadata.enumCases(of: type)?.first(where: { $0.payload == nil }) { return empty.name }
+            guard let cases = RuntimeMetadata.enumCases(of: type), let first = cases.first else { return nil }
+            if let empty = cases.first(where: { $0.payload == nil }) { return empty.name }
             return "{\"\(first.name)\":{…}}"
         default:
             return nil
         }
-    }
-
-    /// The usage example the type's name gives (`1`, `"text"`), for a raw value.
-    private static func fallbackExample(of type: Any.Type?) -> String? {
-        guard let type else { return nil }
-        let signature = ActionSignature(
-            name: "", parameters: [.init(label: nil, key: "_0", typeName: TypeNames.display(type))])
-        return String(signature.usage.dropFirst("dispatch  ".count))
     }
 
     /// The case names in declaration order, for a `Decodable` enum: its synthesized `CodingKeys`

@@ -76,7 +76,11 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
     private func placeholder(_ parameter: Parameter) -> String {
         if let first = parameter.choices.first { return first }
         if let example = parameter.example { return example }
-        let typeName = parameter.isOptional ? String(parameter.typeName.dropLast()) : parameter.typeName
+        return Self.placeholder(typeName: parameter.isOptional ? String(parameter.typeName.dropLast()) : parameter.typeName)
+    }
+
+    /// A value for a usage line of a parameter whose type is written `typeName`.
+    static func placeholder(typeName: String) -> String {
         switch typeName {
         case "Int", "Int64", "Int32", "Int16", "Int8", "UInt", "UInt64", "UInt32", "UInt16", "UInt8", "Double", "Float",
             "Decimal":

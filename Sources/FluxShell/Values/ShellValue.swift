@@ -63,6 +63,13 @@ extension ShellValue {
 
     static var textFormInner: [Any.Type] { [] }
 
+    /// The value a string argument stands for, through `make`; a mismatch that says `expected`
+    /// for anything else or a string `make` refuses.
+    static func parseString(_ value: JSONValue, at path: [any CodingKey], expected: String, _ make: (String) -> Self?) throws -> Self {
+        guard case .string(let text) = value, let parsed = make(text) else { throw mismatch(expected, value, at: path) }
+        return parsed
+    }
+
     /// The error for `value`, which is not a printed form of this type: "expected `expected`".
     static func mismatch(_ expected: String, _ value: JSONValue, at path: [any CodingKey]) -> DecodingError {
         .typeMismatch(Self.self, .init(codingPath: path, debugDescription: "expected \(expected), found \(JSONText.compact(value))"))
@@ -220,8 +227,7 @@ extension String: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(self) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> String {
-        guard case .string(let text) = value else { throw mismatch("a string", value, at: path) }
-        return text
+        try parseString(value, at: path, expected: "a string") { $0 }
     }
 }
 

@@ -78,9 +78,11 @@ final class TypeShape: @unchecked Sendable {
         self.size = MemoryLayout<T>.size
         self.isBitwise = _isPOD(T.self)
         self.equal = Self.equality(of: T.self)
+        // NB: every pointer handed to these closures is to a `T`: one from `withUnsafePointer(to:)`
+        // on a `T`, or a base plus the offset the runtime gives for a member of type `T` in memory
+        // allocated as its struct, tuple or enum payload (``ValueBuilder``, ``ActionCases``).
+        // `initialize` is only given uninitialized memory and `destroy` only memory it filled.
         self.load = { $0.assumingMemoryBound(to: T.self).pointee }
-        // NB: the pointers come from ``ValueBuilder``: memory allocated as a struct, tuple or
-        // enum payload that holds a `T` at the offset the runtime gives for it.
         self.initialize = { destination, value, path in
             destination.initializeMemory(as: T.self, to: try ValueBuilder.build(T.self, from: value, at: path))
         }

@@ -154,26 +154,11 @@ enum ValueBuilder {
         }
         let payloadShape = TypeShape.of(payloadType)
         return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-            // NB: an `indirect` case keeps its payload in a box the runtime allocates; the enum's
-            // memory holds the box. The box is released if the payload cannot be built.
-            let destination: UnsafeMutableRawPointer
-            var box: UnsafeMutableRawPointer?
-            if enumCase.isIndirect {
-                let allocated = RuntimeMetadata.allocateBox(of: payloadType)
-                box = allocated.box
-                destination = allocated.value
-            } else {
-                destination = base
+            try RuntimeMetadata.initializeCase(
+                tag, of: T.self, boxing: enumCase.isIndirect ? payloadType : nil, at: UnsafeMutableRawPointer(buffer.baseAddress!)
+            ) { payload in
+                try initializePayload(payloadShape, from: object[name]!, at: payload, path: payloadPath)
             }
-            do {
-                try initializePayload(payloadShape, from: object[name]!, at: destination, path: payloadPath)
-            } catch {
-                if let box { RuntimeMetadata.deallocateUninitializedBox(box) }
-                throw error
-            }
-            if let box { base.storeBytes(of: box, as: UnsafeMutableRawPointer.self) }
-            RuntimeMetadata.injectTag(tag, into: base, of: T.self)
             return buffer.baseAddress!.move()
         }
     }

@@ -3,6 +3,10 @@
 /// mirror (rule 3), a raw value (rule 4), a collection as an array of its elements (rule 5).
 ///
 /// Each form is worked out once per type by ``TypeShape`` and kept there.
+///
+/// NB: `read` is handed only pointers to a value of the type the form was made for, from that
+/// type's ``TypeShape`` (as ``ShellValue/value(at:)`` is); it copies the value out and keeps no
+/// pointer. The forms need no unsafe code of their own beyond that one typed load.
 struct ValueForm {
     /// Which rule of SPEC §4 made this form, for `hasTextForm` and messages.
     enum Rule {
@@ -32,13 +36,8 @@ struct ValueForm {
                     return .array(PrintedOrder.sorted(elements))
                 },
                 parse: { value, path in
-                    guard case .array(let elements) = value else {
-                        throw DecodingError.typeMismatch(
-                            S.self, .init(codingPath: path, debugDescription: "expected an array, found \(value.kindName)"))
-                    }
                     var result = S()
-                    for (index, element) in elements.enumerated() {
-                        let member = try ValueBuilder.build(S.Element.self, from: element, at: path + [IndexKey(index)])
+                    for (index, member) in try ValueBuilder.elements(S.Element.self, from: value, of: S.self, at: path).enumerated() {
                         // NB: Foundation's `IndexSet` holds indexes from 0 to `Int.max - 1` and
                         // traps on any other (its module is not imported here: named by its type).
                         if isIndexSet, let given = member as? Int, given < 0 || given == Int.max {
@@ -125,18 +124,7 @@ struct ValueForm {
     private static func parser<C: Collection>(_: C.Type, fields: [TypeShape.Field]) -> ((JSONValue, [any CodingKey]) throws -> Any)? {
         if let replaceable = C.self as? any RangeReplaceableCollection.Type {
             func make<R: RangeReplaceableCollection>(_: R.Type) -> (JSONValue, [any CodingKey]) throws -> Any {
-                { value, path in
-                    guard case .array(let elements) = value else {
-                        throw DecodingError.typeMismatch(
-                            R.self, .init(codingPath: path, debugDescription: "expected an array, found \(value.kindName)"))
-                    }
-                    var result = R()
-                    result.reserveCapacity(elements.count)
-                    for (index, element) in elements.enumerated() {
-                        result.append(try ValueBuilder.build(R.Element.self, from: element, at: path + [IndexKey(index)]))
-                    }
-                    return result
-                }
+                { value, path in R(try ValueBuilder.elements(R.Element.self, from: value, of: R.self, at: path)) }
             }
             return make(replaceable)
         }

@@ -11,10 +11,7 @@ extension Date: ShellValue {
 
     /// ISO 8601, with or without a fraction, in UTC or with an offset.
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Date {
-        guard case .string(let text) = value, let date = ISO8601.parse(text) else {
-            throw mismatch("an ISO 8601 date such as \"2026-11-22T10:00:00Z\"", value, at: path)
-        }
-        return date
+        try parseString(value, at: path, expected: "an ISO 8601 date such as \"2026-11-22T10:00:00Z\"", ISO8601.parse)
     }
 }
 
@@ -22,10 +19,7 @@ extension URL: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(absoluteString) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> URL {
-        guard case .string(let text) = value, !text.isEmpty, let url = URL(string: text) else {
-            throw mismatch("a URL string such as \"https://example.com\"", value, at: path)
-        }
-        return url
+        try parseString(value, at: path, expected: "a URL string such as \"https://example.com\"") { $0.isEmpty ? nil : URL(string: $0) }
     }
 }
 
@@ -33,10 +27,7 @@ extension UUID: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(uuidString) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> UUID {
-        guard case .string(let text) = value, let uuid = UUID(uuidString: text) else {
-            throw mismatch("a UUID string such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"", value, at: path)
-        }
-        return uuid
+        try parseString(value, at: path, expected: "a UUID string such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"", UUID.init(uuidString:))
     }
 }
 
@@ -44,10 +35,7 @@ extension Data: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(base64EncodedString()) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Data {
-        guard case .string(let text) = value, let data = Data(base64Encoded: text) else {
-            throw mismatch("base64 data such as \"aGVsbG8=\"", value, at: path)
-        }
-        return data
+        try parseString(value, at: path, expected: "base64 data such as \"aGVsbG8=\"") { Data(base64Encoded: $0) }
     }
 }
 
@@ -55,10 +43,7 @@ extension TimeZone: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(identifier) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> TimeZone {
-        guard case .string(let text) = value, let zone = TimeZone(identifier: text) else {
-            throw mismatch("a time zone identifier such as \"Europe/Paris\"", value, at: path)
-        }
-        return zone
+        try parseString(value, at: path, expected: "a time zone identifier such as \"Europe/Paris\"", TimeZone.init(identifier:))
     }
 }
 
@@ -66,8 +51,7 @@ extension Locale: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(identifier) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Locale {
-        guard case .string(let text) = value else { throw mismatch("a locale identifier such as \"fr_FR\"", value, at: path) }
-        return Locale(identifier: text)
+        try parseString(value, at: path, expected: "a locale identifier such as \"fr_FR\"") { Locale(identifier: $0) }
     }
 }
 
@@ -75,10 +59,9 @@ extension Calendar: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(Self.name(of: identifier)) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Calendar {
-        guard case .string(let text) = value, let identifier = identifiers.first(where: { name(of: $0) == text }) else {
-            throw mismatch("a calendar identifier such as \"gregorian\"", value, at: path)
+        try parseString(value, at: path, expected: "a calendar identifier such as \"gregorian\"") { text in
+            identifiers.first { name(of: $0) == text }.map { Calendar(identifier: $0) }
         }
-        return Calendar(identifier: identifier)
     }
 
     private static let identifiers: [Calendar.Identifier] = [
