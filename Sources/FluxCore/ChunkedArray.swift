@@ -308,12 +308,79 @@ extension ChunkedArray: Equatable where Element: Equatable {
     /// Equal elements in order; shared chunks compare in O(1).
     public static func == (lhs: ChunkedArray, rhs: ChunkedArray) -> Bool {
         guard lhs.total == rhs.total else { return false }
+        if let equal = lhs.equalChunkByChunk(rhs) { return equal }
         let common = lhs.commonPrefixAndSuffix(with: rhs)
         return common.prefix + common.suffix >= lhs.total
     }
 }
 
 extension ChunkedArray where Element: Equatable {
+    /// Whether `self` and `other` hold equal elements, when their chunks have the same bounds (two
+    /// versions of one array a few changes apart do): only the chunks they do not share are
+    /// compared. `nil` when the bounds differ.
+    ///
+    /// NB: walked as raw memory, as ``sharedElements(with:fromBack:)`` does, so that a page or a
+    /// chunk both share, wherever it is, costs one comparison of two addresses. Comparing
+    /// 100,000 todos with a copy 16 scattered toggles apart (the undo history's check) walked
+    /// every element after the first changed chunk: the toggle benchmark went from 13 to 41 µs a
+    /// line; with this, 15 µs.
+    func equalChunkByChunk(_ other: ChunkedArray) -> Bool? {
+        guard pages.count == other.pages.count else { return nil }
+        let stride = MemoryLayout<Page>.stride
+        let chunksOffset = MemoryLayout<Page>.offset(of: \Page.chunks)!
+        let count = pages.count
+        var index = 0
+        while true {
+            // The next page whose list of chunks is not shared.
+            index = pages.withUnsafeBytes { left in
+                other.pages.withUnsafeBytes { right in
+                    var page = index
+                    while page < count,
+                        left.load(fromByteOffset: page * stride + chunksOffset, as: UnsafeRawPointer.self)
+                            == right.load(fromByteOffset: page * stride + chunksOffset, as: UnsafeRawPointer.self)
+                    {
+                        page += 1
+                    }
+                    return page
+                }
+            }
+            guard index < count else { return true }
+            let equal = Self.equalChunkByChunk(pages[index].chunks, other.pages[index].chunks)
+            guard equal == true else { return equal }
+            index += 1
+        }
+    }
+
+    /// Whether two lists of chunks with the same bounds hold equal elements; `nil` when the bounds
+    /// differ.
+    static func equalChunkByChunk(_ mine: [[Element]], _ theirs: [[Element]]) -> Bool? {
+        guard mine.count == theirs.count else { return nil }
+        let stride = MemoryLayout<[Element]>.stride
+        let count = mine.count
+        var index = 0
+        while true {
+            // The next chunk not shared.
+            index = mine.withUnsafeBytes { left in
+                theirs.withUnsafeBytes { right in
+                    var chunk = index
+                    while chunk < count,
+                        left.load(fromByteOffset: chunk * stride, as: UnsafeRawPointer.self)
+                            == right.load(fromByteOffset: chunk * stride, as: UnsafeRawPointer.self)
+                    {
+                        chunk += 1
+                    }
+                    return chunk
+                }
+            }
+            guard index < count else { return true }
+            let a = mine[index]
+            let b = theirs[index]
+            guard a.count == b.count else { return nil }
+            if equalRun(a, from: 0, b, from: 0, count: a.count, forward: true) < a.count { return false }
+            index += 1
+        }
+    }
+
     /// How many leading and trailing elements `self` and `other` have in common: shared chunks
     /// are skipped at once, the rest compared element by element, walking the chunks in place.
     public func commonPrefixAndSuffix(with other: ChunkedArray) -> (prefix: Int, suffix: Int) {

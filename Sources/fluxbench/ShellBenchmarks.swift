@@ -129,6 +129,35 @@ enum ShellBenchmarks {
         print("identified array: \(((perLine["identified"]! / perLine["plain"]!) * 100).rounded() / 100)x the plain array per line")
     }
 
+    /// Issue 18's memory figure: 10,000 members added, then 2,000 renamed by id, with the undo
+    /// history kept; prints the process's peak resident size. Run once per store, each in a
+    /// process of its own (`fluxbench memory identified`, `fluxbench memory plain`), and checks
+    /// that `undo` still walks back through what was shown.
+    static func teamMemory(_ store: String) {
+        let catalog = StoreCatalog([
+            StoreDefinition("identified", state: IdentifiedTeam(), mutation: IdentifiedTeamMutation()),
+            StoreDefinition("plain", state: PlainTeam(), mutation: PlainTeamMutation()),
+        ])
+        func id(_ number: Int) -> String { String(format: "00000000-0000-0000-0000-%012d", number) }
+        let session = Session(catalog: catalog)
+        _ = execute(session, "load \(store)")
+        let start = ContinuousClock.now
+        for index in 0..<10_000 { _ = execute(session, "dispatch add id: \(id(index)) name: m\(index)") }
+        for index in 0..<2_000 { _ = execute(session, "dispatch rename id: \(id(index * 397 % 10_000)) name: r\(index)") }
+        let elapsed = ContinuousClock.now - start
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print("12,000 lines on 10,000 members (\(store)), peak resident".padding(to: 64) + "\(usage.ru_maxrss / 1024) MiB in \((seconds * 100).rounded() / 100) s")
+        // The last rename undone shows the name it replaced; 699 more steps back, and forward.
+        let undone = execute(session, "undo")
+        precondition(undone == ["~ members[\(1_999 * 397 % 10_000)].name: \"r1999\" -> \"m\(1_999 * 397 % 10_000)\""], "\(undone)")
+        let back = execute(session, "undo 699")
+        precondition(back.count == 699, "\(back.count) lines")
+        _ = execute(session, "redo 700")
+        precondition(execute(session, "state members[\(1_999 * 397 % 10_000)].name") == ["\"r1999\""])
+    }
+
     static func execute(_ session: Session, _ line: String) -> [String] {
         guard let command = try? CommandParser.parse(line).command, let result = try? session.execute(command) else {
             fatalError("benchmark command failed: \(line)")

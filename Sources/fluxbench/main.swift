@@ -40,6 +40,9 @@ case "diff":
 case "record":
     ShellBenchmarks.recordedDispatches()
     exit(0)
+case "memory":
+    ShellBenchmarks.teamMemory(CommandLine.arguments.dropFirst(2).first ?? "identified")
+    exit(0)
 case "explore":
     ExploreBenchmarks.run()
     exit(0)

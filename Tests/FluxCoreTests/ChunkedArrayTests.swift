@@ -78,6 +78,39 @@ final class ChunkedArrayTests: XCTestCase {
         }
     }
 
+    /// Two versions that made the same scattered changes apart (as a state made again from its
+    /// actions is) are equal, chunk by chunk; one more change anywhere, even after chunks they
+    /// share, makes them differ; equal elements in other chunk bounds are still equal.
+    func testVersionsMadeApartCompareChunkByChunk() {
+        var generator = Xoshiro(seed: (7, 0x9E37_79B9_7F4A_7C15, 3, 4))
+        let base = ChunkedArray(0..<20_000)
+        for _ in 0..<50 {
+            let edits = (0..<Int.random(in: 1..<20, using: &generator)).map { _ in
+                (Int.random(in: 0..<20_000, using: &generator), Int.random(in: -5..<0, using: &generator))
+            }
+            var first = base
+            var second = base
+            for (index, value) in edits {
+                first[index] = value
+                second[index] = value
+            }
+            XCTAssertEqual(first, second)
+            XCTAssertEqual(Array(first), Array(second))
+            let last = edits.map(\.0).max()!
+            var differs = second
+            differs[min(last + Int.random(in: 0..<100, using: &generator), 19_999)] = 7
+            XCTAssertNotEqual(first, differs)
+            XCTAssertEqual(first == differs, Array(first) == Array(differs))
+            var restored = base
+            restored[last] = -1
+            restored[last] = base[last]
+            XCTAssertEqual(restored, base)
+            var rebounded = first
+            rebounded.insert(rebounded.remove(at: 100), at: 100)
+            XCTAssertEqual(rebounded, first)
+        }
+    }
+
     /// Changing one element of 100,000 leaves all but its chunk shared with the original.
     func testAChangeCopiesOneChunk() {
         let original = ChunkedArray(0..<100_000)

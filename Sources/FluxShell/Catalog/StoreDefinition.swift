@@ -25,7 +25,9 @@ public struct StoreDefinition: Sendable {
     /// The names of the invariants it declares.
     public let invariantNames: [String]
     @usableFromInline let makeRuntime:
-        @Sendable (_ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ historyEntries: Int) -> any StoreRuntime
+        @Sendable (
+            _ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ historyEntries: Int, _ historyForgetsWholeWindows: Bool
+        ) -> any StoreRuntime
 
     /// - Parameters:
     ///   - name: the name for `load NAME`.
@@ -54,11 +56,12 @@ public struct StoreDefinition: Sendable {
         self.actions = actionCases.signatures
         self.actionsUnlistedBecause = actionCases.unlistedBecause
         self.invariantNames = invariants.map(\.name)
-        self.makeRuntime = { alias, dispatcher, historyEntries in
+        self.makeRuntime = { alias, dispatcher, historyEntries, historyForgetsWholeWindows in
             let runtime = TypedStoreRuntime(
                 alias: alias, storeName: name, initialState: state, mutation: mutation,
                 actionCases: actionCases, validate: validate, effect: effect, invariants: invariants,
-                dispatcher: dispatcher, historyEntries: historyEntries)
+                dispatcher: dispatcher, historyEntries: historyEntries,
+                historyForgetsWholeWindows: historyForgetsWholeWindows)
             runtime.attach(to: dispatcher)
             return runtime
         }

@@ -25,10 +25,11 @@ protocol StoreRuntime: AnyObject {
     func takeStep() -> [DiffEntry]?
     /// Whether the state is what it was with the first `cursor` history entries done.
     func isUnchanged(since cursor: Int) -> Bool
-    /// Mirrors ``SessionHistory/record(action:followUps:)`` with the current state.
+    /// Mirrors ``SessionHistory/record(action:followUps:storeCount:transcriptIndex:)`` with the current state.
     func recordHistory(cursor: Int, forgetting dropped: Int)
-    /// Puts back the state with the first `cursor` history entries done; returns the diff.
-    func restoreHistory(at cursor: Int) -> [DiffEntry]
+    /// What puts back the state with the first `cursor` history entries done and returns the
+    /// diff, or why that state cannot be made again; nothing changes until it is called.
+    func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry]
     /// The actions' cases, with each parameter's type (for `explore`).
     var actionCases: ActionCases { get }
     /// The current state read afresh, not from the cache a diff keeps valid: a state changed in
@@ -83,7 +84,9 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline let stateShape = TypeShape.of(M.State.self)
     /// The diff of the last handled action, until the session takes it.
     @usableFromInline @exclusivity(unchecked) var step: [DiffEntry]?
-    @usableFromInline @exclusivity(unchecked) var history: StateHistory<M.State>
+    @usableFromInline @exclusivity(unchecked) var history: StateHistory<M.State, M.Action>
+    /// Whether the state was last set by no action (`reset`), so that the history keeps it.
+    @usableFromInline @exclusivity(unchecked) var restoredWithoutAction = false
     /// Records the current state in `history`: set by ``attach(to:)``, so that it runs as code
     /// compiled for this store's types (see above), not as generic code.
     @usableFromInline @exclusivity(unchecked) var recordHistoryStep: ((_ cursor: Int, _ dropped: Int) -> Void)?
@@ -97,7 +100,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
         validate: (@Sendable (M.Action, M.State) throws -> Void)?,
         effect: (@Sendable (M.Action, M.State) -> [M.Action])?,
         invariants: [StoreInvariant<M.State>],
-        dispatcher: Dispatcher<SessionAction>, historyEntries: Int
+        dispatcher: Dispatcher<SessionAction>, historyEntries: Int, historyForgetsWholeWindows: Bool
     ) {
         self.invariants = invariants
         self.alias = alias
@@ -110,7 +113,12 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
         self.dispatcher = dispatcher
         self.store = Store(state: initialState)
         self.recorded = initialState
-        self.history = StateHistory(initial: initialState, entries: historyEntries)
+        // NB: a state of plain bits (a counter) costs nothing to keep; only a state that holds
+        // storage, and only values, is made again from its actions (see `StateHistory`).
+        let shape = TypeShape.of(M.State.self)
+        self.history = StateHistory(
+            initial: initialState, entries: historyEntries,
+            replays: historyForgetsWholeWindows && !shape.isBitwise && TypeShape.holdsOnlyValues(M.State.self))
     }
 
     /// Starts taking this store's actions from the dispatcher.
@@ -124,7 +132,11 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
             // NB: `recorded` is the store's state once its steps are recorded, as they are when
             // the session records history; reading it takes no lock, and lending it by address
             // no copy beyond the one the history keeps.
-            self.history.record(self.recorded, cursor: cursor, forgetting: dropped)
+            let mutation = self.mutation
+            self.history.record(
+                self.recorded, cursor: cursor, forgetting: dropped, pinned: self.restoredWithoutAction,
+                apply: { mutation.mutate(action: $0, state: &$1) })
+            self.restoredWithoutAction = false
         }
         decodeAction = { [unowned self] invocation in self.makeAction(invocation) }
         subscription = dispatcher.register { [unowned(unsafe) self] envelope in
@@ -144,7 +156,9 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     func apply(_ action: M.Action) {
         let mutation = self.mutation
         store.mutate { mutation.mutate(action: action, state: &$0) }
-        step = recordStep()
+        let entries = recordStep()
+        if history.replays { history.note(action, diff: entries) }
+        step = entries
         guard let effect, let onFollowUp else { return }
         for followUp in effect(action, store.state) {
             // NB: this store gets the action as the effect made it, not rebuilt from its text: an
@@ -229,14 +243,30 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     }
 
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
-        ValueDiffer.entries(from: history.state(at: cursor), to: store.state).isEmpty
+        guard let before = try? history.state(at: cursor, apply: apply) else { return false }
+        return ValueDiffer.entries(from: before, to: store.state).isEmpty
     }
+
+    /// Applies an action to a state as the store does, for the history to make a state again.
+    func apply(_ action: M.Action, to state: inout M.State) { mutation.mutate(action: action, state: &state) }
 
     @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
         recordHistoryStep?(cursor, dropped)
     }
 
-    @usableFromInline func restoreHistory(at cursor: Int) -> [DiffEntry] { restore(history.state(at: cursor)) }
+    @usableFromInline func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
+        do {
+            let state = try history.state(at: cursor, apply: apply)
+            return { self.restore(state) }
+        } catch {
+            // NB: from now on every state is kept, so the steps taken next can be undone.
+            history.replays = false
+            throw ShellError(
+                "store '\(alias)' does not come back to the state it had: its actions, applied again, give another state",
+                hint: "its mutation reads something besides the state and the action (the clock, a random number, a global); "
+                    + "steps taken from now on can be undone")
+        }
+    }
 
     @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(store.state) }
 
@@ -247,10 +277,15 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     }
 
     @usableFromInline func historyDiff(ofEntry index: Int) -> [DiffEntry] {
-        ValueDiffer.entries(from: history.state(at: index), to: history.state(at: index + 1))
+        guard let before = try? history.state(at: index, apply: apply), let after = try? history.state(at: index + 1, apply: apply)
+        else { return history.printedDiffs(ofEntry: index) }
+        return ValueDiffer.entries(from: before, to: after)
     }
 
-    @usableFromInline func restoreInitial() -> [DiffEntry] { restore(initialState) }
+    @usableFromInline func restoreInitial() -> [DiffEntry] {
+        restoredWithoutAction = true
+        return restore(initialState)
+    }
 
     private func restore(_ state: M.State) -> [DiffEntry] {
         store.replace(with: state)

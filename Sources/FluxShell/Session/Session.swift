@@ -140,7 +140,7 @@ public final class Session {
             throw ShellError(
                 "a store named '\(alias)' is already loaded", hint: "load \(name) as \(alias)2")
         }
-        let runtime = definition.makeRuntime(alias, dispatcher, history.entries.count)
+        let runtime = definition.makeRuntime(alias, dispatcher, history.entries.count, history.forgetsWholeWindows)
         runtime.onFollowUp = { [unowned self] invocation, action, origin in
             self.dispatchFollowUp(invocation, action, from: origin)
         }
@@ -272,8 +272,9 @@ public final class Session {
                     ? "nothing to undo" : "only \(history.undoable) step\(history.undoable == 1 ? "" : "s") can be undone",
                 hint: history.forgotten > 0 ? "the history keeps the last \(history.limit) steps" : nil)
         }
-        let cursor = history.undo(steps)
-        return restore(command: "undo \(steps)") { $0.restoreHistory(at: cursor) }
+        let restorers = try restorers(at: history.cursor - steps)
+        _ = history.undo(steps)
+        return restore(command: "undo \(steps)", restorers)
     }
 
     func redo(_ steps: Int) throws(ShellError) -> CommandResult {
@@ -282,13 +283,14 @@ public final class Session {
                 history.redoable == 0
                     ? "nothing to redo" : "only \(history.redoable) step\(history.redoable == 1 ? "" : "s") can be redone")
         }
-        let cursor = history.redo(steps)
-        return restore(command: "redo \(steps)") { $0.restoreHistory(at: cursor) }
+        let restorers = try restorers(at: history.cursor + steps)
+        _ = history.redo(steps)
+        return restore(command: "redo \(steps)", restorers)
     }
 
     func reset() -> CommandResult {
         let transcriptIndex = transcript.nextIndex
-        let result = restore(command: "reset") { $0.restoreInitial() }
+        let result = restore(command: "reset", stores.map { store in { store.runtime.restoreInitial() } })
         recordHistory(action: nil, followUps: [], transcriptIndex: transcriptIndex)
         return result
     }
@@ -303,12 +305,20 @@ public final class Session {
         for store in stores { store.runtime.recordHistory(cursor: cursor, forgetting: dropped) }
     }
 
-    /// Puts back each store's state as `restore` says and reports the diff.
-    private func restore(command: String, _ restore: (any StoreRuntime) -> [DiffEntry]) -> CommandResult {
+    /// What puts back each store's state with the first `cursor` history entries done; throws,
+    /// changing nothing, when a store cannot make that state again.
+    private func restorers(at cursor: Int) throws(ShellError) -> [() -> [DiffEntry]] {
+        var restorers: [() -> [DiffEntry]] = []
+        for store in stores { restorers.append(try store.runtime.restorer(at: cursor)) }
+        return restorers
+    }
+
+    /// Puts back each store's state (`restorers`, one per store, in order) and reports the diff.
+    private func restore(command: String, _ restorers: [() -> [DiffEntry]]) -> CommandResult {
         var entries: [DiffEntry] = []
         var unchanged = true
-        for store in stores {
-            let changes = restore(store.runtime)
+        for (store, restore) in zip(stores, restorers) {
+            let changes = restore()
             if !changes.isEmpty { unchanged = false }
             entries += stores.count > 1 ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
         }

@@ -1,6 +1,7 @@
 /// The undo log: each state-changing command, bounded so that a long session keeps a fixed amount
 /// of memory. The states themselves are kept by each store's runtime in a ``StateHistory``, which
 /// mirrors this log entry for entry: typed, with no box per state.
+@usableFromInline
 struct SessionHistory {
     struct Entry {
         /// 1-based, counting from the start of the session, also for entries no longer kept.
@@ -36,9 +37,19 @@ struct SessionHistory {
     var undoable: Int { cursor }
     var redoable: Int { entries.count - cursor }
 
+    /// How many entries a store that makes its states again keeps one state for (see
+    /// ``StateHistory``).
+    @usableFromInline static let window = 16
+
+    /// Whether entries are forgotten a whole number of windows at a time, so that the oldest
+    /// entry kept always follows one whose state every store keeps: true from 64 entries on.
+    var forgetsWholeWindows: Bool { limit >= 4 * Self.window }
+
     /// How many of the oldest entries to forget once the log is over its limit: a batch at once,
     /// so that recording stays amortised O(1).
-    var batchToForget: Int { max(1, limit / 4) }
+    var batchToForget: Int {
+        forgetsWholeWindows ? limit / 4 / Self.window * Self.window : max(1, limit / 4)
+    }
 
     /// Appends an entry (dropping the undone ones). Returns how many of the oldest entries were
     /// forgotten, which every ``StateHistory`` must forget too.
@@ -71,34 +82,5 @@ struct SessionHistory {
     mutating func redo(_ steps: Int) -> Int {
         cursor += steps
         return cursor
-    }
-}
-
-/// One store's states along the session's ``SessionHistory``: `states[i]` is the state after
-/// entry `i`, `baseline` the state before the oldest kept entry.
-@usableFromInline
-struct StateHistory<State> {
-    @usableFromInline var baseline: State
-    @usableFromInline var states: [State]
-
-    /// A history for a store loaded when the log already has `entries` entries: undoing past its
-    /// loading brings it back to `initial`.
-    init(initial: State, entries: Int) {
-        baseline = initial
-        states = Array(repeating: initial, count: entries)
-    }
-
-    /// The state with the first `cursor` entries done.
-    func state(at cursor: Int) -> State { cursor == 0 ? baseline : states[cursor - 1] }
-
-    /// Mirrors ``SessionHistory/record(action:followUps:storeCount:transcriptIndex:)``: `state` is the new entry's.
-    @inlinable
-    mutating func record(_ state: State, cursor: Int, forgetting dropped: Int) {
-        if cursor < states.count { states.removeSubrange(cursor...) }
-        states.append(state)
-        if dropped > 0 {
-            baseline = states[dropped - 1]
-            states.removeFirst(dropped)
-        }
     }
 }

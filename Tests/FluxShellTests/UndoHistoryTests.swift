@@ -1,0 +1,219 @@
+import FluxCore
+import Foundation
+import IdentifiedCollections
+import Synchronization
+import Tagged
+import PropertyBased
+import Testing
+
+@testable import FluxShell
+
+/// The undo history keeps one state in a window and makes the others again from the store's
+/// actions (`StateHistory`): every step still comes back exactly as it was, and a store whose
+/// mutation gives another state the second time is never restored wrongly.
+struct UndoHistoryTests {
+    struct Member: Identifiable, Equatable, Sendable {
+        let id: Tagged<Member, Int>
+        var name: String
+        var tags: Set<String> = []
+    }
+
+    struct Team: State, Equatable {
+        var members: IdentifiedArrayOf<Member> = []
+        var scores: [String: Int] = [:]
+        var touched: Date?
+        var offset = 0
+    }
+
+    enum TeamAction: Action {
+        case add(id: Int, name: String)
+        case rename(id: Int, name: String)
+        case tag(id: Int, tag: String)
+        case remove(id: Int)
+        case score(String, Int)
+        case touch
+        case shift(Int)
+    }
+
+    /// What the mutation reads besides its state and action, to make it misbehave on purpose.
+    final class Outside: Sendable {
+        let offset = Atomic(0)
+    }
+
+    struct TeamMutation: Mutation {
+        let outside: Outside
+
+        func mutate(action: TeamAction, state: inout Team) {
+            switch action {
+            case .add(let id, let name): state.members.append(Member(id: .init(id), name: name))
+            case .rename(let id, let name): state.members[id: .init(id)]?.name = name
+            case .tag(let id, let tag): state.members[id: .init(id)]?.tags.insert(tag)
+            case .remove(let id): state.members.remove(id: .init(id))
+            case .score(let key, let value): state.scores[key, default: 0] += value
+            case .touch: state.touched = Date()
+            case .shift(let by): state.offset += by + outside.offset.load(ordering: .relaxed)
+            }
+        }
+    }
+
+    final class Shell {
+        let session: Session
+        let outside = Outside()
+
+        init(historyLimit: Int = 1_000) {
+            session = Session(
+                catalog: StoreCatalog([StoreDefinition("team", state: Team(), mutation: TeamMutation(outside: outside))]),
+                historyLimit: historyLimit)
+            _ = run("load team")
+        }
+
+        @discardableResult
+        func run(_ line: String) -> [String] { Transcript(session: session).run(line) }
+
+        var runtime: TypedStoreRuntime<TeamMutation> { session.stores[0].runtime as! TypedStoreRuntime<TeamMutation> }
+        var state: Team { runtime.store.state }
+        var keptStates: Int { runtime.history.entries.count(where: { $0.state != nil }) }
+        /// Whether the history makes states again (printed as a word: the history itself is long).
+        var replays: Bool { runtime.history.replays }
+    }
+
+    /// A deterministic mix of the team's actions, as command lines.
+    static func lines(_ count: Int, seed: UInt64) -> [String] {
+        var generator = Xoshiro(seed: (seed, 0x9E37_79B9_7F4A_7C15, 5, 6))
+        return (0..<count).map { step in
+            let id = Int.random(in: 0..<12, using: &generator)
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<3: return "dispatch add id: \(step + 100) name: n\(step)"
+            case 3..<5: return "dispatch rename id: \(id + 100) name: r\(step)"
+            case 5: return "dispatch tag id: \(id + 100) tag: t\(step % 4)"
+            case 6: return "dispatch remove id: \(id + 100)"
+            case 7: return "dispatch score k\(id % 3) \(step)"
+            default: return "dispatch shift \(step % 5)"
+            }
+        }
+    }
+
+    /// Runs `lines`, returning the state before the first and after each.
+    static func play(_ lines: [String], on shell: Shell) -> [Team] {
+        var states = [shell.state]
+        for line in lines {
+            #expect(!(shell.run(line).first ?? "").hasPrefix("error"), "\(line)")
+            states.append(shell.state)
+        }
+        return states
+    }
+
+    @Test func everyStepComesBackExactlyOneAtATimeAndByJumps() {
+        let shell = Shell()
+        let states = Self.play(Self.lines(150, seed: 1), on: shell)
+        #expect(shell.replays)
+        // One state kept per window of 16, the last window's all, and the store's own.
+        #expect(shell.keptStates <= 150 / SessionHistory.window + SessionHistory.window + 1)
+        for step in stride(from: 149, through: 0, by: -1) {
+            shell.run("undo")
+            #expect(shell.state == states[step], "undo to step \(step)")
+        }
+        for step in 1...150 {
+            shell.run("redo")
+            #expect(shell.state == states[step], "redo to step \(step)")
+        }
+        var cursor = 150
+        for jump in [-37, 20, -100, 5, -38, 150, -1, -149] {
+            shell.run(jump < 0 ? "undo \(-jump)" : "redo \(jump)")
+            cursor += jump
+            #expect(shell.state == states[cursor], "jump \(jump) to step \(cursor)")
+        }
+        #expect(shell.replays)
+    }
+
+    /// Undoing, then taking other steps, discards the undone ones; the history forgets whole
+    /// windows; what it keeps still comes back exactly.
+    @Test func forgettingAndDiscardingKeepWhatIsLeftExact() {
+        let shell = Shell(historyLimit: 64)
+        var states = Self.play(Self.lines(200, seed: 2), on: shell)
+        shell.run("undo 21")
+        states.removeLast(21)
+        states += Self.play(Self.lines(130, seed: 3), on: shell).dropFirst()
+        #expect(shell.replays)
+        let undoable = shell.session.history.undoable
+        #expect(undoable >= 48 && undoable <= 64)
+        for step in 1...undoable {
+            shell.run("undo")
+            #expect(shell.state == states[states.count - 1 - step], "undo \(step)")
+        }
+        #expect(shell.run("undo") == ["error: nothing to undo (the history keeps the last 64 steps)"])
+        shell.run("redo \(undoable)")
+        #expect(shell.state == states.last)
+    }
+
+    /// `reset` sets the state with no action: the history keeps that state, and replays across it.
+    @Test func aResetInsideAWindowComesBack() {
+        let shell = Shell()
+        var states = Self.play(Self.lines(20, seed: 4), on: shell)
+        shell.run("reset")
+        states.append(shell.state)
+        #expect(shell.state == Team())
+        states += Self.play(Self.lines(30, seed: 5), on: shell).dropFirst()
+        for step in stride(from: states.count - 2, through: 0, by: -1) {
+            shell.run("undo")
+            #expect(shell.state == states[step], "undo to step \(step)")
+        }
+        shell.run("redo \(states.count - 1)")
+        #expect(shell.state == states.last)
+    }
+
+    /// A mutation that reads the clock gives another date when applied again: the window's check
+    /// finds it, the store keeps every state, and each comes back exactly.
+    @Test func aMutationReadingTheClockKeepsEveryState() {
+        let shell = Shell()
+        var lines = Self.lines(40, seed: 6)
+        for index in stride(from: 3, to: 40, by: 7) { lines[index] = "dispatch touch" }
+        let states = Self.play(lines, on: shell)
+        #expect(!shell.replays)
+        shell.run("undo 33")
+        #expect(shell.state == states[7])
+        shell.run("undo 6")
+        #expect(shell.state == states[1])
+        shell.run("redo 30")
+        #expect(shell.state == states[31])
+    }
+
+    /// A mutation that changes behaviour after its window was checked: `undo` to a state made
+    /// again refuses, names the store, and changes nothing; steps kept whole still undo.
+    @Test func aReplayThatComesOutDifferentlyIsRefused() {
+        let shell = Shell()
+        let states = Self.play(Self.lines(40, seed: 7).map { _ in "dispatch shift 1" }, on: shell)
+        #expect(shell.replays)
+        shell.outside.offset.store(1000, ordering: .relaxed)
+        let refused = shell.run("undo 20")
+        #expect(refused.first?.hasPrefix("error: store 'team' does not come back to the state it had") == true, "\(refused)")
+        #expect(shell.state == states[40])
+        #expect(shell.session.history.undoable == 40)
+        #expect(shell.run("undo") == ["~ offset: 40 -> 39"])
+        #expect(!shell.replays)
+        shell.run("dispatch shift 1")
+        shell.run("dispatch shift 1")
+        #expect(shell.run("undo 2") == ["~ offset: 2041 -> 39"])
+    }
+
+    /// Only states that hold values all the way down are made again from actions: a mutation
+    /// applied to a copy of a class instance would change the live one.
+    @Test func onlyValueStatesAreMadeAgain() {
+        final class Model { var count = 0 }
+        struct WithModel { var model: Model }
+        indirect enum Tree { case leaf(Int), node(Tree, Tree) }
+        enum Payload { case plain(String), model(Model) }
+        struct Anything { var value: any Sendable }
+        #expect(TypeShape.holdsOnlyValues(Team.self))
+        #expect(TypeShape.holdsOnlyValues(IdentifiedArrayOf<Member>.self))
+        #expect(TypeShape.holdsOnlyValues(Tree.self))
+        #expect(TypeShape.holdsOnlyValues([String: [Int?]].self))
+        #expect(TypeShape.holdsOnlyValues(IndexSet.self))
+        #expect(TypeShape.holdsOnlyValues(Duration.self))
+        #expect(!TypeShape.holdsOnlyValues(WithModel.self))
+        #expect(!TypeShape.holdsOnlyValues([WithModel].self))
+        #expect(!TypeShape.holdsOnlyValues(Payload.self))
+        #expect(!TypeShape.holdsOnlyValues(Anything.self))
+        #expect(!TypeShape.holdsOnlyValues(AnyHashable.self))
+    }
+}
