@@ -50,6 +50,8 @@ struct InteractiveMode {
                     warnedAboutHistory = true
                     streams.err("warning: no writable history location (set XDG_STATE_HOME or HOME); history will not be kept")
                 }
+                // NB: read again for each line, so a resized terminal is followed.
+                runner.terminalWidth = Platform.terminalColumns()
                 runner.feed(Array(line.utf8)[...], number: number, file: "<stdin>")
             }
             streams.flush()

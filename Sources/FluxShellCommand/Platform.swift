@@ -11,6 +11,13 @@
 enum Platform {
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
+    /// The columns of the terminal on standard output, or `nil` when it is not one (or says 0).
+    static func terminalColumns() -> Int? {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     /// Colors on standard output: on a terminal only, never with `--no-color` or `NO_COLOR`.
     static func colorsOnStandardOutput(noColor: Bool) -> Bool {
         !noColor && environment("NO_COLOR") == nil && isTerminal(1)

@@ -51,4 +51,39 @@ struct RendererTests {
         #expect(colored.out.first == "\u{1B}[33m~ count: 0 -> 1\u{1B}[0m")
         #expect(colored.out.contains("\u{1B}[2m=> ping\u{1B}[0m"))
     }
+
+    /// On a terminal (a ``Renderer/width``), a diff line wider than it prints its values below
+    /// its head, indented, over several lines when one does not fit; `why` indents them under
+    /// its steps; a narrow line, JSON and a renderer without a width keep one line per change.
+    @Test func wideValuesPrintOverSeveralLinesOnATerminalOnly() {
+        let shell = Transcript()
+        shell.run("load todos")
+        let long = String(repeating: "x", count: 60)
+        func lines(_ line: String, width: Int?, colors: Bool = false) -> [String] {
+            guard let command = try? CommandParser.parse(line).command, let result = try? shell.session.execute(command)
+            else { return ["error"] }
+            return Renderer(colors: colors, width: width).lines(of: result)
+        }
+        #expect(lines("dispatch add short", width: 80) == ["+ todos[0]: {\"id\":1,\"title\":\"short\",\"done\":false}", "~ nextID: 1 -> 2"])
+        #expect(
+            lines("dispatch add \(long)", width: 60) == [
+                "+ todos[1]:", "  {", "    \"id\": 2,", "    \"title\": \"\(long)\",", "    \"done\": false", "  }", "~ nextID: 2 -> 3",
+            ])
+        #expect(
+            lines("dispatch rename 2 done", width: 70) == ["~ todos[1].title:", "  \"\(long)\"", "  ->", "  \"done\""])
+        #expect(
+            lines("undo", width: 70, colors: true) == [
+                "\u{1B}[33m~ todos[1].title:\u{1B}[0m", "\u{1B}[33m  \"done\"\u{1B}[0m", "\u{1B}[33m  ->\u{1B}[0m",
+                "\u{1B}[33m  \"\(long)\"\u{1B}[0m",
+            ])
+        #expect(lines("redo", width: nil) == ["~ todos[1].title: \"\(long)\" -> \"done\""])
+        #expect(
+            lines("why todos[1].title", width: 40) == [
+                "  2  add \(long)", "     + todos[1]:", "       {", "         \"id\": 2,", "         \"title\": \"\(long)\",",
+                "         \"done\": false", "       }", "  3  rename 2 done", "     ~ todos[1].title:", "       \"\(long)\"", "       ->",
+                "       \"done\"",
+            ])
+        #expect(lines("state todos[0]", width: 30) == ["{\n  \"id\": 1,\n  \"title\": \"short\",\n  \"done\": false\n}"])
+        #expect(lines("state todos[0]", width: 80) == ["{\"id\":1,\"title\":\"short\",\"done\":false}"])
+    }
 }

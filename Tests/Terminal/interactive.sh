@@ -64,6 +64,12 @@ expect "older history" "fluxsh> dispatch nope"
 send C-u "load todos" Enter
 send 'dispatch add "café ✓"' Enter
 expect "non-ASCII input arrives intact" '+ todos[0]: {"id":1,"title":"café ✓","done":false}'
+long=$(printf 'x%.0s' $(seq 1 110))
+send "dispatch add $long" Enter
+expect "a value wider than the terminal prints below its head" "+ todos[1]:"
+expect "one member a line, indented" '    "id": 2,'
+send "dispatch rename 2 short" Enter
+expect "a wide change puts -> between its values" "  ->"
 send "quit" Enter
 expect "quit exits with 0" "EXIT=0"
 grep -q 'dispatch\\040increment' "$state/fluxsh/history" && passes=$((passes + 1)) || {

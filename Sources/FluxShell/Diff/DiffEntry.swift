@@ -44,6 +44,33 @@ public struct DiffEntry: Sendable, Equatable {
         }
     }
 
+    /// The entry as a terminal `width` columns wide shows it (SPEC §4): its line when it fits;
+    /// else its head (`~ PATH:`) and below it each value, indented two spaces, on one line when
+    /// that fits and over several otherwise, as `jq` prints JSON (`~` puts `->` between the two).
+    public func lines(width: Int) -> [String] {
+        let line = self.line
+        guard line.unicodeScalars.count > width else { return [line] }
+        var lines = ["\(operation.rawValue) \(path):"]
+        func add(_ value: JSONValue?) {
+            let value = value ?? .null
+            let compact = JSONText.compact(value)
+            if compact.unicodeScalars.count + 2 <= width {
+                lines.append("  " + compact)
+            } else {
+                lines += JSONText.pretty(value).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+            }
+        }
+        switch operation {
+        case .changed:
+            add(old)
+            lines.append("  ->")
+            add(new)
+        case .added: add(new)
+        case .removed: add(old)
+        }
+        return lines
+    }
+
     private static func write(_ value: JSONValue?, to output: inout OutputBuffer) {
         switch value {
         case .some(let value): JSONText.writeCompact(value, to: &output)

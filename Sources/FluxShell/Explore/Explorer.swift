@@ -402,9 +402,7 @@ public final class Explorer: @unchecked Sendable {
     }
 
     func freshSession() -> Session {
-        // NB: never fewer entries than make a history forget whole windows, so that explore's
-        // undo and redo checks go through states made again from actions (`StateHistory`).
-        let session = Session(catalog: catalog, historyLimit: max(options.steps + 1, 4 * SessionHistory.window))
+        let session = Session(catalog: catalog, historyLimit: max(options.steps, 1) + 1)
         // NB: nothing is saved: the transcript would only cost.
         session.transcriptLimit = 0
         for name in options.stores { _ = try? session.execute(.load(name: name, alias: nil)) }

@@ -12,11 +12,15 @@ public struct Renderer: Sendable {
     public var colors: Bool
     /// Errors begin with `FILE:LINE: ` (everywhere but the interactive shell).
     public var locatesErrors: Bool
+    /// The terminal's columns, in the interactive shell: a diff line wider prints its values over
+    /// several lines (SPEC §4). `nil` (piped, files, scenarios, JSON) keeps one line per change.
+    public var width: Int?
 
-    public init(format: Format = .text, colors: Bool = false, locatesErrors: Bool = true) {
+    public init(format: Format = .text, colors: Bool = false, locatesErrors: Bool = true, width: Int? = nil) {
         self.format = format
         self.colors = colors
         self.locatesErrors = locatesErrors
+        self.width = width
     }
 
     // MARK: - Results
@@ -31,18 +35,14 @@ public struct Renderer: Sendable {
         switch format {
         case .json:
             output.appendLine(jsonLine(of: result, command: command, line: line))
-        case .text where colors:
+        case .text where colors || width != nil:
             for text in lines(of: result, watching: filter) { output.appendLine(text) }
         case .text:
             // NB: the diff's lines are written as bytes, without a string for each, and a result
             // with nothing else to print (a dispatch) makes no list of lines.
-            if let filter {
-                result.diff?.write(to: &output, showing: filter)
-            } else {
-                result.diff?.write(to: &output)
-            }
+            result.diff?.write(to: &output, showing: filter)
             if result.output.printsLines {
-                for text in Self.lines(of: result.output) { output.appendLine(text) }
+                for text in lines(of: result.output) { output.appendLine(text) }
             }
             for warning in result.warnings { output.appendLine(warning) }
         }
@@ -50,18 +50,41 @@ public struct Renderer: Sendable {
 
     /// The lines `result` prints in the text format, colored when ``colors`` is on.
     public func lines(of result: CommandResult, watching filter: WatchFilter? = nil) -> [String] {
-        var diffLines = result.diff?.lines ?? []
-        if let filter, let diff = result.diff {
-            var output = OutputBuffer()
-            diff.write(to: &output, showing: filter)
-            diffLines = output.text.split(separator: "\n").map(String.init)
+        var lines: [String] = []
+        result.diff?.forEachLine(showing: filter) { line in
+            switch line {
+            case .noChanges: lines.append("(no changes)")
+            case .followUp(let action): lines.append(paint("=> " + action.description, "2"))
+            case .entry(let entry): lines += self.lines(of: entry)
+            case .hidden(let count): lines.append("(\(count) more changes)")
+            }
         }
-        let lines = diffLines + Self.lines(of: result.output) + result.warnings
-        return colors ? lines.map(color) : lines
+        var others = self.lines(of: result.output) + result.warnings
+        if colors { others = others.map(color) }
+        return lines + others
+    }
+
+    /// A diff entry's lines: one, or its values over several when it is wider than ``width``;
+    /// all in the color of its operation.
+    func lines(of entry: DiffEntry, indent: Int = 0) -> [String] {
+        let lines = width.map { entry.lines(width: $0 - indent) } ?? [entry.line]
+        guard colors else { return lines }
+        let code =
+            switch entry.operation {
+            case .added: "32"
+            case .removed: "31"
+            case .changed: "33"
+            }
+        return lines.map { paint($0, code) }
+    }
+
+    /// `text` in the ANSI color `code`, when colors are on.
+    private func paint(_ text: String, _ code: String) -> String {
+        colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
     /// The text lines of what a command shows besides its diff.
-    private static func lines(of output: CommandOutput) -> [String] {
+    private func lines(of output: CommandOutput) -> [String] {
         switch output {
         case .none, .loaded, .activated, .expectationHeld:
             return []
@@ -82,7 +105,11 @@ public struct Renderer: Sendable {
                 return line
             }
         case .value(let path, let value):
-            return [path.isRoot ? JSONText.pretty(value) : JSONText.compact(value)]
+            guard !path.isRoot else { return [JSONText.pretty(value)] }
+            let compact = JSONText.compact(value)
+            // NB: on a terminal, a value wider than it prints as the whole state does.
+            if let width, compact.unicodeScalars.count > width { return [JSONText.pretty(value)] }
+            return [compact]
         case .history(let listing):
             var lines: [String] = []
             if listing.forgotten > 0 { lines.append("(\(listing.forgotten) earlier steps are no longer kept)") }
@@ -109,7 +136,7 @@ public struct Renderer: Sendable {
     }
 
     /// `why PATH`: each step numbered and named as `history` shows it, its lines indented below.
-    private static func whyLines(_ listing: WhyListing) -> [String] {
+    private func whyLines(_ listing: WhyListing) -> [String] {
         var lines: [String] = []
         if listing.forgotten > 0, !listing.steps.isEmpty {
             lines.append("(\(listing.forgotten) earlier steps are no longer kept)")
@@ -121,7 +148,7 @@ public struct Renderer: Sendable {
             lines.append(String(repeating: " ", count: width - number.count + 2) + number + "  " + step.action)
             for group in step.groups {
                 if let followUp = group.followUp { lines.append(indent + "=> " + followUp.description) }
-                for entry in group.entries { lines.append(indent + entry.line) }
+                for entry in group.entries { lines += self.lines(of: entry, indent: indent.count).map { indent + $0 } }
             }
         }
         if listing.steps.isEmpty, listing.forgotten > 0 {

@@ -91,6 +91,9 @@ public final class ScriptRunner {
     private let output: Output
     @exclusivity(unchecked) public private(set) var failures: [Failure] = []
     public private(set) var diffBlocks: [DiffBlock] = []
+    /// The terminal's columns, set by the interactive shell before each line: wider diff values
+    /// print over several lines (``Renderer/width``).
+    @exclusivity(unchecked) public var terminalWidth: Int?
     /// The script asked to stop (`quit`), or `--bail` stopped it.
     @exclusivity(unchecked) public private(set) var isStopped = false
 
@@ -292,7 +295,8 @@ public final class ScriptRunner {
     }
 
     private func print(_ result: CommandResult, command: Command, at location: SourceLocation) {
-        let renderer = options.renderer
+        var renderer = options.renderer
+        if let terminalWidth { renderer.width = terminalWidth }
         let filter = session.watchFilter
         if let append = output.appendToStandardOutput {
             append { renderer.write(result, command: command, line: location.line, watching: filter, to: &$0) }

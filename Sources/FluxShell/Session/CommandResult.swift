@@ -119,46 +119,51 @@ public struct CommandDiff: Sendable, Equatable {
         return output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
-    /// Appends the diff as printed, each line ending in a newline, as UTF-8, without making a
-    /// string of each line.
-    public func write(to output: inout OutputBuffer) {
-        if isUnchanged {
-            output.append("(no changes)\n")
-            return
-        }
-        func write(_ step: Step) {
-            if let followUp = step.followUp { output.appendLine("=> " + followUp.description) }
-            for entry in step.entries {
-                entry.write(to: &output)
-                output.append(0x0A)
-            }
-        }
-        write(ownStep)
-        for step in followUpSteps { write(step) }
+    /// One line of the diff as printed.
+    public enum Line {
+        /// `(no changes)`
+        case noChanges
+        /// `=> ACTION`, before a follow-up's entries.
+        case followUp(ActionInvocation)
+        /// `~ PATH: OLD -> NEW`, `+ PATH: NEW` or `- PATH: OLD`.
+        case entry(DiffEntry)
+        /// `(N more changes)`: entries the watched paths leave out.
+        case hidden(Int)
     }
-}
 
-extension CommandDiff {
-    /// Appends the diff as ``write(to:)`` does, but only the entry lines `filter` shows (`=>`
-    /// lines all print), then `(N more changes)` when some were left out.
-    public func write(to output: inout OutputBuffer, showing filter: WatchFilter) {
-        if isUnchanged {
-            output.append("(no changes)\n")
-            return
-        }
+    /// Calls `body` with each line of the diff, in order, leaving out the entries `filter` does
+    /// not show (then a last `(N more changes)`): the one walk every printed form is made by.
+    @inlinable
+    public func forEachLine(showing filter: WatchFilter? = nil, _ body: (Line) -> Void) {
+        if isUnchanged { return body(.noChanges) }
         var hidden = 0
-        for step in CollectionOfOne(ownStep) + followUpSteps {
-            if let followUp = step.followUp { output.appendLine("=> " + followUp.description) }
+        func walk(_ step: Step) {
+            if let followUp = step.followUp { body(.followUp(followUp)) }
             for entry in step.entries {
-                guard filter.shows(entry) else {
+                if let filter, !filter.shows(entry) {
                     hidden += 1
-                    continue
+                } else {
+                    body(.entry(entry))
                 }
-                entry.write(to: &output)
-                output.append(0x0A)
             }
         }
-        // NB: "changes" also for one: SPEC §3 fixes the words `(N more changes)` for scripts.
-        if hidden > 0 { output.appendLine("(\(hidden) more changes)") }
+        walk(ownStep)
+        for step in followUpSteps { walk(step) }
+        if hidden > 0 { body(.hidden(hidden)) }
+    }
+
+    /// Appends the diff as printed (only the entries `filter` shows), each line ending in a
+    /// newline, as UTF-8, without making a string of each line.
+    public func write(to output: inout OutputBuffer, showing filter: WatchFilter? = nil) {
+        forEachLine(showing: filter) { line in
+            switch line {
+            case .noChanges: output.append("(no changes)")
+            case .followUp(let action): output.append("=> " + action.description)
+            case .entry(let entry): entry.write(to: &output)
+            // NB: "changes" also for one: SPEC §3 fixes the words `(N more changes)` for scripts.
+            case .hidden(let count): output.append("(\(count) more changes)")
+            }
+            output.append(0x0A)
+        }
     }
 }
