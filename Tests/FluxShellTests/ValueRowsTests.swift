@@ -113,6 +113,27 @@ struct ValueRowsTests {
         #expect(printed(Int.self) == #""Int""#)
     }
 
+    @Test func rule1Measurements() throws {
+        #expect(printed(Measurement(value: 5, unit: UnitLength.kilometers)) == #"{"value":5,"unit":"km"}"#)
+        #expect(printed(Measurement(value: 21.5, unit: UnitTemperature.celsius)) == #"{"value":21.5,"unit":"°C"}"#)
+        try readsBack(Measurement(value: 5, unit: UnitLength.kilometers))
+        try readsBack(Measurement(value: -40, unit: UnitTemperature.fahrenheit))
+        try readsBack(Measurement(value: 90, unit: UnitDuration.minutes))
+        // The unit found by its symbol keeps its conversion.
+        let built = try ValueBuilder.build(
+            Measurement<UnitLength>.self, from: try JSONParser.parse(#"{"value":1.5,"unit":"km"}"#), at: [])
+        #expect(built.converted(to: .meters).value == 1500)
+        let fruit = try ValueBuilder.build(Measurement<Unit>.self, from: try JSONParser.parse(#"{"value":3,"unit":"apples"}"#), at: [])
+        #expect(fruit.unit.symbol == "apples" && fruit.value == 3)
+        #expect(throws: DecodingError.self) {
+            try ValueBuilder.build(Measurement<UnitLength>.self, from: try JSONParser.parse(#"{"value":1,"unit":"parsnips"}"#), at: [])
+        }
+        #expect(throws: DecodingError.self) {
+            try ValueBuilder.build(Measurement<UnitLength>.self, from: try JSONParser.parse(#"{"value":"one","unit":"km"}"#), at: [])
+        }
+        #expect(throws: DecodingError.self) { try ValueBuilder.build(Measurement<UnitLength>.self, from: .int(5), at: []) }
+    }
+
     @Test func rule2ExistentialsPrintWhatTheyHold() {
         struct Box: @unchecked Sendable {
             var sendable: any Sendable = 0
@@ -175,6 +196,8 @@ struct ValueRowsTests {
         var skipped = IndexSet()
         var owner: Tagged<Member, UUID>? = nil
         var notes: Presentation<Tree> = .dismiss
+        var distance = Measurement(value: 0, unit: UnitLength.meters)
+        var zone = TimeZone(identifier: "UTC")!
     }
 
     enum PlannerAction: Action {
@@ -185,6 +208,8 @@ struct ValueRowsTests {
         case skip(IndexSet)
         case replace(IdentifiedArrayOf<Member>)
         case notes(Presentation<Tree>)
+        case setDistance(Measurement<UnitLength>)
+        case setZone(TimeZone)
     }
 
     struct PlannerMutation: Mutation, Sendable {
@@ -197,6 +222,8 @@ struct ValueRowsTests {
             case .skip(let days): state.skipped.formUnion(days)
             case .replace(let members): state.members = members
             case .notes(let notes): state.notes = notes
+            case .setDistance(let distance): state.distance = distance
+            case .setZone(let zone): state.zone = zone
             }
         }
     }
@@ -225,6 +252,21 @@ struct ValueRowsTests {
         #expect(shell.run("dispatch skip [3,1]") == ["+ skipped[0]: 1", "+ skipped[1]: 3"])
         #expect(shell.run(#"dispatch notes {"presented":{"_0":{"leaf":{"_0":4}}}}"#) == [#"~ notes: "dismiss" -> {"presented":{"_0":{"leaf":{"_0":4}}}}"#])
         #expect(shell.run("history").last == #"  8  notes {"presented":{"_0":{"leaf":{"_0":4}}}}"#)
+        #expect(shell.run(#"dispatch setDistance {"value":1.5,"unit":"km"}"#) == [#"~ distance.value: 0 -> 1.5"#, #"~ distance.unit: "m" -> "km""#])
+        #expect(shell.run(#"dispatch setZone "Europe/Paris""#) == [#"~ zone: "GMT" -> "Europe/Paris""#])
+        #expect(shell.run(#"dispatch setDistance {"value":1,"unit":"parsec"}"#).first?.hasPrefix("error: argument 1 (at unit) of 'setDistance': expected the symbol of a UnitLength (m, km,") == true)
+    }
+
+    /// explore makes arguments of every type with a text form, and each action changes the state.
+    @Test func exploreGeneratesEveryEcosystemType() throws {
+        var options = Explorer.Options(stores: ["planner"], seed: 3)
+        options.runs = 60
+        let report = try Explorer(catalog: Self.catalog, options: options).explore()
+        #expect(report.failure == nil)
+        for row in report.coverage {
+            #expect(row.dispatched > 0 && row.notGenerated == nil, "\(row.name) never generated")
+            #expect(row.changed > 0, "\(row.name) never changed the state")
+        }
     }
 
     @Test func badValuesAreLocatedErrorsAndChangeNothing() {

@@ -220,7 +220,7 @@ final class ActionCases: @unchecked Sendable {
         guard depth < 4 else { return nil }
         switch TypeShape.of(type).kind {
         case .custom(let row):
-            if row == Duration.self { return "900" }
+            if let example = row.examples.first { return JSONText.compact(example) }
             // NB: a row built from one inner type is a collection of it (an array, a set, an
             // identified array); from two, a dictionary, which the name tells.
             return row.textFormInner.count == 1 ? "[]" : nil

@@ -74,12 +74,7 @@ struct ArgumentGenerator {
         let shape = TypeShape.of(type)
         switch shape.kind {
         case .custom(let row):
-            if row == Duration.self {
-                return [.int(0), .int(1), .int(300), .int(900), .number("0.5"), .int(-1)].randomElement(using: &random)!
-            }
-            if row == TimeZone.self { return .string(["UTC", "Europe/Paris", "America/New_York"].randomElement(using: &random)!) }
-            if row == Locale.self { return .string(["en_US", "fr_FR", "ja_JP"].randomElement(using: &random)!) }
-            if row == Calendar.self { return .string(["gregorian", "iso8601"].randomElement(using: &random)!) }
+            if let example = row.examples.randomElement(using: &random) { return example }
             // A collection of the row's one inner type (an array, a set, an identified array),
             // or a dictionary of its two.
             let inner = row.textFormInner

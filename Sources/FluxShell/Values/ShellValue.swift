@@ -33,6 +33,10 @@ protocol ShellValue {
     /// The types a value is built from (a collection's elements), whose text forms this one's
     /// depends on; by default, none.
     static var textFormInner: [Any.Type] { get }
+
+    /// Printed values that show how one is typed, where the type's name does not tell (`900` for
+    /// a `Duration`): the first in usage lines, all of them for `explore`. By default, none.
+    static var examples: [JSONValue] { get }
 }
 
 extension ShellValue {
@@ -62,6 +66,8 @@ extension ShellValue {
     static var hasOwnTextForm: Bool { true }
 
     static var textFormInner: [Any.Type] { [] }
+
+    static var examples: [JSONValue] { [] }
 
     /// The value a string argument stands for, through `make`; a mismatch that says `expected`
     /// for anything else or a string `make` refuses.

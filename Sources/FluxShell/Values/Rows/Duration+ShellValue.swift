@@ -3,6 +3,8 @@
 // what the shell reads either.
 
 extension Duration: ShellValue {
+    static var examples: [JSONValue] { [.int(900), .int(0), .int(1), .int(300), .number("0.5"), .int(-1)] }
+
     private static let attosecondsPerSecond: Int128 = 1_000_000_000_000_000_000
 
     func shellValue(_ reader: ValueReader) -> JSONValue {

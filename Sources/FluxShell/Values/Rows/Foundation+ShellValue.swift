@@ -40,6 +40,8 @@ extension Data: ShellValue {
 }
 
 extension TimeZone: ShellValue {
+    static var examples: [JSONValue] { ["UTC", "Europe/Paris", "America/New_York"].map(JSONValue.string) }
+
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(identifier) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> TimeZone {
@@ -48,6 +50,8 @@ extension TimeZone: ShellValue {
 }
 
 extension Locale: ShellValue {
+    static var examples: [JSONValue] { ["en_US", "fr_FR", "ja_JP"].map(JSONValue.string) }
+
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(identifier) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Locale {
@@ -56,6 +60,8 @@ extension Locale: ShellValue {
 }
 
 extension Calendar: ShellValue {
+    static var examples: [JSONValue] { ["gregorian", "iso8601"].map(JSONValue.string) }
+
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(Self.name(of: identifier)) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Calendar {
