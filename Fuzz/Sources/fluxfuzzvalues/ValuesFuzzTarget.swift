@@ -127,6 +127,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         checkAny(Tree.self, candidate)
         checkAny(Presentation<Routed<Int, Tree>>.self, candidate)
         checkAny([Member?].self, candidate)
+        checkAny(Measurement<UnitLength>.self, candidate)
+        checkAny(Measurement<Unit>.self, candidate)
+        checkAny(TimeZone.self, candidate)
     }
     return 0
 }
