@@ -243,11 +243,11 @@ struct DevtoolsTests {
         #expect(shell.run("watch todos[*].done") == [])
         #expect(shell.run("dispatch toggle id: 2") == ["~ todos[1].done: false -> true"])
         #expect(shell.run("dispatch add title: d") == ["(2 more changes)"])
-        #expect(shell.run("dispatch setFilter done") == ["(1 more changes)"])
+        #expect(shell.run("dispatch setFilter done") == ["(1 more change)"])
         #expect(shell.run("dispatch setFilter done") == ["(no changes)"])
         #expect(shell.run("watch nextID") == [])
         #expect(shell.run("watch") == ["todos[*].done", "nextID"])
-        #expect(shell.run("dispatch add title: e") == ["~ nextID: 5 -> 6", "(1 more changes)"])
+        #expect(shell.run("dispatch add title: e") == ["~ nextID: 5 -> 6", "(1 more change)"])
         #expect(shell.run("unwatch nextID") == [])
         #expect(shell.run("unwatch nextID") == ["error: nextID is not watched (watched: todos[*].done)"])
         #expect(shell.run("watch nxtID") == ["error: no key 'nxtID' in the state of 'todos' (did you mean 'nextID'?)"])
@@ -273,7 +273,7 @@ struct DevtoolsTests {
             session: Session(catalog: .builtIn), options: .init(),
             output: .init(standardOutput: { out.append($0) }, standardError: { err.append($0) }))
         runner.run(Array(script.utf8), file: "w.scenario")
-        #expect(out == ["~ nextID: 1 -> 2", "(1 more changes)", "~ nextID: 2 -> 3", "(1 more changes)"])
+        #expect(out == ["~ nextID: 1 -> 2", "(1 more change)", "~ nextID: 2 -> 3", "(1 more change)"])
         // The second block is compared with the whole diff, so it fails and shows every line.
         #expect(runner.failures.count == 1)
         #expect(runner.failures.first?.location.line == 6)
@@ -304,6 +304,6 @@ struct DevtoolsTests {
         shell.run("use other")
         shell.run("watch count")
         #expect(shell.run("watch") == ["count (in other)"])
-        #expect(shell.run("dispatch increment") == ["~ other.count: 0 -> 1", "(1 more changes)"])
+        #expect(shell.run("dispatch increment") == ["~ other.count: 0 -> 1", "(1 more change)"])
     }
 }

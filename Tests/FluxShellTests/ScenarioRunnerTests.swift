@@ -41,6 +41,21 @@ struct ScenarioRunnerTests {
             ])
     }
 
+    /// Expected lines after a command that failed are reported once, as following a failed
+    /// command, not as following no command; after a stray diff line, the old report stands.
+    @Test func expectedLinesAfterAFailedCommandSayItFailed() throws {
+        let path = try scenario(
+            "load counter\ndispatch nope\n~ count: 0 -> 1\n~ count: 1 -> 2\n! dispatch add x\n~ count: 0 -> 1\n# a note\n~ count: 5 -> 6\n",
+            "failed")
+        #expect(
+            ScenarioRunner(catalog: .builtIn).run(path).report == [
+                "\(path):2: error: unknown action 'nope' for store 'counter' (type 'actions' for the list)",
+                "\(path):3: error: expected diff lines follow the command at line 2, which failed: there is no diff to compare (the error at line 2 says why; a command that fails changes nothing)",
+                "\(path):6: error: expected diff lines follow the command at line 5, which failed: there is no diff to compare (the error at line 5 says why; a command that fails changes nothing)",
+                "\(path):8: error: diff line '~ count: 5 -> 6' does not follow a dispatch, undo, redo or reset (expected diff lines go right after the command that changes state)",
+            ])
+    }
+
     // MARK: - `...` in expected diff blocks (SPEC §7)
 
     /// Writes `text` to a new scenario file and returns its path.

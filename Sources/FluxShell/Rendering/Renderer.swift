@@ -56,7 +56,7 @@ public struct Renderer: Sendable {
             case .noChanges: lines.append("(no changes)")
             case .followUp(let action): lines.append(paint("=> " + action.description, "2"))
             case .entry(let entry): lines += self.lines(of: entry)
-            case .hidden(let count): lines.append("(\(count) more changes)")
+            case .hidden(let count): lines.append(CommandDiff.Line.hiddenText(count))
             }
         }
         var others = self.lines(of: result.output) + result.warnings

