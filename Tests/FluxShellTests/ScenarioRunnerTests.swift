@@ -50,8 +50,8 @@ struct ScenarioRunnerTests {
         #expect(
             ScenarioRunner(catalog: .builtIn).run(path).report == [
                 "\(path):2: error: unknown action 'nope' for store 'counter' (type 'actions' for the list)",
-                "\(path):3: error: expected diff lines follow the command at line 2, which failed: there is no diff to compare (the error at line 2 says why; a command that fails changes nothing)",
-                "\(path):6: error: expected diff lines follow the command at line 5, which failed: there is no diff to compare (the error at line 5 says why; a command that fails changes nothing)",
+                "\(path):3: error: expected diff lines follow the command at line 2, which failed: there is no diff to compare (a command that fails changes nothing, so it prints no diff)",
+                "\(path):6: error: expected diff lines follow the command at line 5, which failed: there is no diff to compare (a command that fails changes nothing, so it prints no diff)",
                 "\(path):8: error: diff line '~ count: 5 -> 6' does not follow a dispatch, undo, redo or reset (expected diff lines go right after the command that changes state)",
             ])
     }

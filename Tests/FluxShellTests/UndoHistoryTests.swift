@@ -196,6 +196,18 @@ struct UndoHistoryTests {
         #expect(shell.run("undo 2") == ["~ offset: 2041 -> 39"])
     }
 
+    /// A mutation that changes behaviour just before a `reset` closes its window: the state
+    /// before the reset is checked exactly, so the change is found and every state kept.
+    @Test func aResetClosingAWindowDoesNotHideAChangedReplay() {
+        let shell = Shell()
+        let states = Self.play((0..<15).map { _ in "dispatch shift 1" }, on: shell)
+        shell.outside.offset.store(1000, ordering: .relaxed)
+        shell.run("reset")
+        #expect(!shell.replays)
+        shell.run("undo 11")
+        #expect(shell.state == states[5])
+    }
+
     /// Only states that hold values all the way down are made again from actions: a mutation
     /// applied to a copy of a class instance would change the live one.
     @Test func onlyValueStatesAreMadeAgain() {

@@ -213,7 +213,7 @@ public final class ScriptRunner {
                         at: location,
                         ShellError(
                             "expected diff lines follow the command at line \(failed.line), which failed: there is no diff to compare",
-                            hint: "the error at line \(failed.line) says why; a command that fails changes nothing"))
+                            hint: "a command that fails changes nothing, so it prints no diff"))
                     return
                 }
                 fail(

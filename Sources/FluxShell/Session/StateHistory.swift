@@ -75,6 +75,9 @@ struct StateHistory<State, Action> {
             actions.removeSubrange(kept...)
             diffs.removeSubrange(kept...)
         }
+        // NB: after an undo, the entry before a pinned one may have no state: it is made now, so
+        // that the pinned state never stands in for the check of the states before it.
+        if pinned, let last = entries.indices.last, entries[last].state == nil { keepState(ofEntry: last, apply: apply) }
         if !pending.isEmpty {
             for taken in pending {
                 actions.append(taken.action)
@@ -120,6 +123,13 @@ struct StateHistory<State, Action> {
 
     // MARK: - Windows
 
+    /// Makes and keeps entry `index`'s state; when it cannot be made again, keeps every state
+    /// from now on.
+    @usableFromInline
+    mutating func keepState(ofEntry index: Int, apply: (Action, inout State) -> Void) {
+        if let made = try? state(at: index + 1, apply: apply) { entries[index].state = made } else { replays = false }
+    }
+
     @usableFromInline func end(ofEntry index: Int) -> Int { index < 0 ? firstAction : entries[index].end }
 
     /// Checks the window the last entry closes by making its states again; when they all come
@@ -133,9 +143,12 @@ struct StateHistory<State, Action> {
         let reader = ValueReader()
         for index in first...last {
             guard replay(entry: index, on: &state, apply: apply, reader) else { return replays = false }
+            // NB: a pinned state (`reset`) is set, not made: the state before it is checked
+            // exactly there, and kept, so that no replay ever ends its check on a pinned state.
+            if index < last, entries[index + 1].pinned, !reaches(state, entries[index].state!) { return replays = false }
         }
         guard reaches(state, entries[last].state!) else { return replays = false }
-        for index in first..<last where !entries[index].pinned { entries[index].state = nil }
+        for index in first..<last where !entries[index].pinned && !entries[index + 1].pinned { entries[index].state = nil }
     }
 
     /// Forgets the oldest `count` entries.
