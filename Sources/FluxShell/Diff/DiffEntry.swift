@@ -51,15 +51,7 @@ public struct DiffEntry: Sendable, Equatable {
         let line = self.line
         guard line.unicodeScalars.count > width else { return [line] }
         var lines = ["\(operation.rawValue) \(path):"]
-        func add(_ value: JSONValue?) {
-            let value = value ?? .null
-            let compact = JSONText.compact(value)
-            if compact.unicodeScalars.count + 2 <= width {
-                lines.append("  " + compact)
-            } else {
-                lines += JSONText.pretty(value).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
-            }
-        }
+        func add(_ value: JSONValue?) { lines += JSONText.fitting(value ?? .null, width: width - 2).map { "  " + $0 } }
         switch operation {
         case .changed:
             add(old)

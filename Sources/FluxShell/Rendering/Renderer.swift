@@ -54,7 +54,7 @@ public struct Renderer: Sendable {
         result.diff?.forEachLine(showing: filter) { line in
             switch line {
             case .noChanges: lines.append("(no changes)")
-            case .followUp(let action): lines.append(paint("=> " + action.description, "2"))
+            case .followUp(let action): lines.append(wrapped("=> " + action.description, "2"))
             case .entry(let entry): lines += self.lines(of: entry)
             case .hidden(let count): lines.append(CommandDiff.Line.hiddenText(count))
             }
@@ -69,18 +69,16 @@ public struct Renderer: Sendable {
     func lines(of entry: DiffEntry, indent: Int = 0) -> [String] {
         let lines = width.map { entry.lines(width: $0 - indent) } ?? [entry.line]
         guard colors else { return lines }
-        let code =
-            switch entry.operation {
-            case .added: "32"
-            case .removed: "31"
-            case .changed: "33"
-            }
-        return lines.map { paint($0, code) }
+        return lines.map { wrapped($0, Self.colorCode(of: entry.operation)) }
     }
 
-    /// `text` in the ANSI color `code`, when colors are on.
-    private func paint(_ text: String, _ code: String) -> String {
-        colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    /// The ANSI color of a diff line: `+` green, `-` red, `~` yellow.
+    private static func colorCode(of operation: DiffEntry.Operation) -> String {
+        switch operation {
+        case .added: "32"
+        case .removed: "31"
+        case .changed: "33"
+        }
     }
 
     /// The text lines of what a command shows besides its diff.
@@ -105,11 +103,9 @@ public struct Renderer: Sendable {
                 return line
             }
         case .value(let path, let value):
-            guard !path.isRoot else { return [JSONText.pretty(value)] }
-            let compact = JSONText.compact(value)
             // NB: on a terminal, a value wider than it prints as the whole state does.
-            if let width, compact.unicodeScalars.count > width { return [JSONText.pretty(value)] }
-            return [compact]
+            guard !path.isRoot else { return [JSONText.pretty(value)] }
+            return [JSONText.fitting(value, width: width ?? .max).joined(separator: "\n")]
         case .history(let listing):
             var lines: [String] = []
             if listing.forgotten > 0 { lines.append("(\(listing.forgotten) earlier steps are no longer kept)") }
@@ -277,9 +273,8 @@ public struct Renderer: Sendable {
                 JSONText.compact(.object(JSONObject([("passed", .int(results.count - failed.count)), ("failed", .int(failed.count))]))))
             return lines
         case .text:
-            func wrap(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
             var lines = results.map { result in
-                (result.passed ? wrap("PASS", "32") : wrap("FAIL", "31")) + " \(result.path)" + (result.wasUpdated ? " (updated)" : "")
+                (result.passed ? wrapped("PASS", "32") : wrapped("FAIL", "31")) + " \(result.path)" + (result.wasUpdated ? " (updated)" : "")
             }
             for result in failed { lines += [""] + result.report }
             if !failed.isEmpty { lines.append("") }
@@ -290,12 +285,11 @@ public struct Renderer: Sendable {
 
     /// A line colored by its first characters.
     func color(_ text: String) -> String {
-        func wrap(_ code: String) -> String { "\u{1B}[\(code)m\(text)\u{1B}[0m" }
-        if text.hasPrefix("+ ") { return wrap("32") }
-        if text.hasPrefix("- ") { return wrap("31") }
-        if text.hasPrefix("~ ") { return wrap("33") }
-        if text.hasPrefix("=> ") { return wrap("2") }
-        if text.hasPrefix("error:") { return wrap("31") }
+        if text.hasPrefix("=> ") { return wrapped(text, "2") }
+        if text.hasPrefix("error:") { return wrapped(text, "31") }
+        if text.count > 1, text.dropFirst().first == " ", let operation = DiffEntry.Operation(rawValue: String(text.prefix(1))) {
+            return wrapped(text, Self.colorCode(of: operation))
+        }
         return text
     }
 }

@@ -273,7 +273,7 @@ public final class Session {
                 hint: history.forgotten > 0 ? "the history keeps the last \(history.limit) steps" : nil)
         }
         let restorers = try restorers(at: history.cursor - steps)
-        _ = history.undo(steps)
+        history.undo(steps)
         return restore(command: "undo \(steps)", restorers)
     }
 
@@ -284,7 +284,7 @@ public final class Session {
                     ? "nothing to redo" : "only \(history.redoable) step\(history.redoable == 1 ? "" : "s") can be redone")
         }
         let restorers = try restorers(at: history.cursor + steps)
-        _ = history.redo(steps)
+        history.redo(steps)
         return restore(command: "redo \(steps)", restorers)
     }
 

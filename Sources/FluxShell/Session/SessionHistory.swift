@@ -72,15 +72,9 @@ struct SessionHistory {
         return dropped
     }
 
-    /// Moves back `steps` entries; returns the new cursor.
-    mutating func undo(_ steps: Int) -> Int {
-        cursor -= steps
-        return cursor
-    }
+    /// Moves back `steps` entries.
+    mutating func undo(_ steps: Int) { cursor -= steps }
 
-    /// Moves forward `steps` entries; returns the new cursor.
-    mutating func redo(_ steps: Int) -> Int {
-        cursor += steps
-        return cursor
-    }
+    /// Moves forward `steps` entries.
+    mutating func redo(_ steps: Int) { cursor += steps }
 }

@@ -13,6 +13,14 @@ public enum JSONText {
     }
 
     /// Two-space indented JSON, keys in the value's order.
+    /// `value` on one line when it is at most `width` characters (Unicode scalars) wide, else
+    /// over several, indented two spaces a level: how a terminal shows a wide value (SPEC §4).
+    static func fitting(_ value: JSONValue, width: Int) -> [String] {
+        let compact = compact(value)
+        guard compact.unicodeScalars.count > width else { return [compact] }
+        return pretty(value).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
     public static func pretty(_ value: JSONValue) -> String {
         var output = OutputBuffer()
         writePretty(value, to: &output)
