@@ -93,7 +93,7 @@ public final class ScriptRunner {
     public private(set) var diffBlocks: [DiffBlock] = []
     /// The terminal's columns, set by the interactive shell before each line: wider diff values
     /// print over several lines (``Renderer/width``).
-    @exclusivity(unchecked) public var terminalWidth: Int?
+    public var terminalWidth: Int?
     /// The script asked to stop (`quit`), or `--bail` stopped it.
     @exclusivity(unchecked) public private(set) var isStopped = false
 
@@ -102,7 +102,7 @@ public final class ScriptRunner {
     @exclusivity(unchecked) private var pending: Pending?
     /// The line of the state-changing command just before, when it failed: its expected diff
     /// lines have nothing to be compared with (one error says so, for the whole block).
-    @exclusivity(unchecked) private var failedCommand: (line: Int, reported: Bool)?
+    private var failedCommand: (line: Int, reported: Bool)?
     @exclusivity(unchecked) private var file = "<stdin>"
     /// The last line parsed, its bytes, and how: scripts repeat lines (`dispatch increment`) a
     /// lot, and a repeated line is recognised before it is even decoded.
