@@ -4,7 +4,7 @@ import FluxShell
 /// Options every mode shares.
 struct CommonOptions: ParsableArguments {
     @Option(help: "Output format: text or json.")
-    var format: ScriptRunner.Format = .text
+    var format: Renderer.Format = .text
 
     @Flag(name: .customLong("no-color"), help: "No colors (also when NO_COLOR is set or stdout is not a terminal).")
     var noColor = false
@@ -16,7 +16,7 @@ struct CommonOptions: ParsableArguments {
     var bail = false
 }
 
-extension ScriptRunner.Format: ExpressibleByArgument {}
+extension Renderer.Format: ExpressibleByArgument {}
 
 /// The name the program was started by: `fluxsh`, or a user's own executable (`notesh`).
 enum ProgramName {

@@ -46,7 +46,7 @@ struct ExploreMode {
         do {
             return try Explorer(catalog: catalog, options: settings(seed: seed))
         } catch {
-            StandardStreams.shared.err(ErrorText.render(error))
+            StandardStreams.shared.err(Diagnostic(error, kind: .usage))
             return nil
         }
     }
@@ -72,7 +72,7 @@ struct ExploreMode {
         guard let explorer = explorer(seed: seed) else { return 2 }
         let (made, problem) = ChildProcess.makeTemporaryFolder(named: "\(catalog.programName)-explore")
         guard let folder = made else {
-            streams.err("error: \(problem ?? "no temporary folder") (set TMPDIR to a writable folder)")
+            streams.err(Diagnostic(.usage, problem ?? "no temporary folder", hint: "set TMPDIR to a writable folder"))
             return 2
         }
         let files = Files(folder: folder, jobs: explorer.options.jobs)
@@ -117,8 +117,9 @@ struct ExploreMode {
             // The run that dies again the same way, the lowest first.
             guard let dying = journals.sorted(by: { $0.run < $1.run }).first(where: { dies($0.actions, as: cause, files) }) else {
                 streams.err(
-                    "error: the exploring process ended by signal \(signal), and its last run does not end so again: "
-                        + "stopped from outside? (\(cause))")
+                    Diagnostic(
+                        .usage, "the exploring process ended by signal \(signal), and its last run does not end so again: "
+                            + "stopped from outside?", hint: cause))
                 return 128 + signal
             }
             if jobs > 1 {
@@ -127,7 +128,7 @@ struct ExploreMode {
             }
             return reportTrap(explorer, actions: dying.actions, run: dying.run, cause: cause, files: files)
         case nil:
-            streams.err("error: cannot start \(CommandLine.arguments.first ?? "fluxsh") again to explore in")
+            streams.err(Diagnostic(.usage, "cannot start \(CommandLine.arguments.first ?? "fluxsh") again to explore in"))
             return 2
         }
     }
@@ -160,7 +161,7 @@ struct ExploreMode {
         report.failure = Explorer.Failure(
             check: .trap, message: cause, run: run, runSeed: 0, actions: actions,
             minimal: minimal.map { Explorer.Step(action: $0, wasRefused: false) },
-            scenario: explorer.trapScenario(minimal, message: cause), minimalLines: minimal.map { _ in [] })
+            scenario: explorer.trapScenario(minimal, message: cause), minimalOutputs: minimal.map { _ in .printed(nil) })
         return conclude(report, explorer, seconds: 0)
     }
 
@@ -176,11 +177,11 @@ struct ExploreMode {
                 try FileSystem.writeAtomically(failure.scenario, to: file)
                 saved = file
             } catch {
-                streams.err(ErrorText.render(error))
+                streams.err(Diagnostic(error, kind: .usage))
             }
         }
         if let reason = report.nothingToExplore {
-            streams.err("error: nothing to explore: \(reason)")
+            streams.err(Diagnostic(.usage, "nothing to explore: \(reason)"))
             status = 2
         }
         let renderer = Renderer(colors: Platform.colorsOnStandardOutput(noColor: options.common.noColor))
@@ -231,7 +232,7 @@ struct ExploreMode {
         }
         defer { for descriptor in descriptors where descriptor >= 0 { close(descriptor) } }
         guard descriptors.allSatisfy({ $0 >= 0 }) else {
-            streams.err("error: cannot write the exploration journal \(path)")
+            streams.err(Diagnostic(.usage, "cannot write the exploration journal \(path)"))
             return 2
         }
         // NB: one write(2) per line, unbuffered: what is written before a trap is in the file.

@@ -65,11 +65,16 @@ public enum FluxShellMain {
             if !message.isEmpty { StandardStreams.shared.out(message) }
             return 0
         }
-        StandardStreams.shared.err(message.hasPrefix("Error:") ? "error:" + message.dropFirst(6) : message)
+        guard message.hasPrefix("Error: ") else {
+            StandardStreams.shared.err(message)
+            return 2
+        }
+        var lines = message.dropFirst(7).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        StandardStreams.shared.err(Diagnostic(.usage, lines.removeFirst(), details: lines))
         return 2
     }
 
-    static func listStores(_ catalog: StoreCatalog, format: ScriptRunner.Format) -> Int32 {
+    static func listStores(_ catalog: StoreCatalog, format: Renderer.Format) -> Int32 {
         guard let result = try? Session(catalog: catalog).execute(.stores) else { return 1 }
         let renderer = Renderer(format: format)
         StandardStreams.shared.append { renderer.write(result, command: .stores, line: nil, to: &$0) }

@@ -10,16 +10,15 @@ struct InteractiveMode {
     func run() -> Int32 {
         let streams = StandardStreams.shared
         let runMode = RunMode(catalog: catalog, store: store, common: common)
-        let runner = runMode.makeRunner(interactive: true)
+        let (runner, printer) = runMode.makeRunner(interactive: true)
         let session = runner.session
         if let status = RunMode.loadStore(store, into: session) { return status }
         guard let editor = LineEditor(program: session.catalog.programName) else {
             streams.err("warning: line editing is unavailable; reading plain lines")
             return runMode.runStandardInput()
         }
-        let historyFile = HistoryLocation.resolve()
-        if let historyFile { editor.loadHistory(from: historyFile.path) }
-        var warnedAboutHistory = false
+        let history = HistoryLocation.resolve()
+        if let history { editor.loadHistory(from: history.path) }
         let completer = Completer(session: session)
         editor.completer = { text in
             let completion = completer.complete(text)
@@ -27,38 +26,56 @@ struct InteractiveMode {
         }
         streams.out("\(session.catalog.programName) \(FluxshVersion.current) — type 'help' for commands, Tab to complete, Ctrl-D to quit.")
         if store == nil { streams.out("Stores: \(catalog.names.joined(separator: ", ")). Start with: load \(catalog.names.first ?? "NAME")") }
-        streams.flush()
-        var number = 0
         // NB: each line goes through the same runner as a piped one: parsed, run and printed
         // the same way, only without `FILE:LINE:` and with colors.
-        loop: while !runner.isStopped {
+        var lines = PromptedLines(editor: editor, session: session, printer: printer, history: history)
+        runner.run(&lines, file: "<stdin>")
+        streams.flush()
+        return 0
+    }
+}
+
+/// The lines typed at the prompt, as a ``LineSource``: each is added to the history (saved after
+/// every line), and the printer follows the terminal's width; Ctrl-C abandons a line, Ctrl-D ends.
+struct PromptedLines: LineSource {
+    let editor: LineEditor
+    let session: Session
+    let printer: Printer
+    let history: HistoryLocation.File?
+    var warnedAboutHistory = false
+    var maximumLineLength: Int { .max }
+
+    mutating func nextLine(tooLong: inout Bool) -> ArraySlice<UInt8>? {
+        let streams = StandardStreams.shared
+        while true {
             editor.prompt = session.prompt
+            streams.flush()
             switch editor.readLine() {
             case .endOfInput:
                 streams.out("")
-                break loop
+                return nil
             case .interrupted:
                 streams.out("")
             case .line(let line):
-                number += 1
-                editor.remember(line)
-                if let historyFile, !editor.saveHistory(to: historyFile.path), !warnedAboutHistory {
-                    warnedAboutHistory = true
-                    streams.err("warning: cannot write history to \(historyFile.path); it will not be kept")
-                }
-                if historyFile == nil, !warnedAboutHistory {
-                    warnedAboutHistory = true
-                    streams.err("warning: no writable history location (set XDG_STATE_HOME or HOME); history will not be kept")
-                }
+                remember(line)
                 // NB: read again for each line, so a resized terminal is followed.
-                runner.terminalWidth = Platform.terminalColumns()
-                runner.feed(Array(line.utf8)[...], number: number, file: "<stdin>")
+                printer.renderer.width = Platform.terminalColumns()
+                return Array(line.utf8)[...]
             }
-            streams.flush()
         }
-        runner.finish()
-        streams.flush()
-        return 0
+    }
+
+    private mutating func remember(_ line: String) {
+        editor.remember(line)
+        let streams = StandardStreams.shared
+        if let history, !editor.saveHistory(to: history.path), !warnedAboutHistory {
+            warnedAboutHistory = true
+            streams.err("warning: cannot write history to \(history.path); it will not be kept")
+        }
+        if history == nil, !warnedAboutHistory {
+            warnedAboutHistory = true
+            streams.err("warning: no writable history location (set XDG_STATE_HOME or HOME); history will not be kept")
+        }
     }
 }
 

@@ -6,21 +6,22 @@ struct RunMode {
     let store: String?
     let common: CommonOptions
 
-    /// A runner for this mode's options; `interactive` for the shell on a terminal (errors
-    /// without `FILE:LINE:`, colors where standard output is a terminal, no echo or bail).
-    func makeRunner(interactive: Bool = false) -> ScriptRunner {
+    /// A runner for this mode's options, and the printer it reports to; `interactive` for the
+    /// shell on a terminal (errors without `FILE:LINE:`, colors where standard output is a
+    /// terminal, no echo or bail, expected diff lines refused).
+    func makeRunner(interactive: Bool = false) -> (ScriptRunner, Printer) {
         var options = ScriptRunner.Options()
-        options.renderer = Renderer(
-            format: common.format,
-            colors: interactive && common.format == .text && Platform.colorsOnStandardOutput(noColor: common.noColor),
-            locatesErrors: !interactive)
         options.echo = common.echo && !interactive
         options.bail = common.bail && !interactive
         options.acceptsExpectedLines = !interactive
+        let renderer = Renderer(
+            format: common.format,
+            colors: interactive && common.format == .text && Platform.colorsOnStandardOutput(noColor: common.noColor),
+            locatesErrors: !interactive)
         let streams = StandardStreams.shared
-        return ScriptRunner(
-            session: Session(catalog: catalog), options: options,
-            output: .init(standardOutput: streams.out, standardError: streams.err, appendToStandardOutput: streams.append))
+        let printer = Printer(
+            renderer: renderer, streams: .init(appendToStandardOutput: streams.append, standardError: streams.err))
+        return (ScriptRunner(session: Session(catalog: catalog), options: options, output: printer), printer)
     }
 
     /// Loads `--store`; a store name the catalog lacks is a usage error (status 2).
@@ -30,15 +31,16 @@ struct RunMode {
             _ = try session.execute(.load(name: name, alias: nil))
             return nil
         } catch {
-            StandardStreams.shared.err(ErrorText.render(error))
+            StandardStreams.shared.err(Diagnostic(error, kind: .usage))
             return 2
         }
     }
 
     func runStandardInput() -> Int32 {
-        let runner = makeRunner()
+        let (runner, _) = makeRunner()
         if let status = Self.loadStore(store, into: runner.session) { return status }
-        runner.run(LineReader.standardInput(), file: "<stdin>")
+        var input = LineReader.standardInput()
+        runner.run(&input, file: "<stdin>")
         return runner.failures.isEmpty ? 0 : 1
     }
 
@@ -48,14 +50,14 @@ struct RunMode {
             do {
                 contents.append((file, try FileSystem.read(file)))
             } catch {
-                StandardStreams.shared.err(ErrorText.render(error))
+                StandardStreams.shared.err(Diagnostic(error, kind: .usage))
                 return 2
             }
         }
-        let runner = makeRunner()
+        let (runner, _) = makeRunner()
         if let status = Self.loadStore(store, into: runner.session) { return status }
         for (file, bytes) in contents where !runner.isStopped {
-            runner.run(LineReader(bytes: bytes), file: file)
+            runner.run(bytes, file: file)
         }
         return runner.failures.isEmpty ? 0 : 1
     }

@@ -32,6 +32,11 @@ final class StandardStreams: @unchecked Sendable {
         bytes.withUnsafeBytes { Platform.write(2, $0) }
     }
 
+    /// A diagnostic that concerns no line of a script (an option, a file), on standard error.
+    func err(_ diagnostic: Diagnostic) {
+        for line in Renderer().lines(of: diagnostic) { err(line) }
+    }
+
     func flush() {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { Platform.write(1, $0) }

@@ -20,14 +20,16 @@ struct TestMode {
         do {
             files = runner.select(try ScenarioRunner.discover(paths))
         } catch {
-            streams.err(ErrorText.render(error))
+            streams.err(Diagnostic(error, kind: .usage))
             return 2
         }
         guard !files.isEmpty else {
             streams.err(
-                "error: no scenario found in \(paths.joined(separator: ", "))"
-                    + (options.filter != nil || options.shard != nil ? " (after --filter/--shard)" : "")
-                    + " (scenario files end in .scenario)")
+                Diagnostic(
+                    .usage,
+                    "no scenario found in \(paths.joined(separator: ", "))"
+                        + (options.filter != nil || options.shard != nil ? " (after --filter/--shard)" : ""),
+                    hint: "scenario files end in .scenario"))
             return 2
         }
         let start = ContinuousClock.now
@@ -50,7 +52,7 @@ struct TestMode {
             try FileSystem.writeAtomically(JUnitReport.xml(for: results, seconds: seconds), to: junit)
             return nil
         } catch {
-            StandardStreams.shared.err(ErrorText.render(error))
+            StandardStreams.shared.err(Diagnostic(error, kind: .usage))
             return 2
         }
     }

@@ -271,20 +271,19 @@ struct DevtoolsTests {
         var err: [String] = []
         let runner = ScriptRunner(
             session: Session(catalog: .builtIn), options: .init(),
-            output: .init(standardOutput: { out.append($0) }, standardError: { err.append($0) }))
+            output: Printer(renderer: Renderer(), streams: .lines(standardOutput: { out.append($0) }, standardError: { err.append($0) })))
         runner.run(Array(script.utf8), file: "w.scenario")
         #expect(out == ["~ nextID: 1 -> 2", "(1 more change)", "~ nextID: 2 -> 3", "(1 more change)"])
         // The second block is compared with the whole diff, so it fails and shows every line.
         #expect(runner.failures.count == 1)
-        #expect(runner.failures.first?.location.line == 6)
+        #expect(runner.failures.first?.location?.line == 6)
         #expect(err.contains { $0.contains(#"+ todos[1]: {"id":2,"title":"b","done":false}"#) })
 
-        var json = ScriptRunner.Options()
-        json.format = .json
+        let json = ScriptRunner.Options()
         var jsonOut: [String] = []
         let jsonRunner = ScriptRunner(
             session: Session(catalog: .builtIn), options: json,
-            output: .init(standardOutput: { jsonOut.append($0) }, standardError: { _ in }))
+            output: Printer(renderer: Renderer(format: .json), streams: .lines(standardOutput: { jsonOut.append($0) }, standardError: { _ in })))
         jsonRunner.run(Array("load todos\nwatch nextID\ndispatch add title: a\n".utf8), file: "w")
         #expect(jsonOut.last?.contains(#""path":"todos[0]""#) == true)
 
@@ -292,7 +291,7 @@ struct DevtoolsTests {
         var dollarOut: [String] = []
         let dollarRunner = ScriptRunner(
             session: Session(catalog: .builtIn), options: json,
-            output: .init(standardOutput: { dollarOut.append($0) }, standardError: { _ in }))
+            output: Printer(renderer: Renderer(format: .json), streams: .lines(standardOutput: { dollarOut.append($0) }, standardError: { _ in })))
         dollarRunner.run(Array("load counter\ndispatch set 5\ndispatch add $count\n".utf8), file: "d")
         #expect(dollarOut.last == #"{"line":3,"command":"dispatch","action":"add 5","changes":[{"op":"~","path":"count","old":5,"new":10}]}"#)
     }

@@ -358,7 +358,7 @@ struct EndToEndTests {
         let json = try Fluxsh.run(["test", "--format", "json", "."], in: folder)
         #expect(
             json.stdout == """
-                {"path":"./a.scenario","passed":false,"updated":false,"failures":[{"line":2,"error":"error: expectation failed: count == 1 (actual: 0)"}]}
+                {"path":"./a.scenario","passed":false,"updated":false,"failures":[{"line":2,"error":"expectation failed: count == 1 (actual: 0)"}]}
                 {"path":"./b.scenario","passed":true,"updated":false,"failures":[]}
                 {"passed":1,"failed":1}
 

@@ -143,7 +143,7 @@ struct ExplorerTests {
         #expect(failure.check == .invariant("level >= 0"))
         // `lower by:` from 11 up breaks it: bisection finds exactly 11, alone.
         #expect(failure.minimal.map(\.action.description) == ["lower by: 11"])
-        #expect(failure.minimalLines == [["~ level: 10 -> -1"]])
+        #expect(failure.minimalOutputs.map(\.lines) == [["~ level: 10 -> -1"]])
         let report2 = try scenarioFails(failure.scenario)
         #expect(report2.first?.hasSuffix("error: expectation failed: level >= 0 (actual: -1)") == true)
         #expect(failure.scenario.hasSuffix("load tank\ndispatch lower by: 11\n~ level: 10 -> -1\nexpect level >= 0\n"))

@@ -21,13 +21,11 @@ struct RendererTests {
     private func run(_ script: String, renderer: Renderer) -> (out: [String], err: [String], failures: Int) {
         let session = Session(catalog: Self.catalog)
         session.followUpLimit = 2
-        var options = ScriptRunner.Options()
-        options.renderer = renderer
         var out: [String] = []
         var err: [String] = []
         let runner = ScriptRunner(
-            session: session, options: options,
-            output: .init(standardOutput: { out.append($0) }, standardError: { err.append($0) }))
+            session: session, options: ScriptRunner.Options(),
+            output: Printer(renderer: renderer, streams: .lines(standardOutput: { out.append($0) }, standardError: { err.append($0) })))
         runner.run(Array(script.utf8), file: "s.scenario")
         return (out, err, runner.failures.count)
     }
@@ -83,7 +81,7 @@ struct RendererTests {
                 "         \"done\": false", "       }", "  3  rename 2 done", "     ~ todos[1].title:", "       \"\(long)\"", "       ->",
                 "       \"done\"",
             ])
-        #expect(lines("state todos[0]", width: 30) == ["{\n  \"id\": 1,\n  \"title\": \"short\",\n  \"done\": false\n}"])
+        #expect(lines("state todos[0]", width: 30) == ["{", "  \"id\": 1,", "  \"title\": \"short\",", "  \"done\": false", "}"])
         #expect(lines("state todos[0]", width: 80) == ["{\"id\":1,\"title\":\"short\",\"done\":false}"])
     }
 }

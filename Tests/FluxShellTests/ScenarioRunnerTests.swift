@@ -124,7 +124,7 @@ struct ScenarioRunnerTests {
         var errors: [String] = []
         let runner = ScriptRunner(
             session: Session(catalog: .builtIn), options: options,
-            output: .init(standardOutput: { _ in }, standardError: { errors.append($0) }))
+            output: Printer(renderer: Renderer(), streams: .lines(standardOutput: { _ in }, standardError: { errors.append($0) })))
         runner.run(Array("load counter\ndispatch increment\n...\n".utf8), file: "<stdin>")
         #expect(
             errors == [

@@ -34,7 +34,7 @@ struct SessionTests {
         #expect(shell.run("dispatch increment") == ["~ count: 0 -> 1"])
         #expect(shell.run("dispatch add 5") == ["~ count: 1 -> 6"])
         #expect(shell.run("dispatch set 6") == ["(no changes)"])
-        #expect(shell.run("state") == ["{\n  \"count\": 6\n}"])
+        #expect(shell.run("state") == ["{", "  \"count\": 6", "}"])
         #expect(shell.run("state count") == ["6"])
         #expect(shell.session.prompt == "counter> ")
     }

@@ -1,7 +1,5 @@
-/// A failed command: what went wrong and, where we can tell, the way out.
-///
-/// Rendered in one place (``ErrorText``) as `error: MESSAGE (HINT)`, prefixed by `FILE:LINE: `
-/// outside the interactive shell (``ScriptRunner/Failure/locatedLines``).
+/// A failed command: what went wrong and, where we can tell, the way out. Reported as a
+/// ``Diagnostic``, which the ``Renderer`` writes (`FILE:LINE: error: MESSAGE (HINT)`).
 public struct ShellError: Error, Sendable, Equatable {
     public var message: String
     public var hint: String?
@@ -29,13 +27,6 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(file):\(line)" }
-}
-
-/// Renders errors for people.
-public enum ErrorText {
-    /// `error: MESSAGE (HINT)`; where a script's line is known, ``ScriptRunner/Failure/locatedLines``
-    /// puts `FILE:LINE: ` before it.
-    public static func render(_ error: ShellError) -> String { "error: " + error.text }
 }
 
 /// "Did you mean …?" by edit distance.

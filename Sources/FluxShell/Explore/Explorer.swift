@@ -75,10 +75,25 @@ public final class Explorer: @unchecked Sendable {
         }
     }
 
+    /// What a step printed: its diff (`nil`: nothing, as when it trapped), or why its store
+    /// refused it.
+    public enum StepOutput: Sendable {
+        case printed(CommandDiff?)
+        case refused(ShellError)
+
+        /// The lines the shell printed for it: its diff lines, or its `error: …` line.
+        public var lines: [String] {
+            switch self {
+            case .printed(let diff): diff?.lines ?? []
+            case .refused(let error): Renderer().lines(of: Diagnostic(error))
+            }
+        }
+    }
+
     public struct Failure: Sendable {
         public init(
             check: Check, message: String, run: Int, runSeed: UInt64, actions: [ActionInvocation], minimal: [Step],
-            scenario: String, minimalLines: [[String]]
+            scenario: String, minimalOutputs: [StepOutput]
         ) {
             self.check = check
             self.message = message
@@ -87,7 +102,7 @@ public final class Explorer: @unchecked Sendable {
             self.actions = actions
             self.minimal = minimal
             self.scenario = scenario
-            self.minimalLines = minimalLines
+                self.minimalOutputs = minimalOutputs
         }
 
         public var check: Check
@@ -101,8 +116,8 @@ public final class Explorer: @unchecked Sendable {
         public var minimal: [Step]
         /// The scenario that fails the same way (`fluxsh test`).
         public var scenario: String
-        /// Each minimal step's diff lines (or its error), as the shell printed them.
-        public var minimalLines: [[String]]
+        /// What each minimal step printed.
+        public var minimalOutputs: [StepOutput]
     }
 
     /// How often each action case was generated, refused and changed a state.
@@ -231,7 +246,7 @@ public final class Explorer: @unchecked Sendable {
         if let failure = checkInvariants(freshSession()) {
             report.failure = Failure(
                 check: failure.0, message: failure.1 + " (in the initial state)", run: 0, runSeed: 0, actions: [], minimal: [],
-                scenario: scenarioText(Outcome(), check: failure.0), minimalLines: [])
+                scenario: scenarioText(Outcome(), check: failure.0), minimalOutputs: [])
             report.coverage = Coverage().table(for: loadedDefinitions)
             return report
         }
@@ -313,15 +328,15 @@ public final class Explorer: @unchecked Sendable {
     /// dispatched in a fresh session.
     public func printedLines(of actions: [ActionInvocation]) -> [[String]] {
         let session = freshSession()
-        var lines: [[String]] = []
-        for action in actions {
-            do {
-                lines.append(try session.execute(.dispatch(action)).diff?.lines ?? [])
+        return actions.map { action in
+            let output: StepOutput
+            do throws(ShellError) {
+                output = .printed(try session.execute(.dispatch(action)).diff)
             } catch {
-                lines.append(["error: " + error.text])
+                output = .refused(error)
             }
+            return output.lines
         }
-        return lines
     }
 
     /// The failure of a replay in another process that printed `elsewhere` where this one
@@ -354,8 +369,10 @@ public final class Explorer: @unchecked Sendable {
         var steps: [Step] = []
         /// The failed check, its message, and the step it failed at (`nil`: at the end of the run).
         var failure: (check: Check, message: String, step: Int?)?
+        /// What each step printed.
+        var outputs: [StepOutput] = []
         /// Each step's printed lines (diff, or `error: …` when refused).
-        var lines: [[String]] = []
+        var lines: [[String]] { outputs.map(\.lines) }
     }
 
     /// Runs the actions of `source` in a fresh session, checking after each and at the end.
@@ -380,11 +397,11 @@ public final class Explorer: @unchecked Sendable {
                 let changed = diff.map { !$0.isUnchanged } ?? false
                 coverage.count(generatedStore, action.invocation.name, refused: false, changed: changed)
                 outcome.steps.append(Step(action: action.invocation, wasRefused: false))
-                outcome.lines.append(diff?.lines ?? [])
+                outcome.outputs.append(.printed(diff))
             } catch {
                 coverage.count(generatedStore, action.invocation.name, refused: true, changed: false)
                 outcome.steps.append(Step(action: action.invocation, wasRefused: true))
-                outcome.lines.append(["error: " + error.text])
+                outcome.outputs.append(.refused(error))
                 if let store = zip(validating.map { session.stores[$0] }, before).first(where: { $0.runtime.readStateAfresh() != $1 })?.0 {
                     outcome.failure = (.refusedActionChangedState(store: store.alias), "\(action.invocation) was refused (\(error.text)) but changed '\(store.alias)'", outcome.steps.count - 1)
                     return outcome

@@ -35,7 +35,7 @@ extension Explorer {
         let outcome = execute(&source, coverage: &ignored)
         return Failure(
             check: check, message: fixed ? message : outcome.failure?.message ?? message, run: run, runSeed: runSeed, actions: original,
-            minimal: outcome.steps, scenario: scenarioText(outcome, check: check), minimalLines: outcome.lines)
+            minimal: outcome.steps, scenario: scenarioText(outcome, check: check), minimalOutputs: outcome.outputs)
     }
 
     /// The smallest sequence found for which `fails` holds: fewer actions, then smaller arguments

@@ -25,6 +25,18 @@ public struct Renderer: Sendable {
 
     // MARK: - Results
 
+    /// One line of what a command prints in the text format, as data: ``forEachLine(of:watching:_:)``
+    /// is the one walk of a result, ``write(_:to:)`` the one place a line becomes text.
+    public enum Line {
+        /// A line of a diff, `indent` spaces in (`why` nests its changes under its steps).
+        case diff(CommandDiff.Line, indent: Int = 0)
+        /// `warning: …` after a diff: not a diff line (expected lines, `save` and `--update`
+        /// leave it out).
+        case warning(String)
+        /// Any other line a command shows (a value printed over several lines is one).
+        case text(String)
+    }
+
     /// Appends what `result` prints, each line ending in a newline: in text, its diff (only the
     /// lines `filter` shows, when paths are watched), its other lines and its warnings; in JSON,
     /// its one object, with the whole diff.
@@ -35,33 +47,50 @@ public struct Renderer: Sendable {
         switch format {
         case .json:
             output.appendLine(jsonLine(of: result, command: command, line: line))
-        case .text where colors || width != nil:
-            for text in lines(of: result, watching: filter) { output.appendLine(text) }
         case .text:
-            // NB: the diff's lines are written as bytes, without a string for each, and a result
-            // with nothing else to print (a dispatch) makes no list of lines.
-            result.diff?.write(to: &output, showing: filter)
-            if result.output.printsLines {
-                for text in lines(of: result.output) { output.appendLine(text) }
-            }
-            for warning in result.warnings { output.appendLine(warning) }
+            forEachLine(of: result, watching: filter) { write($0, to: &output) }
         }
     }
 
-    /// The lines `result` prints in the text format, colored when ``colors`` is on.
-    public func lines(of result: CommandResult, watching filter: WatchFilter? = nil) -> [String] {
-        var lines: [String] = []
-        result.diff?.forEachLine(showing: filter) { line in
-            switch line {
-            case .noChanges: lines.append("(no changes)")
-            case .followUp(let action): lines.append(wrapped("=> " + action.description, "2"))
-            case .entry(let entry): lines += self.lines(of: entry)
-            case .hidden(let count): lines.append(CommandDiff.Line.hiddenText(count))
-            }
+    /// Calls `body` with each line `result` prints in the text format: its diff's (only those
+    /// `filter` shows), the lines of its output, then its warnings.
+    public func forEachLine(of result: CommandResult, watching filter: WatchFilter? = nil, _ body: (Line) -> Void) {
+        result.diff?.forEachLine(showing: filter) { body(.diff($0)) }
+        // NB: a dispatch shows nothing else: no walk of an output, no list of warnings.
+        if result.output.printsLines { forEachLine(of: result.output, body) }
+        if result.followUpLimitReached != nil {
+            for warning in result.warnings { body(.warning(warning)) }
         }
-        var others = self.lines(of: result.output) + result.warnings
-        if colors { others = others.map(color) }
-        return lines + others
+    }
+
+    /// Appends `line` and a newline: colored when ``colors`` is on, a change's values over
+    /// several lines when it is wider than ``width``.
+    public func write(_ line: Line, to output: inout OutputBuffer) {
+        switch line {
+        case .diff(.entry(let entry), let indent) where colors || width != nil:
+            for text in lines(of: entry, indent: indent) {
+                for _ in 0..<indent { output.append(0x20) }
+                output.appendLine(text)
+            }
+        case .diff(.followUp(let action), let indent) where colors:
+            for _ in 0..<indent { output.append(0x20) }
+            output.appendLine(wrapped("=> " + action.description, "2"))
+        case .diff(let line, let indent):
+            // NB: the common line, a change in plain text, is written as bytes, without a string.
+            for _ in 0..<indent { output.append(0x20) }
+            line.write(to: &output)
+            output.append(0x0A)
+        case .warning(let text), .text(let text):
+            output.appendLine(text)
+        }
+    }
+
+    /// The lines `result` prints in the text format, as a terminal shows them (a value printed
+    /// over several lines is several lines).
+    public func lines(of result: CommandResult, watching filter: WatchFilter? = nil) -> [String] {
+        var output = OutputBuffer()
+        forEachLine(of: result, watching: filter) { write($0, to: &output) }
+        return output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
     /// A diff entry's lines: one, or its values over several when it is wider than ``width``;
@@ -81,79 +110,80 @@ public struct Renderer: Sendable {
         }
     }
 
-    /// The text lines of what a command shows besides its diff.
-    private func lines(of output: CommandOutput) -> [String] {
+    /// Calls `body` with the lines of what a command shows besides its diff.
+    private func forEachLine(of output: CommandOutput, _ body: (Line) -> Void) {
         switch output {
         case .none, .loaded, .activated, .expectationHeld:
-            return []
+            return
         case .stores(let stores):
             let width = (stores.map(\.name.count).max() ?? 0) + 2
-            return stores.map { store in
-                guard !store.summary.isEmpty else { return store.name }
-                return store.name + String(repeating: " ", count: max(1, width - store.name.count)) + store.summary
+            for store in stores {
+                guard !store.summary.isEmpty else {
+                    body(.text(store.name))
+                    continue
+                }
+                body(.text(store.name + String(repeating: " ", count: max(1, width - store.name.count)) + store.summary))
             }
         case .actions(let store, let signatures, let reason):
             guard !signatures.isEmpty else {
-                return ["(the actions of '\(store)' cannot be listed: \(reason ?? "it has none"))"]
+                return body(.text("(the actions of '\(store)' cannot be listed: \(reason ?? "it has none"))"))
             }
-            return signatures.map { signature in
+            for signature in signatures {
                 let choices = signature.parameters.flatMap(\.choices)
                 var line = signature.description + (choices.isEmpty ? "" : "    " + choices.joined(separator: " | "))
                 if let reason = signature.notDispatchableBecause { line += "    (not dispatchable from text: \(reason))" }
-                return line
+                body(.text(line))
             }
         case .value(let path, let value):
             // NB: on a terminal, a value wider than it prints as the whole state does.
-            guard !path.isRoot else { return [JSONText.pretty(value)] }
-            return [JSONText.fitting(value, width: width ?? .max).joined(separator: "\n")]
+            guard !path.isRoot else { return body(.text(JSONText.pretty(value))) }
+            body(.text(JSONText.fitting(value, width: width ?? .max).joined(separator: "\n")))
         case .history(let listing):
-            var lines: [String] = []
-            if listing.forgotten > 0 { lines.append("(\(listing.forgotten) earlier steps are no longer kept)") }
+            if listing.forgotten > 0 { body(.text("(\(listing.forgotten) earlier steps are no longer kept)")) }
             let width = String(listing.entries.last?.number ?? 0).count
             for entry in listing.entries {
                 let number = String(entry.number)
                 let undone = entry.isUndone ? "   (undone)" : ""
-                lines.append(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.text + undone)
+                body(.text(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.text + undone))
                 for followUp in entry.followUps {
-                    lines.append(String(repeating: " ", count: width + 4) + "=> " + followUp.description)
+                    body(.text(String(repeating: " ", count: width + 4) + "=> " + followUp.description))
                 }
             }
-            if listing.entries.isEmpty { lines.append("(no actions dispatched yet)") }
-            return lines
+            if listing.entries.isEmpty { body(.text("(no actions dispatched yet)")) }
         case .why(let listing):
-            return whyLines(listing)
+            forEachLine(of: listing, body)
         case .watches(let paths):
-            return paths.isEmpty ? ["(nothing is watched)"] : paths
+            guard !paths.isEmpty else { return body(.text("(nothing is watched)")) }
+            for path in paths { body(.text(path)) }
         case .saved(let file, let count):
-            return ["saved \(count) state-changing command\(count == 1 ? "" : "s") to \(file)"]
+            body(.text("saved \(count) state-changing command\(count == 1 ? "" : "s") to \(file)"))
         case .help(let lines):
-            return lines
+            for line in lines { body(.text(line)) }
         }
     }
 
     /// `why PATH`: each step numbered and named as `history` shows it, its lines indented below.
-    private func whyLines(_ listing: WhyListing) -> [String] {
-        var lines: [String] = []
+    private func forEachLine(of listing: WhyListing, _ body: (Line) -> Void) {
         if listing.forgotten > 0, !listing.steps.isEmpty {
-            lines.append("(\(listing.forgotten) earlier steps are no longer kept)")
+            body(.text("(\(listing.forgotten) earlier steps are no longer kept)"))
         }
         let width = String(listing.steps.last?.number ?? 0).count
         let indent = String(repeating: " ", count: width + 4)
         for step in listing.steps {
             let number = String(step.number)
-            lines.append(String(repeating: " ", count: width - number.count + 2) + number + "  " + step.action)
+            body(.text(String(repeating: " ", count: width - number.count + 2) + number + "  " + step.action))
             for group in step.groups {
-                if let followUp = group.followUp { lines.append(indent + "=> " + followUp.description) }
-                for entry in group.entries { lines += self.lines(of: entry, indent: indent.count).map { indent + $0 } }
+                if let followUp = group.followUp { body(.text(indent + "=> " + followUp.description)) }
+                for entry in group.entries { body(.diff(.entry(entry), indent: indent.count)) }
             }
         }
         if listing.steps.isEmpty, listing.forgotten > 0 {
-            lines.append(
-                "(no kept step changed \(listing.path); the \(listing.forgotten) earlier steps that may have are no longer kept)")
+            body(
+                .text(
+                    "(no kept step changed \(listing.path); the \(listing.forgotten) earlier steps that may have are no longer kept)"))
         } else if listing.steps.isEmpty {
-            lines.append("(no step changed \(listing.path): it is as the store was loaded)")
+            body(.text("(no step changed \(listing.path): it is as the store was loaded)"))
         }
-        return lines
     }
 
     /// The command's one line of `--format json`:
@@ -231,19 +261,28 @@ public struct Renderer: Sendable {
         return fields
     }
 
-    // MARK: - Errors and failures
+    // MARK: - Diagnostics
 
-    /// A failure's lines for standard error (text), or its one JSON object for standard output.
-    public func report(_ failure: ScriptRunner.Failure) -> [String] {
+    /// A diagnostic's lines in text (`FILE:LINE: error: MESSAGE (HINT)`, then its details), or
+    /// its one JSON object (`{"line":N,"error":"MESSAGE (HINT)\nDETAILS"}`). The one writer of
+    /// `error:`.
+    public func lines(of diagnostic: Diagnostic) -> [String] {
         switch format {
         case .text:
-            let lines = locatesErrors ? failure.locatedLines : failure.lines
-            return colors ? lines.map(color) : lines
+            var first = wrapped("error: " + diagnostic.text, "31")
+            if locatesErrors, let location = diagnostic.location { first = "\(location): " + first }
+            return [first] + diagnostic.details
         case .json:
-            let message = failure.lines.joined(separator: "\n")
-            let text = message.hasPrefix("error: ") ? String(message.dropFirst(7)) : message
-            return [JSONText.compact(.object(JSONObject([("line", .int(failure.location.line)), ("error", .string(text))])))]
+            return [JSONText.compact(json(of: diagnostic))]
         }
+    }
+
+    /// `{"line":N,"error":"MESSAGE (HINT)\nDETAILS"}` (no `line` when it concerns no line).
+    func json(of diagnostic: Diagnostic) -> JSONValue {
+        var object = JSONObject()
+        if let location = diagnostic.location { object["line"] = .int(location.line) }
+        object["error"] = .string(([diagnostic.text] + diagnostic.details).joined(separator: "\n"))
+        return .object(object)
     }
 
     // MARK: - Scenarios
@@ -256,12 +295,7 @@ public struct Renderer: Sendable {
         switch format {
         case .json:
             var lines = results.map { result in
-                let failures: [JSONValue] = result.failures.map { failure in
-                    .object(
-                        JSONObject([
-                            ("line", .int(failure.location.line)), ("error", .string(failure.lines.joined(separator: "\n"))),
-                        ]))
-                }
+                let failures = result.failures.map(json(of:))
                 return JSONText.compact(
                     .object(
                         JSONObject([
@@ -281,16 +315,6 @@ public struct Renderer: Sendable {
             lines.append("\(results.count - failed.count) passed, \(failed.count) failed")
             return lines
         }
-    }
-
-    /// A line colored by its first characters.
-    func color(_ text: String) -> String {
-        if text.hasPrefix("=> ") { return wrapped(text, "2") }
-        if text.hasPrefix("error:") { return wrapped(text, "31") }
-        if text.count > 1, text.dropFirst().first == " ", let operation = DiffEntry.Operation(rawValue: String(text.prefix(1))) {
-            return wrapped(text, Self.colorCode(of: operation))
-        }
-        return text
     }
 }
 
@@ -332,9 +356,16 @@ extension Renderer {
             if !initially {
                 lines.append("shrunk from \(failure.actions.count) action\(failure.actions.count == 1 ? "" : "s") to \(failure.minimal.count):")
             }
-            for (step, printed) in zip(failure.minimal, failure.minimalLines) {
+            for (step, printed) in zip(failure.minimal, failure.minimalOutputs) {
                 lines.append("  " + (step.wasRefused ? "! " : "") + "dispatch " + step.action.description)
-                for line in printed { lines.append("    " + (colors ? color(line) : line)) }
+                switch printed {
+                case .printed(let diff):
+                    var output = OutputBuffer()
+                    diff?.forEachLine { write(.diff($0, indent: 4), to: &output) }
+                    lines += output.text.split(separator: "\n").map(String.init)
+                case .refused(let error):
+                    lines += self.lines(of: Diagnostic(error)).map { "    " + $0 }
+                }
             }
             if let file { lines.append("saved \(file) (replay: \(report.programName) test \(file))") }
         }

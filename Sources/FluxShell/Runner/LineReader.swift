@@ -1,10 +1,20 @@
+/// Where a runner's lines come from: a file's bytes, standard input, the line editor. The runner
+/// reads one line at a time and runs it before asking for the next.
+public protocol LineSource {
+    /// The next line without its newline, or `nil` at the end. `tooLong` is set when the line was
+    /// cut at ``maximumLineLength`` (the line is then reported, not run).
+    mutating func nextLine(tooLong: inout Bool) -> ArraySlice<UInt8>?
+    /// Longer lines are cut off here.
+    var maximumLineLength: Int { get }
+}
+
 /// Lines of text, from a whole file's bytes or read in blocks from a stream (standard input):
 /// the one place input is split into lines, for piped mode, `run`, `test` and `--update`.
 ///
 /// A line longer than ``maximumLineLength`` is cut there (and its caller told so) instead of
 /// growing memory without bound; the rest of it is skipped. A UTF-8 byte order mark at the very
 /// start (as some editors save a file) is not part of the first line.
-public struct LineReader {
+public struct LineReader: LineSource {
     /// Longer lines are cut off here and reported.
     public static let maximumLineLength = 16 << 20
 

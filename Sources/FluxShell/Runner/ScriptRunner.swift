@@ -4,28 +4,29 @@
     import Darwin
 #endif
 
-/// Runs command lines one at a time, for piped mode, `fluxsh run`, `fluxsh test` and the
-/// interactive shell: prints each command's output through its ``Renderer``, reports errors
-/// (with `FILE:LINE:` but at the prompt), and checks expected diff lines (the `~ `, `+ `, `- `,
-/// `=> ` and `(no changes)` lines right after a state-changing command, and `...` among them).
-public final class ScriptRunner {
-    public typealias Format = Renderer.Format
+/// Where a runner reports what each line did: the ``Printer`` writes it for people and scripts;
+/// the scenario runner keeps only the diagnostics, which the runner collects anyway.
+public protocol RunnerOutput: AnyObject {
+    /// `--echo`: the command about to run, trimmed.
+    func echo(_ command: String)
+    /// What a command did; `session` is the one it ran in (its watched paths filter the diff).
+    func print(_ result: borrowing CommandResult, of command: Command, at location: SourceLocation, in session: Session)
+    /// A line that failed or whose expected diff lines did not hold.
+    func report(_ diagnostic: Diagnostic)
+}
 
+/// Runs command lines one at a time, for piped mode, `fluxsh run`, `fluxsh test` and the
+/// interactive shell: reports what each command did and each error (a ``Diagnostic``) to its
+/// ``RunnerOutput``, and checks expected diff lines (the `~ `, `+ `, `- `, `=> ` and
+/// `(no changes)` lines right after a state-changing command, and `...` among them).
+public final class ScriptRunner {
     public struct Options: Sendable {
-        /// How results and errors are printed.
-        public var renderer = Renderer()
-        public var format: Format {
-            get { renderer.format }
-            set { renderer.format = newValue }
-        }
         /// Print `> COMMAND` before each command's output.
         public var echo = false
         /// Stop at the first failing command.
         public var bail = false
         /// Every state-changing command must be followed by its expected diff lines.
         public var exhaustive = false
-        /// Print command output at all (the scenario runner does not).
-        public var printsOutput = true
         /// Keep every diff block (for `--update`), not only the failing ones.
         public var collectsDiffBlocks = false
         /// Take `~ `, `+ `, `- `, `=> `, `(no changes)` and `...` lines as the expected diff of the
@@ -34,41 +35,6 @@ public final class ScriptRunner {
         public var acceptsExpectedLines = true
 
         public init() {}
-    }
-
-    /// Where the runner writes.
-    public struct Output {
-        public var standardOutput: (String) -> Void
-        public var standardError: (String) -> Void
-        /// Gives the function it is called with standard output's buffer to append UTF-8 text to,
-        /// whole lines each ending in a newline. When set, every result is written into it
-        /// directly (a diff without making a string of each line).
-        public var appendToStandardOutput: (((inout OutputBuffer) -> Void) -> Void)?
-
-        public init(
-            standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void,
-            appendToStandardOutput: (((inout OutputBuffer) -> Void) -> Void)? = nil
-        ) {
-            self.standardOutput = standardOutput
-            self.standardError = standardError
-            self.appendToStandardOutput = appendToStandardOutput
-        }
-    }
-
-    /// A command that failed, or whose expectations did not hold.
-    public struct Failure: Sendable, Equatable {
-        public var location: SourceLocation
-        /// The first line is the message; further lines give details (expected and actual diffs).
-        public var lines: [String]
-        /// Whether `--update` would fix it (its diff lines differ or are missing).
-        public var fixableByUpdate: Bool
-
-        /// The lines with `FILE:LINE: ` before the first, as scripts and CI logs show them.
-        public var locatedLines: [String] {
-            var located = lines
-            located[0] = "\(location): " + located[0]
-            return located
-        }
     }
 
     /// A state-changing command's diff block: where its expected lines are, what happened.
@@ -88,12 +54,10 @@ public final class ScriptRunner {
 
     public let session: Session
     public let options: Options
-    private let output: Output
-    @exclusivity(unchecked) public private(set) var failures: [Failure] = []
+    /// `nil`: nothing is printed (the scenario runner).
+    private let output: RunnerOutput?
+    @exclusivity(unchecked) public private(set) var failures: [Diagnostic] = []
     public private(set) var diffBlocks: [DiffBlock] = []
-    /// The terminal's columns, set by the interactive shell before each line: wider diff values
-    /// print over several lines (``Renderer/width``).
-    public var terminalWidth: Int?
     /// The script asked to stop (`quit`), or `--bail` stopped it.
     @exclusivity(unchecked) public private(set) var isStopped = false
 
@@ -103,7 +67,6 @@ public final class ScriptRunner {
     /// The line of the state-changing command just before, when it failed: its expected diff
     /// lines have nothing to be compared with (one error says so, for the whole block).
     private var failedCommand: (line: Int, reported: Bool)?
-    @exclusivity(unchecked) private var file = "<stdin>"
     /// The last line parsed, its bytes, and how: scripts repeat lines (`dispatch increment`) a
     /// lot, and a repeated line is recognised before it is even decoded.
     @exclusivity(unchecked) private var lastParse: ParsedLineCache?
@@ -150,19 +113,21 @@ public final class ScriptRunner {
     /// The last pending command's record, reused for the next one when nothing kept it.
     private var sparePending: Pending?
 
-    public init(session: Session, options: Options, output: Output) {
+    public init(session: Session, options: Options, output: RunnerOutput?) {
         self.session = session
         self.options = options
         self.output = output
     }
 
     /// Runs a whole text, as a file of lines.
-    public func run(_ bytes: [UInt8], file: String) { run(LineReader(bytes: bytes), file: file) }
+    public func run(_ bytes: [UInt8], file: String) {
+        var lines = LineReader(bytes: bytes)
+        run(&lines, file: file)
+    }
 
-    /// Runs every line `lines` gives (a file's, standard input's), then ends the script. A line
-    /// over the maximum length fails at its number without being run.
-    public func run(_ lines: consuming LineReader, file: String) {
-        self.file = file
+    /// Runs every line `lines` gives (a file's, standard input's, the line editor's), then ends
+    /// the script. A line over the maximum length fails at its number without being run.
+    public func run(_ lines: inout some LineSource, file: String) {
         var number = 0
         var tooLong = false
         while !isStopped, let line = lines.nextLine(tooLong: &tooLong) {
@@ -179,7 +144,6 @@ public final class ScriptRunner {
     /// Runs one line (without its newline) read from `file`.
     public func feed(_ raw: ArraySlice<UInt8>, number: Int, file: String) {
         guard !isStopped else { return }
-        self.file = file
         let location = SourceLocation(file: file, line: number)
         var bytes = raw
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
@@ -271,7 +235,7 @@ public final class ScriptRunner {
     private func run(_ cache: ParsedLineCache, at location: SourceLocation) {
         let line = cache.line
         guard let command = cache.parsed.command else { return }
-        if options.echo, options.printsOutput, options.format == .text { output.standardOutput("> " + Self.trimmed(line)) }
+        if options.echo { output?.echo(Self.trimmed(line)) }
         let result: CommandResult
         do {
             result = try session.execute(command)
@@ -287,7 +251,7 @@ public final class ScriptRunner {
                     "expected this command to fail, but it succeeded",
                     hint: "remove the '! ' if it should succeed"))
         }
-        if options.printsOutput { print(result, command: command, at: location) }
+        output?.print(result, of: command, at: location, in: session)
         if command.changesState {
             let isRequired = options.exhaustive || session.isExhaustive
             if let spare = sparePending {
@@ -306,22 +270,6 @@ public final class ScriptRunner {
             }
         }
         if result.quits { isStopped = true }
-    }
-
-    private func print(_ result: CommandResult, command: Command, at location: SourceLocation) {
-        var renderer = options.renderer
-        if let terminalWidth { renderer.width = terminalWidth }
-        let filter = session.watchFilter
-        if let append = output.appendToStandardOutput {
-            append { renderer.write(result, command: command, line: location.line, watching: filter, to: &$0) }
-            return
-        }
-        switch options.format {
-        case .text:
-            for line in renderer.lines(of: result, watching: filter) { output.standardOutput(line) }
-        case .json:
-            output.standardOutput(renderer.jsonLine(of: result, command: command, line: location.line))
-        }
     }
 
     private func closePending() {
@@ -347,15 +295,12 @@ public final class ScriptRunner {
     }
 
     /// The failure of a command's expected diff lines, or `nil` when they hold.
-    private func check(_ block: Pending, actual: [String]) -> Failure? {
+    private func check(_ block: Pending, actual: [String]) -> Diagnostic? {
         if block.expected.isEmpty {
             guard block.isRequired else { return nil }
-            return Failure(
-                location: block.location,
-                lines: ["error: '\(block.command)' has no expected diff lines (exhaustive mode); it printed:"]
-                    + actual.map { "    " + $0 }
-                    + ["  (run '\(session.catalog.programName) test --update' to write them)"],
-                fixableByUpdate: true)
+            return Diagnostic(
+                .diffMismatch, "'\(block.command)' has no expected diff lines (exhaustive mode); it printed:", at: block.location,
+                details: actual.map { "    " + $0 } + ["  (run '\(session.catalog.programName) test --update' to write them)"])
         }
         let expected = ExpectedDiff(block.expected, hasEllipsis: block.hasEllipsis)
         let message: String
@@ -364,7 +309,7 @@ public final class ScriptRunner {
         case .matches:
             return nil
         case .differs(nil):
-            message = "error: the diff of '\(block.command)' differs from the expected lines"
+            message = "the diff of '\(block.command)' differs from the expected lines"
             rows = SideBySide.render(expected: block.expected, actual: actual)
         case .differs(let alignment?):
             let reason =
@@ -373,13 +318,12 @@ public final class ScriptRunner {
                 case .notExpected(let line): "'\(SideBySide.clipped(actual[line]))' was not expected"
                 case nil: "they do not line up"
                 }
-            message = "error: the diff of '\(block.command)' differs from the expected lines: " + reason
+            message = "the diff of '\(block.command)' differs from the expected lines: " + reason
             rows = SideBySide.render(alignment, expected: block.expected, actual: actual)
         }
-        return Failure(
-            location: block.location,
-            lines: [message] + rows + ["  (run '\(session.catalog.programName) test --update' to accept what happened)"],
-            fixableByUpdate: true)
+        return Diagnostic(
+            .diffMismatch, message, at: block.location,
+            details: rows + ["  (run '\(session.catalog.programName) test --update' to accept what happened)"])
     }
 
     /// Reports line `number` of `file` as failed without running it (a line the caller could not
@@ -391,18 +335,12 @@ public final class ScriptRunner {
     }
 
     private func fail(at location: SourceLocation, _ error: ShellError) {
-        record(Failure(location: location, lines: [ErrorText.render(error)], fixableByUpdate: false))
+        record(Diagnostic(error, at: location))
     }
 
-    private func record(_ failure: Failure) {
-        failures.append(failure)
-        if options.printsOutput {
-            let lines = options.renderer.report(failure)
-            for line in lines {
-                // NB: in JSON, an error is one of the command objects on standard output (SPEC §4).
-                if options.format == .json { output.standardOutput(line) } else { output.standardError(line) }
-            }
-        }
+    private func record(_ diagnostic: Diagnostic) {
+        failures.append(diagnostic)
+        output?.report(diagnostic)
         if options.bail { isStopped = true }
     }
 

@@ -14,9 +14,9 @@ public enum JUnitReport {
             }
             xml += ">\n"
             for failure in result.failures {
-                let message = escape(failure.locatedLines[0])
-                xml += #"      <failure message="\#(message)" type="ScenarioFailure">"#
-                xml += escape(failure.locatedLines.joined(separator: "\n"))
+                let lines = Renderer().lines(of: failure)
+                xml += #"      <failure message="\#(escape(lines[0]))" type="ScenarioFailure">"#
+                xml += escape(lines.joined(separator: "\n"))
                 xml += "</failure>\n"
             }
             xml += "    </testcase>\n"

@@ -27,7 +27,7 @@ public struct ScenarioRunner: Sendable {
     /// What happened to one scenario.
     public struct Result: Sendable {
         public var path: String
-        public var failures: [ScriptRunner.Failure]
+        public var failures: [Diagnostic]
         /// `--update` rewrote the file (the result is that of the rewritten file).
         public var wasUpdated = false
         public var seconds: Double = 0
@@ -36,7 +36,7 @@ public struct ScenarioRunner: Sendable {
 
         /// `FILE:LINE: error: …` and detail lines, as `fluxsh test` prints them.
         public var report: [String] {
-            failures.flatMap(\.locatedLines)
+            failures.flatMap(Renderer().lines(of:))
         }
     }
 
@@ -101,7 +101,7 @@ public struct ScenarioRunner: Sendable {
         } catch {
             return Result(
                 path: path,
-                failures: [.init(location: .init(file: path, line: 1), lines: [ErrorText.render(error)], fixableByUpdate: false)])
+                failures: [Diagnostic(error, at: SourceLocation(file: path, line: 1))])
         }
         var (runner, _) = replay(bytes, path: path)
         var wasUpdated = false
@@ -113,7 +113,7 @@ public struct ScenarioRunner: Sendable {
             } catch {
                 return Result(
                     path: path,
-                    failures: [.init(location: .init(file: path, line: 1), lines: [ErrorText.render(error)], fixableByUpdate: false)])
+                    failures: [Diagnostic(error, at: SourceLocation(file: path, line: 1))])
             }
         }
         let elapsed = ContinuousClock.now - start
@@ -124,12 +124,10 @@ public struct ScenarioRunner: Sendable {
 
     private func replay(_ bytes: [UInt8], path: String) -> (ScriptRunner, Session) {
         var scriptOptions = ScriptRunner.Options()
-        scriptOptions.printsOutput = false
         scriptOptions.exhaustive = options.exhaustive
         scriptOptions.collectsDiffBlocks = options.update
         let session = Session(catalog: catalog)
-        let runner = ScriptRunner(
-            session: session, options: scriptOptions, output: .init(standardOutput: { _ in }, standardError: { _ in }))
+        let runner = ScriptRunner(session: session, options: scriptOptions, output: nil)
         runner.run(bytes, file: path)
         return (runner, session)
     }

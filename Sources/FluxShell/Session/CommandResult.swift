@@ -110,13 +110,10 @@ public struct CommandDiff: Sendable, Equatable {
     }
 
     /// The diff as printed: entry lines, `=> ACTION` before follow-ups, or `(no changes)`.
-    ///
-    /// NB: made from ``write(to:)``, the one walk of the lines: no printed line holds a newline
-    /// of its own (strings print with `\n` escaped).
     public var lines: [String] {
-        var output = OutputBuffer()
-        write(to: &output)
-        return output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        var lines: [String] = []
+        forEachLine { lines.append($0.text) }
+        return lines
     }
 
     /// One line of the diff as printed.
@@ -130,8 +127,24 @@ public struct CommandDiff: Sendable, Equatable {
         /// `(N more changes)`: entries the watched paths leave out.
         case hidden(Int)
 
-        /// The line's text, for the lines that are fixed words.
-        static func hiddenText(_ count: Int) -> String { count == 1 ? "(1 more change)" : "(\(count) more changes)" }
+        /// Appends the line as printed (without a newline), as UTF-8.
+        public func write(to output: inout OutputBuffer) {
+            switch self {
+            case .noChanges: output.append("(no changes)")
+            case .followUp(let action): output.append("=> " + action.description)
+            case .entry(let entry): entry.write(to: &output)
+            case .hidden(1): output.append("(1 more change)")
+            case .hidden(let count): output.append("(\(count) more changes)")
+            }
+        }
+
+        /// The line as printed.
+        public var text: String {
+            if case .entry(let entry) = self { return entry.line }
+            var output = OutputBuffer()
+            write(to: &output)
+            return output.text
+        }
     }
 
     /// Calls `body` with each line of the diff, in order, leaving out the entries `filter` does
@@ -153,19 +166,5 @@ public struct CommandDiff: Sendable, Equatable {
         walk(ownStep)
         for step in followUpSteps { walk(step) }
         if hidden > 0 { body(.hidden(hidden)) }
-    }
-
-    /// Appends the diff as printed (only the entries `filter` shows), each line ending in a
-    /// newline, as UTF-8, without making a string of each line.
-    public func write(to output: inout OutputBuffer, showing filter: WatchFilter? = nil) {
-        forEachLine(showing: filter) { line in
-            switch line {
-            case .noChanges: output.append("(no changes)")
-            case .followUp(let action): output.append("=> " + action.description)
-            case .entry(let entry): entry.write(to: &output)
-            case .hidden(let count): output.append(Line.hiddenText(count))
-            }
-            output.append(0x0A)
-        }
     }
 }
