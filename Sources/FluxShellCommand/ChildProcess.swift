@@ -9,9 +9,6 @@
 /// This executable run again as a child process: `fluxsh explore` explores in one, so that a trap
 /// in a store's mutation ends the child, not the exploration.
 enum ChildProcess {
-    /// The prefix of the variables that tell a child its role (`FLUXSH_EXPLORE_JOURNAL`, …).
-    static let roleVariablePrefix = "FLUXSH_EXPLORE_"
-
     /// How a child ended.
     enum Ending: Equatable {
         case exited(Int32)
@@ -63,11 +60,11 @@ enum ChildProcess {
     }
 
     /// Runs this executable with `arguments` (after `argv[0]`, kept as this process's so that the
-    /// child names itself the same) and `environment` added to this process's, standard output
-    /// and error sent to files (`nil`: shared with this process), and waits for it.
-    static func run(
-        _ arguments: [String], environment: [String: String], standardOutput: String? = nil, standardError: String? = nil
-    ) -> Ending? {
+    /// child names itself the same) and this process's environment, standard output and error
+    /// sent to files (`nil`: shared with this process), and waits for it. The child's traps are
+    /// not symbolicated (`SWIFT_BACKTRACE=enable=no`): its fatal error line is all that is read,
+    /// and a backtrace would take seconds.
+    static func run(_ arguments: [String], standardOutput: String? = nil, standardError: String? = nil) -> Ending? {
         guard let path = executablePath else { return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -78,17 +75,12 @@ enum ChildProcess {
         if let standardError {
             posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
-        var environmentLines = environment.map { "\($0.key)=\($0.value)" }
+        let backtrace = "SWIFT_BACKTRACE=enable=no"
+        var environmentLines = [backtrace]
         var index = 0
         while let entry = environ[index] {
             let line = String(cString: entry)
-            // NB: a child's role is given by the variables passed here, never inherited: a worker
-            // starting a child of its own would otherwise make it a worker too, and so on.
-            if let name = line.split(separator: "=", maxSplits: 1).first, environment[String(name)] == nil,
-                !name.hasPrefix(Self.roleVariablePrefix)
-            {
-                environmentLines.append(line)
-            }
+            if !line.hasPrefix("SWIFT_BACKTRACE=") { environmentLines.append(line) }
             index += 1
         }
         // NB: the C strings live until the child is spawned: strdup'd, freed below.

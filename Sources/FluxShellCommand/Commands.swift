@@ -149,6 +149,11 @@ struct Explore: ParsableCommand {
     @Option(help: "Runs explored at once, each in a thread (default 1; the failure reported is the lowest run's either way).")
     var jobs = 1
 
+    /// Set by `explore` for the child it explores in: the folder where each job keeps its run
+    /// under way as a script, for the parent to replay when the child dies.
+    @Option(help: .private)
+    var journal: String?
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {

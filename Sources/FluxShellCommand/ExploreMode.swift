@@ -10,24 +10,22 @@ import FluxShell
 /// mutation (`fatalError`, an overflow, an index out of range) is a failure reported with the
 /// actions that caused it, not the end of `fluxsh`.
 ///
-/// - The child (the "worker") explores as usual, prints its report and writes the failing
-///   scenario; before each action it appends it to its job's journal, emptied at each run.
-/// - When the worker dies by a signal, this process replays each journal's run in further
-///   children ("replays") to find the one that dies the same way, shrinks it, and reports it.
-///   With several jobs, it first explores again with one job up to that run, so the report is
-///   one job's. A worker stopped from outside (its run does not die again) is said to be so.
+/// - The child (the "worker") is this same command with `--journal FOLDER`: it explores as usual,
+///   prints its report and writes the failing scenario; each job keeps the run under way in that
+///   folder as a script (`# run N`, the `load` lines, a `dispatch` line written before each
+///   action is dispatched).
+/// - When the worker dies by a signal, this process runs each job's script with `run FILE` in
+///   further children to find the run that dies the same way, shrinks it the same way, and
+///   reports it. With several jobs, it first explores again with one job up to that run, so the
+///   report is one job's. A worker stopped from outside (its run does not die again) is said to be so.
+/// - Runs the worker replays in another process (another hash seed) are children too:
+///   `run FILE --format json`, whose objects are compared with what the worker printed.
 struct ExploreMode {
     let catalog: StoreCatalog
     let options: Explore
 
-    static let journalVariable = "FLUXSH_EXPLORE_JOURNAL"
-    static let replayVariable = "FLUXSH_EXPLORE_REPLAY"
-    static let printVariable = "FLUXSH_EXPLORE_PRINT"
-
     func run() -> Int32 {
-        if let journal = Platform.environment(Self.journalVariable) { return explore(journalingTo: journal) }
-        if let replay = Platform.environment(Self.replayVariable) { return self.replay(replay) }
-        if let runs = Platform.environment(Self.printVariable) { return printLines(of: runs) }
+        if let folder = options.journal { return explore(journalingTo: folder) }
         return supervise()
     }
 
@@ -52,8 +50,8 @@ struct ExploreMode {
     }
 
     /// The worker's command line: the options as parsed, with `seed`, `jobs` and `runs` given.
-    private func workerArguments(seed: UInt64, jobs: Int, runs: Int) -> [String] {
-        var arguments = ["explore"] + options.stores
+    private func workerArguments(seed: UInt64, jobs: Int, runs: Int, journal: String) -> [String] {
+        var arguments = ["explore"] + options.stores + ["--journal", journal]
         arguments += ["--runs", String(runs), "--steps", String(options.steps), "--seed", String(seed), "--jobs", String(jobs)]
         for invariant in options.invariants { arguments += ["--invariant", invariant] }
         if let save = options.save { arguments += ["--save", save] }
@@ -86,15 +84,17 @@ struct ExploreMode {
     private struct Files {
         let folder: String
         let jobs: Int
-        var journal: String { folder + "/journal" }
         var errors: String { folder + "/stderr" }
-        var candidate: String { folder + "/replay" }
-        var candidateErrors: String { folder + "/replay-stderr" }
-        func journal(_ job: Int) -> String { journal + ".\(job)" }
+        var candidate: String { folder + "/candidate.scenario" }
+        var candidateOutput: String { folder + "/candidate-stdout" }
+        var candidateErrors: String { folder + "/candidate-stderr" }
+        /// The run under way of job `job`, as a script.
+        func journal(_ job: Int) -> String { Self.journal(job, in: folder) }
+        static func journal(_ job: Int, in folder: String) -> String { folder + "/run.\(job).scenario" }
 
         func remove() {
             for job in 0..<jobs { unlink(journal(job)) }
-            for path in [errors, candidate, candidateErrors] { unlink(path) }
+            for path in [errors, candidate, candidateOutput, candidateErrors] { unlink(path) }
             rmdir(folder)
         }
     }
@@ -103,8 +103,7 @@ struct ExploreMode {
     private func explore(_ explorer: Explorer, seed: UInt64, jobs: Int, runs: Int, files: Files) -> Int32 {
         let streams = StandardStreams.shared
         let ending = ChildProcess.run(
-            workerArguments(seed: seed, jobs: jobs, runs: runs),
-            environment: [Self.journalVariable: files.journal, "SWIFT_BACKTRACE": "enable=no"], standardError: files.errors)
+            workerArguments(seed: seed, jobs: jobs, runs: runs, journal: files.folder), standardError: files.errors)
         let errorText = Self.contents(of: files.errors)
         switch ending {
         case .exited(let status)?:
@@ -115,7 +114,8 @@ struct ExploreMode {
             let journals = (0..<jobs).map { Self.journalRun(Self.contents(of: files.journal($0))) }
             let cause = Self.cause(errorText, signal: signal)
             // The run that dies again the same way, the lowest first.
-            guard let dying = journals.sorted(by: { $0.run < $1.run }).first(where: { dies($0.actions, as: cause, files) }) else {
+            guard let dying = journals.sorted(by: { $0.run < $1.run }).first(where: { dies(explorer, $0.actions, as: cause, files) })
+            else {
                 streams.err(
                     Diagnostic(
                         .usage, "the exploring process ended by signal \(signal), and its last run does not end so again: "
@@ -133,15 +133,12 @@ struct ExploreMode {
         }
     }
 
-    /// Whether `actions`, replayed in a child, end it the way the worker ended (same fatal error
-    /// message, or same signal when there was none).
-    private func dies(_ actions: [ActionInvocation], as cause: String, _ files: Files) -> Bool {
-        let text = actions.map { "dispatch " + $0.description + "\n" }.joined()
-        guard (try? FileSystem.writeAtomically(text, to: files.candidate)) != nil else { return false }
+    /// Whether `actions`, run by `run FILE` in a child, end it the way the worker ended (same
+    /// fatal error message, or same signal when there was none).
+    private func dies(_ explorer: Explorer, _ actions: [ActionInvocation], as cause: String, _ files: Files) -> Bool {
+        guard (try? FileSystem.writeAtomically(explorer.script(of: actions), to: files.candidate)) != nil else { return false }
         let ending = ChildProcess.run(
-            workerArguments(seed: 0, jobs: 1, runs: 1),
-            environment: [Self.replayVariable: files.candidate, "SWIFT_BACKTRACE": "enable=no"],
-            standardOutput: "/dev/null", standardError: files.candidateErrors)
+            ["run", files.candidate], standardOutput: "/dev/null", standardError: files.candidateErrors)
         guard case .signaled(let signal) = ending else { return false }
         return Self.cause(Self.contents(of: files.candidateErrors), signal: signal) == cause
     }
@@ -152,7 +149,7 @@ struct ExploreMode {
         let minimal = explorer.minimize(actions) { attempt in
             guard spawns < 400 else { return false }
             spawns += 1
-            return dies(attempt, as: cause, files)
+            return dies(explorer, attempt, as: cause, files)
         }
         var report = Explorer.Report(seed: explorer.options.seed)
         report.programName = catalog.programName
@@ -189,20 +186,22 @@ struct ExploreMode {
         return status
     }
 
-    /// A journal's last run: its number and its actions.
+    /// A journal's run: its number (from its `# run N` line) and its actions.
     private static func journalRun(_ journal: String) -> (run: Int, actions: [ActionInvocation]) {
         var run = -1
         var actions: [ActionInvocation] = []
         for line in journal.split(separator: "\n") {
-            if line.hasPrefix("start ") {
-                run = Int(line.dropFirst(6)) ?? -1
-                actions = []
+            if line.hasPrefix(Self.runComment) {
+                run = Int(line.dropFirst(Self.runComment.count)) ?? -1
             } else if case .dispatch(let action)? = try? CommandParser.parse(line).command {
                 actions.append(action)
             }
         }
         return (run, actions)
     }
+
+    /// The first line of a job's journal: `# run N`.
+    private static let runComment = "# run "
 
     /// What a child that died said: its fatal error, else its signal.
     private static func cause(_ errors: String, signal: Int32) -> String {
@@ -221,38 +220,37 @@ struct ExploreMode {
 
     // MARK: - The children
 
-    /// The worker: explores, announcing each action in its job's journal before dispatching it.
-    private func explore(journalingTo path: String) -> Int32 {
+    /// The worker: explores, writing each job's run under way as a script before its actions run.
+    private func explore(journalingTo folder: String) -> Int32 {
         ChildProcess.rememberParent()
         let streams = StandardStreams.shared
         guard let explorer = explorer(seed: options.seed ?? 0) else { return 2 }
-        // NB: a journal per job, emptied at each run: it holds the run under way, whole.
         let descriptors = (0..<explorer.options.jobs).map {
-            open(path + ".\($0)", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o600)
+            open(Files.journal($0, in: folder), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o600)
         }
         defer { for descriptor in descriptors where descriptor >= 0 { close(descriptor) } }
         guard descriptors.allSatisfy({ $0 >= 0 }) else {
-            streams.err(Diagnostic(.usage, "cannot write the exploration journal \(path)"))
+            streams.err(Diagnostic(.usage, "cannot write the exploration journal in \(folder)"))
             return 2
         }
         // NB: one write(2) per line, unbuffered: what is written before a trap is in the file.
+        // Each job's file is emptied at each run: it holds the run under way, whole.
         explorer.journal = { job, event in
             let descriptor = descriptors[job]
-            var line: String
+            var text: String
             switch event {
             case .start(let run):
                 ChildProcess.endIfOrphaned()
                 ftruncate(descriptor, 0)
-                line = "start \(run)\n"
+                text = Self.runComment + "\(run)\n" + explorer.script(of: [])
             case .action(let action):
-                line = "dispatch " + action.description + "\n"
+                text = "dispatch " + action.description + "\n"
             }
-            line.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
+            text.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
         }
         let start = ContinuousClock.now
         var report = explorer.explore()
         if report.failure == nil, report.nothingToExplore == nil {
-            let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
             report.failure = replayElsewhere(explorer, report.runsToReplayElsewhere, folder: folder)
         }
         let elapsed = start.duration(to: .now)
@@ -262,67 +260,35 @@ struct ExploreMode {
     /// The first runs replayed in another process, whose hash seed differs: a failure when one
     /// prints other lines there, shrunk by replaying candidates there too.
     private func replayElsewhere(
-        _ explorer: Explorer, _ runs: [(run: Int, actions: [ActionInvocation], lines: [[String]])], folder: String
+        _ explorer: Explorer, _ runs: [(run: Int, actions: [ActionInvocation], outputs: [Explorer.StepOutput])], folder: String
     ) -> Explorer.Failure? {
-        let file = folder + "/elsewhere"
-        let output = folder + "/elsewhere-out"
+        let script = folder + "/elsewhere.scenario"
+        let output = folder + "/elsewhere-stdout"
         defer {
-            unlink(file)
+            unlink(script)
             unlink(output)
         }
-        func printedElsewhere(_ runs: [[ActionInvocation]]) -> [[[String]]]? {
-            var text = ""
-            for actions in runs {
-                text += "start\n" + actions.map { "dispatch " + $0.description + "\n" }.joined()
-            }
-            guard (try? FileSystem.writeAtomically(text, to: file)) != nil,
-                ChildProcess.run(
-                    workerArguments(seed: 0, jobs: 1, runs: 1), environment: [Self.printVariable: file],
-                    standardOutput: output, standardError: "/dev/null") == .exited(0)
+        /// Each step's object as `run FILE --format json` printed it in a child (`line`,
+        /// `command` and `action` left out), or `nil` when the child did not end normally.
+        func printedElsewhere(_ actions: [ActionInvocation]) -> [String]? {
+            guard (try? FileSystem.writeAtomically(explorer.script(of: actions), to: script)) != nil,
+                case .exited = ChildProcess.run(["run", script, "--format", "json"], standardOutput: output, standardError: "/dev/null")
             else { return nil }
-            return Self.contents(of: output).split(separator: "\n", omittingEmptySubsequences: false).split(separator: "=", omittingEmptySubsequences: false)
-                .map { run in run.map { $0.isEmpty ? [] : $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } }
+            return Self.contents(of: output).split(separator: "\n").compactMap { line in
+                guard case .object(let object)? = try? JSONParser.parse(line), object["command"] != .string("load") else { return nil }
+                let members = object.members.filter { ["changes", "followUps", "error"].contains($0.key) }
+                return JSONText.compact(.object(JSONObject(members.map { ($0.key, $0.value) })))
+            }
         }
-        guard let elsewhere = printedElsewhere(runs.map(\.actions)) else { return nil }
-        for (index, run) in runs.enumerated() where index < elsewhere.count && elsewhere[index] != run.lines {
+        func printedHere(_ outputs: [Explorer.StepOutput]) -> [String] { outputs.map { JSONText.compact($0.json) } }
+        for run in runs {
+            guard let elsewhere = printedElsewhere(run.actions), elsewhere != printedHere(run.outputs) else { continue }
             return explorer.replayElsewhereFailure(run: run.run, actions: run.actions) { candidate in
-                guard let there = printedElsewhere([candidate])?.first else { return false }
-                return there != explorer.printedLines(of: candidate)
+                guard let there = printedElsewhere(candidate) else { return false }
+                return there != printedHere(explorer.outputs(of: candidate))
             }
         }
         return nil
-    }
-
-    /// Prints each step's lines of the runs in a file (`start` lines between runs): a run per
-    /// block ended by `=`, a step per line, its lines joined by U+001F (which printed values
-    /// escape, so it never appears in a line).
-    private func printLines(of path: String) -> Int32 {
-        guard let explorer = explorer(seed: 0) else { return 2 }
-        var runs: [[ActionInvocation]] = []
-        for line in Self.contents(of: path).split(separator: "\n") {
-            if line == "start" {
-                runs.append([])
-            } else if case .dispatch(let action)? = try? CommandParser.parse(line).command, !runs.isEmpty {
-                runs[runs.count - 1].append(action)
-            }
-        }
-        let streams = StandardStreams.shared
-        for actions in runs {
-            for step in explorer.printedLines(of: actions) { streams.out(step.joined(separator: "\u{1F}")) }
-            streams.out("=")
-        }
-        return 0
-    }
-
-    /// A replay of the actions in a file, one per line: it ends normally unless an action traps.
-    private func replay(_ path: String) -> Int32 {
-        guard let explorer = explorer(seed: 0) else { return 2 }
-        var actions: [ActionInvocation] = []
-        for line in Self.contents(of: path).split(separator: "\n") {
-            if case .dispatch(let action)? = try? CommandParser.parse(line).command { actions.append(action) }
-        }
-        _ = explorer.replayed(actions)
-        return 0
     }
 
     /// A seed from the clock, printed so that the run can be repeated.

@@ -60,6 +60,19 @@ struct ExploreEndToEndTests {
         #expect(replay.status == 1)
     }
 
+    /// A mutation whose output depends only on the process's hash seed prints alike in every
+    /// replay of the exploring process: the runs replayed by `run FILE --format json` in another
+    /// process find it, and it shrinks to the one action.
+    @Test func anOrderThatOnlyAnotherProcessChangesIsFoundThere() throws {
+        let here = try folder()
+        defer { try? FileManager.default.removeItem(at: here) }
+        let shell = Fluxsh.executable("planted-shell")
+        let result = try Fluxsh.run(["explore", "tags", "--seed", "3", "--runs", "4", "--no-color"], in: here, program: shell)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("  replayed in another process (another hash seed), the same actions printed other lines"))
+        #expect(result.stdout.contains("shrunk from ") && result.stdout.contains(" to 1:\n  dispatch fill\n"))
+    }
+
     @Test func theSameSeedPrintsTheSameBytesAndAFailureIsSaved() throws {
         let here = try folder()
         defer { try? FileManager.default.removeItem(at: here) }

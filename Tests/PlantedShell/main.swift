@@ -46,9 +46,25 @@ struct BagMutation: Mutation {
     }
 }
 
+/// `fill` copies a set made once per process: every replay in this process prints the same
+/// order, and only a replay in another process (another hash seed) prints another.
+struct Tags: State { var items: [String] = [] }
+enum TagsAction: Action { case fill, clear }
+struct TagsMutation: Mutation {
+    static let all = Set((0..<12).map { "tag\($0)" })
+
+    func mutate(action: TagsAction, state: inout Tags) {
+        switch action {
+        case .fill: state.items = Array(Self.all)
+        case .clear: state.items = []
+        }
+    }
+}
+
 let catalog = StoreCatalog([
     StoreDefinition("quotient", state: Quotient(), mutation: QuotientMutation()),
     StoreDefinition("level", state: Level(), mutation: LevelMutation()),
     StoreDefinition("bag", state: Bag(), mutation: BagMutation()),
+    StoreDefinition("tags", state: Tags(), mutation: TagsMutation()),
 ])
 FluxShellMain.run(catalog: catalog)

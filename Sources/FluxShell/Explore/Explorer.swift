@@ -88,6 +88,15 @@ public final class Explorer: @unchecked Sendable {
             case .refused(let error): Renderer().lines(of: Diagnostic(error))
             }
         }
+
+        /// What `--format json` prints for it besides `line`, `command` and `action`: its
+        /// `changes` and `followUps`, or its `error`.
+        public var json: JSONValue {
+            switch self {
+            case .printed(let diff): .object(JSONObject(diff.map(Renderer.jsonMembers(of:)) ?? []))
+            case .refused(let error): Renderer().json(of: Diagnostic(error))
+            }
+        }
     }
 
     public struct Failure: Sendable {
@@ -143,7 +152,7 @@ public final class Explorer: @unchecked Sendable {
         public var nothingToExplore: String?
         /// The first runs (number, actions, each step's printed lines), for a replay in another
         /// process (see ``Explorer/runsReplayedElsewhere``).
-        public var runsToReplayElsewhere: [(run: Int, actions: [ActionInvocation], lines: [[String]])] = []
+        public var runsToReplayElsewhere: [(run: Int, actions: [ActionInvocation], outputs: [StepOutput])] = []
         public var coverage: [CaseCoverage] = []
         public var checks: [String] = []
     }
@@ -229,7 +238,7 @@ public final class Explorer: @unchecked Sendable {
         var coverage: Coverage
         var failure: (runSeed: UInt64, outcome: Outcome)?
         /// The actions and printed lines of one of the first runs, for a replay in another process.
-        var kept: (actions: [ActionInvocation], lines: [[String]])?
+        var kept: (actions: [ActionInvocation], outputs: [StepOutput])?
     }
 
     /// How many of the first runs a report keeps, to be replayed in another process: Swift's
@@ -271,7 +280,7 @@ public final class Explorer: @unchecked Sendable {
                 var coverage = Coverage()
                 let outcome = self.execute(&source, coverage: &coverage, job: job, run: run)
                 var result = RunResult(run: run, actions: outcome.steps.count, coverage: coverage)
-                if run < Self.runsReplayedElsewhere { result.kept = (outcome.steps.map(\.action), outcome.lines) }
+                if run < Self.runsReplayedElsewhere { result.kept = (outcome.steps.map(\.action), outcome.outputs) }
                 if outcome.failure != nil {
                     result.failure = (runSeed, outcome)
                     lowestFailure.withLock { $0 = min($0, run) }
@@ -294,7 +303,7 @@ public final class Explorer: @unchecked Sendable {
             if let failure = result.failure, let found = failure.outcome.failure {
                 report.failure = shrink(found, steps: failure.outcome.steps, run: result.run, runSeed: failure.runSeed)
             }
-            if let kept = result.kept { report.runsToReplayElsewhere.append((result.run, kept.actions, kept.lines)) }
+            if let kept = result.kept { report.runsToReplayElsewhere.append((result.run, kept.actions, kept.outputs)) }
         }
         report.coverage = coverage.table(for: loadedDefinitions)
         if report.actions == 0, report.failure == nil, report.runs > 0 {
@@ -326,16 +335,17 @@ public final class Explorer: @unchecked Sendable {
 
     /// Each step's printed lines (its diff lines, or `error: …` when refused) when `actions` are
     /// dispatched in a fresh session.
-    public func printedLines(of actions: [ActionInvocation]) -> [[String]] {
+    public func printedLines(of actions: [ActionInvocation]) -> [[String]] { outputs(of: actions).map(\.lines) }
+
+    /// What each step printed when `actions` are dispatched in a fresh session.
+    public func outputs(of actions: [ActionInvocation]) -> [StepOutput] {
         let session = freshSession()
         return actions.map { action in
-            let output: StepOutput
             do throws(ShellError) {
-                output = .printed(try session.execute(.dispatch(action)).diff)
+                return .printed(try session.execute(.dispatch(action)).diff)
             } catch {
-                output = .refused(error)
+                return .refused(error)
             }
-            return output.lines
         }
     }
 

@@ -50,13 +50,17 @@ extension Explorer {
     /// print past the trap), so `fluxsh test` runs them and dies at the last.
     public func trapScenario(_ actions: [ActionInvocation], message: String) -> String {
         let program = catalog.programName
-        var lines = [
+        let lines = [
             "# Found by \(program) explore \(options.stores.joined(separator: " ")) --seed \(options.seed): the last action traps.",
             "# \(message)",
             "# '\(program) test FILE' dies at the last line until the bug is fixed; then it guards it.",
         ]
-        lines += options.stores.map { "load \($0)" }
-        lines += actions.map { "dispatch " + $0.description }
+        return lines.joined(separator: "\n") + "\n" + script(of: actions)
+    }
+
+    /// `actions` as a script for `run` and `test`: the stores loaded, then one `dispatch` line each.
+    public func script(of actions: [ActionInvocation]) -> String {
+        let lines = options.stores.map { "load \($0)" } + actions.map { "dispatch " + $0.description }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -244,21 +244,26 @@ public struct Renderer: Sendable {
             default:
                 break
             }
-            fields.append(("changes", .array(diff.ownStep.entries.map(\.json))))
-            if !diff.followUpSteps.isEmpty {
-                let list = diff.followUpSteps.map { step in
-                    JSONValue.object(
-                        JSONObject([
-                            ("action", .string(step.followUp?.description ?? "")),
-                            ("changes", .array(step.entries.map(\.json))),
-                        ]))
-                }
-                fields.append(("followUps", .array(list)))
-            }
+            fields += jsonMembers(of: diff)
         }
         let warnings = result.warnings
         if !warnings.isEmpty { fields.append(("warnings", .array(warnings.map(JSONValue.string)))) }
         return fields
+    }
+
+    /// A diff's members of a command's JSON object: `changes`, and `followUps` when there are.
+    static func jsonMembers(of diff: CommandDiff) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [("changes", .array(diff.ownStep.entries.map(\.json)))]
+        if !diff.followUpSteps.isEmpty {
+            let list = diff.followUpSteps.map { step in
+                JSONValue.object(
+                    JSONObject([
+                        ("action", .string(step.followUp?.description ?? "")), ("changes", .array(step.entries.map(\.json))),
+                    ]))
+            }
+            members.append(("followUps", .array(list)))
+        }
+        return members
     }
 
     // MARK: - Diagnostics
