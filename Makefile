@@ -10,9 +10,9 @@ run: deps
 	$(SWIFT) build -c release --product fluxsh
 	.build/release/fluxsh $(ARGS)
 
-## test: every unit and end-to-end test, replay Scenarios/ with `fluxsh test`, then build and
+## test: the lint, every unit and end-to-end test, replay Scenarios/ with `fluxsh test`, then build and
 ## explore the built-in stores for a few seconds each (Scripts/explore-builtins.sh); drive Examples/NotesApp, a user's own package over FluxShell
-test: deps
+test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	Tests/Terminal/interactive.sh .build/debug/fluxsh
@@ -50,11 +50,16 @@ tsan: deps
 fuzz: deps
 	Scripts/fuzz.sh
 
-format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+FORMATTED := Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift Examples/NotesApp/Sources \
+	Examples/NotesApp/Package.swift Examples/SyncUps/Sources Examples/SyncUps/Package.swift
 
+## format: rewrite the Swift files as .swift-format lays them out
+format:
+	$(SWIFT) format --in-place --recursive $(FORMATTED)
+
+## lint: fail on any line .swift-format would lay out otherwise (part of `make test`)
 lint:
-	$(SWIFT) format lint --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive $(FORMATTED)
 
 clean:
 	rm -rf .build .build-*

@@ -70,7 +70,8 @@ let package = Package(
 
         // A user's shell with planted bugs, for the end-to-end tests of `explore` (not a product).
         .executableTarget(
-            name: "planted-shell", dependencies: ["FluxCore", "FluxShell", "FluxShellCommand"], path: "Tests/PlantedShell"),
+            name: "planted-shell", dependencies: ["FluxCore", "FluxShell", "FluxShellCommand"],
+            path: "Tests/PlantedShell"),
 
         // Benchmarks of FluxCore's hot path and the engine's diff: `make bench`.
         .executableTarget(

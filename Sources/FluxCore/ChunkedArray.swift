@@ -510,13 +510,17 @@ func fillStarts(_ starts: inout [Int], counts: some Sequence<Int>) -> Int {
 func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
     var offset = 0
     while offset + 8 <= count {
-        if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+        if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        {
             return false
         }
         offset += 8
     }
     while offset < count {
-        if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) { return false }
+        if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
+            return false
+        }
         offset += 1
     }
     return true

@@ -31,16 +31,16 @@ enum ProgramName {
 struct Fluxsh: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
-        commandName: ProgramName.current,
-        abstract: "A shell for unidirectional data flow stores: dispatch actions, see every state change.",
-        discussion: """
-            With no subcommand: an interactive shell when stdin is a terminal, otherwise reads \
-            commands from stdin. Type 'help' inside for the command language.
-            Exit status: 0 success, 1 a command or scenario failed, 2 usage error.
-            """,
-        version: FluxshVersion.current,
-        subcommands: [Shell.self, Stores.self, Run.self, Test.self, Explore.self],
-        defaultSubcommand: Shell.self)
+            commandName: ProgramName.current,
+            abstract: "A shell for unidirectional data flow stores: dispatch actions, see every state change.",
+            discussion: """
+                With no subcommand: an interactive shell when stdin is a terminal, otherwise reads \
+                commands from stdin. Type 'help' inside for the command language.
+                Exit status: 0 success, 1 a command or scenario failed, 2 usage error.
+                """,
+            version: FluxshVersion.current,
+            subcommands: [Shell.self, Stores.self, Run.self, Test.self, Explore.self],
+            defaultSubcommand: Shell.self)
     }
 }
 
@@ -111,7 +111,8 @@ struct Test: ParsableCommand {
 
 struct Explore: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Dispatches random actions to stores, checks invariants after each, and shrinks a failure to a scenario.",
+        abstract:
+            "Dispatches random actions to stores, checks invariants after each, and shrinks a failure to a scenario.",
         discussion: """
             Each run loads the stores in a fresh session and dispatches up to --steps actions made from \
             the action types (edge values first, and values already in the state most of the time). \
@@ -134,7 +135,8 @@ struct Explore: ParsableCommand {
     @Option(help: "The seed (default: a random one, printed): the same seed gives the same runs.")
     var seed: UInt64?
 
-    @Option(name: .customLong("invariant"), help: "The rest of an expect line, checked after every action (repeatable).")
+    @Option(
+        name: .customLong("invariant"), help: "The rest of an expect line, checked after every action (repeatable).")
     var invariants: [String] = []
 
     @Option(help: "Where to write the failing scenario (default: explore-SEED.scenario).")
@@ -146,7 +148,9 @@ struct Explore: ParsableCommand {
     @Option(help: "Only the K-th of N slices of the runs, e.g. 1/4 (for CI matrices).")
     var shard: Shard?
 
-    @Option(help: "Runs explored at once, each in a thread (default 1; the failure reported is the lowest run's either way).")
+    @Option(
+        help:
+            "Runs explored at once, each in a thread (default 1; the failure reported is the lowest run's either way).")
     var jobs = 1
 
     /// Set by `explore` for the child it explores in: the folder where each job keeps its run
@@ -162,7 +166,9 @@ struct Explore: ParsableCommand {
         guard (1...Explorer.maximumRuns).contains(runs), (1...Explorer.maximumSteps).contains(steps) else {
             throw ValidationError("--runs must be 1...\(Explorer.maximumRuns) and --steps 1...\(Explorer.maximumSteps)")
         }
-        if let time, !(time > 0 && time <= 31_536_000) { throw ValidationError("--time must be seconds above 0 (at most a year)") }
+        if let time, !(time > 0 && time <= 31_536_000) {
+            throw ValidationError("--time must be seconds above 0 (at most a year)")
+        }
     }
 }
 

@@ -52,7 +52,9 @@ struct ExploreMode {
     /// The worker's command line: the options as parsed, with `seed`, `jobs` and `runs` given.
     private func workerArguments(seed: UInt64, jobs: Int, runs: Int, journal: String) -> [String] {
         var arguments = ["explore"] + options.stores + ["--journal", journal]
-        arguments += ["--runs", String(runs), "--steps", String(options.steps), "--seed", String(seed), "--jobs", String(jobs)]
+        arguments += [
+            "--runs", String(runs), "--steps", String(options.steps), "--seed", String(seed), "--jobs", String(jobs),
+        ]
         for invariant in options.invariants { arguments += ["--invariant", invariant] }
         if let save = options.save { arguments += ["--save", save] }
         if let time = options.time { arguments += ["--time", String(time)] }
@@ -114,11 +116,15 @@ struct ExploreMode {
             let journals = (0..<jobs).map { Self.journalRun(Self.contents(of: files.journal($0))) }
             let cause = Self.cause(errorText, signal: signal)
             // The run that dies again the same way, the lowest first.
-            guard let dying = journals.sorted(by: { $0.run < $1.run }).first(where: { dies(explorer, $0.actions, as: cause, files) })
+            guard
+                let dying = journals.sorted(by: { $0.run < $1.run }).first(where: {
+                    dies(explorer, $0.actions, as: cause, files)
+                })
             else {
                 streams.err(
                     Diagnostic(
-                        .usage, "the exploring process ended by signal \(signal), and its last run does not end so again: "
+                        .usage,
+                        "the exploring process ended by signal \(signal), and its last run does not end so again: "
                             + "stopped from outside?", hint: cause))
                 return 128 + signal
             }
@@ -128,7 +134,8 @@ struct ExploreMode {
             }
             return reportTrap(explorer, actions: dying.actions, run: dying.run, cause: cause, files: files)
         case nil:
-            streams.err(Diagnostic(.usage, "cannot start \(CommandLine.arguments.first ?? "fluxsh") again to explore in"))
+            streams.err(
+                Diagnostic(.usage, "cannot start \(CommandLine.arguments.first ?? "fluxsh") again to explore in"))
             return 2
         }
     }
@@ -136,7 +143,9 @@ struct ExploreMode {
     /// Whether `actions`, run by `run FILE` in a child, end it the way the worker ended (same
     /// fatal error message, or same signal when there was none).
     private func dies(_ explorer: Explorer, _ actions: [ActionInvocation], as cause: String, _ files: Files) -> Bool {
-        guard (try? FileSystem.writeAtomically(explorer.script(of: actions), to: files.candidate)) != nil else { return false }
+        guard (try? FileSystem.writeAtomically(explorer.script(of: actions), to: files.candidate)) != nil else {
+            return false
+        }
         let ending = ChildProcess.run(
             ["run", files.candidate], standardOutput: "/dev/null", standardError: files.candidateErrors)
         guard case .signaled(let signal) = ending else { return false }
@@ -144,7 +153,9 @@ struct ExploreMode {
     }
 
     /// Shrinks the actions that trap, by replaying candidates in children, and reports them.
-    private func reportTrap(_ explorer: Explorer, actions: [ActionInvocation], run: Int, cause: String, files: Files) -> Int32 {
+    private func reportTrap(_ explorer: Explorer, actions: [ActionInvocation], run: Int, cause: String, files: Files)
+        -> Int32
+    {
         var spawns = 0
         let minimal = explorer.minimize(actions) { attempt in
             guard spawns < 400 else { return false }
@@ -158,7 +169,8 @@ struct ExploreMode {
         report.failure = Explorer.Failure(
             check: .trap, message: cause, run: run, runSeed: 0, actions: actions,
             minimal: minimal.map { Explorer.Step(action: $0, wasRefused: false) },
-            scenario: explorer.trapScenario(minimal, message: cause), minimalOutputs: minimal.map { _ in .printed(nil) })
+            scenario: explorer.trapScenario(minimal, message: cause), minimalOutputs: minimal.map { _ in .printed(nil) }
+        )
         return conclude(report, explorer, seconds: 0)
     }
 
@@ -182,7 +194,9 @@ struct ExploreMode {
             status = 2
         }
         let renderer = Renderer(colors: Platform.colorsOnStandardOutput(noColor: options.common.noColor))
-        for line in renderer.report(report, options: explorer.options, seconds: seconds, savedTo: saved) { streams.out(line) }
+        for line in renderer.report(report, options: explorer.options, seconds: seconds, savedTo: saved) {
+            streams.out(line)
+        }
         return status
     }
 
@@ -205,7 +219,9 @@ struct ExploreMode {
 
     /// What a child that died said: its fatal error, else its signal.
     private static func cause(_ errors: String, signal: Int32) -> String {
-        if let line = errors.split(separator: "\n").first(where: { $0.contains("Fatal error") || $0.contains("fatal error") }) {
+        if let line = errors.split(separator: "\n").first(where: {
+            $0.contains("Fatal error") || $0.contains("fatal error")
+        }) {
             return String(line)
         }
         return signal == SIGILL || signal == SIGTRAP
@@ -254,13 +270,16 @@ struct ExploreMode {
             report.failure = replayElsewhere(explorer, report.runsToReplayElsewhere, folder: folder)
         }
         let elapsed = start.duration(to: .now)
-        return conclude(report, explorer, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return conclude(
+            report, explorer,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
     /// The first runs replayed in another process, whose hash seed differs: a failure when one
     /// prints other lines there, shrunk by replaying candidates there too.
     private func replayElsewhere(
-        _ explorer: Explorer, _ runs: [(run: Int, actions: [ActionInvocation], outputs: [Explorer.StepOutput])], folder: String
+        _ explorer: Explorer, _ runs: [(run: Int, actions: [ActionInvocation], outputs: [Explorer.StepOutput])],
+        folder: String
     ) -> Explorer.Failure? {
         let script = folder + "/elsewhere.scenario"
         let output = folder + "/elsewhere-stdout"
@@ -272,10 +291,12 @@ struct ExploreMode {
         /// `command` and `action` left out), or `nil` when the child did not end normally.
         func printedElsewhere(_ actions: [ActionInvocation]) -> [String]? {
             guard (try? FileSystem.writeAtomically(explorer.script(of: actions), to: script)) != nil,
-                case .exited = ChildProcess.run(["run", script, "--format", "json"], standardOutput: output, standardError: "/dev/null")
+                case .exited = ChildProcess.run(
+                    ["run", script, "--format", "json"], standardOutput: output, standardError: "/dev/null")
             else { return nil }
             return Self.contents(of: output).split(separator: "\n").compactMap { line in
-                guard case .object(let object)? = try? JSONParser.parse(line), object["command"] != .string("load") else { return nil }
+                guard case .object(let object)? = try? JSONParser.parse(line), object["command"] != .string("load")
+                else { return nil }
                 let members = object.members.filter { ["changes", "followUps", "error"].contains($0.key) }
                 return JSONText.compact(.object(JSONObject(members.map { ($0.key, $0.value) })))
             }

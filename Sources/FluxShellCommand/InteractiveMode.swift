@@ -24,8 +24,13 @@ struct InteractiveMode {
             let completion = completer.complete(text)
             return (completion.word, completion.candidates)
         }
-        streams.out("\(session.catalog.programName) \(FluxshVersion.current) — type 'help' for commands, Tab to complete, Ctrl-D to quit.")
-        if store == nil { streams.out("Stores: \(catalog.names.joined(separator: ", ")). Start with: load \(catalog.names.first ?? "NAME")") }
+        streams.out(
+            "\(session.catalog.programName) \(FluxshVersion.current) — type 'help' for commands, Tab to complete, Ctrl-D to quit."
+        )
+        if store == nil {
+            streams.out(
+                "Stores: \(catalog.names.joined(separator: ", ")). Start with: load \(catalog.names.first ?? "NAME")")
+        }
         // NB: each line goes through the same runner as a piped one: parsed, run and printed
         // the same way, only without `FILE:LINE:` and with colors.
         var lines = PromptedLines(editor: editor, session: session, printer: printer, history: history)

@@ -57,7 +57,6 @@ enum Platform {
     static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }
 
-
 // NB: module-qualified names differ between Glibc, Musl and Darwin; these pin the libc calls
 // that `Platform`'s own methods shadow.
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {

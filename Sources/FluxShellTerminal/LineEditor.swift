@@ -116,7 +116,9 @@ public final class LineEditor {
         if candidates.count == 1 {
             let candidate = candidates[0]
             var insertion = String(candidate.dropFirst(word.count))
-            if let last = candidate.last, !"[./:".contains(last) { insertion += " " } else if candidate.hasSuffix(":") {
+            if let last = candidate.last, !"[./:".contains(last) {
+                insertion += " "
+            } else if candidate.hasSuffix(":") {
                 insertion += " "
             }
             if !insertion.isEmpty { el_insertstr(editor, insertion) }

@@ -21,7 +21,10 @@ struct Book: Codable, Equatable, Sendable {
 
     /// NB: the JSON API's names; the shell shows the Swift names (`link`, `added`).
     enum CodingKeys: String, CodingKey {
-        case id, title, link = "link_url", added = "added_at", price, format, tags
+        case id, title
+        case link = "link_url"
+        case added = "added_at"
+        case price, format, tags
     }
 }
 
@@ -105,7 +108,8 @@ struct LibraryMutation: Mutation, Sendable {
         switch action {
         case .add(let title, let added, let link, let price, let format):
             let id = UUID(uuidString: "00000000-0000-0000-0000-" + String(state.nextNumber).leftPadded(to: 12))!
-            state.books.append(Book(id: id, title: title, link: link, added: added, price: price, format: format ?? .paperback))
+            state.books.append(
+                Book(id: id, title: title, link: link, added: added, price: price, format: format ?? .paperback))
             state.nextNumber += 1
         case .tag(let book, let tag):
             guard let index = state.books.firstIndex(where: { $0.id == book }) else { return }
@@ -161,7 +165,8 @@ func validateLibrary(_ action: LibraryAction, _ state: LibraryState) throws {
     guard state.books.contains(where: { $0.id == book }) else {
         throw ShellError(
             "no book has id \(book.uuidString)",
-            hint: state.books.isEmpty ? "the library is empty" : "ids: \(state.books.prefix(5).map(\.id.uuidString).joined(separator: ", "))")
+            hint: state.books.isEmpty
+                ? "the library is empty" : "ids: \(state.books.prefix(5).map(\.id.uuidString).joined(separator: ", "))")
     }
 }
 

@@ -48,7 +48,9 @@ enum RepositoryFixture {
     static let pageSize = 10
 
     static let all: [Repository] = {
-        let owners = ["apple", "swiftlang", "pointfreeco", "vapor", "marty-suzuki", "ra1028", "ReSwift", "hummingbird-project"]
+        let owners = [
+            "apple", "swiftlang", "pointfreeco", "vapor", "marty-suzuki", "ra1028", "ReSwift", "hummingbird-project",
+        ]
         let names = [
             "swift", "swift-nio", "swift-collections", "swift-argument-parser", "swift-composable-architecture",
             "swift-custom-dump", "vapor", "fluent", "Prex", "VueFlux", "ReSwift", "hummingbird", "swift-log",
@@ -86,7 +88,8 @@ func validateSearch(_ action: SearchAction, _ state: SearchState) throws {
     if !state.hasNextPage {
         throw ShellError(
             "there is no next page",
-            hint: state.page == 0 ? "search first, e.g. dispatch search query: swift" : "page \(state.page) was the last")
+            hint: state.page == 0
+                ? "search first, e.g. dispatch search query: swift" : "page \(state.page) was the last")
     }
 }
 

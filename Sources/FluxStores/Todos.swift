@@ -77,7 +77,8 @@ func validateTodos(_ action: TodosAction, _ state: TodosState) throws {
     guard state.index(ofID: id) != nil else {
         let ids = state.todos.map { String($0.id) }
         throw ShellError(
-            "no todo has id \(id)", hint: ids.isEmpty ? "the list is empty" : "ids: \(ids.prefix(20).joined(separator: ", "))")
+            "no todo has id \(id)",
+            hint: ids.isEmpty ? "the list is empty" : "ids: \(ids.prefix(20).joined(separator: ", "))")
     }
 }
 

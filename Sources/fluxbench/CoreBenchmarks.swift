@@ -1,4 +1,5 @@
 import FluxCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

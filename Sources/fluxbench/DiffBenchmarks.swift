@@ -113,7 +113,9 @@ enum DiffBenchmarks {
             renames += 1
             precondition(CustomDump.diff(old, team) != nil)
         }
-        print("identified array: \((identified / plain * 100).rounded() / 100)x the plain array; FluxShell \(Int(dump / identified))x faster than swift-custom-dump")
+        print(
+            "identified array: \((identified / plain * 100).rounded() / 100)x the plain array; FluxShell \(Int(dump / identified))x faster than swift-custom-dump"
+        )
     }
 
     /// Microseconds per call of `body`, the best of 3 rounds.

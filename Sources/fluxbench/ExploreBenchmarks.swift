@@ -11,7 +11,10 @@ enum ExploreBenchmarks {
         var noise = 0
     }
 
-    enum LockAction: Action { case noise(Int), arm, disarm, fire }
+    enum LockAction: Action {
+        case noise(Int)
+        case arm, disarm, fire
+    }
 
     struct LockMutation: Mutation, Sendable {
         func mutate(action: LockAction, state: inout Lock) {
@@ -55,7 +58,9 @@ enum ExploreBenchmarks {
         var options = Explorer.Options(stores: ["lock"], seed: 1)
         options.invariants = ["broken == false"]
         let explorer = try! Explorer(catalog: catalog, options: options)
-        var actions = (0..<1_000).map { ActionInvocation(name: "noise", arguments: [.init(label: nil, value: .int($0))]) }
+        var actions = (0..<1_000).map {
+            ActionInvocation(name: "noise", arguments: [.init(label: nil, value: .int($0))])
+        }
         actions[10] = ActionInvocation(name: "arm")
         actions[990] = ActionInvocation(name: "fire")
         let target = explorer.run(actions)

@@ -122,11 +122,16 @@ enum ShellBenchmarks {
             for line in lines { printed += execute(session, line).count }
             let elapsed = ContinuousClock.now - start
             precondition(printed == 2_000)
-            let micros = (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / 2_000
+            let micros =
+                (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / 2_000
             perLine[store] = micros
-            print("rename one of 10,000 members by id (\(store)), parsed line".padding(to: 64) + "\((micros * 10).rounded() / 10) µs/command")
+            print(
+                "rename one of 10,000 members by id (\(store)), parsed line".padding(to: 64)
+                    + "\((micros * 10).rounded() / 10) µs/command")
         }
-        print("identified array: \(((perLine["identified"]! / perLine["plain"]!) * 100).rounded() / 100)x the plain array per line")
+        print(
+            "identified array: \(((perLine["identified"]! / perLine["plain"]!) * 100).rounded() / 100)x the plain array per line"
+        )
     }
 
     /// Issue 18's memory figure: 10,000 members added, then 2,000 renamed by id, with the undo
@@ -143,15 +148,21 @@ enum ShellBenchmarks {
         _ = execute(session, "load \(store)")
         let start = ContinuousClock.now
         for index in 0..<10_000 { _ = execute(session, "dispatch add id: \(id(index)) name: m\(index)") }
-        for index in 0..<2_000 { _ = execute(session, "dispatch rename id: \(id(index * 397 % 10_000)) name: r\(index)") }
+        for index in 0..<2_000 {
+            _ = execute(session, "dispatch rename id: \(id(index * 397 % 10_000)) name: r\(index)")
+        }
         let elapsed = ContinuousClock.now - start
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print("12,000 lines on 10,000 members (\(store)), peak resident".padding(to: 64) + "\(usage.ru_maxrss / 1024) MiB in \((seconds * 100).rounded() / 100) s")
+        print(
+            "12,000 lines on 10,000 members (\(store)), peak resident".padding(to: 64)
+                + "\(usage.ru_maxrss / 1024) MiB in \((seconds * 100).rounded() / 100) s")
         // The last rename undone shows the name it replaced; 699 more steps back, and forward.
         let undone = execute(session, "undo")
-        precondition(undone == ["~ members[\(1_999 * 397 % 10_000)].name: \"r1999\" -> \"m\(1_999 * 397 % 10_000)\""], "\(undone)")
+        precondition(
+            undone == ["~ members[\(1_999 * 397 % 10_000)].name: \"r1999\" -> \"m\(1_999 * 397 % 10_000)\""],
+            "\(undone)")
         let back = execute(session, "undo 699")
         precondition(back.count == 699, "\(back.count) lines")
         _ = execute(session, "redo 700")
@@ -169,13 +180,17 @@ enum ShellBenchmarks {
         let session = Session(catalog: .builtIn)
         _ = execute(session, "load todos")
         for index in 1...100_000 { _ = execute(session, "dispatch add t\(index)") }
-        let commands = (0..<20_000).map { try! CommandParser.parse("dispatch toggle \($0 * 397 % 100_000 + 1)").command! }
+        let commands = (0..<20_000).map {
+            try! CommandParser.parse("dispatch toggle \($0 * 397 % 100_000 + 1)").command!
+        }
         let start = ContinuousClock.now
         let lines = toggles(commands, in: session)
         let elapsed = ContinuousClock.now - start
         precondition(lines == 20_000)
         let micros = (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / 20_000
-        print("toggle one todo among 100,000, with its diff line".padding(to: 64) + "\((micros * 10).rounded() / 10) µs/command")
+        print(
+            "toggle one todo among 100,000, with its diff line".padding(to: 64)
+                + "\((micros * 10).rounded() / 10) µs/command")
     }
 
     /// The timed part, apart so that a profiler can record it alone
@@ -195,6 +210,8 @@ enum ShellBenchmarks {
         for _ in 0..<200_000 { _ = try! session.execute(command) }
         let elapsed = ContinuousClock.now - start
         let nanos = (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / 200_000
-        print("counter 'dispatch increment' (parsed once), with its diff line".padding(to: 64) + "\(Int(nanos)) ns/command")
+        print(
+            "counter 'dispatch increment' (parsed once), with its diff line".padding(to: 64)
+                + "\(Int(nanos)) ns/command")
     }
 }

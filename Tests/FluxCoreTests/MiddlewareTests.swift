@@ -24,8 +24,16 @@ final class MiddlewareTests: XCTestCase {
     func testStoppedActionReachesNoLaterMiddlewareNorHandler() {
         let dispatcher = Dispatcher<CounterAction>()
         var log: [String] = []
-        dispatcher.use(AnyMiddleware(willDispatch: { _, _ in log.append("one"); return .stop }))
-        dispatcher.use(AnyMiddleware(willDispatch: { _, _ in log.append("two"); return .pass }))
+        dispatcher.use(
+            AnyMiddleware(willDispatch: { _, _ in
+                log.append("one")
+                return .stop
+            }))
+        dispatcher.use(
+            AnyMiddleware(willDispatch: { _, _ in
+                log.append("two")
+                return .pass
+            }))
         dispatcher.register { _ in log.append("handler") }
 
         dispatcher.dispatch(.increment)
@@ -38,7 +46,10 @@ final class MiddlewareTests: XCTestCase {
         var log: [String] = []
         flux.dispatcher.use(
             AnyMiddleware(
-                willDispatch: { action, _ in log.append("will \(action)"); return .pass },
+                willDispatch: { action, _ in
+                    log.append("will \(action)")
+                    return .pass
+                },
                 didDispatch: { action, dispatcher in
                     log.append("did \(action)")
                     if action == .setFilter("fetch") { dispatcher.dispatch(.add("fetched")) }

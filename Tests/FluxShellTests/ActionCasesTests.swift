@@ -9,9 +9,18 @@ import Testing
 struct ActionCasesTests {
     final class Handle: Sendable {}
     enum Speed: Sendable { case fast, slow }
-    enum Sort: String, Codable, Sendable { case byTitle = "by-title", byDate = "by-date" }
-    enum Role: String, Sendable { case admin = "ADMIN", guest }
-    enum Level: Int, Sendable { case low = 1, high }
+    enum Sort: String, Codable, Sendable {
+        case byTitle = "by-title"
+        case byDate = "by-date"
+    }
+    enum Role: String, Sendable {
+        case admin = "ADMIN"
+        case guest
+    }
+    enum Level: Int, Sendable {
+        case low = 1
+        case high
+    }
     struct Failure: Error {}
 
     enum Plain: Action {
@@ -88,7 +97,8 @@ struct ActionCasesTests {
                 StoreDefinition("nothing", state: Log(), mutation: NothingMutation()),
             ]))
         shell.run("load commands")
-        #expect(shell.run("actions") == ["(the actions of 'commands' cannot be listed: its action type is not an enum)"])
+        #expect(
+            shell.run("actions") == ["(the actions of 'commands' cannot be listed: its action type is not an enum)"])
         shell.run("load nothing")
         #expect(shell.run("actions") == ["(the actions of 'nothing' cannot be listed: its action enum has no cases)"])
     }
@@ -129,7 +139,10 @@ struct ActionCasesTests {
         (#"link "https://example.com/a""#, .link(URL(string: "https://example.com/a"))),
         ("link null", .link(nil)),
         ("link", .link(nil)),
-        ("ident 00000000-0000-0000-0000-000000000001", .ident(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)),
+        (
+            "ident 00000000-0000-0000-0000-000000000001",
+            .ident(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)
+        ),
         (#"tags ["a"]"#, .tags(["a"])),
         ("speed slow", .speed(.slow)),
         ("maybeSpeed fast", .maybeSpeed(.fast)),
@@ -174,7 +187,10 @@ struct ActionCasesTests {
         ("speed medium", "argument 1 of 'speed': not one of its values: fast, slow"),
         ("role ADMN", "argument 1 of 'role': not one of its values: ADMIN, guest (did you mean 'ADMIN'?)"),
         ("level 3", "argument 1 of 'level': not one of its values: low, high"),
-        ("sort by: by-dat", "argument 'by' of 'sort': not one of its values: by-title, by-date (did you mean 'by-date'?)"),
+        (
+            "sort by: by-dat",
+            "argument 'by' of 'sort': not one of its values: by-title, by-date (did you mean 'by-date'?)"
+        ),
         ("add x", "argument 1 of 'add': expected a whole number, found \"x\""),
         ("toggle id: 1 id: 2", "argument 'id' is given twice"),
         ("rename id: 1", "'rename' needs its argument 'title' (String)"),
@@ -195,7 +211,10 @@ struct ActionCasesTests {
 
     @Test func anOptionalWithoutTextFormSaysItTakesOnlyNull() {
         let output = shell().run("dispatch setError x")
-        #expect(output.first?.hasSuffix("has no text form; it takes only null (dispatch 'setError' from Swift (a test, or an effect))") == true, "\(output)")
+        #expect(
+            output.first?.hasSuffix(
+                "has no text form; it takes only null (dispatch 'setError' from Swift (a test, or an effect))") == true,
+            "\(output)")
     }
 }
 
@@ -216,7 +235,8 @@ struct ArgumentMessageTests {
         #expect(signature.usage == "dispatch setFolders {}")
         let list = ActionSignature(name: "tag", parameters: [.init(label: nil, key: "_0", typeName: "[String]")])
         #expect(list.usage == "dispatch tag []")
-        let nested = ActionSignature(name: "rows", parameters: [.init(label: nil, key: "_0", typeName: "[[String: Int]]")])
+        let nested = ActionSignature(
+            name: "rows", parameters: [.init(label: nil, key: "_0", typeName: "[[String: Int]]")])
         #expect(nested.usage == "dispatch rows []")
     }
 }

@@ -17,13 +17,17 @@ struct CommandParserTests {
     }
 
     @Test func dispatchWithPositionalLabeledAndBareWordArguments() throws {
-        #expect(try command("dispatch add 5") == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .int(5))])))
+        #expect(
+            try command("dispatch add 5")
+                == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .int(5))])))
         #expect(
             try command(#"dispatch rename id: 2 title: "Buy milk""#)
                 == .dispatch(
                     .init(
                         name: "rename",
-                        arguments: [.init(label: "id", value: .int(2)), .init(label: "title", value: .string("Buy milk"))])))
+                        arguments: [
+                            .init(label: "id", value: .int(2)), .init(label: "title", value: .string("Buy milk")),
+                        ])))
         #expect(
             try command("dispatch setFilter done")
                 == .dispatch(.init(name: "setFilter", arguments: [.init(label: nil, value: .string("done"))])))
@@ -43,8 +47,12 @@ struct CommandParserTests {
     @Test func commentsBlankLinesAndExpectedFailures() throws {
         #expect(try CommandParser.parse("   ").command == nil)
         #expect(try CommandParser.parse("  # a comment").command == nil)
-        #expect(try command("dispatch add 1 # add one") == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .int(1))])))
-        #expect(try command(##"dispatch add "# not a comment""##) == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .string("# not a comment"))])))
+        #expect(
+            try command("dispatch add 1 # add one")
+                == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .int(1))])))
+        #expect(
+            try command(##"dispatch add "# not a comment""##)
+                == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .string("# not a comment"))])))
         let failing = try CommandParser.parse("! dispatch nope")
         #expect(failing.expectsFailure)
         #expect(failing.command == .dispatch(.init(name: "nope")))
@@ -73,20 +81,30 @@ struct CommandParserTests {
         #expect(try command("use list") == .use(alias: "list"))
         #expect(try command("actions") == .actions)
         #expect(try command("state") == .state(path: .root))
-        #expect(try command("state todos[0].title") == .state(path: ValuePath([.key("todos"), .index(0), .key("title")])))
+        #expect(
+            try command("state todos[0].title") == .state(path: ValuePath([.key("todos"), .index(0), .key("title")])))
         #expect(try command("history") == .history)
         #expect(try command("undo") == .undo(steps: 1))
         #expect(try command("redo 3") == .redo(steps: 3))
         #expect(try command("reset") == .reset)
-        #expect(try command("expect count >= 2") == .expect(.init(path: ValuePath([.key("count")]), op: .greaterOrEqual, value: .literal(.int(2)))))
+        #expect(
+            try command("expect count >= 2")
+                == .expect(.init(path: ValuePath([.key("count")]), op: .greaterOrEqual, value: .literal(.int(2)))))
         #expect(
             try command("expect todos[*].id < $nextID")
-                == .expect(.init(path: ValuePath([.key("todos"), .every, .key("id")]), op: .less, value: .path(ValuePath([.key("nextID")])))))
-        #expect(try command(#"expect title == "$x""#) == .expect(.init(path: ValuePath([.key("title")]), op: .equal, value: .literal(.string("$x")))))
+                == .expect(
+                    .init(
+                        path: ValuePath([.key("todos"), .every, .key("id")]), op: .less,
+                        value: .path(ValuePath([.key("nextID")])))))
+        #expect(
+            try command(#"expect title == "$x""#)
+                == .expect(.init(path: ValuePath([.key("title")]), op: .equal, value: .literal(.string("$x")))))
         #expect(
             try command("dispatch rename id: $todos[0].id title: x")
                 == .dispatchReading(
-                    ActionInvocation(name: "rename", arguments: [.init(label: "id", value: .null), .init(label: "title", value: .string("x"))]),
+                    ActionInvocation(
+                        name: "rename",
+                        arguments: [.init(label: "id", value: .null), .init(label: "title", value: .string("x"))]),
                     paths: [ArgumentPath(index: 0, path: ValuePath([.key("todos"), .index(0), .key("id")]))]))
         #expect(try command("why todos[0].done") == .why(path: ValuePath([.key("todos"), .index(0), .key("done")])))
         #expect(try command("watch a b[*]") == .watch([ValuePath([.key("a")]), ValuePath([.key("b"), .every])]))
@@ -114,7 +132,10 @@ struct CommandParserTests {
         ("expect count === 1", "unknown operator '==='"),
         ("expect count == Buy milk", "expect takes one value after the operator, found 2 words"),
         ("load", "usage: load NAME [as ALIAS]"),
-        ("dispatch add 123456789012345678901234567890e999", "number 123456789012345678901234567890e999 is out of range"),
+        (
+            "dispatch add 123456789012345678901234567890e999",
+            "number 123456789012345678901234567890e999 is out of range"
+        ),
         ("state todos[", "unterminated '[' starting at column 7"),
         ("! ", "'!' must be followed by a command"),
     ])
@@ -131,9 +152,13 @@ struct CommandParserTests {
 
     @Test func aOneMebibyteLineIsHandled() throws {
         let long = String(repeating: "x", count: 1 << 20)
-        #expect(try command("dispatch add \(long)") == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .string(long))])))
+        #expect(
+            try command("dispatch add \(long)")
+                == .dispatch(.init(name: "add", arguments: [.init(label: nil, value: .string(long))])))
         let words = String(repeating: "a ", count: 1 << 19)
-        #expect(try command("dispatch add \(words)").map { if case .dispatch(let i) = $0 { i.arguments.count } else { 0 } } == 1 << 19)
+        #expect(
+            try command("dispatch add \(words)").map { if case .dispatch(let i) = $0 { i.arguments.count } else { 0 } }
+                == 1 << 19)
     }
 
     @Test func invocationPrintsBackInCommandSyntax() throws {

@@ -8,7 +8,9 @@ struct CompleterTests {
         let shell = Transcript()
         for line in lines { shell.run(line) }
         var completer = Completer(session: shell.session)
-        completer.listFolder = { folder in folder == "." ? ["Scenarios/", "README.md", "notes.scenario"] : ["a.scenario"] }
+        completer.listFolder = { folder in
+            folder == "." ? ["Scenarios/", "README.md", "notes.scenario"] : ["a.scenario"]
+        }
         return completer
     }
 
@@ -16,7 +18,8 @@ struct CompleterTests {
         // NB: the words the shell takes, written out: not the list the completer itself reads.
         #expect(
             completer().complete("").candidates == [
-                "actions", "dispatch", "exhaustive", "exit", "expect", "help", "history", "invariants", "load", "quit", "redo",
+                "actions", "dispatch", "exhaustive", "exit", "expect", "help", "history", "invariants", "load", "quit",
+                "redo",
                 "reset", "save", "state", "stores", "undo", "unwatch", "use", "watch", "why",
             ])
         #expect(completer().complete("dis").candidates == ["dispatch"])
@@ -33,7 +36,8 @@ struct CompleterTests {
 
     @Test func actionNamesThenLabelsThenValues() {
         let todos = completer(["load todos"])
-        #expect(todos.complete("dispatch ").candidates == ["add", "clearDone", "remove", "rename", "setFilter", "toggle"])
+        #expect(
+            todos.complete("dispatch ").candidates == ["add", "clearDone", "remove", "rename", "setFilter", "toggle"])
         #expect(todos.complete("dispatch re").candidates == ["remove", "rename"])
         #expect(todos.complete("dispatch rename ").candidates == ["id:", "title:"])
         #expect(todos.complete("dispatch rename id: 1 ").candidates == ["title:"])
@@ -49,7 +53,8 @@ struct CompleterTests {
         #expect(todos.complete("state todos[").candidates == ["todos[*]", "todos[0]", "todos[1]"])
         #expect(todos.complete("why todos[").candidates == ["todos[0]", "todos[1]"])
         #expect(todos.complete("expect todos[*].d").candidates == ["todos[*].done"])
-        #expect(todos.complete("watch nextID todos[1].").candidates == ["todos[1].done", "todos[1].id", "todos[1].title"])
+        #expect(
+            todos.complete("watch nextID todos[1].").candidates == ["todos[1].done", "todos[1].id", "todos[1].title"])
         #expect(todos.complete("state todos[0].").candidates == ["todos[0].done", "todos[0].id", "todos[0].title"])
         #expect(todos.complete("state todos[0].ti").candidates == ["todos[0].title"])
         #expect(todos.complete("expect todos.c").candidates == ["todos.count"])

@@ -62,12 +62,21 @@ struct DevtoolsTests {
     @Test func whyFollowsANestedElementWhenTheOuterArrayShiftsInTheSameStep() {
         let shell = Transcript(catalog: Self.gridCatalog)
         shell.run("load grid")
-        shell.run(#"dispatch replace [{"name":"a","tags":["x"]},{"name":"K","tags":[]},{"name":"b","tags":["p","q","r"]}]"#)
-        shell.run(#"dispatch replace [{"name":"a","tags":["x"]},{"name":"K","tags":[]},{"name":"b","tags":["p","q","r","s"]}]"#)
+        shell.run(
+            #"dispatch replace [{"name":"a","tags":["x"]},{"name":"K","tags":[]},{"name":"b","tags":["p","q","r"]}]"#)
+        shell.run(
+            #"dispatch replace [{"name":"a","tags":["x"]},{"name":"K","tags":[]},{"name":"b","tags":["p","q","r","s"]}]"#
+        )
         let third = shell.run(
-            #"dispatch replace [{"name":"X","tags":[]},{"name":"Y","tags":[]},{"name":"K","tags":[]},{"name":"b","tags":["q","r","s"]}]"#)
+            #"dispatch replace [{"name":"X","tags":[]},{"name":"Y","tags":[]},{"name":"K","tags":[]},{"name":"b","tags":["q","r","s"]}]"#
+        )
         #expect(third.contains(#"- items[3].tags[0]: "p""#))
-        #expect(shell.run("why items[3].tags[2]") == ["  2  replace " + #"[{"name":"a","tags":["x"]},{"name":"K","tags":[]},{"name":"b","tags":["p","q","r","s"]}]"#, #"     + items[2].tags[3]: "s""#])
+        #expect(
+            shell.run("why items[3].tags[2]") == [
+                "  2  replace "
+                    + #"[{"name":"a","tags":["x"]},{"name":"K","tags":[]},{"name":"b","tags":["p","q","r","s"]}]"#,
+                #"     + items[2].tags[3]: "s""#,
+            ])
         let tags = shell.run("why items[3].tags.count")
         #expect(tags.last == #"     - items[3].tags[0]: "p""#)
         #expect(tags.contains(#"     + items[2].tags[3]: "s""#))
@@ -103,7 +112,10 @@ struct DevtoolsTests {
         // A new action after an undo replaces the undone step.
         shell.run("undo 2")
         shell.run("dispatch rename id: 1 title: z")
-        #expect(shell.run("why todos[0].done") == ["  1  add title: a", #"     + todos[0]: {"id":1,"title":"a","done":false}"#])
+        #expect(
+            shell.run("why todos[0].done") == [
+                "  1  add title: a", #"     + todos[0]: {"id":1,"title":"a","done":false}"#,
+            ])
     }
 
     @Test func whyAfterResetStartsAtTheInsertionThatFollowedIt() {
@@ -127,7 +139,9 @@ struct DevtoolsTests {
         shell.run("use counter")
         shell.run("dispatch add 2")  // both counters, prefixed
         #expect(
-            shell.run("why count") == ["  1  increment", "     ~ count: 0 -> 1", "  2  add 2", "     ~ counter.count: 1 -> 3"])
+            shell.run("why count") == [
+                "  1  increment", "     ~ count: 0 -> 1", "  2  add 2", "     ~ counter.count: 1 -> 3",
+            ])
         shell.run("use other")
         #expect(shell.run("why count") == ["  2  add 2", "     ~ other.count: 0 -> 2"])
     }
@@ -146,7 +160,10 @@ struct DevtoolsTests {
         let shell = todos()
         #expect(shell.run("why filter") == [#"(no step changed filter: it is as the store was loaded)"#])
         #expect(shell.run("why todos[7]") == ["error: index 7 is past the end of todos (3 elements)"])
-        #expect(shell.run("why todos[*].done") == ["error: why follows one value, and [*] stands for several (name one, e.g. why todos[0].done)"])
+        #expect(
+            shell.run("why todos[*].done") == [
+                "error: why follows one value, and [*] stands for several (name one, e.g. why todos[0].done)"
+            ])
         #expect(shell.run("why")[0].hasPrefix("error: usage: why PATH"))
     }
 
@@ -156,7 +173,10 @@ struct DevtoolsTests {
         shell.run("load todos")
         shell.run("dispatch setFilter done")
         for _ in 0..<6 { shell.run("dispatch add title: x") }
-        #expect(shell.run("why filter") == ["(no kept step changed filter; the 3 earlier steps that may have are no longer kept)"])
+        #expect(
+            shell.run("why filter") == [
+                "(no kept step changed filter; the 3 earlier steps that may have are no longer kept)"
+            ])
         // A store loaded after them: they could not have changed it.
         shell.run("load counter")
         #expect(shell.run("why count") == ["(no step changed count: it is as the store was loaded)"])
@@ -170,7 +190,11 @@ struct DevtoolsTests {
         let lines = shell.run("why count")
         // Four entries kept (3 to 6), the two before them forgotten.
         #expect(lines.first == "(2 earlier steps are no longer kept)")
-        #expect(lines.dropFirst() == ["  3  increment", "     ~ count: 2 -> 3", "  4  increment", "     ~ count: 3 -> 4", "  5  increment", "     ~ count: 4 -> 5", "  6  increment", "     ~ count: 5 -> 6"])
+        #expect(
+            lines.dropFirst() == [
+                "  3  increment", "     ~ count: 2 -> 3", "  4  increment", "     ~ count: 3 -> 4", "  5  increment",
+                "     ~ count: 4 -> 5", "  6  increment", "     ~ count: 5 -> 6",
+            ])
     }
 
     @Test func whyRemakesStepsTheFullTranscriptNoLongerKeeps() {
@@ -189,7 +213,8 @@ struct DevtoolsTests {
         let shell = todos()
         shell.run("dispatch toggle id: 1")
         let result = try shell.session.execute(#require(try CommandParser.parse("why todos[0].done").command))
-        let line = Renderer(format: .json).jsonLine(of: result, command: .why(path: try ValuePath.parse("todos[0].done")), line: 9)
+        let line = Renderer(format: .json).jsonLine(
+            of: result, command: .why(path: try ValuePath.parse("todos[0].done")), line: 9)
         #expect(
             line
                 == #"{"line":9,"command":"why","path":"todos[0].done","steps":[{"number":1,"action":"add title: a","changes":[{"op":"+","path":"todos[0]","new":{"id":1,"title":"a","done":false}}]},{"number":4,"action":"toggle id: 1","changes":[{"op":"~","path":"todos[0].done","old":false,"new":true}]}]}"#
@@ -203,10 +228,19 @@ struct DevtoolsTests {
         #expect(shell.run("expect todos[*].id < $nextID") == [])
         #expect(shell.run("expect todos[*].done == false") == [])
         shell.run("dispatch toggle id: 2")
-        #expect(shell.run("expect todos[*].done == false") == ["error: expectation failed: todos[*].done == false: todos[1].done is true"])
-        #expect(shell.run("expect todos[*].title contains x") == [#"error: expectation failed: todos[*].title contains "x": todos[0].title is "a""#])
+        #expect(
+            shell.run("expect todos[*].done == false") == [
+                "error: expectation failed: todos[*].done == false: todos[1].done is true"
+            ])
+        #expect(
+            shell.run("expect todos[*].title contains x") == [
+                #"error: expectation failed: todos[*].title contains "x": todos[0].title is "a""#
+            ])
         #expect(shell.run("expect todos[*].nope == 1") == ["error: no key 'nope' in todos[0] (did you mean 'done'?)"])
-        #expect(shell.run("expect filter[*] == 1") == [#"error: filter is a string: [*] needs an array or an object (filter[*] names every element of a collection)"#])
+        #expect(
+            shell.run("expect filter[*] == 1") == [
+                #"error: filter is a string: [*] needs an array or an object (filter[*] names every element of a collection)"#
+            ])
         #expect(shell.run("state todos[*].id") == ["[1,2,3]"])
         #expect(shell.run("state todos[5]") == ["error: index 5 is past the end of todos (3 elements)"])
     }
@@ -221,18 +255,39 @@ struct DevtoolsTests {
     @Test func pathValuesAreReadWhenTheCommandRuns() {
         let shell = todos()
         #expect(shell.run("expect todos.count == $todos[2].id") == [])
-        #expect(shell.run("expect nextID == $todos.count") == ["error: expectation failed: nextID == $todos.count (actual: 4; $todos.count is 3)"])
+        #expect(
+            shell.run("expect nextID == $todos.count") == [
+                "error: expectation failed: nextID == $todos.count (actual: 4; $todos.count is 3)"
+            ])
         #expect(shell.run("dispatch toggle id: $todos[1].id") == ["~ todos[1].done: false -> true"])
-        #expect(shell.run("dispatch rename id: $todos[0].id title: $todos[2].title") == [#"~ todos[0].title: "a" -> "c""#])
+        #expect(
+            shell.run("dispatch rename id: $todos[0].id title: $todos[2].title") == [#"~ todos[0].title: "a" -> "c""#])
         // The history and `save` keep the values read, not the paths.
         #expect(shell.run("history").suffix(2) == ["  4  toggle id: 2", "  5  rename id: 1 title: c"])
-        #expect(shell.run(#"dispatch add title: "$nextID""#) == [#"+ todos[3]: {"id":4,"title":"$nextID","done":false}"#, "~ nextID: 4 -> 5"])
-        #expect(shell.run("dispatch toggle id: $nope") == ["error: $nope: no key 'nope' in the state (its keys are: todos, filter, nextID)"])
-        #expect(shell.run("dispatch toggle id: $") == [#"error: '$' must be followed by a path of the state (e.g. $count, or "$" for the string)"#])
+        #expect(
+            shell.run(#"dispatch add title: "$nextID""#) == [
+                #"+ todos[3]: {"id":4,"title":"$nextID","done":false}"#, "~ nextID: 4 -> 5",
+            ])
+        #expect(
+            shell.run("dispatch toggle id: $nope") == [
+                "error: $nope: no key 'nope' in the state (its keys are: todos, filter, nextID)"
+            ])
+        #expect(
+            shell.run("dispatch toggle id: $") == [
+                #"error: '$' must be followed by a path of the state (e.g. $count, or "$" for the string)"#
+            ])
         // Errors name the `$` value they come from; a PATH is written without `$`.
-        #expect(shell.run("expect nextID == $missing").first?.hasPrefix("error: $missing: no key 'missing' in the state") == true)
-        #expect(shell.run("dispatch toggle id: $todos[9].id") == ["error: $todos[9].id: index 9 is past the end of todos (4 elements)"])
-        #expect(shell.run("state $nextID") == ["error: '$nextID': a path is written without '$', which marks a value read from the state (e.g. state nextID, or expect count == $nextID)"])
+        #expect(
+            shell.run("expect nextID == $missing").first?.hasPrefix("error: $missing: no key 'missing' in the state")
+                == true)
+        #expect(
+            shell.run("dispatch toggle id: $todos[9].id") == [
+                "error: $todos[9].id: index 9 is past the end of todos (4 elements)"
+            ])
+        #expect(
+            shell.run("state $nextID") == [
+                "error: '$nextID': a path is written without '$', which marks a value read from the state (e.g. state nextID, or expect count == $nextID)"
+            ])
         #expect(shell.run("state nextID") == ["5"])
     }
 
@@ -271,7 +326,9 @@ struct DevtoolsTests {
         var err: [String] = []
         let runner = ScriptRunner(
             session: Session(catalog: .builtIn), options: .init(),
-            output: Printer(renderer: Renderer(), streams: .lines(standardOutput: { out.append($0) }, standardError: { err.append($0) })))
+            output: Printer(
+                renderer: Renderer(),
+                streams: .lines(standardOutput: { out.append($0) }, standardError: { err.append($0) })))
         runner.run(Array(script.utf8), file: "w.scenario")
         #expect(out == ["~ nextID: 1 -> 2", "(1 more change)", "~ nextID: 2 -> 3", "(1 more change)"])
         // The second block is compared with the whole diff, so it fails and shows every line.
@@ -283,7 +340,9 @@ struct DevtoolsTests {
         var jsonOut: [String] = []
         let jsonRunner = ScriptRunner(
             session: Session(catalog: .builtIn), options: json,
-            output: Printer(renderer: Renderer(format: .json), streams: .lines(standardOutput: { jsonOut.append($0) }, standardError: { _ in })))
+            output: Printer(
+                renderer: Renderer(format: .json),
+                streams: .lines(standardOutput: { jsonOut.append($0) }, standardError: { _ in })))
         jsonRunner.run(Array("load todos\nwatch nextID\ndispatch add title: a\n".utf8), file: "w")
         #expect(jsonOut.last?.contains(#""path":"todos[0]""#) == true)
 
@@ -291,9 +350,14 @@ struct DevtoolsTests {
         var dollarOut: [String] = []
         let dollarRunner = ScriptRunner(
             session: Session(catalog: .builtIn), options: json,
-            output: Printer(renderer: Renderer(format: .json), streams: .lines(standardOutput: { dollarOut.append($0) }, standardError: { _ in })))
+            output: Printer(
+                renderer: Renderer(format: .json),
+                streams: .lines(standardOutput: { dollarOut.append($0) }, standardError: { _ in })))
         dollarRunner.run(Array("load counter\ndispatch set 5\ndispatch add $count\n".utf8), file: "d")
-        #expect(dollarOut.last == #"{"line":3,"command":"dispatch","action":"add 5","changes":[{"op":"~","path":"count","old":5,"new":10}]}"#)
+        #expect(
+            dollarOut.last
+                == #"{"line":3,"command":"dispatch","action":"add 5","changes":[{"op":"~","path":"count","old":5,"new":10}]}"#
+        )
     }
 
     @Test func watchInAMultiStoreSessionFollowsItsStore() {

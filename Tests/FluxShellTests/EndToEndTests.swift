@@ -13,7 +13,8 @@ struct Fluxsh {
 
     /// An executable of this package built with the tests (`fluxsh`, `planted-shell`).
     static func executable(_ name: String) -> URL {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
         for folder in [beside, beside.deletingLastPathComponent()] {
             let candidate = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
@@ -69,7 +70,8 @@ struct Fluxsh {
         process.waitUntilExit()
         errorRead.wait()
         return Output(
-            stdout: String(decoding: outputData, as: UTF8.self), stderr: String(decoding: errorData.get(), as: UTF8.self),
+            stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData.get(), as: UTF8.self),
             status: process.terminationStatus)
     }
 }
@@ -89,7 +91,9 @@ struct EndToEndTests {
         let result = try Fluxsh.run(
             ["--store", "counter"], stdin: "dispatch increment\n\ndispatch incremnt\nstate count\n")
         #expect(result.stdout == "~ count: 0 -> 1\n1\n")
-        #expect(result.stderr == "<stdin>:3: error: unknown action 'incremnt' for store 'counter' (did you mean 'increment'?)\n")
+        #expect(
+            result.stderr
+                == "<stdin>:3: error: unknown action 'incremnt' for store 'counter' (did you mean 'increment'?)\n")
         #expect(result.status == 1)
     }
 
@@ -116,7 +120,8 @@ struct EndToEndTests {
     }
 
     @Test func jsonFormatPrintsOneObjectPerCommand() throws {
-        let result = try Fluxsh.run(["--format", "json"], stdin: "load counter\ndispatch increment\ndispatch nope\nstate count\n")
+        let result = try Fluxsh.run(
+            ["--format", "json"], stdin: "load counter\ndispatch increment\ndispatch nope\nstate count\n")
         #expect(
             result.stdout == """
                 {"line":1,"command":"load","store":"counter","alias":"counter"}
@@ -136,8 +141,12 @@ struct EndToEndTests {
             stdin: "dispatch add title: A added: \"2026-11-22T11:00:00+01:00\"\ndispatch visit\n")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines.first?.contains(#""action":"add title: A added: \"2026-11-22T10:00:00Z\"""#) == true, "\(result.stdout)")
-        #expect(lines.last?.hasPrefix(#"{"line":2,"command":"dispatch","action":"visit","changes":["#) == true, "\(result.stdout)")
+        #expect(
+            lines.first?.contains(#""action":"add title: A added: \"2026-11-22T10:00:00Z\"""#) == true,
+            "\(result.stdout)")
+        #expect(
+            lines.last?.hasPrefix(#"{"line":2,"command":"dispatch","action":"visit","changes":["#) == true,
+            "\(result.stdout)")
     }
 
     /// Sets and dictionaries iterate in another order in every process; what fluxsh prints of
@@ -153,7 +162,9 @@ struct EndToEndTests {
         #expect(runs[0].status == 0)
         #expect(runs[0].stderr == "")
         #expect(runs[0].stdout.contains(#"["10","9","Zed","apple","banana","cherry","date","fig","kiwi","éclair"]"#))
-        #expect(runs[0].stdout.contains(#"{"1":"Fiction","2":"History","3":"s3","8":"s8","10":"Science","17":"s17","40":"s40","250":"s250"}"#))
+        #expect(
+            runs[0].stdout.contains(
+                #"{"1":"Fiction","2":"History","3":"s3","8":"s8","10":"Science","17":"s17","40":"s40","250":"s250"}"#))
         #expect(runs[1].stdout == runs[0].stdout)
         #expect(runs[2].stdout == runs[0].stdout)
     }
@@ -179,8 +190,10 @@ struct EndToEndTests {
 
     @Test func runExecutesFilesInOneSessionAndChecksExpectations() throws {
         let folder = try temporaryFolder()
-        try "load counter\ndispatch add 2\n~ count: 0 -> 2\n".write(to: folder.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
-        try "dispatch increment\n~ count: 2 -> 4\nexpect count == 3\n".write(to: folder.appendingPathComponent("b.txt"), atomically: true, encoding: .utf8)
+        try "load counter\ndispatch add 2\n~ count: 0 -> 2\n".write(
+            to: folder.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
+        try "dispatch increment\n~ count: 2 -> 4\nexpect count == 3\n".write(
+            to: folder.appendingPathComponent("b.txt"), atomically: true, encoding: .utf8)
         let result = try Fluxsh.run(["run", "a.txt", "b.txt"], in: folder)
         #expect(result.stdout == "~ count: 0 -> 2\n~ count: 2 -> 3\n")
         #expect(
@@ -254,13 +267,17 @@ struct EndToEndTests {
     @Test func foldersAreWalkedOnceAndAreNotSavedOver() throws {
         let folder = try temporaryFolder()
         try "load counter\n".write(to: folder.appendingPathComponent("a.scenario"), atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             atPath: folder.appendingPathComponent("sub/loop").path, withDestinationPath: folder.path)
         let tested = try Fluxsh.run(["test", "."], in: folder)
         #expect(tested.stdout == "PASS ./a.scenario\n1 passed, 0 failed\n", "\(tested.stderr)")
         let saved = try Fluxsh.run([], stdin: "load counter\nsave sub\n", in: folder)
-        #expect(saved.stderr == "<stdin>:2: error: cannot write 'sub': it is a directory (give a file name, e.g. sub/session.scenario)\n")
+        #expect(
+            saved.stderr
+                == "<stdin>:2: error: cannot write 'sub': it is a directory (give a file name, e.g. sub/session.scenario)\n"
+        )
         #expect(saved.status == 1)
     }
 
@@ -268,10 +285,12 @@ struct EndToEndTests {
     @Test func aByteOrderMarkBeforeTheFirstLineIsIgnored() throws {
         let folder = try temporaryFolder()
         let file = folder.appendingPathComponent("bom.scenario")
-        try "\u{FEFF}load counter\ndispatch increment\n~ count: 0 -> 1\n".write(to: file, atomically: true, encoding: .utf8)
+        try "\u{FEFF}load counter\ndispatch increment\n~ count: 0 -> 1\n".write(
+            to: file, atomically: true, encoding: .utf8)
         let tested = try Fluxsh.run(["test", "bom.scenario"], in: folder)
         #expect(tested.stdout == "PASS bom.scenario\n1 passed, 0 failed\n", "\(tested.stderr)")
-        try "\u{FEFF}load counter\ndispatch increment\n~ count: 0 -> 9\n".write(to: file, atomically: true, encoding: .utf8)
+        try "\u{FEFF}load counter\ndispatch increment\n~ count: 0 -> 9\n".write(
+            to: file, atomically: true, encoding: .utf8)
         let updated = try Fluxsh.run(["test", "--update", "bom.scenario"], in: folder)
         #expect(updated.status == 0)
         #expect(try Data(contentsOf: file) == Data("\u{FEFF}load counter\ndispatch increment\n~ count: 0 -> 1\n".utf8))
@@ -282,14 +301,16 @@ struct EndToEndTests {
 
     @Test func updateRewritesOnlyExpectedDiffLines() throws {
         let folder = try temporaryFolder()
-        let original = "# keep me  \r\nload counter\r\ndispatch increment\r\n~ count: 0 -> 9\r\n  expect count == 1   \r\ndispatch increment\r\n"
+        let original =
+            "# keep me  \r\nload counter\r\ndispatch increment\r\n~ count: 0 -> 9\r\n  expect count == 1   \r\ndispatch increment\r\n"
         let file = folder.appendingPathComponent("s.scenario")
         try original.write(to: file, atomically: true, encoding: .utf8)
         let result = try Fluxsh.run(["test", "--update", "s.scenario"], in: folder)
         #expect(result.stdout == "PASS s.scenario (updated)\n1 passed, 0 failed\n")
         #expect(
             try String(contentsOf: file, encoding: .utf8)
-                == "# keep me  \r\nload counter\r\ndispatch increment\r\n~ count: 0 -> 1\r\n  expect count == 1   \r\ndispatch increment\r\n")
+                == "# keep me  \r\nload counter\r\ndispatch increment\r\n~ count: 0 -> 1\r\n  expect count == 1   \r\ndispatch increment\r\n"
+        )
     }
 
     /// Piped input checks `...` in expected diff blocks as scenarios do (SPEC §7).
@@ -297,7 +318,8 @@ struct EndToEndTests {
         let passing = try Fluxsh.run(["--store", "todos"], stdin: "dispatch add title: x\n...\n~ nextID: 1 -> 2\n")
         #expect(passing.stderr == "")
         #expect(passing.status == 0)
-        let failing = try Fluxsh.run(["--store", "todos"], stdin: "...\ndispatch add title: x\n~ nextID: 1 -> 2\n...\n")
+        let failing = try Fluxsh.run(
+            ["--store", "todos"], stdin: "...\ndispatch add title: x\n~ nextID: 1 -> 2\n...\n")
         #expect(
             failing.stderr.hasPrefix(
                 "<stdin>:1: error: '...' is not inside an expected diff block"
@@ -326,8 +348,12 @@ struct EndToEndTests {
         let replay = try Fluxsh.run(["test", "--exhaustive", "saved.scenario"], in: folder)
         #expect(replay.stdout == "PASS saved.scenario\n1 passed, 0 failed\n")
         #expect(replay.status == 0)
-        let unwritable = try Fluxsh.run(["--store", "counter"], stdin: "save /nonexistent/dir/x.scenario\n", in: folder)
-        #expect(unwritable.stderr == "<stdin>:1: error: cannot write '/nonexistent/dir/x.scenario': folder '/nonexistent/dir' does not exist\n")
+        let unwritable = try Fluxsh.run(
+            ["--store", "counter"], stdin: "save /nonexistent/dir/x.scenario\n", in: folder)
+        #expect(
+            unwritable.stderr
+                == "<stdin>:1: error: cannot write '/nonexistent/dir/x.scenario': folder '/nonexistent/dir' does not exist\n"
+        )
     }
 
     @Test func junitReportAndShards() throws {
@@ -341,11 +367,14 @@ struct EndToEndTests {
         #expect(result.status == 1)
         let xml = try String(contentsOf: report, encoding: .utf8)
         #expect(xml.contains(#"<testsuite name="scenarios" tests="5" failures="1""#))
-        #expect(xml.contains(#"<failure message="./s3.scenario:3: error: expectation failed: count == 99 (actual: 3)""#))
+        #expect(
+            xml.contains(#"<failure message="./s3.scenario:3: error: expectation failed: count == 99 (actual: 3)""#))
         var seen: [String] = []
         for shard in 1...3 {
             let output = try Fluxsh.run(["test", "--shard", "\(shard)/3", "."], in: folder).stdout
-            seen += output.split(separator: "\n").filter { $0.hasPrefix("PASS") || $0.hasPrefix("FAIL") }.map { String($0.dropFirst(5)) }
+            seen += output.split(separator: "\n").filter { $0.hasPrefix("PASS") || $0.hasPrefix("FAIL") }.map {
+                String($0.dropFirst(5))
+            }
         }
         #expect(seen.sorted() == (0..<5).map { "./s\($0).scenario" })
         #expect(try Fluxsh.run(["test", "--shard", "4/3", "."], in: folder).status == 2)
@@ -353,7 +382,8 @@ struct EndToEndTests {
 
     @Test func testRunnerSpeaksJSONAndBails() throws {
         let folder = try temporaryFolder()
-        try "load counter\nexpect count == 1\n".write(to: folder.appendingPathComponent("a.scenario"), atomically: true, encoding: .utf8)
+        try "load counter\nexpect count == 1\n".write(
+            to: folder.appendingPathComponent("a.scenario"), atomically: true, encoding: .utf8)
         try "load counter\n".write(to: folder.appendingPathComponent("b.scenario"), atomically: true, encoding: .utf8)
         let json = try Fluxsh.run(["test", "--format", "json", "."], in: folder)
         #expect(

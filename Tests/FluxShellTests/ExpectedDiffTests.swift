@@ -85,7 +85,9 @@ struct ExpectedDiffTests {
             ])
         #expect(alignment.updated == [.kept(expected: 0), .written(actual: 1), .kept(expected: 3), .kept(expected: 4)])
         // Lines in a gap without `...` are written out; `...` lines only a lost line kept apart are one.
-        let gaps = ExpectedDiff([Self.added, "...", "~ lost: 1 -> 2", "..."]).alignment(with: [Self.fetched, Self.added, Self.nextID])
+        let gaps = ExpectedDiff([Self.added, "...", "~ lost: 1 -> 2", "..."]).alignment(with: [
+            Self.fetched, Self.added, Self.nextID,
+        ])
         #expect(gaps.updated == [.written(actual: 0), .kept(expected: 0), .kept(expected: 1)])
     }
 
@@ -112,12 +114,15 @@ struct ExpectedDiffTests {
                 for largestTable in [ExpectedDiff.largestTable, 0] {
                     let alignment = diff.alignment(with: actual, largestTable: largestTable)
                     if alignment.holds != Self.glob(expected[...], actual[...]) {
-                        Issue.record("\(expected) against \(actual), \(largestTable) cells: alignment says \(alignment.holds)")
+                        Issue.record(
+                            "\(expected) against \(actual), \(largestTable) cells: alignment says \(alignment.holds)")
                     }
                     Self.checkSteps(of: alignment, expected, actual)
                     let updated = Self.lines(of: alignment.updated, expected, actual)
                     if ExpectedDiff(updated).alignment(with: actual).holds == false {
-                        Issue.record("\(expected) against \(actual), \(largestTable) cells: update wrote \(updated), which does not match")
+                        Issue.record(
+                            "\(expected) against \(actual), \(largestTable) cells: update wrote \(updated), which does not match"
+                        )
                     }
                 }
                 compared += 1
@@ -156,7 +161,9 @@ struct ExpectedDiffTests {
             case .replaced(let expectedIndex, let actualIndex):
                 e = expectedIndex
                 a = actualIndex..<(actualIndex + 1)
-                if expected[expectedIndex].prefix(while: { $0 != ":" }) != actual[actualIndex].prefix(while: { $0 != ":" }) {
+                if expected[expectedIndex].prefix(while: { $0 != ":" })
+                    != actual[actualIndex].prefix(while: { $0 != ":" })
+                {
                     Issue.record("\(step) replaces a line for another path", sourceLocation: sourceLocation)
                 }
             case .missing(let expectedIndex): e = expectedIndex
@@ -164,13 +171,19 @@ struct ExpectedDiffTests {
             case .ellipsis(let expectedIndex, let covers):
                 e = expectedIndex
                 a = covers
-                if expected[expectedIndex] != "..." { Issue.record("\(step) is not a `...`", sourceLocation: sourceLocation) }
+                if expected[expectedIndex] != "..." {
+                    Issue.record("\(step) is not a `...`", sourceLocation: sourceLocation)
+                }
             }
             if let e {
-                if e != nextExpected { Issue.record("\(step): expected line \(nextExpected) next", sourceLocation: sourceLocation) }
+                if e != nextExpected {
+                    Issue.record("\(step): expected line \(nextExpected) next", sourceLocation: sourceLocation)
+                }
                 nextExpected = e + 1
             }
-            if a.lowerBound != nextActual { Issue.record("\(step): actual line \(nextActual) next", sourceLocation: sourceLocation) }
+            if a.lowerBound != nextActual {
+                Issue.record("\(step): actual line \(nextActual) next", sourceLocation: sourceLocation)
+            }
             nextActual = a.upperBound
         }
         if nextExpected != expected.count || nextActual != actual.count {
@@ -241,7 +254,8 @@ struct ExpectedDiffTests {
             }
             return text
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).scenario").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).scenario")
+            .path
         try scenario().write(toFile: path, atomically: true, encoding: .utf8)
         let passed = ScenarioRunner(catalog: catalog).run(path)
         #expect(passed.passed, "\(passed.report.prefix(5).joined(separator: "\n"))")
@@ -251,7 +265,8 @@ struct ExpectedDiffTests {
         #expect(!failed.passed)
         #expect(
             failed.report.first
-                == "\(path):2: error: the diff of 'dispatch fill 1' differs from the expected lines: '~ cells[778]: 0 -> 2' was not found")
+                == "\(path):2: error: the diff of 'dispatch fill 1' differs from the expected lines: '~ cells[778]: 0 -> 2' was not found"
+        )
 
         var options = ScenarioRunner.Options()
         options.update = true

@@ -22,7 +22,8 @@ struct ExploreEndToEndTests {
         let scenario = try String(contentsOf: here.appendingPathComponent("explore-1.scenario"), encoding: .utf8)
         #expect(scenario.hasSuffix("load quotient\ndispatch divide by: 0\n"))
         // The scenario fails under `test` (it dies at its last line) until the bug is fixed.
-        let replay = try Fluxsh.run(["test", "explore-1.scenario"], environment: ["SWIFT_BACKTRACE": "enable=no"], in: here, program: shell)
+        let replay = try Fluxsh.run(
+            ["test", "explore-1.scenario"], environment: ["SWIFT_BACKTRACE": "enable=no"], in: here, program: shell)
         #expect(replay.status != 0)
     }
 
@@ -32,7 +33,8 @@ struct ExploreEndToEndTests {
         defer { try? FileManager.default.removeItem(at: here) }
         let shell = Fluxsh.executable("planted-shell")
         let result = try Fluxsh.run(
-            ["explore", "level", "--seed", "3", "--no-color", "--jobs", "2"], environment: ["TMPDIR": here.path], in: here,
+            ["explore", "level", "--seed", "3", "--no-color", "--jobs", "2"], environment: ["TMPDIR": here.path],
+            in: here,
             program: shell)
         #expect(result.status == 1)
         #expect(result.stdout.contains("Fatal error: A: above twenty"))
@@ -52,7 +54,8 @@ struct ExploreEndToEndTests {
         let here = try folder()
         defer { try? FileManager.default.removeItem(at: here) }
         let shell = Fluxsh.executable("planted-shell")
-        let result = try Fluxsh.run(["explore", "bag", "--seed", "1", "--runs", "20", "--no-color"], in: here, program: shell)
+        let result = try Fluxsh.run(
+            ["explore", "bag", "--seed", "1", "--runs", "20", "--no-color"], in: here, program: shell)
         #expect(result.status == 1)
         #expect(result.stdout.contains("FAIL: replaying the same actions printed other diff lines"))
         // Its scenario fails under `test`, a process of its own.
@@ -67,16 +70,21 @@ struct ExploreEndToEndTests {
         let here = try folder()
         defer { try? FileManager.default.removeItem(at: here) }
         let shell = Fluxsh.executable("planted-shell")
-        let result = try Fluxsh.run(["explore", "tags", "--seed", "3", "--runs", "4", "--no-color"], in: here, program: shell)
+        let result = try Fluxsh.run(
+            ["explore", "tags", "--seed", "3", "--runs", "4", "--no-color"], in: here, program: shell)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("  replayed in another process (another hash seed), the same actions printed other lines"))
+        #expect(
+            result.stdout.contains(
+                "  replayed in another process (another hash seed), the same actions printed other lines"))
         #expect(result.stdout.contains("shrunk from ") && result.stdout.contains(" to 1:\n  dispatch fill\n"))
     }
 
     @Test func theSameSeedPrintsTheSameBytesAndAFailureIsSaved() throws {
         let here = try folder()
         defer { try? FileManager.default.removeItem(at: here) }
-        let arguments = ["explore", "counter", "--seed", "9", "--runs", "30", "--invariant", "count < 40", "--no-color"]
+        let arguments = [
+            "explore", "counter", "--seed", "9", "--runs", "30", "--invariant", "count < 40", "--no-color",
+        ]
         let first = try Fluxsh.run(arguments, in: here)
         let second = try Fluxsh.run(arguments + ["--jobs", "3"], in: here)
         #expect(first.status == 1)

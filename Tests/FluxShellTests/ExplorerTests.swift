@@ -117,7 +117,9 @@ struct ExplorerTests {
             }),
     ])
 
-    private func explore(_ stores: [String], invariants: [String] = [], seed: UInt64 = 1, runs: Int = 200) throws -> Explorer.Report {
+    private func explore(_ stores: [String], invariants: [String] = [], seed: UInt64 = 1, runs: Int = 200) throws
+        -> Explorer.Report
+    {
         var options = Explorer.Options(stores: stores, seed: seed)
         options.invariants = invariants
         options.runs = runs
@@ -127,7 +129,8 @@ struct ExplorerTests {
 
     /// The saved scenario, run by the scenario runner: it must fail.
     private func scenarioFails(_ text: String) throws -> [String] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(UUID().uuidString).scenario")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "explore-\(UUID().uuidString).scenario")
         try text.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = ScenarioRunner(catalog: Self.catalog).run(file.path)
@@ -168,7 +171,9 @@ struct ExplorerTests {
         #expect(failure.check == .storeInvariant(store: "guardedTank", name: "level is not negative"))
         #expect(failure.minimal.count <= 2)
         let lines = try scenarioFails(failure.scenario)
-        #expect(lines.first?.contains("error: invariant 'level is not negative' of store 'guardedTank' does not hold") == true)
+        #expect(
+            lines.first?.contains("error: invariant 'level is not negative' of store 'guardedTank' does not hold")
+                == true)
     }
 
     @Test func aMutationReadingAClockFailsTheReplay() throws {
@@ -280,7 +285,8 @@ struct ExplorerTests {
             options.invariants = ["count < 60"]
             options.runs = 60
             options.jobs = jobs
-            return Renderer().report(try Explorer(catalog: .builtIn, options: options).explore(), options: options, seconds: 0, savedTo: nil)
+            return Renderer().report(
+                try Explorer(catalog: .builtIn, options: options).explore(), options: options, seconds: 0, savedTo: nil)
         }
         #expect(try report(jobs: 3) == report(jobs: 1))
     }

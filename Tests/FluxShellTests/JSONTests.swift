@@ -10,7 +10,9 @@ struct JSONTests {
 
     @Test func prettyIsIndentedJSON() throws {
         let value = try JSONParser.parse(#"{"count":0,"todos":[{"id":1}],"e":[]}"#)
-        #expect(JSONText.pretty(value) == "{\n  \"count\": 0,\n  \"todos\": [\n    {\n      \"id\": 1\n    }\n  ],\n  \"e\": []\n}")
+        #expect(
+            JSONText.pretty(value)
+                == "{\n  \"count\": 0,\n  \"todos\": [\n    {\n      \"id\": 1\n    }\n  ],\n  \"e\": []\n}")
     }
 
     @Test func largeObjectsParseCompareAndDiffInLinearTime() throws {
@@ -64,10 +66,12 @@ struct JSONTests {
     @Test func decoderReportsRangeAndTypeErrorsWithTheirPath() {
         enum Action: Decodable { case set(UInt8) }
         #expect(throws: DecodingError.self) {
-            try JSONValueDecoder().decode(Action.self, from: .object(JSONObject([("set", .object(JSONObject([("_0", .int(300))])))])))
+            try JSONValueDecoder().decode(
+                Action.self, from: .object(JSONObject([("set", .object(JSONObject([("_0", .int(300))])))])))
         }
         do {
-            _ = try JSONValueDecoder().decode(Action.self, from: .object(JSONObject([("set", .object(JSONObject([("_0", .string("x"))])))])))
+            _ = try JSONValueDecoder().decode(
+                Action.self, from: .object(JSONObject([("set", .object(JSONObject([("_0", .string("x"))])))])))
             Issue.record("decoding a string as UInt8 succeeded")
         } catch let DecodingError.typeMismatch(_, context) {
             #expect(context.codingPath.map(\.stringValue) == ["set", "_0"])

@@ -8,7 +8,9 @@ struct LineReaderTests {
     private func lines(_ reader: consuming LineReader) -> [(String, Bool)] {
         var result: [(String, Bool)] = []
         var tooLong = false
-        while let line = reader.nextLine(tooLong: &tooLong) { result.append((String(decoding: line, as: UTF8.self), tooLong)) }
+        while let line = reader.nextLine(tooLong: &tooLong) {
+            result.append((String(decoding: line, as: UTF8.self), tooLong))
+        }
         return result
     }
 
@@ -29,7 +31,9 @@ struct LineReaderTests {
         let expected = lines(LineReader(bytes: Array(text.utf8)))
         // NB: split as bytes: in a Swift string, "\r\n" is one character, not a "\n".
         let pieces = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
-        let naive = text.isEmpty ? [] : pieces.dropLast(text.utf8.last == 0x0A ? 1 : 0).map { String(decoding: $0, as: UTF8.self) }
+        let naive =
+            text.isEmpty
+            ? [] : pieces.dropLast(text.utf8.last == 0x0A ? 1 : 0).map { String(decoding: $0, as: UTF8.self) }
         #expect(expected.map(\.0) == naive)
         for block in [1, 2, 3, 64] {
             let streamed = lines(stream(text, block: block))
@@ -40,7 +44,9 @@ struct LineReaderTests {
     @Test func aByteOrderMarkAtTheStartIsNotPartOfTheFirstLine() {
         let text = "\u{FEFF}load counter\n\u{FEFF}x\n"
         #expect(lines(LineReader(bytes: Array(text.utf8))).map(\.0) == ["load counter", "\u{FEFF}x"])
-        for block in [1, 2, 64] { #expect(lines(stream(text, block: block)).map(\.0) == ["load counter", "\u{FEFF}x"]) }
+        for block in [1, 2, 64] {
+            #expect(lines(stream(text, block: block)).map(\.0) == ["load counter", "\u{FEFF}x"])
+        }
         #expect(lines(LineReader(bytes: [0xEF, 0xBB])).map(\.0) == ["\u{FFFD}"])
     }
 
@@ -52,6 +58,9 @@ struct LineReaderTests {
             #expect(result.map(\.0) == expected.map(\.0))
             #expect(result.map(\.1) == expected.map(\.1))
         }
-        #expect(lines(LineReader(bytes: Array(text.utf8), maximumLineLength: .max)).map(\.0) == ["ok", "0123456789abcdef", "next", "0123456789"])
+        #expect(
+            lines(LineReader(bytes: Array(text.utf8), maximumLineLength: .max)).map(\.0) == [
+                "ok", "0123456789abcdef", "next", "0123456789",
+            ])
     }
 }

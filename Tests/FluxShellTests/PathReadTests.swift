@@ -21,7 +21,10 @@ struct PathReadTests {
         var count = 7
     }
 
-    enum Status { case idle, failed(reason: String, attempts: Int) }
+    enum Status {
+        case idle
+        case failed(reason: String, attempts: Int)
+    }
 
     /// Every path of `value`, with the value at it.
     func paths(of value: JSONValue, at path: ValuePath = ValuePath()) -> [(ValuePath, JSONValue)] {
@@ -31,7 +34,9 @@ struct PathReadTests {
             for (key, member) in object.members { result += paths(of: member, at: path.appending(.key(key))) }
             if object["count"] == nil { result.append((path.appending(.key("count")), .int(object.count))) }
         case .array(let elements):
-            for (index, element) in elements.enumerated() { result += paths(of: element, at: path.appending(.index(index))) }
+            for (index, element) in elements.enumerated() {
+                result += paths(of: element, at: path.appending(.index(index)))
+            }
             result.append((path.appending(.key("count")), .int(elements.count)))
         default:
             break
@@ -55,7 +60,9 @@ struct PathReadTests {
         #expect(readInPlace >= 24, "\(readInPlace) of \(all.count)")
     }
 
-    @Test(arguments: ["items[1].title", "items.count", #"byID["10"]"#, #"named["count"]"#, "maybe.title", "count", "none"])
+    @Test(arguments: [
+        "items[1].title", "items.count", #"byID["10"]"#, #"named["count"]"#, "maybe.title", "count", "none",
+    ])
     func structArrayDictionaryAndOptionalPathsAreReadInPlace(_ text: String) throws {
         let path = try ValuePath.parse(text[...])
         let sample = Sample()
@@ -93,6 +100,8 @@ struct PathReadTests {
         #expect(shell.run("state todos.count") == ["2"])
         #expect(shell.run("expect todos[0].done == false") == [])
         #expect(shell.run("state todos[2]") == ["error: index 2 is past the end of todos (2 elements)"])
-        #expect(shell.run("state todos[0].titl").first?.hasPrefix("error: no key 'titl' in todos[0] (did you mean 'title'?)") == true)
+        #expect(
+            shell.run("state todos[0].titl").first?.hasPrefix(
+                "error: no key 'titl' in todos[0] (did you mean 'title'?)") == true)
     }
 }

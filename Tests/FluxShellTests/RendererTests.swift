@@ -25,7 +25,9 @@ struct RendererTests {
         var err: [String] = []
         let runner = ScriptRunner(
             session: session, options: ScriptRunner.Options(),
-            output: Printer(renderer: renderer, streams: .lines(standardOutput: { out.append($0) }, standardError: { err.append($0) })))
+            output: Printer(
+                renderer: renderer,
+                streams: .lines(standardOutput: { out.append($0) }, standardError: { err.append($0) })))
         runner.run(Array(script.utf8), file: "s.scenario")
         return (out, err, runner.failures.count)
     }
@@ -37,14 +39,18 @@ struct RendererTests {
         #expect(text.out.last == "warning: effects dispatched more than 2 follow-up actions; the rest were dropped")
         let json = run(script, renderer: Renderer(format: .json))
         #expect(json.failures == 0)
-        #expect(json.out.last?.hasSuffix(#""warnings":["warning: effects dispatched more than 2 follow-up actions; the rest were dropped"]}"#) == true)
+        #expect(
+            json.out.last?.hasSuffix(
+                #""warnings":["warning: effects dispatched more than 2 follow-up actions; the rest were dropped"]}"#)
+                == true)
     }
 
     @Test func errorsAreLocatedExceptAtThePromptAndColoredOnlyWhenAsked() {
         let located = run("load echo\ndispatch pong\n", renderer: Renderer())
         #expect(located.err == ["s.scenario:2: error: unknown action 'pong' for store 'echo' (did you mean 'ping'?)"])
         let prompt = run("load echo\ndispatch pong\n", renderer: Renderer(colors: true, locatesErrors: false))
-        #expect(prompt.err == ["\u{1B}[31merror: unknown action 'pong' for store 'echo' (did you mean 'ping'?)\u{1B}[0m"])
+        #expect(
+            prompt.err == ["\u{1B}[31merror: unknown action 'pong' for store 'echo' (did you mean 'ping'?)\u{1B}[0m"])
         let colored = run("load echo\ndispatch ping\n", renderer: Renderer(colors: true))
         #expect(colored.out.first == "\u{1B}[33m~ count: 0 -> 1\u{1B}[0m")
         #expect(colored.out.contains("\u{1B}[2m=> ping\u{1B}[0m"))
@@ -62,10 +68,14 @@ struct RendererTests {
             else { return ["error"] }
             return Renderer(colors: colors, width: width).lines(of: result)
         }
-        #expect(lines("dispatch add short", width: 80) == ["+ todos[0]: {\"id\":1,\"title\":\"short\",\"done\":false}", "~ nextID: 1 -> 2"])
+        #expect(
+            lines("dispatch add short", width: 80) == [
+                "+ todos[0]: {\"id\":1,\"title\":\"short\",\"done\":false}", "~ nextID: 1 -> 2",
+            ])
         #expect(
             lines("dispatch add \(long)", width: 60) == [
-                "+ todos[1]:", "  {", "    \"id\": 2,", "    \"title\": \"\(long)\",", "    \"done\": false", "  }", "~ nextID: 2 -> 3",
+                "+ todos[1]:", "  {", "    \"id\": 2,", "    \"title\": \"\(long)\",", "    \"done\": false", "  }",
+                "~ nextID: 2 -> 3",
             ])
         #expect(
             lines("dispatch rename 2 done", width: 70) == ["~ todos[1].title:", "  \"\(long)\"", "  ->", "  \"done\""])
@@ -77,11 +87,16 @@ struct RendererTests {
         #expect(lines("redo", width: nil) == ["~ todos[1].title: \"\(long)\" -> \"done\""])
         #expect(
             lines("why todos[1].title", width: 40) == [
-                "  2  add \(long)", "     + todos[1]:", "       {", "         \"id\": 2,", "         \"title\": \"\(long)\",",
-                "         \"done\": false", "       }", "  3  rename 2 done", "     ~ todos[1].title:", "       \"\(long)\"", "       ->",
+                "  2  add \(long)", "     + todos[1]:", "       {", "         \"id\": 2,",
+                "         \"title\": \"\(long)\",",
+                "         \"done\": false", "       }", "  3  rename 2 done", "     ~ todos[1].title:",
+                "       \"\(long)\"", "       ->",
                 "       \"done\"",
             ])
-        #expect(lines("state todos[0]", width: 30) == ["{", "  \"id\": 1,", "  \"title\": \"short\",", "  \"done\": false", "}"])
+        #expect(
+            lines("state todos[0]", width: 30) == [
+                "{", "  \"id\": 1,", "  \"title\": \"short\",", "  \"done\": false", "}",
+            ])
         #expect(lines("state todos[0]", width: 80) == ["{\"id\":1,\"title\":\"short\",\"done\":false}"])
     }
 }

@@ -1,9 +1,10 @@
 import Dispatch
 import FluxCore
-@testable import FluxShell
-@testable import FluxStores
 import Foundation
 import Testing
+
+@testable import FluxShell
+@testable import FluxStores
 
 #if canImport(Glibc)
     import Glibc
@@ -92,7 +93,8 @@ struct ScenarioRecorderTests {
                 case 1: flux.dispatcher.dispatch(.add(title: "plain\(thread)", quantity: -1))
                 case 2: flux.dispatcher.dispatch(.note(index % 2 == 0 ? nil : "a note, from \(thread)"))
                 case 3: flux.dispatcher.dispatch(.note("ünïcødé ✓ \t tab"))
-                default: if index % 20 == 4 { flux.dispatcher.dispatch(.clear) } else { flux.dispatcher.dispatch(.bump) }
+                default:
+                    if index % 20 == 4 { flux.dispatcher.dispatch(.clear) } else { flux.dispatcher.dispatch(.bump) }
                 }
             }
         }
@@ -270,12 +272,18 @@ struct ScenarioRecorderTests {
 
     @Test func aFileThatCannotBeCreatedThrowsAtOnce() throws {
         let flux = Flux(state: ShopState(), mutation: ShopMutation())
-        #expect(throws: ShellError("cannot create '/nonexistent-folder/s.scenario': no such file or directory", hint: "folder '/nonexistent-folder' does not exist")) {
+        #expect(
+            throws: ShellError(
+                "cannot create '/nonexistent-folder/s.scenario': no such file or directory",
+                hint: "folder '/nonexistent-folder' does not exist")
+        ) {
             try ScenarioRecorder(recording: flux, as: "shop", to: "/nonexistent-folder/s.scenario")
         }
         let folder = FileManager.default.temporaryDirectory.path
         #expect(throws: ShellError.self) { try ScenarioRecorder(recording: flux, as: "shop", to: folder) }
-        #expect(throws: ShellError.self) { try ScenarioRecorder(recording: flux, as: "two words", to: Self.scratchFile("x")) }
+        #expect(throws: ShellError.self) {
+            try ScenarioRecorder(recording: flux, as: "two words", to: Self.scratchFile("x"))
+        }
         flux.dispatcher.dispatch(.bump)
         #expect(flux.store.state.bumps == 1)
     }
@@ -289,7 +297,8 @@ struct ScenarioRecorderTests {
         for _ in 0..<3 { flux.dispatcher.dispatch(.bump) }
 
         #expect(flux.store.state.bumps == 3)
-        #expect(reports.get() == ["ScenarioRecorder: cannot write /dev/full: no space left on device; recording stopped\n"])
+        #expect(
+            reports.get() == ["ScenarioRecorder: cannot write /dev/full: no space left on device; recording stopped\n"])
         #expect(recorder.error == ShellError("cannot write /dev/full: no space left on device"))
         #expect(throws: recorder.error!) { try recorder.finish() }
         #expect(reports.get().count == 1)
@@ -328,7 +337,8 @@ struct ScenarioRecorderTests {
         #expect(recorder.error != nil)
         var received = [UInt8](repeating: 0, count: 64)
         let count = read(ends[0], &received, received.count)
-        #expect(String(decoding: received.prefix(max(0, count)), as: UTF8.self).hasPrefix("load shop\ndispatch bump\n..."))
+        #expect(
+            String(decoding: received.prefix(max(0, count)), as: UTF8.self).hasPrefix("load shop\ndispatch bump\n..."))
         #expect(buffered > 0)
     }
 
@@ -371,7 +381,9 @@ struct ScenarioRecorderTests {
             AnyMiddleware(didDispatch: { action, dispatcher in
                 switch action {
                 case .search(let query): dispatcher.dispatch(RepositoryFixture.response(query: query, page: 1))
-                case .nextPage: dispatcher.dispatch(RepositoryFixture.response(query: flux.store.state.query, page: flux.store.state.page + 1))
+                case .nextPage:
+                    dispatcher.dispatch(
+                        RepositoryFixture.response(query: flux.store.state.query, page: flux.store.state.page + 1))
                 case .searchResponse: break
                 }
             }))
@@ -382,7 +394,10 @@ struct ScenarioRecorderTests {
         try recorder.finish()
 
         let lines = try Self.lines(of: path)
-        #expect(lines.filter { $0.hasPrefix("dispatch ") } == ["dispatch search query: swift", "dispatch nextPage", "dispatch search query: flux"])
+        #expect(
+            lines.filter { $0.hasPrefix("dispatch ") } == [
+                "dispatch search query: swift", "dispatch nextPage", "dispatch search query: flux",
+            ])
         #expect(lines.filter { $0.hasPrefix("# => searchResponse page: ") }.count == 3)
         let result = try Fluxsh.run(["test", "--no-color", "session.scenario"], in: folder)
         #expect(result.stdout == "PASS session.scenario\n1 passed, 0 failed\n", "\(result.stdout)\(result.stderr)")

@@ -16,7 +16,8 @@ struct ScenarioRunnerTests {
 
     @Test func failuresReadAsTheCommandLinePrintsThem() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString).scenario")
-        try "load counter\ndispatch add 2\n~ count: 0 -> 3\n! dispatch add 1\n".write(to: file, atomically: true, encoding: .utf8)
+        try "load counter\ndispatch add 2\n~ count: 0 -> 3\n! dispatch add 1\n".write(
+            to: file, atomically: true, encoding: .utf8)
         let result = ScenarioRunner(catalog: .builtIn).run(file.path)
         #expect(!result.passed)
         #expect(
@@ -60,7 +61,8 @@ struct ScenarioRunnerTests {
 
     /// Writes `text` to a new scenario file and returns its path.
     private func scenario(_ text: String, _ name: String = "ellipsis") throws -> String {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).scenario")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(name)-\(UUID().uuidString).scenario")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
     }
@@ -103,14 +105,17 @@ struct ScenarioRunnerTests {
                 "  ≠ ~ nextID: 1 -> 3 | ~ nextID: 1 -> 2",
                 "  (run 'fluxsh test --update' to accept what happened)",
             ])
-        let extra = try scenario("load todos\ndispatch add title: x\n...\n+ todos[0]: {\"id\":1,\"title\":\"x\",\"done\":false}\n")
+        let extra = try scenario(
+            "load todos\ndispatch add title: x\n...\n+ todos[0]: {\"id\":1,\"title\":\"x\",\"done\":false}\n")
         #expect(
             ScenarioRunner(catalog: .builtIn).run(extra).report.first
-                == "\(extra):2: error: the diff of 'dispatch add title: x' differs from the expected lines: '~ nextID: 1 -> 2' was not expected")
+                == "\(extra):2: error: the diff of 'dispatch add title: x' differs from the expected lines: '~ nextID: 1 -> 2' was not expected"
+        )
     }
 
     @Test func anEllipsisOutsideABlockIsALocatedError() throws {
-        let path = try scenario("...\nload counter\n  ...\ndispatch increment\n~ count: 0 -> 1\n\n...\nstate count\n...\n")
+        let path = try scenario(
+            "...\nload counter\n  ...\ndispatch increment\n~ count: 0 -> 1\n\n...\nstate count\n...\n")
         let result = ScenarioRunner(catalog: .builtIn).run(path)
         let message =
             "error: '...' is not inside an expected diff block"
@@ -124,7 +129,8 @@ struct ScenarioRunnerTests {
         var errors: [String] = []
         let runner = ScriptRunner(
             session: Session(catalog: .builtIn), options: options,
-            output: Printer(renderer: Renderer(), streams: .lines(standardOutput: { _ in }, standardError: { errors.append($0) })))
+            output: Printer(
+                renderer: Renderer(), streams: .lines(standardOutput: { _ in }, standardError: { errors.append($0) })))
         runner.run(Array("load counter\ndispatch increment\n...\n".utf8), file: "<stdin>")
         #expect(
             errors == [
@@ -142,7 +148,8 @@ struct ScenarioRunnerTests {
         let unpinned = try scenario("load todos\ndispatch add title: x\n...\ndispatch toggle 1\n")
         #expect(
             ScenarioRunner(catalog: .builtIn, options: options).run(unpinned).report.first
-                == "\(unpinned):4: error: 'dispatch toggle 1' has no expected diff lines (exhaustive mode); it printed:")
+                == "\(unpinned):4: error: 'dispatch toggle 1' has no expected diff lines (exhaustive mode); it printed:"
+        )
     }
 
     @Test func updateKeepsABlockThatStillMatchesByteForByte() throws {
@@ -155,7 +162,9 @@ struct ScenarioRunnerTests {
         let result = ScenarioRunner(catalog: .builtIn, options: options).run(path)
         #expect(result.passed, "\(result.report.joined(separator: "\n"))")
         #expect(result.wasUpdated)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == matching + "dispatch toggle 1\n~ todos[0].done: false -> true\n")
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8) == matching
+                + "dispatch toggle 1\n~ todos[0].done: false -> true\n")
         // A file whose blocks all match is not written at all.
         let unchanged = try scenario(matching)
         #expect(!ScenarioRunner(catalog: .builtIn, options: options).run(unchanged).wasUpdated)

@@ -42,17 +42,24 @@ struct SessionTests {
     @Test func unknownActionNamesTheStoreAndSuggests() {
         let shell = Transcript()
         shell.run("load counter")
-        #expect(shell.run("dispatch incremnt") == ["error: unknown action 'incremnt' for store 'counter' (did you mean 'increment'?)"])
+        #expect(
+            shell.run("dispatch incremnt") == [
+                "error: unknown action 'incremnt' for store 'counter' (did you mean 'increment'?)"
+            ])
         shell.run("load todos")
         #expect(
             shell.run("dispatch toggel 1")
-                == ["error: no loaded store has an action 'toggel' (tried 'counter', 'todos') (did you mean 'toggle'?)"])
+                == ["error: no loaded store has an action 'toggel' (tried 'counter', 'todos') (did you mean 'toggle'?)"]
+        )
     }
 
     @Test func badArgumentsAreClearErrorsAndChangeNothing() {
         let shell = Transcript()
         shell.run("load counter")
-        #expect(shell.run("dispatch add x") == [#"error: argument 1 of 'add': expected a whole number, found "x" (usage: dispatch add 1)"#])
+        #expect(
+            shell.run("dispatch add x") == [
+                #"error: argument 1 of 'add': expected a whole number, found "x" (usage: dispatch add 1)"#
+            ])
         #expect(shell.run("dispatch add") == ["error: 'add' needs its argument 1 (Int) (usage: dispatch add 1)"])
         #expect(shell.run("dispatch add 1 2") == ["error: 'add' takes 1 argument, got 2 (usage: dispatch add 1)"])
         #expect(
@@ -70,21 +77,32 @@ struct SessionTests {
         #expect(
             shell.run(#"dispatch add title: "Buy milk""#)
                 == [#"+ todos[0]: {"id":1,"title":"Buy milk","done":false}"#, "~ nextID: 1 -> 2"])
-        #expect(shell.run("dispatch add Walk") == [#"+ todos[1]: {"id":2,"title":"Walk","done":false}"#, "~ nextID: 2 -> 3"])
+        #expect(
+            shell.run("dispatch add Walk") == [
+                #"+ todos[1]: {"id":2,"title":"Walk","done":false}"#, "~ nextID: 2 -> 3",
+            ])
         #expect(shell.run("dispatch toggle id: 1") == ["~ todos[0].done: false -> true"])
-        #expect(shell.run(#"dispatch rename 2 title: "Walk the dog""#) == [#"~ todos[1].title: "Walk" -> "Walk the dog""#])
+        #expect(
+            shell.run(#"dispatch rename 2 title: "Walk the dog""#) == [#"~ todos[1].title: "Walk" -> "Walk the dog""#])
         #expect(shell.run("dispatch setFilter done") == [#"~ filter: "all" -> "done""#])
         #expect(
             shell.run("dispatch setFilter later")
-                == ["error: argument 1 of 'setFilter': not one of its values: all, active, done (usage: dispatch setFilter all)"])
+                == [
+                    "error: argument 1 of 'setFilter': not one of its values: all, active, done (usage: dispatch setFilter all)"
+                ])
         #expect(
             shell.run("dispatch setFilter actve")
-                == ["error: argument 1 of 'setFilter': not one of its values: all, active, done (did you mean 'active'?)"])
+                == [
+                    "error: argument 1 of 'setFilter': not one of its values: all, active, done (did you mean 'active'?)"
+                ])
         #expect(shell.run("dispatch toggle id: 7") == ["error: no todo has id 7 (ids: 1, 2)"])
         #expect(shell.run("dispatch clearDone") == [#"- todos[0]: {"id":1,"title":"Buy milk","done":true}"#])
         #expect(shell.run("expect todos.count == 1") == [])
         #expect(shell.run("expect todos[0].title contains dog") == [])
-        #expect(shell.run("expect todos[0].title == Walk") == [#"error: expectation failed: todos[0].title == "Walk" (actual: "Walk the dog")"#])
+        #expect(
+            shell.run("expect todos[0].title == Walk") == [
+                #"error: expectation failed: todos[0].title == "Walk" (actual: "Walk the dog")"#
+            ])
     }
 
     @Test func actionsListLabelsTypesAndValues() {
@@ -120,10 +138,20 @@ struct SessionTests {
         shell.run("load counter")
         shell.run("dispatch increment")
         shell.run("load todos")
-        #expect(shell.run("dispatch add milk") == ["+ todos.todos[0]: {\"id\":1,\"title\":\"milk\",\"done\":false}", "~ todos.nextID: 1 -> 2"])
-        #expect(shell.run("undo 2") == ["~ counter.count: 1 -> 0", "- todos.todos[0]: {\"id\":1,\"title\":\"milk\",\"done\":false}", "~ todos.nextID: 2 -> 1"])
+        #expect(
+            shell.run("dispatch add milk") == [
+                "+ todos.todos[0]: {\"id\":1,\"title\":\"milk\",\"done\":false}", "~ todos.nextID: 1 -> 2",
+            ])
+        #expect(
+            shell.run("undo 2") == [
+                "~ counter.count: 1 -> 0", "- todos.todos[0]: {\"id\":1,\"title\":\"milk\",\"done\":false}",
+                "~ todos.nextID: 2 -> 1",
+            ])
         #expect(shell.run("redo") == ["~ counter.count: 0 -> 1"])
-        #expect(shell.run("redo") == ["+ todos.todos[0]: {\"id\":1,\"title\":\"milk\",\"done\":false}", "~ todos.nextID: 1 -> 2"])
+        #expect(
+            shell.run("redo") == [
+                "+ todos.todos[0]: {\"id\":1,\"title\":\"milk\",\"done\":false}", "~ todos.nextID: 1 -> 2",
+            ])
     }
 
     /// A bounded history forgets its oldest steps in batches; what it keeps still undoes exactly.
@@ -153,7 +181,9 @@ struct SessionTests {
         #expect(shell.run("dispatch increment") == ["~ counter.count: 0 -> 1", "~ other.count: 0 -> 1"])
         #expect(shell.run("use other") == [])
         #expect(shell.run("state count") == ["1"])
-        #expect(shell.run("load counter") == ["error: a store named 'counter' is already loaded (load counter as counter2)"])
+        #expect(
+            shell.run("load counter") == ["error: a store named 'counter' is already loaded (load counter as counter2)"]
+        )
         #expect(shell.run("use nope") == ["error: no loaded store is called 'nope' (loaded: counter, other)"])
     }
 
@@ -177,7 +207,11 @@ struct SessionTests {
                 #"+ repositories[0]: {"fullName":"marty-suzuki/Prex","stars":\#(stars("Prex"))}"#,
             ])
         #expect(shell.run("dispatch nextPage") == ["error: there is no next page (page 1 was the last)"])
-        #expect(shell.run("history") == ["  1  search query: prex", "     => searchResponse page: 1 total: 1 repositories: [{\"fullName\":\"marty-suzuki/Prex\",\"stars\":\(stars("Prex"))}]"])
+        #expect(
+            shell.run("history") == [
+                "  1  search query: prex",
+                "     => searchResponse page: 1 total: 1 repositories: [{\"fullName\":\"marty-suzuki/Prex\",\"stars\":\(stars("Prex"))}]",
+            ])
     }
 
     private func stars(_ name: String) -> Int {
@@ -210,6 +244,8 @@ struct SessionTests {
         }
         #expect(
             shell.run("expect todos < 2")
-                == ["error: expect todos < 2: cannot order an array and a number (< <= > >= compare two numbers or two strings; found [{\"id\":1,\"title\":\"a\",\"done\":false}])"])
+                == [
+                    "error: expect todos < 2: cannot order an array and a number (< <= > >= compare two numbers or two strings; found [{\"id\":1,\"title\":\"a\",\"done\":false}])"
+                ])
     }
 }

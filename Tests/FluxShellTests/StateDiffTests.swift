@@ -63,7 +63,10 @@ struct StateDiffTests {
     }
 
     @Test func typedStatesDiffMemberByMemberWithNilAsNull() {
-        struct Item { var name: String; var tags: [String] }
+        struct Item {
+            var name: String
+            var tags: [String]
+        }
         struct Sample {
             var selected: Int?
             var items: [Item]
@@ -125,13 +128,21 @@ struct StateDiffTests {
         let rest = path.dropFirst()
         switch (first, value) {
         case (.key(let key), .object(var object)):
-            if rest.isEmpty { object[key] = change(object[key]) } else { object[key] = edit(object[key] ?? .null, rest, inserting: inserting, change) }
+            if rest.isEmpty {
+                object[key] = change(object[key])
+            } else {
+                object[key] = edit(object[key] ?? .null, rest, inserting: inserting, change)
+            }
             return .object(object)
         case (.index(let index), .array(var elements)):
             if rest.isEmpty {
-                if inserting, let new = change(nil) { elements.insert(new, at: index) } else if let new = change(elements[index]) {
+                if inserting, let new = change(nil) {
+                    elements.insert(new, at: index)
+                } else if let new = change(elements[index]) {
                     elements[index] = new
-                } else { elements.remove(at: index) }
+                } else {
+                    elements.remove(at: index)
+                }
             } else {
                 elements[index] = edit(elements[index], rest, inserting: inserting, change)
             }
@@ -162,7 +173,9 @@ struct StateDiffTests {
         case .array(var elements):
             for _ in 0..<generator.next(upTo: 3) {
                 switch generator.next(upTo: 3) {
-                case 0: elements.insert(randomValue(&generator, depth: depth + 1), at: generator.next(upTo: elements.count + 1))
+                case 0:
+                    elements.insert(
+                        randomValue(&generator, depth: depth + 1), at: generator.next(upTo: elements.count + 1))
                 case 1 where !elements.isEmpty: elements.remove(at: generator.next(upTo: elements.count))
                 default:
                     if !elements.isEmpty {
@@ -174,7 +187,8 @@ struct StateDiffTests {
             return .array(elements)
         case .object(var object):
             for key in ["x", "y", "z", "w"] where generator.next(upTo: 3) == 0 {
-                object[key] = generator.next(upTo: 4) == 0 ? nil : mutate(object[key] ?? .null, &generator, depth: depth + 1)
+                object[key] =
+                    generator.next(upTo: 4) == 0 ? nil : mutate(object[key] ?? .null, &generator, depth: depth + 1)
             }
             return .object(object)
         default:

@@ -1,9 +1,9 @@
 import FluxCore
 import Foundation
 import IdentifiedCollections
+import PropertyBased
 import Synchronization
 import Tagged
-import PropertyBased
 import Testing
 
 @testable import FluxShell
@@ -62,7 +62,8 @@ struct UndoHistoryTests {
 
         init(historyLimit: Int = 1_000) {
             session = Session(
-                catalog: StoreCatalog([StoreDefinition("team", state: Team(), mutation: TeamMutation(outside: outside))]),
+                catalog: StoreCatalog([StoreDefinition("team", state: Team(), mutation: TeamMutation(outside: outside))]
+                ),
                 historyLimit: historyLimit)
             _ = run("load team")
         }
@@ -186,7 +187,9 @@ struct UndoHistoryTests {
         #expect(shell.replays)
         shell.outside.offset.store(1000, ordering: .relaxed)
         let refused = shell.run("undo 20")
-        #expect(refused.first?.hasPrefix("error: store 'team' does not come back to the state it had") == true, "\(refused)")
+        #expect(
+            refused.first?.hasPrefix("error: store 'team' does not come back to the state it had") == true, "\(refused)"
+        )
         #expect(shell.state == states[40])
         #expect(shell.session.history.undoable == 40)
         #expect(shell.run("undo") == ["~ offset: 40 -> 39"])
@@ -213,8 +216,14 @@ struct UndoHistoryTests {
     @Test func onlyValueStatesAreMadeAgain() {
         final class Model { var count = 0 }
         struct WithModel { var model: Model }
-        indirect enum Tree { case leaf(Int), node(Tree, Tree) }
-        enum Payload { case plain(String), model(Model) }
+        indirect enum Tree {
+            case leaf(Int)
+            case node(Tree, Tree)
+        }
+        enum Payload {
+            case plain(String)
+            case model(Model)
+        }
         struct Anything { var value: any Sendable }
         #expect(TypeShape.holdsOnlyValues(Team.self))
         #expect(TypeShape.holdsOnlyValues(IdentifiedArrayOf<Member>.self))

@@ -30,7 +30,9 @@ struct ValuePathTests {
         }
         #expect(message("todos[5]") == "index 5 is past the end of todos (2 elements)")
         #expect(message("cont") == "no key 'cont' in the state (did you mean 'count'?)")
-        #expect(message("todos.title") == "todos is an array, not an object: no key 'title' (use an index such as todos[0] or .count)")
+        #expect(
+            message("todos.title")
+                == "todos is an array, not an object: no key 'title' (use an index such as todos[0] or .count)")
         #expect(message("count.x") == "count is a number, which has no x")
     }
 

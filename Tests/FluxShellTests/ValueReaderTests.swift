@@ -16,7 +16,10 @@ import Testing
     }
 
     enum Role: String, Codable, CaseIterable { case admin, guest }
-    enum Level: Int, Codable, CaseIterable { case low = 1, high = 2 }
+    enum Level: Int, Codable, CaseIterable {
+        case low = 1
+        case high = 2
+    }
     enum Status: Codable, Equatable {
         case idle
         case loading(since: Date)
@@ -42,8 +45,11 @@ import Testing
         #expect(printed(Int8(-3)) == "-3")
         #expect(printed(UInt64.max) == "18446744073709551615")
         // Exact digits are ordered, compared and read exactly.
-        #expect(printed(Set<UInt64>([10_000_000_000_000_000_000, 9_999_999_999_999_999_999])) == "[9999999999999999999,10000000000000000000]")
-        #expect(printed(Set([Decimal(10), Decimal(string: "9.99999999999999999999")!])) == "[9.99999999999999999999,10]")
+        #expect(
+            printed(Set<UInt64>([10_000_000_000_000_000_000, 9_999_999_999_999_999_999]))
+                == "[9999999999999999999,10000000000000000000]")
+        #expect(
+            printed(Set([Decimal(10), Decimal(string: "9.99999999999999999999")!])) == "[9.99999999999999999999,10]")
         #expect(try JSONParser.parse("1.50000000000000000000") == JSONParser.parse("1.500000000000000000000"))
         #expect(try JSONParser.parse("18446744073709551615") != JSONParser.parse("18446744073709551614"))
         #expect(throws: JSONParseError.self) { try JSONParser.parse(String(repeating: "9", count: 400)) }
@@ -52,7 +58,8 @@ import Testing
         #expect(try JSONParser.parse(huge) == JSONParser.parse(huge))
         #expect(try JSONText.compact(JSONParser.parse(huge)) == huge)
         #expect(try JSONParser.parse(huge) != JSONParser.parse("7" + huge.dropFirst()))
-        #expect(ExpectationCheck.compare(ValueReader.read(UInt64.max), try JSONParser.parse("18446744073709551614")) == 1)
+        #expect(
+            ExpectationCheck.compare(ValueReader.read(UInt64.max), try JSONParser.parse("18446744073709551614")) == 1)
         #expect(ExpectationCheck.compare(ValueReader.read(UInt64.max), .int(5)) == 1)
         #expect(printed(Set(["a", "a b", "a!"])) == #"["a","a b","a!"]"#)
         #expect(printed(Decimal(string: "1.0000000000000001")!) == "1.0000000000000001")
@@ -160,14 +167,19 @@ import Testing
 
     @Test func badTextIsRefusedWithTheFormItWants() {
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Date.self, from: .string("yesterday")) }
-        #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Date.self, from: .string("2026-02-30T00:00:00Z")) }
+        #expect(throws: DecodingError.self) {
+            try JSONValueDecoder().decode(Date.self, from: .string("2026-02-30T00:00:00Z"))
+        }
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(UUID.self, from: .string("not-a-uuid")) }
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Data.self, from: .string("%%%")) }
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Level.self, from: .string("medium")) }
     }
 
     @Test func deepNestingIsBounded() {
-        indirect enum Chain { case end, link(Chain) }
+        indirect enum Chain {
+            case end
+            case link(Chain)
+        }
         var chain = Chain.end
         for _ in 0..<1_000 { chain = .link(chain) }
         #expect(printed(chain).contains("(too deep)"))
@@ -227,7 +239,8 @@ extension ValueReaderTests {
         var rebuilt = [K: V](minimumCapacity: dictionary.count * 4 + 8)
         for (key, value) in dictionary.reversed() { rebuilt[key] = value }
         #expect(
-            printed(rebuilt) == printed(dictionary), "the same dictionary built in another order", sourceLocation: sourceLocation)
+            printed(rebuilt) == printed(dictionary), "the same dictionary built in another order",
+            sourceLocation: sourceLocation)
     }
 
     /// The keys of a printed object, in order.
@@ -245,7 +258,8 @@ extension ValueReaderTests {
             input: Generate.integer(I.self),
             perform: { value in
                 let text = expectReadsBack(value, sourceLocation: sourceLocation)
-                #expect(text == String(value), "\(I.self) \(value) prints as its digits", sourceLocation: sourceLocation)
+                #expect(
+                    text == String(value), "\(I.self) \(value) prints as its digits", sourceLocation: sourceLocation)
             }, sourceLocation: sourceLocation)
     }
 
@@ -325,7 +339,8 @@ extension ValueReaderTests {
             #expect(text == printed(String(value)))
             let back = try? JSONValueDecoder().decode(String.self, from: try JSONParser.parse(text))
             #expect(
-                back.map { Character($0) == value && $0.count == 1 } == true, "\(value.debugDescription) printed \(text)")
+                back.map { Character($0) == value && $0.count == 1 } == true,
+                "\(value.debugDescription) printed \(text)")
         }
     }
 
@@ -367,7 +382,8 @@ extension ValueReaderTests {
         let numbers = Generate.clusteredIntegers.map(Set.init)
         await propertyCheck(input: numbers, Generate.string.set(ofAtMost: 0...8)) { numbers, texts in
             let numberText = expectReadsBack(numbers)
-            #expect((try? JSONValueDecoder().decode([Int].self, from: JSONParser.parse(numberText))) == numbers.sorted())
+            #expect(
+                (try? JSONValueDecoder().decode([Int].self, from: JSONParser.parse(numberText))) == numbers.sorted())
             expectSamePrintInAnyOrder(numbers)
             let textText = expectReadsBack(texts)
             let byBytes = texts.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -587,10 +603,12 @@ private enum Generate {
             (2, one(of: [0x22, 0x5C, 0x7F, 0x2F, 0x85, 0xA0, 0x2028, 0x2029, 0xFEFF, 0x301, 0x200D, 0xFFFD])),
             (2, Gen<UInt32>.value(in: 0x80...0xFFFF)),
             (1, Gen<UInt32>.value(in: 0x1F300...0x1FAFF)),
-            (1, Gen<UInt32>.value(in: 0x10000...0x10FFFF)))
-            .compactMap { Unicode.Scalar($0).map { String(Character($0)) } }
+            (1, Gen<UInt32>.value(in: 0x10000...0x10FFFF))
+        )
+        .compactMap { Unicode.Scalar($0).map { String(Character($0)) } }
         let clusters = [
-            "e\u{301}", "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{1F1EB}\u{1F1F7}", "\r\n", "\u{1F44D}\u{1F3FD}",
+            "e\u{301}", "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{1F1EB}\u{1F1F7}", "\r\n",
+            "\u{1F44D}\u{1F3FD}",
             "\u{915}\u{94D}\u{937}", "\u{AC00}\u{11A8}", "\\u0041", "\"\\\"",
         ]
         return Gen<String>.frequency((6, scalar), (1, one(of: clusters)))
@@ -627,8 +645,12 @@ private enum Generate {
     /// Absolute and relative URLs: schemes, hosts (IPv6, punycode, Unicode), ports, paths with
     /// escapes and characters a URL must encode, queries and fragments.
     static var url: Generator<URL, some SendableSequenceType> {
-        let schemes = one(of: ["https://", "http://", "ftp://", "file://", "mailto:", "urn:isbn:", "git+ssh://", "x-app://", "", "//"])
-        let hosts = one(of: ["example.com", "localhost", "a.b-c.d", "127.0.0.1", "[::1]", "xn--caf-dma.fr", "例え.jp", "user:pw@h", ""])
+        let schemes = one(of: [
+            "https://", "http://", "ftp://", "file://", "mailto:", "urn:isbn:", "git+ssh://", "x-app://", "", "//",
+        ])
+        let hosts = one(of: [
+            "example.com", "localhost", "a.b-c.d", "127.0.0.1", "[::1]", "xn--caf-dma.fr", "例え.jp", "user:pw@h", "",
+        ])
         let piece = Gen<Character?>.element(of: Array("abcXYZ019-._~!$&'()*+,;=:@%20é✓ ")).map { $0! }.string(of: 0...6)
         return zip(
             schemes, hosts, Gen.int(in: 0...65535).optional(valueRate: 0.2),
@@ -645,11 +667,15 @@ private enum Generate {
     static var uuid: Generator<UUID, some SendableSequenceType> {
         Gen<UInt8>.value().array(of: 16).map { b in
             UUID(
-                uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+                uuid: (
+                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+                ))
         }
     }
 
-    static var data: Generator<Data, some SendableSequenceType> { Gen<UInt8>.value().array(of: 0...48).map { Data($0) } }
+    static var data: Generator<Data, some SendableSequenceType> {
+        Gen<UInt8>.value().array(of: 0...48).map { Data($0) }
+    }
 
     static var repository: Generator<ValueReaderTests.Repository, some SendableSequenceType> {
         zip(string, integer(Int.self)).map { ValueReaderTests.Repository(fullName: $0, stars: $1) }
@@ -675,7 +701,8 @@ private enum Generate {
 
     static var profile: Generator<ValueReaderTests.Profile, some SendableSequenceType> {
         let first = zip(
-            uuid, user, repository.array(of: 0...3), repository.optional, Gen<ValueReaderTests.Role>.case.set(ofAtMost: 0...2),
+            uuid, user, repository.array(of: 0...3), repository.optional,
+            Gen<ValueReaderTests.Role>.case.set(ofAtMost: 0...2),
             Gen<ValueReaderTests.Level>.case)
         let second = zip(
             event, zip(string, event.array(of: 0...2)).dictionary(ofAtMost: 0...3),
@@ -683,7 +710,8 @@ private enum Generate {
         return zip(first, second).map { first, second in
             ValueReaderTests.Profile(
                 id: first.0, user: first.1, repositories: first.2, pinned: first.3, roles: first.4, level: first.5,
-                status: second.0, history: second.1, byID: second.2, avatar: second.3, ratio: second.4, balance: second.5)
+                status: second.0, history: second.1, byID: second.2, avatar: second.3, ratio: second.4,
+                balance: second.5)
         }
     }
 }

@@ -81,23 +81,33 @@ struct ValueRowsTests {
         #expect(printed(Duration.nanoseconds(1)) == "0.000000001")
         #expect(printed(Duration.milliseconds(-1500)) == "-1.5")
         #expect(printed(Duration(attoseconds: 1)) == "0.000000000000000001")
-        for duration: Duration in [.seconds(0), .seconds(600), .milliseconds(-1500), .nanoseconds(1), .seconds(Int64.max)] {
+        for duration: Duration in [
+            .seconds(0), .seconds(600), .milliseconds(-1500), .nanoseconds(1), .seconds(Int64.max),
+        ] {
             try readsBack(duration)
         }
         #expect(try ValueBuilder.build(Duration.self, from: .double(1e-9), at: []) == .nanoseconds(1))
         #expect(try ValueBuilder.build(Duration.self, from: .string("2.5"), at: []) == .milliseconds(2500))
         // Its Codable form is not what is read, and bad values are refused, never trapped on.
-        #expect(throws: DecodingError.self) { try ValueBuilder.build(Duration.self, from: .array([.int(0), .int(1)]), at: []) }
+        #expect(throws: DecodingError.self) {
+            try ValueBuilder.build(Duration.self, from: .array([.int(0), .int(1)]), at: [])
+        }
         #expect(throws: DecodingError.self) { try ValueBuilder.build(Duration.self, from: .string("ten"), at: []) }
-        #expect(throws: DecodingError.self) { try ValueBuilder.build(Duration.self, from: .number("1" + String(repeating: "0", count: 40)), at: []) }
-        #expect(throws: DecodingError.self) { try ValueBuilder.build(Duration.self, from: .number("0.0000000000000000001"), at: []) }
+        #expect(throws: DecodingError.self) {
+            try ValueBuilder.build(Duration.self, from: .number("1" + String(repeating: "0", count: 40)), at: [])
+        }
+        #expect(throws: DecodingError.self) {
+            try ValueBuilder.build(Duration.self, from: .number("0.0000000000000000001"), at: [])
+        }
     }
 
     @Test func rule1SetAlgebrasAndOrderedCollections() throws {
         #expect(printed(IndexSet([5, 1, 3])) == "[1,3,5]")
         try readsBack(IndexSet([5, 1, 3]))
         #expect(try ValueBuilder.build(IndexSet.self, from: .array([.int(2), .int(0)]), at: []) == IndexSet([0, 2]))
-        #expect(throws: DecodingError.self) { try ValueBuilder.build(IndexSet.self, from: .array([.int(-1)]), at: []) == IndexSet() }
+        #expect(throws: DecodingError.self) {
+            try ValueBuilder.build(IndexSet.self, from: .array([.int(-1)]), at: []) == IndexSet()
+        }
         #expect(printed(OrderedSet(["b", "a"])) == #"["b","a"]"#)
         try readsBack(OrderedSet(["b", "a"]))
         #expect(printed(OrderedDictionary(uniqueKeysWithValues: [(2, "b"), (1, "a")])) == #"{"2":"b","1":"a"}"#)
@@ -123,15 +133,20 @@ struct ValueRowsTests {
         let built = try ValueBuilder.build(
             Measurement<UnitLength>.self, from: try JSONParser.parse(#"{"value":1.5,"unit":"km"}"#), at: [])
         #expect(built.converted(to: .meters).value == 1500)
-        let fruit = try ValueBuilder.build(Measurement<Unit>.self, from: try JSONParser.parse(#"{"value":3,"unit":"apples"}"#), at: [])
+        let fruit = try ValueBuilder.build(
+            Measurement<Unit>.self, from: try JSONParser.parse(#"{"value":3,"unit":"apples"}"#), at: [])
         #expect(fruit.unit.symbol == "apples" && fruit.value == 3)
         #expect(throws: DecodingError.self) {
-            try ValueBuilder.build(Measurement<UnitLength>.self, from: try JSONParser.parse(#"{"value":1,"unit":"parsnips"}"#), at: [])
+            try ValueBuilder.build(
+                Measurement<UnitLength>.self, from: try JSONParser.parse(#"{"value":1,"unit":"parsnips"}"#), at: [])
         }
         #expect(throws: DecodingError.self) {
-            try ValueBuilder.build(Measurement<UnitLength>.self, from: try JSONParser.parse(#"{"value":"one","unit":"km"}"#), at: [])
+            try ValueBuilder.build(
+                Measurement<UnitLength>.self, from: try JSONParser.parse(#"{"value":"one","unit":"km"}"#), at: [])
         }
-        #expect(throws: DecodingError.self) { try ValueBuilder.build(Measurement<UnitLength>.self, from: .int(5), at: []) }
+        #expect(throws: DecodingError.self) {
+            try ValueBuilder.build(Measurement<UnitLength>.self, from: .int(5), at: [])
+        }
     }
 
     @Test func rule2ExistentialsPrintWhatTheyHold() {
@@ -153,8 +168,11 @@ struct ValueRowsTests {
         try readsBack(members)
         #expect(printed(Temperature(kelvin: 273.15)) == #"{"celsius":0.0}"#)
         // Two elements with one id cannot be an identified array.
-        let twice = try JSONParser.parse(#"[{"id":"\#(Self.memberID)","name":"a"},{"id":"\#(Self.memberID)","name":"b"}]"#)
-        #expect(throws: DecodingError.self) { try ValueBuilder.build(IdentifiedArrayOf<Member>.self, from: twice, at: []) }
+        let twice = try JSONParser.parse(
+            #"[{"id":"\#(Self.memberID)","name":"a"},{"id":"\#(Self.memberID)","name":"b"}]"#)
+        #expect(throws: DecodingError.self) {
+            try ValueBuilder.build(IdentifiedArrayOf<Member>.self, from: twice, at: [])
+        }
     }
 
     @Test func rule4RawValues() throws {
@@ -164,7 +182,9 @@ struct ValueRowsTests {
         try readsBack(UserID(rawValue: 7))
         #expect(printed(Weekdays([.monday, .tuesday])) == "3")
         try readsBack(Weekdays([.monday, .tuesday]))
-        #expect(throws: DecodingError.self) { try ValueBuilder.build(Tagged<Member, UUID>.self, from: .string("nope"), at: []) }
+        #expect(throws: DecodingError.self) {
+            try ValueBuilder.build(Tagged<Member, UUID>.self, from: .string("nope"), at: [])
+        }
     }
 
     @Test func rule5And6Collections() throws {
@@ -245,16 +265,28 @@ struct ValueRowsTests {
                 #"+ members[0]: {"id":"\#(Self.id(1))","name":"Blob"}"#
             ])
         shell.run("dispatch addMember id: \(Self.id(2)) name: Jr")
-        #expect(shell.run("dispatch rename id: \(Self.id(1)) name: Blobby") == [#"~ members[0].name: "Blob" -> "Blobby""#])
-        #expect(shell.run("dispatch remove id: \(Self.id(1))") == [#"- members[0]: {"id":"\#(Self.id(1))","name":"Blobby"}"#])
+        #expect(
+            shell.run("dispatch rename id: \(Self.id(1)) name: Blobby") == [#"~ members[0].name: "Blob" -> "Blobby""#])
+        #expect(
+            shell.run("dispatch remove id: \(Self.id(1))") == [
+                #"- members[0]: {"id":"\#(Self.id(1))","name":"Blobby"}"#
+            ])
         #expect(shell.run("dispatch setLength 600") == ["~ length: 300 -> 600"])
         #expect(shell.run("dispatch setLength 0.25") == ["~ length: 600 -> 0.25"])
         #expect(shell.run("dispatch skip [3,1]") == ["+ skipped[0]: 1", "+ skipped[1]: 3"])
-        #expect(shell.run(#"dispatch notes {"presented":{"_0":{"leaf":{"_0":4}}}}"#) == [#"~ notes: "dismiss" -> {"presented":{"_0":{"leaf":{"_0":4}}}}"#])
+        #expect(
+            shell.run(#"dispatch notes {"presented":{"_0":{"leaf":{"_0":4}}}}"#) == [
+                #"~ notes: "dismiss" -> {"presented":{"_0":{"leaf":{"_0":4}}}}"#
+            ])
         #expect(shell.run("history").last == #"  8  notes {"presented":{"_0":{"leaf":{"_0":4}}}}"#)
-        #expect(shell.run(#"dispatch setDistance {"value":1.5,"unit":"km"}"#) == [#"~ distance.value: 0 -> 1.5"#, #"~ distance.unit: "m" -> "km""#])
+        #expect(
+            shell.run(#"dispatch setDistance {"value":1.5,"unit":"km"}"#) == [
+                #"~ distance.value: 0 -> 1.5"#, #"~ distance.unit: "m" -> "km""#,
+            ])
         #expect(shell.run(#"dispatch setZone "Europe/Paris""#) == [#"~ zone: "GMT" -> "Europe/Paris""#])
-        #expect(shell.run(#"dispatch setDistance {"value":1,"unit":"parsec"}"#).first?.hasPrefix("error: argument 1 (at unit) of 'setDistance': expected the symbol of a UnitLength (m, km,") == true)
+        #expect(
+            shell.run(#"dispatch setDistance {"value":1,"unit":"parsec"}"#).first?.hasPrefix(
+                "error: argument 1 (at unit) of 'setDistance': expected the symbol of a UnitLength (m, km,") == true)
     }
 
     /// explore makes arguments of every type with a text form, and each action changes the state.
@@ -272,9 +304,13 @@ struct ValueRowsTests {
     @Test func badValuesAreLocatedErrorsAndChangeNothing() {
         let shell = planner()
         let before = shell.run("state")
-        #expect(shell.run(#"dispatch setLength "ten""#).first?.hasPrefix("error: argument 1 of 'setLength': expected a number of seconds") == true)
+        #expect(
+            shell.run(#"dispatch setLength "ten""#).first?.hasPrefix(
+                "error: argument 1 of 'setLength': expected a number of seconds") == true)
         #expect(shell.run("dispatch skip [-1]").first?.hasPrefix("error: argument 1 (at [0]) of 'skip'") == true)
-        #expect(shell.run("dispatch addMember id: nope name: x").first?.hasPrefix("error: argument 'id' of 'addMember': expected a UUID") == true)
+        #expect(
+            shell.run("dispatch addMember id: nope name: x").first?.hasPrefix(
+                "error: argument 'id' of 'addMember': expected a UUID") == true)
         #expect(shell.run("state") == before)
         #expect(shell.run("history") == ["(no actions dispatched yet)"])
     }
@@ -317,14 +353,17 @@ struct ValueRowsTests {
     @Test(arguments: 0..<200)
     func typedDiffIsThePrintedValuesDiff(seed: Int) {
         var random = Xoshiro(seed: (UInt64(seed), 0x9E37_79B9_7F4A_7C15, 3, 4))
-        func member(_ number: Int) -> Member { Member(id: .init(UUID(uuidString: Self.id(number))!), name: "m\(number % 3)") }
+        func member(_ number: Int) -> Member {
+            Member(id: .init(UUID(uuidString: Self.id(number))!), name: "m\(number % 3)")
+        }
         func mutate(_ state: inout EveryRule) {
             for _ in 0..<Int(random.next(upTo: 4) + 1) {
                 let number = Int(random.next(upTo: 6))
                 switch random.next(upTo: 13) {
                 case 0:
                     let id = member(number).id
-                    state.members[id: id] = random.next(upTo: 2) == 0 ? nil : Member(id: id, name: "n\(random.next(upTo: 3))")
+                    state.members[id: id] =
+                        random.next(upTo: 2) == 0 ? nil : Member(id: id, name: "n\(random.next(upTo: 3))")
                 case 1: state.order.append(number)
                 case 2: state.byName[["a", "b", "c"][number % 3]] = .milliseconds(number * 250)
                 case 3: state.scores[number % 2 == 0 ? "a" : "b"] = number
@@ -376,7 +415,10 @@ struct ValueRowsTests {
     }
 
     final class Owner {}
-    struct Link { weak var owner: Owner?; var name = "" }
+    struct Link {
+        weak var owner: Owner?
+        var name = ""
+    }
     struct Selection: Collection {
         var ids: Set<Int>
         var startIndex: Set<Int>.Index { ids.startIndex }
@@ -387,12 +429,18 @@ struct ValueRowsTests {
 
     /// Found by review: each of these trapped, hung, printed hash order or skipped a type's checks.
     @Test func edgesFoundByReview() throws {
-        #expect(throws: DecodingError.self) { try ValueBuilder.build(Duration.self, from: .string("1e-9223372036854775808"), at: []) }
+        #expect(throws: DecodingError.self) {
+            try ValueBuilder.build(Duration.self, from: .string("1e-9223372036854775808"), at: [])
+        }
         // A type's own refusal stands: its printed form is not read around it.
-        #expect(throws: DecodingError.self) { try ValueBuilder.build(Percent.self, from: try JSONParser.parse(#"{"value":500}"#), at: []) }
+        #expect(throws: DecodingError.self) {
+            try ValueBuilder.build(Percent.self, from: try JSONParser.parse(#"{"value":500}"#), at: [])
+        }
         // A struct that may hold a weak reference is never built member by member.
         #expect(!ValueBuilder.hasTextForm(Link.self))
-        #expect(throws: NoTextForm.self) { try ValueBuilder.build(Link.self, from: try JSONParser.parse(#"{"name":"x"}"#), at: []) }
+        #expect(throws: NoTextForm.self) {
+            try ValueBuilder.build(Link.self, from: try JSONParser.parse(#"{"name":"x"}"#), at: [])
+        }
         // A collection over a set prints its members, the set sorted, never in hash order.
         #expect(printed(Selection(ids: [3, 1, 2])) == #"{"ids":[1,2,3]}"#)
         #expect(printed(Int128(1) << 100) == "1267650600228229401496703205376")
@@ -403,12 +451,13 @@ struct ValueRowsTests {
         shell.run("dispatch addMember id: \(Self.id(1)) name: Blob")
         shell.run("dispatch addMember id: \(Self.id(2)) name: Jr")
         shell.run("dispatch rename id: \(Self.id(2)) name: Junior")
-        #expect(shell.run("why members[id: \(Self.id(2))].name") == [
-            "  2  addMember id: \"\(Self.id(2))\" name: Jr",
-            #"     + members[1]: {"id":"\#(Self.id(2))","name":"Jr"}"#,
-            "  3  rename id: \"\(Self.id(2))\" name: Junior",
-            #"     ~ members[1].name: "Jr" -> "Junior""#,
-        ])
+        #expect(
+            shell.run("why members[id: \(Self.id(2))].name") == [
+                "  2  addMember id: \"\(Self.id(2))\" name: Jr",
+                #"     + members[1]: {"id":"\#(Self.id(2))","name":"Jr"}"#,
+                "  3  rename id: \"\(Self.id(2))\" name: Junior",
+                #"     ~ members[1].name: "Jr" -> "Junior""#,
+            ])
         shell.run("watch members[id: \(Self.id(1))]")
         #expect(shell.run("dispatch rename id: \(Self.id(1)) name: B") == [#"~ members[0].name: "Blob" -> "B""#])
     }

@@ -26,7 +26,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var options = ScriptRunner.Options()
     options.printsOutput = false
     let session = Session(catalog: .builtIn)
-    let runner = ScriptRunner(session: session, options: options, output: .init(standardOutput: { _ in }, standardError: { _ in }))
+    let runner = ScriptRunner(
+        session: session, options: options, output: .init(standardOutput: { _ in }, standardError: { _ in }))
     let preamble = Array("load counter\nload todos\nload search\ndispatch add x\n".utf8)
     runner.run(preamble + bytes, file: "fuzz")
     _ = Completer(session: session).complete(String(decoding: bytes.prefix(200), as: UTF8.self))

@@ -11,7 +11,10 @@ private struct Sample: Codable, Equatable {
         case syncing(since: Date)
         case failed(reason: String, attempts: Int)
     }
-    enum Format: Int, Codable, CaseIterable { case paperback = 1, hardcover, ebook }
+    enum Format: Int, Codable, CaseIterable {
+        case paperback = 1
+        case hardcover, ebook
+    }
     var id: UUID
     var title: String
     var link: URL?
@@ -27,10 +30,14 @@ private struct Sample: Codable, Equatable {
     var initial: Character?
 
     enum CodingKeys: String, CodingKey {
-        case id, title, link = "link_url", added, price, format, tags, shelves, cover, rating, volume, status, initial
+        case id, title
+        case link = "link_url"
+        case added, price, format, tags, shelves, cover, rating, volume, status, initial
     }
 }
 
+// swift-format-ignore: AvoidRetroactiveConformances
+// The fuzzer's own module only: a user's state with a `Character` member is the input.
 extension Character: @retroactive Codable {
     public init(from decoder: any Decoder) throws {
         let text = try String(from: decoder)
@@ -70,7 +77,8 @@ private func checkFixedPoint<T>(_ type: T.Type, _ value: JSONValue, _ read: (JSO
     guard let decoded = try? read(value) else { return }
     let printed = ValueReader.read(decoded)
     guard let again = try? read(printed) else {
-        fatalError("\(T.self): the printed form \(JSONText.compact(printed)) of \(JSONText.compact(value)) does not read back")
+        fatalError(
+            "\(T.self): the printed form \(JSONText.compact(printed)) of \(JSONText.compact(value)) does not read back")
     }
     let reprinted = ValueReader.read(again)
     guard reprinted == printed else {

@@ -67,7 +67,9 @@ final class ActionCases: @unchecked Sendable {
         }
         if let declared = Self.declaredNames(of: type) {
             let position = Dictionary(declared.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            cases.sort { (position[$0.signature.name] ?? Int.max, $0.tag) < (position[$1.signature.name] ?? Int.max, $1.tag) }
+            cases.sort {
+                (position[$0.signature.name] ?? Int.max, $0.tag) < (position[$1.signature.name] ?? Int.max, $1.tag)
+            }
         }
         self.cases = cases
         indexByName = Dictionary(cases.enumerated().map { ($1.signature.name, [$0]) }, uniquingKeysWith: +)
@@ -81,7 +83,8 @@ final class ActionCases: @unchecked Sendable {
         guard RuntimeMetadata.kind(of: type) == .enumeration else { return "its action type is not an enum" }
         guard RuntimeMetadata.enumCases(of: type) != nil else {
             // NB: the runtime describes an enum's cases only in its module's reflection metadata.
-            return "its module was built without reflection metadata (-disable-reflection-metadata), which FluxShell reads cases from"
+            return
+                "its module was built without reflection metadata (-disable-reflection-metadata), which FluxShell reads cases from"
         }
         return "its action enum has no cases"
     }
@@ -115,14 +118,18 @@ final class ActionCases: @unchecked Sendable {
                 var isPrinted = true
                 do {
                     for (number, parameter) in item.parameters.enumerated() {
-                        let typedAsPrinted = try parameter.reader.initialize(arguments[number], payload + parameter.offset) {
+                        let typedAsPrinted = try parameter.reader.initialize(
+                            arguments[number], payload + parameter.offset
+                        ) {
                             [ArgumentKey(signature.name), ArgumentKey(signature.parameters[number].key)]
                         }
                         isPrinted = isPrinted && typedAsPrinted
                         written += 1
                     }
                 } catch {
-                    for parameter in item.parameters.prefix(written) { parameter.reader.deinitialize(payload + parameter.offset) }
+                    for parameter in item.parameters.prefix(written) {
+                        parameter.reader.deinitialize(payload + parameter.offset)
+                    }
                     throw error
                 }
                 guard !isPrinted else { return }
@@ -142,7 +149,9 @@ final class ActionCases: @unchecked Sendable {
         return printed
     }
 
-    private func describe(_ error: any Error, parameter number: Int, invocation: ActionInvocation, signature: ActionSignature)
+    private func describe(
+        _ error: any Error, parameter number: Int, invocation: ActionInvocation, signature: ActionSignature
+    )
         -> ShellError
     {
         switch error {
@@ -151,7 +160,8 @@ final class ActionCases: @unchecked Sendable {
         case let error as ShellError:
             return error
         case let error as NoTextForm where error.codingPath.count > 2:
-            let place = error.codingPath.dropFirst(2).map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            let place = error.codingPath.dropFirst(2).map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+                .joined()
             let parameter = signature.parameters[number]
             let name = parameter.label.map { "'\($0)'" } ?? "\(number + 1)"
             return ShellError(
@@ -186,7 +196,9 @@ final class ActionCases: @unchecked Sendable {
                 // NB: a tuple with no elements (`case ping(Void)`) has no fields: no parameters.
                 if case .fields(let fields) = TypeShape.of(payload).kind {
                     for (position, field) in fields.enumerated() {
-                        add(label: field.name == "_\(position)" ? nil : field.name, type: field.shape.type, offset: field.offset)
+                        add(
+                            label: field.name == "_\(position)" ? nil : field.name, type: field.shape.type,
+                            offset: field.offset)
                     }
                 }
             } else {
@@ -203,7 +215,9 @@ final class ActionCases: @unchecked Sendable {
     /// completion: each case of an enum without payloads, as printed (its raw value, else its name).
     private static func choices(of type: Any.Type) -> [String] {
         let type = RuntimeMetadata.wrappedType(ofOptional: type) ?? type
-        guard let cases = RuntimeMetadata.enumCases(of: type), cases.allSatisfy({ $0.payload == nil }) else { return [] }
+        guard let cases = RuntimeMetadata.enumCases(of: type), cases.allSatisfy({ $0.payload == nil }) else {
+            return []
+        }
         func printed<T>(_: T.Type) -> [String] {
             EmptyCase.all(of: T.self).map { enumCase in
                 if case .string(let text) = enumCase.printed { return text }
@@ -228,7 +242,8 @@ final class ActionCases: @unchecked Sendable {
             switch form.rule {
             case .rawValue:
                 guard let inner = form.inner else { return nil }
-                return example(of: inner, depth: depth + 1) ?? ActionSignature.placeholder(typeName: TypeNames.display(inner))
+                return example(of: inner, depth: depth + 1)
+                    ?? ActionSignature.placeholder(typeName: TypeNames.display(inner))
             case .setAlgebra, .collection: return "[]"
             case .mirror: return nil
             }
@@ -264,7 +279,8 @@ struct ArgumentReader {
     /// Initializes the memory at the pointer to the argument's value (`nil`: the argument was left
     /// out, which only an `Optional` allows), and says whether the argument was typed as the value
     /// prints. The path, for errors, is made only when needed.
-    let initialize: (_ argument: JSONValue?, _ destination: UnsafeMutableRawPointer, _ path: () -> [any CodingKey]) throws -> Bool
+    let initialize:
+        (_ argument: JSONValue?, _ destination: UnsafeMutableRawPointer, _ path: () -> [any CodingKey]) throws -> Bool
     let deinitialize: (UnsafeMutableRawPointer) -> Void
     /// Whether text can give a value other than `nil` (not for an `Error`, a closure, …).
     let hasTextForm: Bool
@@ -325,7 +341,9 @@ struct EmptyCase<T> {
         guard let cases = RuntimeMetadata.enumCases(of: T.self) else { return [] }
         let shape = TypeShape.of(T.self)
         return cases.compactMap { enumCase in
-            guard enumCase.payload == nil, let value = shape.emptyCase(named: enumCase.name, as: T.self) else { return nil }
+            guard enumCase.payload == nil, let value = shape.emptyCase(named: enumCase.name, as: T.self) else {
+                return nil
+            }
             return EmptyCase(name: enumCase.name, printed: ValueReader.read(value), value: value)
         }
     }
@@ -370,7 +388,9 @@ enum TypeNames {
     static func withoutModules(_ qualified: String) -> String {
         var text = qualified
         // NB: a local type's context prints as `(unknown context at $1234)`, which says nothing.
-        while let start = text.range(of: "(unknown context at "), let end = text[start.upperBound...].firstIndex(of: ")") {
+        while let start = text.range(of: "(unknown context at "),
+            let end = text[start.upperBound...].firstIndex(of: ")")
+        {
             var after = text.index(after: end)
             if after < text.endIndex, text[after] == "." { after = text.index(after: after) }
             text.removeSubrange(start.lowerBound..<after)

@@ -76,7 +76,8 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
     private func placeholder(_ parameter: Parameter) -> String {
         if let first = parameter.choices.first { return first }
         if let example = parameter.example { return example }
-        return Self.placeholder(typeName: parameter.isOptional ? String(parameter.typeName.dropLast()) : parameter.typeName)
+        return Self.placeholder(
+            typeName: parameter.isOptional ? String(parameter.typeName.dropLast()) : parameter.typeName)
     }
 
     /// A value for a usage line of a parameter whose type is written `typeName`.

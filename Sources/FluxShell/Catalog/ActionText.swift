@@ -36,7 +36,9 @@ enum ActionText {
                     break
                 }
             }
-            for index in given.count..<parameters.count where inOrder && !parameters[index].isOptional { inOrder = false }
+            for index in given.count..<parameters.count where inOrder && !parameters[index].isOptional {
+                inOrder = false
+            }
             if inOrder { return .inOrder(given) }
         }
         var usage: String { "usage: \(signature.usage)" }
@@ -46,7 +48,8 @@ enum ActionText {
         for (position, argument) in invocation.arguments.enumerated() {
             let index: Int
             if let label = argument.label {
-                if position < parameters.count, parameters[position].label == label || parameters[position].key == label {
+                if position < parameters.count, parameters[position].label == label || parameters[position].key == label
+                {
                     index = position
                 } else if let match = parameters.firstIndex(where: { $0.label == label || $0.key == label }) {
                     index = match
@@ -86,7 +89,8 @@ enum ActionText {
     /// no case-name form.
     @usableFromInline
     static func announcement<A>(of action: A) -> ActionInvocation {
-        (try? invocation(of: action)) ?? ActionInvocation(name: RuntimeMetadata.caseName(ofTyped: action) ?? "\(action)")
+        (try? invocation(of: action))
+            ?? ActionInvocation(name: RuntimeMetadata.caseName(ofTyped: action) ?? "\(action)")
     }
 
     /// A typed action back in command syntax: `{"add":{"_0":5}}` is `add 5`.
@@ -122,7 +126,8 @@ enum ActionText {
             let rest = path.dropFirst(2).map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             if key.hasPrefix("_"), let index = Int(key.dropFirst()) {
                 // NB: a positional argument has no name of its own; a path inside it follows it.
-                return "argument \(index + 1)" + (rest.isEmpty ? "" : " (at \(rest.dropFirst(rest.hasPrefix(".") ? 1 : 0)))")
+                return "argument \(index + 1)"
+                    + (rest.isEmpty ? "" : " (at \(rest.dropFirst(rest.hasPrefix(".") ? 1 : 0)))")
             }
             return "argument '\(key)\(rest)'"
         }
@@ -153,7 +158,9 @@ enum ActionText {
     }
 
     /// The string the user gave for the parameter at `path`, if it was a string.
-    private static func givenString(_ invocation: ActionInvocation, _ signature: ActionSignature?, _ path: [any CodingKey])
+    private static func givenString(
+        _ invocation: ActionInvocation, _ signature: ActionSignature?, _ path: [any CodingKey]
+    )
         -> String?
     {
         guard path.count >= 2, let signature,
@@ -162,7 +169,8 @@ enum ActionText {
         let parameter = signature.parameters[index]
         let argument =
             invocation.arguments.first { $0.label == parameter.label && $0.label != nil }
-            ?? (index < invocation.arguments.count && invocation.arguments[index].label == nil ? invocation.arguments[index] : nil)
+            ?? (index < invocation.arguments.count && invocation.arguments[index].label == nil
+                ? invocation.arguments[index] : nil)
         if case .string(let text)? = argument?.value { return text }
         return nil
     }

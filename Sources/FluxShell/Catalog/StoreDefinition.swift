@@ -26,7 +26,8 @@ public struct StoreDefinition: Sendable {
     public let invariantNames: [String]
     @usableFromInline let makeRuntime:
         @Sendable (
-            _ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ historyEntries: Int, _ historyForgetsWholeWindows: Bool
+            _ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ historyEntries: Int,
+            _ historyForgetsWholeWindows: Bool
         ) -> any StoreRuntime
 
     /// - Parameters:

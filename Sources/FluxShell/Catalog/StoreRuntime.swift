@@ -68,7 +68,8 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline let actionCases: ActionCases
     // NB: a runtime belongs to one session, used from one thread at a time: the properties
     // touched on every action skip the run-time exclusivity checks.
-    @usableFromInline @exclusivity(unchecked) var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
+    @usableFromInline @exclusivity(unchecked) var onFollowUp:
+        ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
     @usableFromInline let store: Store<M.State>
     let initialState: M.State
     @usableFromInline let mutation: M
@@ -220,7 +221,9 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
         // NB: a whole state already read answers at once; else only the path's values are read,
         // so one `state todos[5].title` does not print 300,000 todos into memory first.
-        if cachedJSON == nil, !path.segments.isEmpty, let value = ValueReader().read(store.state, at: path.segments[...]) {
+        if cachedJSON == nil, !path.segments.isEmpty,
+            let value = ValueReader().read(store.state, at: path.segments[...])
+        {
             return value
         }
         return try path.lookup(in: json)
@@ -263,7 +266,8 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
             history.replays = false
             throw ShellError(
                 "store '\(alias)' does not come back to the state it had: its actions, applied again, give another state",
-                hint: "its mutation reads something besides the state and the action (the clock, a random number, a global); "
+                hint:
+                    "its mutation reads something besides the state and the action (the clock, a random number, a global); "
                     + "steps taken from now on can be undone")
         }
     }
@@ -277,7 +281,8 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     }
 
     @usableFromInline func historyDiff(ofEntry index: Int) -> [DiffEntry] {
-        guard let before = try? history.state(at: index, apply: apply), let after = try? history.state(at: index + 1, apply: apply)
+        guard let before = try? history.state(at: index, apply: apply),
+            let after = try? history.state(at: index + 1, apply: apply)
         else { return history.printedDiffs(ofEntry: index) }
         return ValueDiffer.entries(from: before, to: after)
     }

@@ -55,7 +55,8 @@ public enum CommandParser {
             }
             var paths: [ArgumentPath] = []
             let invocation = ActionInvocation(
-                name: try name(action, what: "action name"), arguments: try self.arguments(rest.dropFirst(), paths: &paths))
+                name: try name(action, what: "action name"),
+                arguments: try self.arguments(rest.dropFirst(), paths: &paths))
             return paths.isEmpty ? .dispatch(invocation) : .dispatchReading(invocation, paths: paths)
         }
         let arguments = Array(rest)
@@ -169,7 +170,8 @@ public enum CommandParser {
                 if case .label = tokens[index + 1].kind {
                     throw ShellError("argument '\(label):' has no value", hint: "e.g. \(label): 1")
                 }
-                result.append(.init(label: label, value: try argument(tokens[index + 1], at: result.count, paths: &paths)))
+                result.append(
+                    .init(label: label, value: try argument(tokens[index + 1], at: result.count, paths: &paths)))
                 index += 2
             } else {
                 result.append(.init(label: nil, value: try argument(token, at: result.count, paths: &paths)))
@@ -190,7 +192,9 @@ public enum CommandParser {
     }
 
     /// A `dispatch` argument's value; for `$PATH`, a `null` standing in for the value read later.
-    private static func argument(_ token: Token, at index: Int, paths: inout [ArgumentPath]) throws(ShellError) -> JSONValue {
+    private static func argument(_ token: Token, at index: Int, paths: inout [ArgumentPath]) throws(ShellError)
+        -> JSONValue
+    {
         if let path = try referencedPath(token) {
             paths.append(ArgumentPath(index: index, path: path))
             return .null
@@ -209,7 +213,8 @@ public enum CommandParser {
         guard case .word = token.kind, token.text.utf8.first == UInt8(ascii: "$") else { return nil }
         let text = token.text.dropFirst()
         guard !text.isEmpty else {
-            throw ShellError("'$' must be followed by a path of the state", hint: "e.g. $count, or \"$\" for the string")
+            throw ShellError(
+                "'$' must be followed by a path of the state", hint: "e.g. $count, or \"$\" for the string")
         }
         return try ValuePath.parse(text)
     }
@@ -231,7 +236,9 @@ public enum CommandParser {
             let text = token.text
             // NB: compared only when the first byte could start one of them: a comparison of a
             // substring with a literal takes the general string comparison.
-            if let first = text.utf8.first, first == UInt8(ascii: "t") || first == UInt8(ascii: "f") || first == UInt8(ascii: "n") {
+            if let first = text.utf8.first,
+                first == UInt8(ascii: "t") || first == UInt8(ascii: "f") || first == UInt8(ascii: "n")
+            {
                 switch text {
                 case "true": return .bool(true)
                 case "false": return .bool(false)
@@ -241,7 +248,8 @@ public enum CommandParser {
             }
             if let first = text.utf8.first,
                 (0x30...0x39).contains(first)
-                    || (first == UInt8(ascii: "-") && text.utf8.dropFirst().first.map { (0x30...0x39).contains($0) } == true)
+                    || (first == UInt8(ascii: "-")
+                        && text.utf8.dropFirst().first.map { (0x30...0x39).contains($0) } == true)
             {
                 if let integer = plainInteger(text) { return .int(integer) }
                 do {
@@ -259,7 +267,9 @@ public enum CommandParser {
     /// A JSON integer of at most 18 digits (`0`, `-12`; not `012`), which needs no number parser.
     private static func plainInteger(_ text: Substring) -> Int? {
         let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
-        guard !digits.isEmpty, digits.count <= 18, digits.first != UInt8(ascii: "0") || text.utf8.count == 1 else { return nil }
+        guard !digits.isEmpty, digits.count <= 18, digits.first != UInt8(ascii: "0") || text.utf8.count == 1 else {
+            return nil
+        }
         var value = 0
         for digit in digits {
             guard (0x30...0x39).contains(digit) else { return nil }

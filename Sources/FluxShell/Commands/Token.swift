@@ -56,7 +56,8 @@ public enum CommandLexer {
             if byte == UInt8(ascii: "\"") {
                 let (end, isPlain) = try endOfQuoted(bytes, from: index, column: column(start))
                 let text = slice(start, end)
-                tokens.append(Token(kind: .quoted(try quoted(text, isPlain: isPlain, column: column(start))), text: text))
+                tokens.append(
+                    Token(kind: .quoted(try quoted(text, isPlain: isPlain, column: column(start))), text: text))
                 index = end
                 continue
             }
@@ -107,7 +108,8 @@ public enum CommandLexer {
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+            || byte == UInt8(ascii: "\n")
     }
 
     static func isIdentifier(_ text: Substring) -> Bool {

@@ -52,7 +52,8 @@ public struct Completer {
         case "use":
             return position == 1 ? session.loadedAliases : []
         case "dispatch":
-            return position == 1 ? actionNames() : argumentCandidates(action: words[1], given: Array(words.dropFirst(2)))
+            return position == 1
+                ? actionNames() : argumentCandidates(action: words[1], given: Array(words.dropFirst(2)))
         case "state":
             return position == 1 ? pathCandidates(word, every: true) : []
         case "why":

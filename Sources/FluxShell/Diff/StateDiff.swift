@@ -66,10 +66,12 @@ public enum StateDiff {
                 diff(old[oldIndex], new[newIndex], at: path.appending(.index(offset + newIndex)), into: &entries)
             case .removed(let index):
                 entries.append(
-                    DiffEntry(operation: .removed, path: path.appending(.index(offset + index)), old: old[index], new: nil))
+                    DiffEntry(
+                        operation: .removed, path: path.appending(.index(offset + index)), old: old[index], new: nil))
             case .inserted(let index):
                 entries.append(
-                    DiffEntry(operation: .added, path: path.appending(.index(offset + index)), old: nil, new: new[index]))
+                    DiffEntry(
+                        operation: .added, path: path.appending(.index(offset + index)), old: nil, new: new[index]))
             }
         }
     }
@@ -106,7 +108,9 @@ enum ArrayEdit: Equatable {
         var inserted: [Int] = []
         func flush() {
             let paired = pairsChanges ? min(removed.count, inserted.count) : 0
-            for index in 0..<paired { edits.append(.changed(old: prefix + removed[index], new: prefix + inserted[index])) }
+            for index in 0..<paired {
+                edits.append(.changed(old: prefix + removed[index], new: prefix + inserted[index]))
+            }
             for index in removed.dropFirst(paired) { edits.append(.removed(prefix + index)) }
             for index in inserted.dropFirst(paired) { edits.append(.inserted(prefix + index)) }
             removed.removeAll(keepingCapacity: true)

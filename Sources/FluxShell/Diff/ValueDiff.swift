@@ -76,7 +76,8 @@ public final class ValueDiffer {
             diffCases(reader.read(at: old, shape), reader.read(at: new, shape), at: path)
         case .form(let form) where form.rule == .setAlgebra:
             // NB: as a `Set`: one `+` or `-` line per element, never a change of one into another.
-            guard case .array(let before) = reader.read(at: old, shape), case .array(let after) = reader.read(at: new, shape)
+            guard case .array(let before) = reader.read(at: old, shape),
+                case .array(let after) = reader.read(at: new, shape)
             else { return }
             diffSorted(before, after, at: path)
         case .form, .object, .existential, .opaque, .withoutMetadata:
@@ -117,10 +118,16 @@ public final class ValueDiffer {
                 else {
                     // One side is empty: every element of the other appeared or went.
                     for (index, element) in new.enumerated() {
-                        entries.append(DiffEntry(operation: .added, path: path.appending(.index(offset + index)), old: nil, new: reader.read(element)))
+                        entries.append(
+                            DiffEntry(
+                                operation: .added, path: path.appending(.index(offset + index)), old: nil,
+                                new: reader.read(element)))
                     }
                     for (index, element) in old.enumerated() {
-                        entries.append(DiffEntry(operation: .removed, path: path.appending(.index(offset + index)), old: reader.read(element), new: nil))
+                        entries.append(
+                            DiffEntry(
+                                operation: .removed, path: path.appending(.index(offset + index)),
+                                old: reader.read(element), new: nil))
                     }
                     return
                 }
@@ -140,7 +147,9 @@ public final class ValueDiffer {
                 let newCount = new.count - prefix - suffix
                 if oldCount == 1, newCount == 1 {
                     // NB: one element changed in place (a todo toggled): no edit script needed.
-                    return diff(oldBase + prefix * stride, newBase + prefix * stride, shape, at: path.appending(.index(offset + prefix)))
+                    return diff(
+                        oldBase + prefix * stride, newBase + prefix * stride, shape,
+                        at: path.appending(.index(offset + prefix)))
                 }
                 let oldValues = (prefix..<(prefix + oldCount)).map { reader.read(at: oldBase + $0 * stride, shape) }
                 let newValues = (prefix..<(prefix + newCount)).map { reader.read(at: newBase + $0 * stride, shape) }
@@ -152,10 +161,14 @@ public final class ValueDiffer {
                             at: path.appending(.index(offset + prefix + newIndex)))
                     case .removed(let index):
                         entries.append(
-                            DiffEntry(operation: .removed, path: path.appending(.index(offset + prefix + index)), old: oldValues[index], new: nil))
+                            DiffEntry(
+                                operation: .removed, path: path.appending(.index(offset + prefix + index)),
+                                old: oldValues[index], new: nil))
                     case .inserted(let index):
                         entries.append(
-                            DiffEntry(operation: .added, path: path.appending(.index(offset + prefix + index)), old: nil, new: newValues[index]))
+                            DiffEntry(
+                                operation: .added, path: path.appending(.index(offset + prefix + index)), old: nil,
+                                new: newValues[index]))
                     }
                 }
             }
@@ -167,9 +180,11 @@ public final class ValueDiffer {
         for edit in ArrayEdit.edits(from: old, to: new, pairsChanges: false) {
             switch edit {
             case .removed(let index):
-                entries.append(DiffEntry(operation: .removed, path: path.appending(.index(index)), old: old[index], new: nil))
+                entries.append(
+                    DiffEntry(operation: .removed, path: path.appending(.index(index)), old: old[index], new: nil))
             case .inserted(let index):
-                entries.append(DiffEntry(operation: .added, path: path.appending(.index(index)), old: nil, new: new[index]))
+                entries.append(
+                    DiffEntry(operation: .added, path: path.appending(.index(index)), old: nil, new: new[index]))
             case .changed:
                 break
             }

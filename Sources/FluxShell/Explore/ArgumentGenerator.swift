@@ -1,9 +1,10 @@
+import FluxCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import FluxCore
 
 /// Makes argument values for an action's parameters from their Swift types, in the printed form
 /// that `dispatch` reads back (SPEC §4): edge values first (`0`, `-1`, the type's limits, empty
@@ -41,7 +42,9 @@ struct ArgumentGenerator {
 
     /// The dates the generator tries: the epoch, a fixed "now" (a clock would make runs differ),
     /// a second before it, and a leap day with milliseconds.
-    static let dates = ["1970-01-01T00:00:00Z", "2026-11-22T10:00:00Z", "2026-11-22T09:59:59Z", "2000-02-29T12:00:00.500Z"]
+    static let dates = [
+        "1970-01-01T00:00:00Z", "2026-11-22T10:00:00Z", "2026-11-22T09:59:59Z", "2000-02-29T12:00:00.500Z",
+    ]
     static let strings = ["", "a", "é✓ü", "Buy milk", " ", "x y z", "日本"]
 
     var random: SeededRandom
@@ -61,7 +64,8 @@ struct ArgumentGenerator {
         case is Bool.Type: return .bool(random.chance(50))
         case is Date.Type: return .string(Self.dates.randomElement(using: &random)!)
         case is URL.Type:
-            return .string(["https://example.com", "https://example.com/a?b=c", "file:///tmp/x"].randomElement(using: &random)!)
+            return .string(
+                ["https://example.com", "https://example.com/a?b=c", "file:///tmp/x"].randomElement(using: &random)!)
         case is UUID.Type:
             return .string("00000000-0000-0000-0000-00000000000\(Int.random(in: 0..<4, using: &random))")
         case is Data.Type: return .string(["", "aGVsbG8="].randomElement(using: &random)!)
@@ -90,7 +94,8 @@ struct ArgumentGenerator {
             case .setAlgebra:
                 // NB: an `IndexSet` holds indexes from 0: small ones, which the state's arrays have.
                 if case .array(let values)? = elements(of: inner, label: nil, depth: depth) {
-                    return .array(values.map { if case .int(let index) = $0 { .int(Int(index.magnitude % 8)) } else { $0 } })
+                    return .array(
+                        values.map { if case .int(let index) = $0 { .int(Int(index.magnitude % 8)) } else { $0 } })
                 }
                 return nil
             case .collection: return elements(of: inner, label: label, depth: depth)
@@ -144,7 +149,8 @@ struct ArgumentGenerator {
     private mutating func string() -> String {
         if random.chance(30) {
             let letters = Array("abcdefghijklmnopqrstuvwxyz")
-            return String((0..<Int.random(in: 1...8, using: &random)).map { _ in letters.randomElement(using: &random)! })
+            return String(
+                (0..<Int.random(in: 1...8, using: &random)).map { _ in letters.randomElement(using: &random)! })
         }
         return Self.strings.randomElement(using: &random)!
     }

@@ -111,7 +111,7 @@ public final class Explorer: @unchecked Sendable {
             self.actions = actions
             self.minimal = minimal
             self.scenario = scenario
-                self.minimalOutputs = minimalOutputs
+            self.minimalOutputs = minimalOutputs
         }
 
         public var check: Check
@@ -177,7 +177,9 @@ public final class Explorer: @unchecked Sendable {
     public init(catalog: StoreCatalog, options: Options) throws(ShellError) {
         self.catalog = catalog
         self.options = options
-        guard !options.stores.isEmpty else { throw ShellError("explore needs at least one store", hint: "e.g. explore todos") }
+        guard !options.stores.isEmpty else {
+            throw ShellError("explore needs at least one store", hint: "e.g. explore todos")
+        }
         if let twice = options.stores.first(where: { name in options.stores.filter { $0 == name }.count > 1 }) {
             throw ShellError("the store '\(twice)' is named twice", hint: "each store is loaded once per run")
         }
@@ -192,7 +194,8 @@ public final class Explorer: @unchecked Sendable {
         for name in options.stores where catalog[name] == nil {
             throw ShellError(
                 "unknown store '\(name)'",
-                hint: Suggestion.didYouMean(name, among: catalog.names) ?? "available: \(catalog.names.joined(separator: ", "))")
+                hint: Suggestion.didYouMean(name, among: catalog.names)
+                    ?? "available: \(catalog.names.joined(separator: ", "))")
         }
         var expectations: [Expectation] = []
         for text in options.invariants {
@@ -200,7 +203,9 @@ public final class Explorer: @unchecked Sendable {
             do {
                 parsed = try CommandParser.parse("expect " + text)
             } catch {
-                throw ShellError("--invariant '\(text)': \(error.message)", hint: error.hint ?? "write it as the rest of an expect line")
+                throw ShellError(
+                    "--invariant '\(text)': \(error.message)",
+                    hint: error.hint ?? "write it as the rest of an expect line")
             }
             guard case .expect(let expectation)? = parsed.command else {
                 throw ShellError("--invariant '\(text)' is not an expectation", hint: "e.g. --invariant 'count >= 0'")
@@ -214,8 +219,9 @@ public final class Explorer: @unchecked Sendable {
         for (expectation, text) in zip(expectations, options.invariants) {
             do {
                 _ = try session.execute(.expect(expectation))
-            } catch where !Self.isFailedExpectation(error) {
-                throw ShellError("--invariant '\(text)' cannot be checked in the initial state: \(error.message)", hint: error.hint)
+            } catch  where !Self.isFailedExpectation(error) {
+                throw ShellError(
+                    "--invariant '\(text)' cannot be checked in the initial state: \(error.message)", hint: error.hint)
             } catch {}
         }
     }
@@ -254,12 +260,14 @@ public final class Explorer: @unchecked Sendable {
         // NB: an invariant that fails before any action fails in the initial state.
         if let failure = checkInvariants(freshSession()) {
             report.failure = Failure(
-                check: failure.0, message: failure.1 + " (in the initial state)", run: 0, runSeed: 0, actions: [], minimal: [],
+                check: failure.0, message: failure.1 + " (in the initial state)", run: 0, runSeed: 0, actions: [],
+                minimal: [],
                 scenario: scenarioText(Outcome(), check: failure.0), minimalOutputs: [])
             report.coverage = Coverage().table(for: loadedDefinitions)
             return report
         }
-        let runs = options.shard.map { shard in stride(from: shard.index - 1, to: options.runs, by: shard.count) }
+        let runs =
+            options.shard.map { shard in stride(from: shard.index - 1, to: options.runs, by: shard.count) }
             ?? stride(from: 0, to: options.runs, by: 1)
         let jobs = max(1, min(options.jobs, runs.underestimatedCount))
         let deadline = options.seconds.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
@@ -316,7 +324,9 @@ public final class Explorer: @unchecked Sendable {
     public var checkNames: [String] {
         var names = options.invariants.map { "invariant '\($0)'" }
         for definition in loadedDefinitions where definition.invariantNames.count > 0 {
-            names.append("\(definition.invariantNames.count) invariant\(definition.invariantNames.count == 1 ? "" : "s") of '\(definition.name)'")
+            names.append(
+                "\(definition.invariantNames.count) invariant\(definition.invariantNames.count == 1 ? "" : "s") of '\(definition.name)'"
+            )
         }
         return names + ["refused actions change nothing", "replay gives the same diff", "undo and redo restore"]
     }
@@ -327,7 +337,9 @@ public final class Explorer: @unchecked Sendable {
     private var nothingToExploreReason: String {
         let reasons = loadedDefinitions.map { definition in
             if let reason = definition.actionsUnlistedBecause { return "'\(definition.name)': \(reason)" }
-            let cases = definition.actions.map { "\($0.name) (\($0.notDispatchableBecause ?? "no value could be made"))" }
+            let cases = definition.actions.map {
+                "\($0.name) (\($0.notDispatchableBecause ?? "no value could be made"))"
+            }
             return "'\(definition.name)': " + (cases.isEmpty ? "no action cases" : cases.joined(separator: ", "))
         }
         return "no action could be made: " + reasons.joined(separator: "; ")
@@ -355,10 +367,12 @@ public final class Explorer: @unchecked Sendable {
     public func replayElsewhereFailure(
         run: Int, actions: [ActionInvocation], differs: ([ActionInvocation]) -> Bool
     ) -> Failure {
-        let message = "replayed in another process (another hash seed), the same actions printed other lines: "
+        let message =
+            "replayed in another process (another hash seed), the same actions printed other lines: "
             + "a mutation depends on the order of a Set or a Dictionary, or on something else outside the state"
         return failure(
-            .replayDiffers, message: message, fixed: true, run: run, runSeed: SeededRandom.seed(ofRun: run, of: options.seed),
+            .replayDiffers, message: message, fixed: true, run: run,
+            runSeed: SeededRandom.seed(ofRun: run, of: options.seed),
             original: actions, minimal: minimize(actions, fails: differs))
     }
 
@@ -412,8 +426,14 @@ public final class Explorer: @unchecked Sendable {
                 coverage.count(generatedStore, action.invocation.name, refused: true, changed: false)
                 outcome.steps.append(Step(action: action.invocation, wasRefused: true))
                 outcome.outputs.append(.refused(error))
-                if let store = zip(validating.map { session.stores[$0] }, before).first(where: { $0.runtime.readStateAfresh() != $1 })?.0 {
-                    outcome.failure = (.refusedActionChangedState(store: store.alias), "\(action.invocation) was refused (\(error.text)) but changed '\(store.alias)'", outcome.steps.count - 1)
+                if let store = zip(validating.map { session.stores[$0] }, before).first(where: {
+                    $0.runtime.readStateAfresh() != $1
+                })?.0 {
+                    outcome.failure = (
+                        .refusedActionChangedState(store: store.alias),
+                        "\(action.invocation) was refused (\(error.text)) but changed '\(store.alias)'",
+                        outcome.steps.count - 1
+                    )
                     return outcome
                 }
             }
@@ -436,7 +456,9 @@ public final class Explorer: @unchecked Sendable {
         return session
     }
 
-    private func next(_ source: inout ActionSource, in session: Session, index: Int) -> (invocation: ActionInvocation, store: String)? {
+    private func next(_ source: inout ActionSource, in session: Session, index: Int) -> (
+        invocation: ActionInvocation, store: String
+    )? {
         switch source {
         case .fixed(let actions):
             guard index < actions.count else { return nil }
@@ -449,7 +471,9 @@ public final class Explorer: @unchecked Sendable {
     }
 
     /// A random action of a random loaded store, its arguments made for its parameters' types.
-    private func generate(_ generator: inout ArgumentGenerator, in session: Session) -> (invocation: ActionInvocation, store: String)? {
+    private func generate(_ generator: inout ArgumentGenerator, in session: Session) -> (
+        invocation: ActionInvocation, store: String
+    )? {
         generator.state = ArgumentGenerator.StateValues(session.stores.map(\.json))
         for _ in 0..<20 {
             guard let store = session.stores.randomElement(using: &generator.random) else { return nil }
@@ -458,7 +482,9 @@ public final class Explorer: @unchecked Sendable {
             var invocation = ActionInvocation(name: chosen.signature.name)
             var complete = true
             for (parameter, typed) in zip(chosen.signature.parameters, chosen.parameters) {
-                guard let value = generator.value(for: typed.shape.type, label: parameter.label) ?? (parameter.isOptional ? .null : nil)
+                guard
+                    let value = generator.value(for: typed.shape.type, label: parameter.label)
+                        ?? (parameter.isOptional ? .null : nil)
                 else {
                     complete = false
                     break
@@ -488,7 +514,10 @@ public final class Explorer: @unchecked Sendable {
         }
         for store in session.stores {
             if let name = store.runtime.brokenInvariant() {
-                return (.storeInvariant(store: store.alias, name: name), "invariant '\(name)' of store '\(store.alias)' does not hold")
+                return (
+                    .storeInvariant(store: store.alias, name: name),
+                    "invariant '\(name)' of store '\(store.alias)' does not hold"
+                )
             }
         }
         return nil
@@ -496,7 +525,9 @@ public final class Explorer: @unchecked Sendable {
 
     /// At the end of a run: a fresh replay prints the same lines; undo to the start restores the
     /// initial states, redo the final ones.
-    private func checkEnd(_ session: Session, steps: [Step], lines: [[String]], initial: [JSONValue]) -> (Check, String)? {
+    private func checkEnd(_ session: Session, steps: [Step], lines: [[String]], initial: [JSONValue]) -> (
+        Check, String
+    )? {
         let replayed = printedLines(of: steps.map(\.action))
         for (index, step) in steps.enumerated() {
             let printed = replayed[index]
@@ -514,14 +545,20 @@ public final class Explorer: @unchecked Sendable {
         for (store, state) in zip(session.stores, initial) {
             let now = store.runtime.readStateAfresh()
             guard now == state else {
-                return (.undoDoesNotRestore(store: store.alias), "after undo \(done): \(JSONText.compact(now)), initially \(JSONText.compact(state))")
+                return (
+                    .undoDoesNotRestore(store: store.alias),
+                    "after undo \(done): \(JSONText.compact(now)), initially \(JSONText.compact(state))"
+                )
             }
         }
         _ = try? session.execute(.redo(steps: done))
         for (store, state) in zip(session.stores, final) {
             let now = store.runtime.readStateAfresh()
             guard now == state else {
-                return (.redoDoesNotRestore(store: store.alias), "after redo \(done): \(JSONText.compact(now)), before the undo \(JSONText.compact(state))")
+                return (
+                    .redoDoesNotRestore(store: store.alias),
+                    "after redo \(done): \(JSONText.compact(now)), before the undo \(JSONText.compact(state))"
+                )
             }
         }
         return nil
@@ -558,7 +595,9 @@ struct Coverage {
         var rows: [Explorer.CaseCoverage] = []
         for definition in definitions {
             for signature in definition.actions {
-                var row = counts[definition.name + "\u{0}" + signature.name] ?? Explorer.CaseCoverage(store: definition.name, name: signature.name)
+                var row =
+                    counts[definition.name + "\u{0}" + signature.name]
+                    ?? Explorer.CaseCoverage(store: definition.name, name: signature.name)
                 row.notGenerated = signature.notDispatchableBecause
                 rows.append(row)
             }

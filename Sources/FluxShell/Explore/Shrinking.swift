@@ -3,7 +3,9 @@
 /// `null`), each candidate kept only when the same check still fails. Then the scenario that
 /// fails the same way under `fluxsh test`.
 extension Explorer {
-    func shrink(_ found: (check: Check, message: String, step: Int?), steps: [Step], run: Int, runSeed: UInt64) -> Failure {
+    func shrink(_ found: (check: Check, message: String, step: Int?), steps: [Step], run: Int, runSeed: UInt64)
+        -> Failure
+    {
         var actions = steps.map(\.action)
         // NB: a check after an action fails whatever follows it: the rest goes at once.
         if let step = found.step { actions = Array(actions.prefix(step + 1)) }
@@ -34,7 +36,8 @@ extension Explorer {
         var ignored = Coverage()
         let outcome = execute(&source, coverage: &ignored)
         return Failure(
-            check: check, message: fixed ? message : outcome.failure?.message ?? message, run: run, runSeed: runSeed, actions: original,
+            check: check, message: fixed ? message : outcome.failure?.message ?? message, run: run, runSeed: runSeed,
+            actions: original,
             minimal: outcome.steps, scenario: scenarioText(outcome, check: check), minimalOutputs: outcome.outputs)
     }
 
@@ -66,7 +69,9 @@ extension Explorer {
 
     /// Delta debugging: removes chunks of the sequence, from halves down to single actions, while
     /// the check still fails.
-    private func fewerActions(_ actions: [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool) -> [ActionInvocation] {
+    private func fewerActions(_ actions: [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool)
+        -> [ActionInvocation]
+    {
         var current = actions
         var parts = 2
         while current.count >= 2 {
@@ -96,7 +101,9 @@ extension Explorer {
 
     /// Each argument made smaller while the check still fails: `null` for the whole of it, then
     /// each value inside it (a struct's members, an enum payload's, array elements).
-    private func smallerArguments(_ actions: [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool) -> [ActionInvocation] {
+    private func smallerArguments(_ actions: [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool)
+        -> [ActionInvocation]
+    {
         var current = actions
         for index in current.indices {
             for argument in current[index].arguments.indices {
@@ -115,7 +122,9 @@ extension Explorer {
                             candidate[index].arguments[argument].value, at: place[...], with: value)
                         return candidate
                     }
-                    guard let value = Self.value(in: current[index].arguments[argument].value, at: place[...]) else { continue }
+                    guard let value = Self.value(in: current[index].arguments[argument].value, at: place[...]) else {
+                        continue
+                    }
                     current = smaller(value, trying, fails) ?? current
                 }
             }
@@ -147,7 +156,8 @@ extension Explorer {
             }
             return failing == number ? nil : trying(.int(failing))
         case .string(let text) where !text.isEmpty:
-            for candidate in ["", String(text.prefix(1)), String(text.prefix(text.count / 2))] where candidate.count < text.count {
+            for candidate in ["", String(text.prefix(1)), String(text.prefix(text.count / 2))]
+            where candidate.count < text.count {
                 let attempt = trying(.string(candidate))
                 if fails(attempt) { return attempt }
             }
@@ -175,7 +185,9 @@ extension Explorer {
         case .object(let object):
             for (key, member) in object.members { places += Self.places(in: member, at: path + [.key(key)]) }
         case .array(let elements):
-            for (index, element) in elements.enumerated() { places += Self.places(in: element, at: path + [.index(index)]) }
+            for (index, element) in elements.enumerated() {
+                places += Self.places(in: element, at: path + [.index(index)])
+            }
         default:
             break
         }
@@ -207,7 +219,9 @@ extension Explorer {
     }
 
     /// An enum argument given by name made an earlier case of its type, when that still fails.
-    private func earlierCases(_ actions: [ActionInvocation], at index: Int, _ fails: ([ActionInvocation]) -> Bool) -> [ActionInvocation] {
+    private func earlierCases(_ actions: [ActionInvocation], at index: Int, _ fails: ([ActionInvocation]) -> Bool)
+        -> [ActionInvocation]
+    {
         guard let signature = catalogSignature(of: actions[index]) else { return actions }
         var current = actions
         for (position, argument) in current[index].arguments.enumerated() {

@@ -39,14 +39,20 @@ public enum FileSystem {
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
             // NB: O_TRUNC empties a file a link leads to, and is ignored by a device or a pipe.
             let descriptor = open(path, O_WRONLY | O_TRUNC)
-            guard descriptor >= 0 else { throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else {
+                throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            }
             defer { close(descriptor) }
             var bytes = Array(text.utf8)
             var offset = 0
             while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                let written = bytes.withUnsafeMutableBytes {
+                    write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+                }
                 if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+                guard written > 0 else {
+                    throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+                }
                 offset += written
             }
             return
@@ -79,7 +85,9 @@ public enum FileSystem {
         var walked: Set<[UInt64]> = []
         while let current = pending.popLast() {
             var info = stat()
-            guard stat(current, &info) == 0, walked.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { continue }
+            guard stat(current, &info) == 0, walked.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else {
+                continue
+            }
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
             for name in names where !name.hasPrefix(".") {
                 let path = current.hasSuffix("/") ? current + name : current + "/" + name

@@ -11,14 +11,17 @@ public final class Printer: RunnerOutput {
         public var standardError: (String) -> Void
 
         public init(
-            appendToStandardOutput: @escaping (((inout OutputBuffer) -> Void) -> Void), standardError: @escaping (String) -> Void
+            appendToStandardOutput: @escaping (((inout OutputBuffer) -> Void) -> Void),
+            standardError: @escaping (String) -> Void
         ) {
             self.appendToStandardOutput = appendToStandardOutput
             self.standardError = standardError
         }
 
         /// Standard output as lines (without their newlines), for callers that want strings.
-        public static func lines(standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void) -> Streams {
+        public static func lines(standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void)
+            -> Streams
+        {
             Streams(
                 appendToStandardOutput: { write in
                     var buffer = OutputBuffer()
@@ -45,10 +48,14 @@ public final class Printer: RunnerOutput {
         streams.appendToStandardOutput { $0.appendLine("> " + command) }
     }
 
-    public func print(_ result: borrowing CommandResult, of command: Command, at location: SourceLocation, in session: Session) {
+    public func print(
+        _ result: borrowing CommandResult, of command: Command, at location: SourceLocation, in session: Session
+    ) {
         let filter = session.watchFilter
         let renderer = renderer
-        streams.appendToStandardOutput { renderer.write(result, command: command, line: location.line, watching: filter, to: &$0) }
+        streams.appendToStandardOutput {
+            renderer.write(result, command: command, line: location.line, watching: filter, to: &$0)
+        }
     }
 
     public func report(_ diagnostic: Diagnostic) {

@@ -122,7 +122,8 @@ public struct Renderer: Sendable {
                     body(.text(store.name))
                     continue
                 }
-                body(.text(store.name + String(repeating: " ", count: max(1, width - store.name.count)) + store.summary))
+                body(
+                    .text(store.name + String(repeating: " ", count: max(1, width - store.name.count)) + store.summary))
             }
         case .actions(let store, let signatures, let reason):
             guard !signatures.isEmpty else {
@@ -131,7 +132,9 @@ public struct Renderer: Sendable {
             for signature in signatures {
                 let choices = signature.parameters.flatMap(\.choices)
                 var line = signature.description + (choices.isEmpty ? "" : "    " + choices.joined(separator: " | "))
-                if let reason = signature.notDispatchableBecause { line += "    (not dispatchable from text: \(reason))" }
+                if let reason = signature.notDispatchableBecause {
+                    line += "    (not dispatchable from text: \(reason))"
+                }
                 body(.text(line))
             }
         case .value(let path, let value):
@@ -144,7 +147,9 @@ public struct Renderer: Sendable {
             for entry in listing.entries {
                 let number = String(entry.number)
                 let undone = entry.isUndone ? "   (undone)" : ""
-                body(.text(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.text + undone))
+                body(
+                    .text(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.text + undone)
+                )
                 for followUp in entry.followUps {
                     body(.text(String(repeating: " ", count: width + 4) + "=> " + followUp.description))
                 }
@@ -180,7 +185,8 @@ public struct Renderer: Sendable {
         if listing.steps.isEmpty, listing.forgotten > 0 {
             body(
                 .text(
-                    "(no kept step changed \(listing.path); the \(listing.forgotten) earlier steps that may have are no longer kept)"))
+                    "(no kept step changed \(listing.path); the \(listing.forgotten) earlier steps that may have are no longer kept)"
+                ))
         } else if listing.steps.isEmpty {
             body(.text("(no step changed \(listing.path): it is as the store was loaded)"))
         }
@@ -204,14 +210,19 @@ public struct Renderer: Sendable {
         case .loaded(let store, let alias): fields = [("store", .string(store)), ("alias", .string(alias))]
         case .activated(let alias): fields = [("alias", .string(alias))]
         case .stores(let stores):
-            let list = stores.map { JSONValue.object(JSONObject([("name", .string($0.name)), ("summary", .string($0.summary))])) }
+            let list = stores.map {
+                JSONValue.object(JSONObject([("name", .string($0.name)), ("summary", .string($0.summary))]))
+            }
             fields = [("stores", .array(list))]
         case .actions(_, let signatures, _): fields = [("actions", .array(signatures.map { .string($0.description) }))]
         case .value(let path, let value): fields = [("path", .string(path.description)), ("value", value)]
         case .history(let listing):
             let items = listing.entries.map { entry in
                 JSONValue.object(
-                    JSONObject([("number", .int(entry.number)), ("action", .string(entry.text)), ("undone", .bool(entry.isUndone))]))
+                    JSONObject([
+                        ("number", .int(entry.number)), ("action", .string(entry.text)),
+                        ("undone", .bool(entry.isUndone)),
+                    ]))
             }
             fields = [("history", .array(items))]
         case .expectationHeld: fields = [("passed", .bool(true))]
@@ -223,7 +234,9 @@ public struct Renderer: Sendable {
                 let followUps = step.groups.compactMap { group in
                     group.followUp.map { action in
                         JSONValue.object(
-                            JSONObject([("action", .string(action.description)), ("changes", .array(group.entries.map(\.json)))]))
+                            JSONObject([
+                                ("action", .string(action.description)), ("changes", .array(group.entries.map(\.json))),
+                            ]))
                     }
                 }
                 if !followUps.isEmpty { object["followUps"] = .array(followUps) }
@@ -258,7 +271,8 @@ public struct Renderer: Sendable {
             let list = diff.followUpSteps.map { step in
                 JSONValue.object(
                     JSONObject([
-                        ("action", .string(step.followUp?.description ?? "")), ("changes", .array(step.entries.map(\.json))),
+                        ("action", .string(step.followUp?.description ?? "")),
+                        ("changes", .array(step.entries.map(\.json))),
                     ]))
             }
             members.append(("followUps", .array(list)))
@@ -309,11 +323,14 @@ public struct Renderer: Sendable {
                         ])))
             }
             lines.append(
-                JSONText.compact(.object(JSONObject([("passed", .int(results.count - failed.count)), ("failed", .int(failed.count))]))))
+                JSONText.compact(
+                    .object(
+                        JSONObject([("passed", .int(results.count - failed.count)), ("failed", .int(failed.count))]))))
             return lines
         case .text:
             var lines = results.map { result in
-                (result.passed ? wrapped("PASS", "32") : wrapped("FAIL", "31")) + " \(result.path)" + (result.wasUpdated ? " (updated)" : "")
+                (result.passed ? wrapped("PASS", "32") : wrapped("FAIL", "31")) + " \(result.path)"
+                    + (result.wasUpdated ? " (updated)" : "")
             }
             for result in failed { lines += [""] + result.report }
             if !failed.isEmpty { lines.append("") }
@@ -338,7 +355,9 @@ extension CommandOutput {
 extension Renderer {
     /// What `fluxsh explore` prints: what ran and what was checked, the failure (shrunk, with
     /// its steps' diff lines) if one was found, and the coverage of each action case.
-    public func report(_ report: Explorer.Report, options: Explorer.Options, seconds: Double, savedTo file: String?) -> [String] {
+    public func report(_ report: Explorer.Report, options: Explorer.Options, seconds: Double, savedTo file: String?)
+        -> [String]
+    {
         var lines = [
             "explore \(options.stores.joined(separator: " ")): seed \(report.seed), up to \(options.runs) run\(options.runs == 1 ? "" : "s") of \(options.steps) action\(options.steps == 1 ? "" : "s")"
                 + (options.shard.map { ", shard \($0.index)/\($0.count)" } ?? ""),
@@ -347,7 +366,8 @@ extension Renderer {
         let rate = seconds > 0 ? Int(Double(report.actions) / seconds) : 0
         let trapped = report.failure?.check == .trap
         if trapped {
-            lines.append("the exploring process died after \(report.actions) action\(report.actions == 1 ? "" : "s") of a run")
+            lines.append(
+                "the exploring process died after \(report.actions) action\(report.actions == 1 ? "" : "s") of a run")
         } else {
             lines.append(
                 "\(report.actions) action\(report.actions == 1 ? "" : "s") in \(report.runs) run\(report.runs == 1 ? "" : "s"), "
@@ -356,10 +376,14 @@ extension Renderer {
         if let failure = report.failure {
             lines.append("")
             let initially = failure.actions.isEmpty && !trapped
-            lines.append(wrapped("FAIL", "31") + ": \(failure.check)" + (trapped || initially ? "" : " (run \(failure.run + 1))"))
+            lines.append(
+                wrapped("FAIL", "31") + ": \(failure.check)" + (trapped || initially ? "" : " (run \(failure.run + 1))")
+            )
             lines.append("  " + failure.message)
             if !initially {
-                lines.append("shrunk from \(failure.actions.count) action\(failure.actions.count == 1 ? "" : "s") to \(failure.minimal.count):")
+                lines.append(
+                    "shrunk from \(failure.actions.count) action\(failure.actions.count == 1 ? "" : "s") to \(failure.minimal.count):"
+                )
             }
             for (step, printed) in zip(failure.minimal, failure.minimalOutputs) {
                 lines.append("  " + (step.wasRefused ? "! " : "") + "dispatch " + step.action.description)

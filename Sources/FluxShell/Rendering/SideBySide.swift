@@ -35,7 +35,9 @@ enum SideBySide {
                     rows.append(Row(expected: expected[e], actual: "", differs: false))
                     continue
                 }
-                for a in covers { rows.append(Row(expected: a == first ? expected[e] : "", actual: actual[a], differs: false)) }
+                for a in covers {
+                    rows.append(Row(expected: a == first ? expected[e] : "", actual: actual[a], differs: false))
+                }
             }
         }
         return render(rows)

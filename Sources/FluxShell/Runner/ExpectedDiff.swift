@@ -131,7 +131,9 @@ struct ExpectedDiff {
         // NB: pinned lines equal to the actual ones at both ends are found there in some best
         // alignment; matching them first keeps the table below to the part in between.
         var start = 0
-        while start < expected.count, start < actual.count, isPinned(start), expected[start] == actual[start] { start += 1 }
+        while start < expected.count, start < actual.count, isPinned(start), expected[start] == actual[start] {
+            start += 1
+        }
         var expectedEnd = expected.count
         var actualEnd = actual.count
         while expectedEnd > start, actualEnd > start, isPinned(expectedEnd - 1),

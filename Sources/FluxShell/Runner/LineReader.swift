@@ -38,7 +38,8 @@ public struct LineReader: LineSource {
 
     /// The lines of a stream, which `read` fills into the buffer it is given, returning how many
     /// bytes it read (0 or less at the end).
-    public init(maximumLineLength: Int = Self.maximumLineLength, read: @escaping (UnsafeMutableRawBufferPointer) -> Int) {
+    public init(maximumLineLength: Int = Self.maximumLineLength, read: @escaping (UnsafeMutableRawBufferPointer) -> Int)
+    {
         buffer = []
         isAtEnd = false
         self.read = read
@@ -96,7 +97,9 @@ public struct LineReader: LineSource {
         let block = 1 << 16
         let oldCount = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: block))
-        let count = buffer.withUnsafeMutableBytes { raw in read(UnsafeMutableRawBufferPointer(rebasing: raw[oldCount...])) }
+        let count = buffer.withUnsafeMutableBytes { raw in
+            read(UnsafeMutableRawBufferPointer(rebasing: raw[oldCount...]))
+        }
         buffer.removeLast(block - max(0, count))
         if count <= 0 { isAtEnd = true }
     }

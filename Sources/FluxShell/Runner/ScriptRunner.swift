@@ -98,7 +98,10 @@ public final class ScriptRunner {
         var firstExpectedLine: Int
         var isRequired: Bool
 
-        init(location: SourceLocation, line: String, result: borrowing CommandResult, firstExpectedLine: Int, isRequired: Bool) {
+        init(
+            location: SourceLocation, line: String, result: borrowing CommandResult, firstExpectedLine: Int,
+            isRequired: Bool
+        ) {
             self.location = location
             self.line = line
             self.diff = result.diff
@@ -133,7 +136,9 @@ public final class ScriptRunner {
         while !isStopped, let line = lines.nextLine(tooLong: &tooLong) {
             number += 1
             if tooLong {
-                reject(line: number, file: file, ShellError("line longer than \(lines.maximumLineLength >> 20) MiB, skipped"))
+                reject(
+                    line: number, file: file,
+                    ShellError("line longer than \(lines.maximumLineLength >> 20) MiB, skipped"))
                 continue
             }
             feed(line, number: number, file: file)
@@ -185,7 +190,9 @@ public final class ScriptRunner {
                     isEllipsis
                         ? ShellError(
                             "'...' is not inside an expected diff block",
-                            hint: "it stands for diff lines among the expected lines right after a dispatch, undo, redo or reset")
+                            hint:
+                                "it stands for diff lines among the expected lines right after a dispatch, undo, redo or reset"
+                        )
                         : ShellError(
                             "diff line '\(CommandParser.abbreviated(line[...]))' does not follow a dispatch, undo, redo or reset",
                             hint: "expected diff lines go right after the command that changes state"))
@@ -299,8 +306,11 @@ public final class ScriptRunner {
         if block.expected.isEmpty {
             guard block.isRequired else { return nil }
             return Diagnostic(
-                .diffMismatch, "'\(block.command)' has no expected diff lines (exhaustive mode); it printed:", at: block.location,
-                details: actual.map { "    " + $0 } + ["  (run '\(session.catalog.programName) test --update' to write them)"])
+                .diffMismatch, "'\(block.command)' has no expected diff lines (exhaustive mode); it printed:",
+                at: block.location,
+                details: actual.map { "    " + $0 } + [
+                    "  (run '\(session.catalog.programName) test --update' to write them)"
+                ])
         }
         let expected = ExpectedDiff(block.expected, hasEllipsis: block.hasEllipsis)
         let message: String

@@ -3,11 +3,16 @@ public enum JUnitReport {
     public static func xml(for results: [ScenarioRunner.Result], seconds: Double) -> String {
         let failed = results.filter { !$0.passed }.count
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += #"<testsuites name="fluxsh test" tests="\#(results.count)" failures="\#(failed)" time="\#(format(seconds))">"# + "\n"
-        xml += #"  <testsuite name="scenarios" tests="\#(results.count)" failures="\#(failed)" errors="0" skipped="0" time="\#(format(seconds))">"# + "\n"
+        xml +=
+            #"<testsuites name="fluxsh test" tests="\#(results.count)" failures="\#(failed)" time="\#(format(seconds))">"#
+            + "\n"
+        xml +=
+            #"  <testsuite name="scenarios" tests="\#(results.count)" failures="\#(failed)" errors="0" skipped="0" time="\#(format(seconds))">"#
+            + "\n"
         for result in results {
             let name = escape(result.path)
-            xml += #"    <testcase classname="scenarios" name="\#(name)" file="\#(name)" time="\#(format(result.seconds))""#
+            xml +=
+                #"    <testcase classname="scenarios" name="\#(name)" file="\#(name)" time="\#(format(result.seconds))""#
             if result.passed {
                 xml += "/>\n"
                 continue

@@ -56,7 +56,11 @@ final class ActionResolver {
             switch store.runtime.decode(invocation) {
             case .accepted(let action, let printedForm):
                 payloads.append(.init(storeID: store.id, action: action))
-                if let first = printed { printedAlike = printedAlike && first == printedForm } else { printed = printedForm }
+                if let first = printed {
+                    printedAlike = printedAlike && first == printedForm
+                } else {
+                    printed = printedForm
+                }
             case .unknownCase: break
             case .rejected(let error): rejections.append((store, error))
             }
@@ -93,7 +97,9 @@ final class ActionResolver {
     /// ``anyStoreValidates``).
     func validate(_ resolved: Resolved, in stores: [Session.LoadedStore]) throws(ShellError) {
         for payload in resolved.payloads {
-            guard let store = stores.first(where: { $0.id == payload.storeID }), store.runtime.validates else { continue }
+            guard let store = stores.first(where: { $0.id == payload.storeID }), store.runtime.validates else {
+                continue
+            }
             do {
                 try store.runtime.validate(payload.action)
             } catch let error as ShellError {
@@ -105,7 +111,9 @@ final class ActionResolver {
     }
 
     /// With several stores loaded, an error says which store it comes from.
-    private static func attributed(_ error: ShellError, to store: Session.LoadedStore, among stores: [Session.LoadedStore]) -> ShellError {
+    private static func attributed(
+        _ error: ShellError, to store: Session.LoadedStore, among stores: [Session.LoadedStore]
+    ) -> ShellError {
         stores.count > 1 ? ShellError("\(store.alias): \(error.message)", hint: error.hint) : error
     }
 }

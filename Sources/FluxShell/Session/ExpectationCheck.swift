@@ -17,7 +17,9 @@ struct ExpectationCheck {
             guard let order = Self.compare(actual, expected) else {
                 return ShellError(
                     "expect \(stated): cannot order \(actual.kindName) and \(expected.kindName)\(elementNote(place, actual))",
-                    hint: "< <= > >= compare two numbers or two strings; found \(Self.abbreviate(JSONText.compact(actual)))")
+                    hint:
+                        "< <= > >= compare two numbers or two strings; found \(Self.abbreviate(JSONText.compact(actual)))"
+                )
             }
             switch expectation.op {
             case .less: holds = order < 0
@@ -39,7 +41,8 @@ struct ExpectationCheck {
         guard !holds else { return nil }
         if let place {
             return ShellError(
-                "expectation failed: \(stated): \(place) is \(Self.abbreviate(JSONText.compact(actual)))", hint: resolvedNote)
+                "expectation failed: \(stated): \(place) is \(Self.abbreviate(JSONText.compact(actual)))",
+                hint: resolvedNote)
         }
         return ShellError(
             "expectation failed: \(stated)",

@@ -19,11 +19,14 @@ enum HelpText {
     }
 
     static let entries: [Entry] = [
-        Entry(word: "help", usage: "help [COMMAND]", summary: "Lists the commands, or explains one.", example: "help dispatch"),
+        Entry(
+            word: "help", usage: "help [COMMAND]", summary: "Lists the commands, or explains one.",
+            example: "help dispatch"),
         Entry(word: "stores", usage: "stores", summary: "Lists the stores you can load.", example: "stores"),
         Entry(
             word: "load", usage: "load NAME [as ALIAS]",
-            summary: "Creates a store with its initial state and makes it active; all loaded stores share one dispatcher.",
+            summary:
+                "Creates a store with its initial state and makes it active; all loaded stores share one dispatcher.",
             example: "load todos as list"),
         Entry(word: "use", usage: "use ALIAS", summary: "Makes a loaded store active.", example: "use counter"),
         Entry(
@@ -36,13 +39,19 @@ enum HelpText {
             example: "dispatch rename id: 2 title: \"Buy milk\""),
         Entry(
             word: "state", usage: "state [PATH]",
-            summary: "Prints the active store's state, or the value at PATH (count, todos[0].title, scores[\"alice\"], todos.count).",
+            summary:
+                "Prints the active store's state, or the value at PATH (count, todos[0].title, scores[\"alice\"], todos.count).",
             example: "state todos[0]"),
         Entry(word: "history", usage: "history", summary: "Lists the actions dispatched so far.", example: "history"),
-        Entry(word: "undo", usage: "undo [N]", summary: "Steps back N actions (default 1) and prints the diff.", example: "undo 2"),
-        Entry(word: "redo", usage: "redo [N]", summary: "Steps forward N undone actions and prints the diff.", example: "redo"),
         Entry(
-            word: "reset", usage: "reset", summary: "Returns every loaded store to its initial state (undo brings it back).",
+            word: "undo", usage: "undo [N]", summary: "Steps back N actions (default 1) and prints the diff.",
+            example: "undo 2"),
+        Entry(
+            word: "redo", usage: "redo [N]", summary: "Steps forward N undone actions and prints the diff.",
+            example: "redo"),
+        Entry(
+            word: "reset", usage: "reset",
+            summary: "Returns every loaded store to its initial state (undo brings it back).",
             example: "reset"),
         Entry(
             word: "expect", usage: "expect PATH OP VALUE",
@@ -64,11 +73,13 @@ enum HelpText {
             summary: "Stops watching PATH; alone, every path (all diff lines print again).", example: "unwatch"),
         Entry(
             word: "invariants", usage: "invariants",
-            summary: "Checks the invariants the loaded stores declare in Swift (fails naming the first that does not hold).",
+            summary:
+                "Checks the invariants the loaded stores declare in Swift (fails naming the first that does not hold).",
             example: "invariants"),
         Entry(
             word: "save", usage: "save FILE",
-            summary: "Writes the session as a scenario that 'fluxsh test' replays.", example: "save Scenarios/mine.scenario"),
+            summary: "Writes the session as a scenario that 'fluxsh test' replays.",
+            example: "save Scenarios/mine.scenario"),
         Entry(
             word: "exhaustive", usage: "exhaustive on|off",
             summary: "In scenarios: every later state-changing command must list its expected diff lines.",
@@ -84,9 +95,11 @@ enum HelpText {
         let width = entries.map(\.usage.count).max() ?? 0
         var lines = ["Commands:"]
         for entry in entries {
-            lines.append("  " + entry.usage + String(repeating: " ", count: width - entry.usage.count + 2) + entry.short)
+            lines.append(
+                "  " + entry.usage + String(repeating: " ", count: width - entry.usage.count + 2) + entry.short)
         }
-        lines.append("A line starting with '! ' is expected to fail; '#' starts a comment. 'help COMMAND' shows an example.")
+        lines.append(
+            "A line starting with '! ' is expected to fail; '#' starts a comment. 'help COMMAND' shows an example.")
         return lines
     }
 }

@@ -7,7 +7,8 @@ extension Session {
     func listActions() throws(ShellError) -> CommandResult {
         let store = try activeStore()
         let definition = store.definition
-        return CommandResult(.actions(store: store.alias, definition.actions, unlistedBecause: definition.actionsUnlistedBecause))
+        return CommandResult(
+            .actions(store: store.alias, definition.actions, unlistedBecause: definition.actionsUnlistedBecause))
     }
 
     func state(at path: ValuePath) throws(ShellError) -> CommandResult {
@@ -59,7 +60,8 @@ extension Session {
         // NB: `[id: X]` names the element that has that id now; history lines index elements.
         let path = try path.resolvingIDs(in: store.json)
         guard !path.namesEveryElement else {
-            throw ShellError("why follows one value, and [*] stands for several", hint: "name one, e.g. why \(path.firstElement)")
+            throw ShellError(
+                "why follows one value, and [*] stands for several", hint: "name one, e.g. why \(path.firstElement)")
         }
         // NB: read first: a path that is not in the current state is an error, as for `state`.
         _ = try store.runtime.read(path)
@@ -86,7 +88,8 @@ extension Session {
         guard !stores.isEmpty else { throw noStoreLoaded }
         for store in stores {
             if let name = store.runtime.brokenInvariant() {
-                throw ShellError("invariant '\(name)' of store '\(store.alias)' does not hold", hint: "state shows the state")
+                throw ShellError(
+                    "invariant '\(name)' of store '\(store.alias)' does not hold", hint: "state shows the state")
             }
         }
         return CommandResult(.expectationHeld)

@@ -203,7 +203,8 @@ public final class Session {
             isUnchanged = stores.allSatisfy { $0.runtime.isUnchanged(since: history.cursor) }
         }
         let diff = CommandDiff(ownStep: ownStep, followUpSteps: followUps, isUnchanged: isUnchanged)
-        recordHistory(action: invocation, followUps: followUps.compactMap { $0.followUp }, transcriptIndex: transcript.nextIndex)
+        recordHistory(
+            action: invocation, followUps: followUps.compactMap { $0.followUp }, transcriptIndex: transcript.nextIndex)
         transcript.append(.dispatch(invocation), diff: diff)
         // NB: the printed form travels with the result only when it differs from the text: a
         // result is copied on its way out, and an action is reference counting.
@@ -214,7 +215,8 @@ public final class Session {
 
     /// Queues an effect's follow-up action: typed for the store whose effect made it, from its
     /// text for every other loaded store that accepts it.
-    private func dispatchFollowUp(_ invocation: ActionInvocation, _ action: TypedAction, from origin: ObjectIdentifier) {
+    private func dispatchFollowUp(_ invocation: ActionInvocation, _ action: TypedAction, from origin: ObjectIdentifier)
+    {
         followUpCount += 1
         guard followUpCount <= followUpLimit else {
             followUpOverflow = true
@@ -269,7 +271,8 @@ public final class Session {
         guard steps <= history.undoable else {
             throw ShellError(
                 history.undoable == 0
-                    ? "nothing to undo" : "only \(history.undoable) step\(history.undoable == 1 ? "" : "s") can be undone",
+                    ? "nothing to undo"
+                    : "only \(history.undoable) step\(history.undoable == 1 ? "" : "s") can be undone",
                 hint: history.forgotten > 0 ? "the history keeps the last \(history.limit) steps" : nil)
         }
         let restorers = try restorers(at: history.cursor - steps)
@@ -281,7 +284,8 @@ public final class Session {
         guard steps <= history.redoable else {
             throw ShellError(
                 history.redoable == 0
-                    ? "nothing to redo" : "only \(history.redoable) step\(history.redoable == 1 ? "" : "s") can be redone")
+                    ? "nothing to redo"
+                    : "only \(history.redoable) step\(history.redoable == 1 ? "" : "s") can be redone")
         }
         let restorers = try restorers(at: history.cursor + steps)
         history.redo(steps)

@@ -53,7 +53,9 @@ struct SessionHistory {
 
     /// Appends an entry (dropping the undone ones). Returns how many of the oldest entries were
     /// forgotten, which every ``StateHistory`` must forget too.
-    mutating func record(action: ActionInvocation?, followUps: [ActionInvocation], storeCount: Int, transcriptIndex: Int?)
+    mutating func record(
+        action: ActionInvocation?, followUps: [ActionInvocation], storeCount: Int, transcriptIndex: Int?
+    )
         -> Int
     {
         if cursor < entries.count { entries.removeSubrange(cursor...) }

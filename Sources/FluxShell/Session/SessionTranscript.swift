@@ -45,7 +45,8 @@ struct SessionTranscript {
 
     /// The scenario `fluxsh test --exhaustive` passes: the commands with their diff lines, then
     /// each store's final state (`stores` as alias and state, in load order).
-    func scenarioText(programName: String, stores: [(alias: String, state: JSONValue)], activeAlias: String?) -> String {
+    func scenarioText(programName: String, stores: [(alias: String, state: JSONValue)], activeAlias: String?) -> String
+    {
         var text = "# Saved by \(programName). Replay with: \(programName) test FILE\n"
         for entry in entries {
             text += entry.commandLine + "\n"

@@ -77,7 +77,9 @@ struct StateHistory<State, Action> {
         }
         // NB: after an undo, the entry before a pinned one may have no state: it is made now, so
         // that the pinned state never stands in for the check of the states before it.
-        if pinned, let last = entries.indices.last, entries[last].state == nil { keepState(ofEntry: last, apply: apply) }
+        if pinned, let last = entries.indices.last, entries[last].state == nil {
+            keepState(ofEntry: last, apply: apply)
+        }
         if !pending.isEmpty {
             for taken in pending {
                 actions.append(taken.action)
@@ -142,13 +144,24 @@ struct StateHistory<State, Action> {
         var state = before < 0 ? baseline : entries[before].state!
         let reader = ValueReader()
         for index in first...last {
-            guard replay(entry: index, on: &state, apply: apply, reader) else { return replays = false }
+            guard replay(entry: index, on: &state, apply: apply, reader) else {
+                replays = false
+                return
+            }
             // NB: a pinned state (`reset`) is set, not made: the state before it is checked
             // exactly there, and kept, so that no replay ever ends its check on a pinned state.
-            if index < last, entries[index + 1].pinned, !reaches(state, entries[index].state!) { return replays = false }
+            if index < last, entries[index + 1].pinned, !reaches(state, entries[index].state!) {
+                replays = false
+                return
+            }
         }
-        guard reaches(state, entries[last].state!) else { return replays = false }
-        for index in first..<last where !entries[index].pinned && !entries[index + 1].pinned { entries[index].state = nil }
+        guard reaches(state, entries[last].state!) else {
+            replays = false
+            return
+        }
+        for index in first..<last where !entries[index].pinned && !entries[index + 1].pinned {
+            entries[index].state = nil
+        }
     }
 
     /// Forgets the oldest `count` entries.
@@ -170,7 +183,9 @@ struct StateHistory<State, Action> {
 
     /// Applies entry `index`'s actions to `state` (or sets its pinned state); false when one of
     /// them does not print at its diff's paths what it printed the first time.
-    func replay(entry index: Int, on state: inout State, apply: (Action, inout State) -> Void, _ reader: ValueReader) -> Bool {
+    func replay(entry index: Int, on state: inout State, apply: (Action, inout State) -> Void, _ reader: ValueReader)
+        -> Bool
+    {
         if entries[index].pinned {
             state = entries[index].state!
             return true

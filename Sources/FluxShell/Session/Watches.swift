@@ -43,7 +43,8 @@ extension Session {
             {
                 throw ShellError(
                     "no key '\(key)' in the state of '\(store.alias)'",
-                    hint: Suggestion.didYouMean(key, among: state.keys) ?? "its keys are: \(state.keys.joined(separator: ", "))")
+                    hint: Suggestion.didYouMean(key, among: state.keys)
+                        ?? "its keys are: \(state.keys.joined(separator: ", "))")
             }
         }
         for path in paths where !watches.contains(where: { $0.alias == store.alias && $0.path == path }) {

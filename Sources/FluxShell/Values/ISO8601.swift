@@ -57,7 +57,8 @@ enum ISO8601 {
             return nil
         }
         guard scanner.isAtEnd else { return nil }
-        let seconds = days(fromYear: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        let seconds =
+            days(fromYear: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 

@@ -162,7 +162,9 @@ public enum JSONText {
             case 0x0C: output.append(UInt8(ascii: "f"))
             default:
                 let hex = Array("0123456789abcdef".utf8)
-                for digit in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] { output.append(digit) }
+                for digit in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] {
+                    output.append(digit)
+                }
             }
         }
         output.append(0x22)

@@ -66,7 +66,8 @@ enum ScalarDecoding {
     }
 
     /// Through the type's own `init(from:)`.
-    static func decodeDecodable<T: Decodable>(_ type: T.Type, from value: JSONValue, path: [any CodingKey]) throws -> T {
+    static func decodeDecodable<T: Decodable>(_ type: T.Type, from value: JSONValue, path: [any CodingKey]) throws -> T
+    {
         if case .string(let word) = value, RuntimeMetadata.kind(of: type) == .enumeration,
             case .enumeration(let tags) = TypeShape.of(type).kind, !tags.isEmpty
         {
@@ -78,7 +79,8 @@ enum ScalarDecoding {
                 if let named = TypeShape.of(type).emptyCase(named: word, as: type) { return named }
                 guard let error = error as? DecodingError, case .typeMismatch = error else { throw error }
                 // NB: worded as Swift's own refusal, which the shell turns into "not one of its values".
-                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Cannot initialize \(T.self) from '\(word)'"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: path, debugDescription: "Cannot initialize \(T.self) from '\(word)'"))
             }
         }
         return try T(from: ValueDecoder(value: value, codingPath: path))
@@ -110,7 +112,8 @@ enum ScalarDecoding {
             guard text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }) else {
                 throw DecodingError.typeMismatch(I.self, context("expected a whole number, found \(text)"))
             }
-            throw DecodingError.dataCorrupted(context("number \(text) is out of range for \(I.self) (\(I.min)...\(I.max))"))
+            throw DecodingError.dataCorrupted(
+                context("number \(text) is out of range for \(I.self) (\(I.min)...\(I.max))"))
         default:
             throw DecodingError.typeMismatch(
                 I.self, context("expected a whole number, found \(JSONText.compact(value))"))

@@ -19,7 +19,9 @@ extension Optional: ShellValue {
         }
     }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+        -> JSONValue?
+    {
         value(at: pointer).flatMap { reader.read($0, at: path) }
     }
 
@@ -32,7 +34,8 @@ extension Optional: ShellValue {
 
 extension ValueBuilder {
     /// The elements of an array argument, each built as `Element`.
-    static func elements<Element>(_: Element.Type, from value: JSONValue, of type: Any.Type, at path: [any CodingKey]) throws
+    static func elements<Element>(_: Element.Type, from value: JSONValue, of type: Any.Type, at path: [any CodingKey])
+        throws
         -> [Element]
     {
         guard case .array(let values) = value else {
@@ -67,7 +70,9 @@ extension Array: ShellValue {
 
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+        -> JSONValue?
+    {
         value(at: pointer).read(at: path, reader)
     }
 
@@ -85,7 +90,9 @@ extension ContiguousArray: ShellValue {
 
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+        -> JSONValue?
+    {
         value(at: pointer).read(at: path, reader)
     }
 
@@ -113,7 +120,9 @@ extension ChunkedArray: ShellValue {
 
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+        -> JSONValue?
+    {
         value(at: pointer).read(at: path, reader)
     }
 
@@ -144,7 +153,8 @@ extension Set: ShellValue {
 
     /// As its sorted array, with one `+` or `-` line per element that appeared or disappeared.
     static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
-        guard case .array(let before) = read(at: old, differ.reader), case .array(let after) = read(at: new, differ.reader)
+        guard case .array(let before) = read(at: old, differ.reader),
+            case .array(let after) = read(at: new, differ.reader)
         else { return }
         differ.diffSorted(before, after, at: path)
     }
@@ -166,7 +176,9 @@ extension Dictionary: ShellValue {
     }
 
     /// `["key"]` by printed key, or `.count` when no key prints as `count`.
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+        -> JSONValue?
+    {
         guard case .key(let text)? = path.first else { return nil }
         let dictionary = value(at: pointer)
         // NB: two keys may print the same (`nil` and `"null"`); then the whole printed value,
@@ -188,12 +200,16 @@ extension Dictionary: ShellValue {
             let keyPath = path.appending(.key(text))
             switch (before[key], after[key]) {
             case (let previous?, let current?):
-                let same = withUnsafePointer(to: previous) { a in withUnsafePointer(to: current) { b in shape.same(a, b) } }
+                let same = withUnsafePointer(to: previous) { a in
+                    withUnsafePointer(to: current) { b in shape.same(a, b) }
+                }
                 if !same { differ.diff(previous, current, shape, at: keyPath) }
             case (nil, let current?):
-                differ.entries.append(DiffEntry(operation: .added, path: keyPath, old: nil, new: differ.reader.read(current)))
+                differ.entries.append(
+                    DiffEntry(operation: .added, path: keyPath, old: nil, new: differ.reader.read(current)))
             case (let previous?, nil):
-                differ.entries.append(DiffEntry(operation: .removed, path: keyPath, old: differ.reader.read(previous), new: nil))
+                differ.entries.append(
+                    DiffEntry(operation: .removed, path: keyPath, old: differ.reader.read(previous), new: nil))
             case (nil, nil):
                 break
             }
@@ -224,7 +240,8 @@ extension ValueBuilder {
         members.reserveCapacity(object.count)
         for (text, member) in object.members {
             let memberPath = path + [MemberKey(text)]
-            members.append((try key(Key.self, from: text, at: memberPath), try build(Value.self, from: member, at: memberPath)))
+            members.append(
+                (try key(Key.self, from: text, at: memberPath), try build(Value.self, from: member, at: memberPath)))
         }
         return members
     }
@@ -233,7 +250,9 @@ extension ValueBuilder {
     /// text read as a value (`7`, `true`), else as a string (a UUID, a case name).
     static func key<Key>(_: Key.Type, from text: String, at path: [any CodingKey]) throws -> Key {
         if let string = text as? Key { return string }
-        if let literal = try? JSONParser.parse(text), let key = try? build(Key.self, from: literal, at: path) { return key }
+        if let literal = try? JSONParser.parse(text), let key = try? build(Key.self, from: literal, at: path) {
+            return key
+        }
         return try build(Key.self, from: .string(text), at: path)
     }
 }
@@ -275,7 +294,9 @@ enum PrintedOrder {
 
     static func precedes(_ a: JSONValue, _ aText: String, _ b: JSONValue, _ bText: String) -> Bool {
         // NB: numbers exactly (`NumberOrder`): beyond 2^53, distinct ones can be the same `Double`.
-        if let order = NumberOrder.compare(a, b) { return order < 0 || (order == 0 && aText.utf8.lexicographicallyPrecedes(bText.utf8)) }
+        if let order = NumberOrder.compare(a, b) {
+            return order < 0 || (order == 0 && aText.utf8.lexicographicallyPrecedes(bText.utf8))
+        }
         // NB: two strings by their own bytes, as dictionary keys are, not by their quoted text
         // (which would put `"a"` after `"a b"`, the quote being above the space).
         if case .string(let x) = a, case .string(let y) = b { return x.utf8.lexicographicallyPrecedes(y.utf8) }

@@ -24,7 +24,8 @@ protocol ShellValue {
 
     /// The value at `path` (not empty) inside the value at `pointer`, reading only what the path
     /// goes through; `nil` to let the whole printed value answer. By default, `nil`.
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue?
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+        -> JSONValue?
 
     /// Whether ``parse(_:at:)`` can give a value (other than `nil`), given that the types in
     /// ``textFormInner`` have a text form; by default, `true`.
@@ -55,7 +56,9 @@ extension ShellValue {
         differ.diffPrinted(read(at: old, differ.reader), read(at: new, differ.reader), at: path)
     }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+        -> JSONValue?
+    {
         nil
     }
 
@@ -71,14 +74,18 @@ extension ShellValue {
 
     /// The value a string argument stands for, through `make`; a mismatch that says `expected`
     /// for anything else or a string `make` refuses.
-    static func parseString(_ value: JSONValue, at path: [any CodingKey], expected: String, _ make: (String) -> Self?) throws -> Self {
+    static func parseString(_ value: JSONValue, at path: [any CodingKey], expected: String, _ make: (String) -> Self?)
+        throws -> Self
+    {
         guard case .string(let text) = value, let parsed = make(text) else { throw mismatch(expected, value, at: path) }
         return parsed
     }
 
     /// The error for `value`, which is not a printed form of this type: "expected `expected`".
     static func mismatch(_ expected: String, _ value: JSONValue, at path: [any CodingKey]) -> DecodingError {
-        .typeMismatch(Self.self, .init(codingPath: path, debugDescription: "expected \(expected), found \(JSONText.compact(value))"))
+        .typeMismatch(
+            Self.self,
+            .init(codingPath: path, debugDescription: "expected \(expected), found \(JSONText.compact(value))"))
     }
 }
 
@@ -178,7 +185,8 @@ enum NumberText {
             leading = false
             significant += 1
         }
-        guard significant > 15, let exact = Decimal(string: text), let nearest = Decimal(string: String(double)), exact != nearest
+        guard significant > 15, let exact = Decimal(string: text), let nearest = Decimal(string: String(double)),
+            exact != nearest
         else { return .double(double) }
         return .number(text)
     }
@@ -251,7 +259,8 @@ extension Character: ShellValue {
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> Character {
         guard case .string(let text) = value, text.count == 1, let character = text.first else {
             throw DecodingError.typeMismatch(
-                Character.self, .init(codingPath: path, debugDescription: "expected one character in quotes, such as \"a\""))
+                Character.self,
+                .init(codingPath: path, debugDescription: "expected one character in quotes, such as \"a\""))
         }
         return character
     }

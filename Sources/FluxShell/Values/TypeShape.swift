@@ -166,7 +166,8 @@ final class TypeShape: @unchecked Sendable {
             if a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self) { return true }
         case 16:
             if a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self),
-                a.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                a.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
             {
                 return true
             }
@@ -199,15 +200,20 @@ final class TypeShape: @unchecked Sendable {
             if metadataKind == .structure, let form = ValueForm.rawValue(type) { return .form(form) }
             // NB: without reflection metadata the runtime lists no stored properties at all, as
             // for an empty struct; but a struct that holds bytes has some.
-            guard let fields = storedFields(of: type), !(fields.isEmpty && MemoryLayout<T>.size > 0) else { return .withoutMetadata }
+            guard let fields = storedFields(of: type), !(fields.isEmpty && MemoryLayout<T>.size > 0) else {
+                return .withoutMetadata
+            }
             // Rule 5: a collection.
             if metadataKind == .structure, let form = ValueForm.collection(type, fields: fields) { return .form(form) }
             // Rule 6: stored properties, unless there are none or all are storage.
-            if fields.isEmpty || (metadataKind == .structure && fields.allSatisfy({ $0.name.hasPrefix("_") })) { return .opaque }
+            if fields.isEmpty || (metadataKind == .structure && fields.allSatisfy({ $0.name.hasPrefix("_") })) {
+                return .opaque
+            }
             return .fields(fields)
         case .enumeration:
             var tags: [String: Int] = [:]
-            for (tag, enumCase) in (RuntimeMetadata.enumCases(of: type) ?? []).enumerated() where enumCase.payload == nil {
+            for (tag, enumCase) in (RuntimeMetadata.enumCases(of: type) ?? []).enumerated()
+            where enumCase.payload == nil {
                 tags[enumCase.name] = tag
             }
             return .enumeration(tagsOfEmptyCases: tags)

@@ -29,7 +29,9 @@ enum ValueBuilder {
                 return try decoded(T.self, from: value, at: path)
             } catch {
                 // NB: the printed form, member by member, where the `Codable` form differs.
-                guard Self.formDiffers(error, at: path), let built = try? structure(T.self, fields, from: value, at: path) else { throw error }
+                guard Self.formDiffers(error, at: path),
+                    let built = try? structure(T.self, fields, from: value, at: path)
+                else { throw error }
                 return built
             }
         case .enumeration:
@@ -37,7 +39,9 @@ enum ValueBuilder {
             do {
                 return try decoded(T.self, from: value, at: path)
             } catch {
-                guard Self.formDiffers(error, at: path), let built = try? enumCase(T.self, from: value, at: path) else { throw error }
+                guard Self.formDiffers(error, at: path), let built = try? enumCase(T.self, from: value, at: path) else {
+                    throw error
+                }
                 return built
             }
         case .object, .existential, .opaque, .withoutMetadata:
@@ -78,7 +82,9 @@ enum ValueBuilder {
     /// in memory allocated as `T` itself; on a failure the members already written are destroyed
     /// and nothing escapes. This is how the compiler's own memberwise initializer lays a struct
     /// out, for a type of any module built with reflection metadata.
-    static func structure<T>(_: T.Type, _ fields: [TypeShape.Field], from value: JSONValue, at path: [any CodingKey]) throws -> T {
+    static func structure<T>(_: T.Type, _ fields: [TypeShape.Field], from value: JSONValue, at path: [any CodingKey])
+        throws -> T
+    {
         // NB: a member that holds a class instance may be `weak` or `unowned`, which the runtime's
         // field list does not say: a strong reference written there would corrupt the counts.
         // Such a struct is built only through its own `Decodable`.
@@ -86,7 +92,10 @@ enum ValueBuilder {
         guard case .object(let object) = value else {
             let names = fields.map(\.name).joined(separator: ", ")
             throw DecodingError.typeMismatch(
-                T.self, .init(codingPath: path, debugDescription: "expected an object with \(names), found \(JSONText.compact(value))"))
+                T.self,
+                .init(
+                    codingPath: path,
+                    debugDescription: "expected an object with \(names), found \(JSONText.compact(value))"))
         }
         for key in object.keys where !fields.contains(where: { $0.name == key }) {
             let hint = Suggestion.didYouMean(key, among: fields.map(\.name)).map { " (\($0))" } ?? ""
@@ -141,21 +150,24 @@ enum ValueBuilder {
             let tag = cases.firstIndex(where: { $0.name == name })
         else {
             let given: String = if case .string(let word) = value { word } else { JSONText.compact(value) }
-            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Cannot initialize \(T.self) from '\(given)'"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path, debugDescription: "Cannot initialize \(T.self) from '\(given)'"))
         }
         let payloadPath = path + [MemberKey(name)]
         let enumCase = cases[tag]
         guard let payloadType = enumCase.payload else {
             guard object[name] == .object(JSONObject()) else {
                 throw DecodingError.typeMismatch(
-                    T.self, .init(codingPath: payloadPath, debugDescription: "'\(name)' has no payload: write it as \(name)"))
+                    T.self,
+                    .init(codingPath: payloadPath, debugDescription: "'\(name)' has no payload: write it as \(name)"))
             }
             return empty.first { $0.name == name }!.value
         }
         let payloadShape = TypeShape.of(payloadType)
         return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
             try RuntimeMetadata.initializeCase(
-                tag, of: T.self, boxing: enumCase.isIndirect ? payloadType : nil, at: UnsafeMutableRawPointer(buffer.baseAddress!)
+                tag, of: T.self, boxing: enumCase.isIndirect ? payloadType : nil,
+                at: UnsafeMutableRawPointer(buffer.baseAddress!)
             ) { payload in
                 try initializePayload(payloadShape, from: object[name]!, at: payload, path: payloadPath)
             }
@@ -170,7 +182,10 @@ enum ValueBuilder {
     ) throws {
         guard case .object(let object) = value else {
             throw DecodingError.typeMismatch(
-                shape.type, .init(codingPath: path, debugDescription: "expected an object of the case's values, found \(JSONText.compact(value))"))
+                shape.type,
+                .init(
+                    codingPath: path,
+                    debugDescription: "expected an object of the case's values, found \(JSONText.compact(value))"))
         }
         if RuntimeMetadata.kind(of: shape.type) == .tuple, case .fields(let fields) = shape.kind {
             for key in object.keys where !fields.contains(where: { $0.name == key }) {
@@ -180,9 +195,11 @@ enum ValueBuilder {
             return try initializeMembers(fields, from: object, at: destination, path: path)
         }
         for key in object.keys where key != "_0" {
-            throw DecodingError.dataCorrupted(.init(codingPath: path + [MemberKey(key)], debugDescription: "the case has one value, _0"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path + [MemberKey(key)], debugDescription: "the case has one value, _0"))
         }
-        try initializeMembers([TypeShape.Field(name: "_0", offset: 0, shape: shape)], from: object, at: destination, path: path)
+        try initializeMembers(
+            [TypeShape.Field(name: "_0", offset: 0, shape: shape)], from: object, at: destination, path: path)
     }
 
     // MARK: - Which types have a text form
@@ -207,7 +224,10 @@ enum ValueBuilder {
             return form.inner.map { hasTextForm($0, visiting: &visiting) } ?? true
         case .fields(let fields):
             guard !fields.contains(where: { $0.shape.holdsReference }) else { return decodable }
-            return decodable || fields.allSatisfy { TypeShape.of($0.shape.type).isOptional || hasTextForm($0.shape.type, visiting: &visiting) }
+            return decodable
+                || fields.allSatisfy {
+                    TypeShape.of($0.shape.type).isOptional || hasTextForm($0.shape.type, visiting: &visiting)
+                }
         case .enumeration:
             guard !decodable else { return true }
             return (RuntimeMetadata.enumCases(of: type) ?? []).contains { enumCase in

@@ -37,14 +37,17 @@ struct ValueForm {
                 },
                 parse: { value, path in
                     var result = S()
-                    for (index, member) in try ValueBuilder.elements(S.Element.self, from: value, of: S.self, at: path).enumerated() {
+                    for (index, member) in try ValueBuilder.elements(S.Element.self, from: value, of: S.self, at: path)
+                        .enumerated()
+                    {
                         // NB: Foundation's `IndexSet` holds indexes from 0 to `Int.max - 1` and
                         // traps on any other (its module is not imported here: named by its type).
                         if isIndexSet, let given = member as? Int, given < 0 || given == Int.max {
                             throw DecodingError.dataCorrupted(
                                 .init(
                                     codingPath: path + [IndexKey(index)],
-                                    debugDescription: "an index set holds indexes from 0 to \(Int.max - 1), not \(given)"))
+                                    debugDescription:
+                                        "an index set holds indexes from 0 to \(Int.max - 1), not \(given)"))
                         }
                         result.insert(member)
                     }
@@ -84,7 +87,10 @@ struct ValueForm {
                     let raw = try ValueBuilder.build(R.RawValue.self, from: value, at: path)
                     guard let result = R(rawValue: raw) else {
                         throw DecodingError.dataCorrupted(
-                            .init(codingPath: path, debugDescription: "\(JSONText.compact(value)) is not a valid \(TypeNames.display(R.self))"))
+                            .init(
+                                codingPath: path,
+                                debugDescription:
+                                    "\(JSONText.compact(value)) is not a valid \(TypeNames.display(R.self))"))
                     }
                     return result
                 },
@@ -121,7 +127,9 @@ struct ValueForm {
         return type is any SetAlgebra.Type || name.hasPrefix("Swift.Dictionary<") || name.hasPrefix("Swift.Set<")
     }
 
-    private static func parser<C: Collection>(_: C.Type, fields: [TypeShape.Field]) -> ((JSONValue, [any CodingKey]) throws -> Any)? {
+    private static func parser<C: Collection>(_: C.Type, fields: [TypeShape.Field]) -> (
+        (JSONValue, [any CodingKey]) throws -> Any
+    )? {
         if let replaceable = C.self as? any RangeReplaceableCollection.Type {
             func make<R: RangeReplaceableCollection>(_: R.Type) -> (JSONValue, [any CodingKey]) throws -> Any {
                 { value, path in R(try ValueBuilder.elements(R.Element.self, from: value, of: R.self, at: path)) }

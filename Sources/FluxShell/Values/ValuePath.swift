@@ -164,7 +164,11 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
                     while end < bytes.count {
                         let byte = bytes[end]
                         if inString {
-                            if byte == UInt8(ascii: "\\") { end += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+                            if byte == UInt8(ascii: "\\") {
+                                end += 1
+                            } else if byte == UInt8(ascii: "\"") {
+                                inString = false
+                            }
                         } else if byte == UInt8(ascii: "\"") {
                             inString = true
                         } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
@@ -323,7 +327,12 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
                     }
                     throw ShellError(
                         "no element of \(here) has the id \(JSONText.compact(id))",
-                        hint: elements.isEmpty ? "\(here) is empty" : ids.isEmpty ? "\(here) has no elements with an id" : "its ids include \(ids.joined(separator: ", "))\(elements.count > ids.count ? ", …" : "")")
+                        hint: elements.isEmpty
+                            ? "\(here) is empty"
+                            : ids.isEmpty
+                                ? "\(here) has no elements with an id"
+                                : "its ids include \(ids.joined(separator: ", "))\(elements.count > ids.count ? ", …" : "")"
+                    )
                 }
                 current = elements[index]
             case (.id, .object):

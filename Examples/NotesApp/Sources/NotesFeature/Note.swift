@@ -15,7 +15,9 @@ public struct Note: Codable, Equatable, Sendable {
         case createdAt = "created_at"
     }
 
-    public init(id: UUID, title: String, pinned: Bool = false, tags: Set<String> = [], link: URL? = nil, createdAt: Date) {
+    public init(
+        id: UUID, title: String, pinned: Bool = false, tags: Set<String> = [], link: URL? = nil, createdAt: Date
+    ) {
         self.id = id
         self.title = title
         self.pinned = pinned

@@ -65,7 +65,8 @@ public struct NotesMutation: Mutation, Sendable {
     /// `00000000-0000-0000-0000-000000000001`, `…002`, …: ids a script can name.
     static func id(number: Int) -> UUID {
         let digits = String(number)
-        return UUID(uuidString: "00000000-0000-0000-0000-" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits)!
+        return UUID(
+            uuidString: "00000000-0000-0000-0000-" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits)!
     }
 
     /// A stable sort: equal keys keep their order.

@@ -1,6 +1,6 @@
 /// An action of one element of a collection of child features, by the element's id.
-public enum IdentifiedAction<ID: Hashable, Action> {
-    indirect case element(id: ID, action: Action)
+public indirect enum IdentifiedAction<ID: Hashable, Action> {
+    case element(id: ID, action: Action)
 }
 
 extension IdentifiedAction: Sendable where ID: Sendable, Action: Sendable {}

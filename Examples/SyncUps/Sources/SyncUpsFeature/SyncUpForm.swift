@@ -22,7 +22,9 @@ public struct SyncUpForm: Equatable, Sendable {
         case .setTheme(let theme): syncUp.theme = theme
         case .addAttendee(let id, let name): syncUp.attendees.append(Attendee(id: id, name: name))
         case .removeAttendees(let offsets):
-            for offset in offsets.reversed() where offset < syncUp.attendees.count { syncUp.attendees.remove(at: offset) }
+            for offset in offsets.reversed() where offset < syncUp.attendees.count {
+                syncUp.attendees.remove(at: offset)
+            }
         }
     }
 }

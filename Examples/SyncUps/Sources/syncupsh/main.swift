@@ -3,5 +3,7 @@ import FluxShellCommand
 import SyncUpsFeature
 
 // The whole shell: the app's sync-ups store, registered in one line.
-let syncUps = StoreDefinition("syncups", summary: "meeting planner: sync-ups, attendees, meetings", state: SyncUpsState(), mutation: SyncUpsMutation())
+let syncUps = StoreDefinition(
+    "syncups", summary: "meeting planner: sync-ups, attendees, meetings", state: SyncUpsState(),
+    mutation: SyncUpsMutation())
 FluxShellMain.run(catalog: StoreCatalog([syncUps]))

@@ -33,20 +33,24 @@ extension Duration: ShellValue {
         if negative { text = text.dropFirst() }
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let fraction = parts.count > 1 ? parts[1] : ""
-        guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit), fraction.allSatisfy(\.isASCIIDigit)
+        guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit),
+            fraction.allSatisfy(\.isASCIIDigit)
         else { throw mismatch(expected, value, at: path) }
         guard fraction.dropFirst(18).allSatisfy({ $0 == "0" }) else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: path, debugDescription: "\(written) seconds is finer than an attosecond (18 decimals)"))
+                .init(
+                    codingPath: path, debugDescription: "\(written) seconds is finer than an attosecond (18 decimals)"))
         }
         let attoDigits = String(fraction.prefix(18)) + String(repeating: "0", count: max(0, 18 - fraction.count))
         guard let seconds = Int128(whole), let atto = Int128(attoDigits) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "\(written) seconds is out of range for Duration"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path, debugDescription: "\(written) seconds is out of range for Duration"))
         }
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: attosecondsPerSecond)
         let (total, overflowAdding) = scaled.addingReportingOverflow(atto)
         guard !overflow, !overflowAdding else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "\(written) seconds is out of range for Duration"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path, debugDescription: "\(written) seconds is out of range for Duration"))
         }
         return Duration(attoseconds: negative ? -total : total)
     }

@@ -19,7 +19,9 @@ extension URL: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(absoluteString) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> URL {
-        try parseString(value, at: path, expected: "a URL string such as \"https://example.com\"") { $0.isEmpty ? nil : URL(string: $0) }
+        try parseString(value, at: path, expected: "a URL string such as \"https://example.com\"") {
+            $0.isEmpty ? nil : URL(string: $0)
+        }
     }
 }
 
@@ -27,7 +29,9 @@ extension UUID: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(uuidString) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> UUID {
-        try parseString(value, at: path, expected: "a UUID string such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"", UUID.init(uuidString:))
+        try parseString(
+            value, at: path, expected: "a UUID string such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"",
+            UUID.init(uuidString:))
     }
 }
 
@@ -45,7 +49,8 @@ extension TimeZone: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(identifier) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> TimeZone {
-        try parseString(value, at: path, expected: "a time zone identifier such as \"Europe/Paris\"", TimeZone.init(identifier:))
+        try parseString(
+            value, at: path, expected: "a time zone identifier such as \"Europe/Paris\"", TimeZone.init(identifier:))
     }
 }
 

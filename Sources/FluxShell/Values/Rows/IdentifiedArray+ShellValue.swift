@@ -13,10 +13,13 @@ extension IdentifiedArray: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(elements) }
 
     /// `[i]`, `.count`, and `[id: X]` by the element's id, found by hashing.
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+        -> JSONValue?
+    {
         let array = value(at: pointer)
         if case .id(let printed)? = path.first {
-            guard let id = try? ValueBuilder.build(ID.self, from: printed, at: []), let index = array.index(id: id) else { return nil }
+            guard let id = try? ValueBuilder.build(ID.self, from: printed, at: []), let index = array.index(id: id)
+            else { return nil }
             return reader.read(array[index], at: path.dropFirst())
         }
         return array.elements.read(at: path, reader)
@@ -29,7 +32,9 @@ extension IdentifiedArray: ShellValue {
 
     /// An array of `Identifiable` elements with distinct ids.
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> IdentifiedArray<ID, Element> {
-        guard let identity = ElementIdentity<ID, Element>.make() else { throw NoTextForm(type: Self.self, codingPath: path) }
+        guard let identity = ElementIdentity<ID, Element>.make() else {
+            throw NoTextForm(type: Self.self, codingPath: path)
+        }
         let elements = try ValueBuilder.elements(Element.self, from: value, of: Self.self, at: path)
         var seen = Set<ID>()
         for (index, element) in elements.enumerated() where !seen.insert(element[keyPath: identity]).inserted {

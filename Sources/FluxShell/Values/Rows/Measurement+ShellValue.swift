@@ -11,7 +11,9 @@
         /// A few values in the unit type's own units.
         static var examples: [JSONValue] {
             knownUnits.prefix(3).flatMap { unit in
-                [JSONValue.int(5), .number("1.5"), .int(0)].map { .object(JSONObject([("value", $0), ("unit", .string(unit.symbol))])) }
+                [JSONValue.int(5), .number("1.5"), .int(0)].map {
+                    .object(JSONObject([("value", $0), ("unit", .string(unit.symbol))]))
+                }
             }
         }
 
@@ -30,7 +32,9 @@
                 case .string(let symbol)? = object["unit"]
             else { throw mismatch(expected, value, at: path) }
             let amount = try ValueBuilder.build(Double.self, from: number, at: path + [MemberKey("value")])
-            if let unit = Self.knownUnits.first(where: { $0.symbol == symbol }) { return Measurement(value: amount, unit: unit) }
+            if let unit = Self.knownUnits.first(where: { $0.symbol == symbol }) {
+                return Measurement(value: amount, unit: unit)
+            }
             if !(UnitType.self is Dimension.Type) { return Measurement(value: amount, unit: UnitType(symbol: symbol)) }
             let known = Self.knownUnits.map(\.symbol)
             throw DecodingError.dataCorrupted(
@@ -38,7 +42,8 @@
                     codingPath: path + [MemberKey("unit")],
                     debugDescription: known.isEmpty
                         ? "\(UnitType.self) has no unit the shell knows by its symbol, found \"\(symbol)\""
-                        : "expected the symbol of a \(UnitType.self) (\(known.joined(separator: ", "))), found \"\(symbol)\""))
+                        : "expected the symbol of a \(UnitType.self) (\(known.joined(separator: ", "))), found \"\(symbol)\""
+                ))
         }
 
         /// The units Foundation defines for `UnitType`, base unit first.
@@ -48,7 +53,8 @@
             case is UnitLength.Type:
                 units = [UnitLength]([
                     .meters, .kilometers, .centimeters, .millimeters, .micrometers, .nanometers, .megameters,
-                    .hectometers, .decameters, .decimeters, .picometers, .inches, .feet, .yards, .miles, .scandinavianMiles,
+                    .hectometers, .decameters, .decimeters, .picometers, .inches, .feet, .yards, .miles,
+                    .scandinavianMiles,
                     .lightyears, .nauticalMiles, .fathoms, .furlongs, .astronomicalUnits, .parsecs,
                 ])
             case is UnitMass.Type:
@@ -57,7 +63,9 @@
                     .ounces, .pounds, .stones, .metricTons, .shortTons, .carats, .ouncesTroy, .slugs,
                 ])
             case is UnitDuration.Type:
-                units = [UnitDuration]([.seconds, .minutes, .hours, .milliseconds, .microseconds, .nanoseconds, .picoseconds])
+                units = [UnitDuration]([
+                    .seconds, .minutes, .hours, .milliseconds, .microseconds, .nanoseconds, .picoseconds,
+                ])
             case is UnitTemperature.Type:
                 units = [UnitTemperature]([.kelvin, .celsius, .fahrenheit])
             case is UnitSpeed.Type:
@@ -65,7 +73,8 @@
             case is UnitArea.Type:
                 units = [UnitArea]([
                     .squareMeters, .squareKilometers, .squareCentimeters, .squareMillimeters, .squareMicrometers,
-                    .squareNanometers, .squareMegameters, .squareInches, .squareFeet, .squareYards, .squareMiles, .acres,
+                    .squareNanometers, .squareMegameters, .squareInches, .squareFeet, .squareYards, .squareMiles,
+                    .acres,
                     .ares, .hectares,
                 ])
             case is UnitVolume.Type:

@@ -8,7 +8,9 @@ extension OrderedSet: ShellValue {
 
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(elements) }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader) -> JSONValue? {
+    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+        -> JSONValue?
+    {
         value(at: pointer).elements.read(at: path, reader)
     }
 
