@@ -260,7 +260,7 @@ struct ExploreMode {
                 ftruncate(descriptor, 0)
                 text = Self.runComment + "\(run)\n" + explorer.script(of: [])
             case .action(let action):
-                text = "dispatch " + action.description + "\n"
+                text = Command.dispatch(action).description + "\n"
             }
             text.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
         }

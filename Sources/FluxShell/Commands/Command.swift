@@ -81,15 +81,7 @@ public struct ActionInvocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The invocation in command syntax: `rename id: 2 title: "Buy milk"`.
-    public var description: String {
-        var text = name
-        for argument in arguments {
-            text += " "
-            if let label = argument.label { text += label + ": " }
-            text += ArgumentText.render(argument.value)
-        }
-        return text
-    }
+    public var description: String { description(reading: []) }
 }
 
 /// An argument given as `$PATH`: the argument at `index` of its invocation is the value at `path`.
@@ -138,7 +130,7 @@ public enum ArgumentText {
 }
 
 /// `expect PATH OP VALUE`.
-public struct Expectation: Sendable, Equatable {
+public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     public enum Operator: String, Sendable, CaseIterable {
         case equal = "=="
         case notEqual = "!="

@@ -53,18 +53,27 @@ extension Explorer {
     /// print past the trap), so `fluxsh test` runs them and dies at the last.
     public func trapScenario(_ actions: [ActionInvocation], message: String) -> String {
         let program = catalog.programName
-        let lines = [
-            "# Found by \(program) explore \(options.stores.joined(separator: " ")) --seed \(options.seed): the last action traps.",
-            "# \(message)",
-            "# '\(program) test FILE' dies at the last line until the bug is fixed; then it guards it.",
-        ]
-        return lines.joined(separator: "\n") + "\n" + script(of: actions)
+        var scenario = ScenarioText()
+        scenario.comment(
+            "Found by \(program) explore \(options.stores.joined(separator: " ")) --seed \(options.seed): the last action traps."
+        )
+        scenario.comment(message)
+        scenario.comment("'\(program) test FILE' dies at the last line until the bug is fixed; then it guards it.")
+        add(actions, to: &scenario)
+        return scenario.text
     }
 
     /// `actions` as a script for `run` and `test`: the stores loaded, then one `dispatch` line each.
     public func script(of actions: [ActionInvocation]) -> String {
-        let lines = options.stores.map { "load \($0)" } + actions.map { "dispatch " + $0.description }
-        return lines.joined(separator: "\n") + "\n"
+        var scenario = ScenarioText()
+        add(actions, to: &scenario)
+        return scenario.text
+    }
+
+    /// Adds the stores' `load` lines and a `dispatch` line for each action.
+    private func add(_ actions: [ActionInvocation], to scenario: inout ScenarioText) {
+        for name in options.stores { scenario.command(.load(name: name, alias: nil)) }
+        for action in actions { scenario.command(.dispatch(action)) }
     }
 
     /// Delta debugging: removes chunks of the sequence, from halves down to single actions, while
@@ -253,38 +262,43 @@ extension Explorer {
     /// refused one as `! dispatch`), then the check that fails.
     func scenarioText(_ outcome: Outcome, check: Check) -> String {
         let program = catalog.programName
-        var lines = [
-            "# Found by \(program) explore \(options.stores.joined(separator: " ")) --seed \(options.seed): \(check).",
-            "# Fails under '\(program) test FILE' until the bug is fixed; then it guards it.",
-        ]
-        lines += options.stores.map { "load \($0)" }
+        var scenario = ScenarioText()
+        scenario.comment(
+            "Found by \(program) explore \(options.stores.joined(separator: " ")) --seed \(options.seed): \(check).")
+        scenario.comment("Fails under '\(program) test FILE' until the bug is fixed; then it guards it.")
+        for name in options.stores { scenario.command(.load(name: name, alias: nil)) }
         for (step, printed) in zip(outcome.steps, outcome.lines) {
-            lines.append((step.wasRefused ? "! dispatch " : "dispatch ") + step.action.description)
-            if !step.wasRefused { lines += printed }
+            scenario.command(
+                .dispatch(step.action), expectsFailure: step.wasRefused, diff: step.wasRefused ? [] : printed)
         }
         let session = replayed(outcome.steps.map(\.action))
+        func state(of store: String, in session: Session) -> JSONValue {
+            session.stores.first { $0.alias == store }?.json ?? .null
+        }
         switch check {
         case .invariant(let text):
-            lines.append("expect " + text)
+            // NB: as typed, so that the scenario reads as the command line that found it.
+            scenario.line("expect " + text)
         case .storeInvariant(let store, _):
-            lines += ["use \(store)", "invariants"]
+            scenario.command(.use(alias: store))
+            scenario.command(.invariants)
         case .refusedActionChangedState(let store):
             // The state before the refused action, which the replay does not keep either.
-            let before = replayed(outcome.steps.dropLast().map(\.action))
-            let state = before.stores.first { $0.alias == store }.map { JSONText.compact($0.json) } ?? "null"
-            lines += ["use \(store)", "expect . == \(state)"]
+            scenario.expectState(state(of: store, in: replayed(outcome.steps.dropLast().map(\.action))), of: store)
         case .replayDiffers:
-            lines.append("# The diff lines above are the first run's; a replay prints others.")
+            scenario.comment("The diff lines above are the first run's; a replay prints others.")
         case .undoDoesNotRestore(let store):
-            let initial = freshSession().stores.first { $0.alias == store }.map { JSONText.compact($0.json) } ?? "null"
-            lines += ["undo \(session.history.undoable)", "use \(store)", "expect . == \(initial)"]
+            scenario.command(.undo(steps: session.history.undoable))
+            scenario.expectState(state(of: store, in: freshSession()), of: store)
         case .trap:
-            lines.append("# The last action trapped.")
+            scenario.comment("The last action trapped.")
         case .redoDoesNotRestore(let store):
-            let final = session.stores.first { $0.alias == store }.map { JSONText.compact($0.json) } ?? "null"
             let done = session.history.undoable
-            lines += ["undo \(done)", "redo \(done)", "use \(store)", "expect . == \(final)"]
+            let final = state(of: store, in: session)
+            scenario.command(.undo(steps: done))
+            scenario.command(.redo(steps: done))
+            scenario.expectState(final, of: store)
         }
-        return lines.joined(separator: "\n") + "\n"
+        return scenario.text
     }
 }

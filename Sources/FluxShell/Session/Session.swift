@@ -148,7 +148,7 @@ public final class Session {
         registerStepRecorder()
         resolver.storesChanged(stores)
         activeIndex = stores.count - 1
-        transcript.append(.text(alias == name ? "load \(name)" : "load \(name) as \(alias)"), diff: nil)
+        transcript.append(.load(name: name, alias: alias == name ? nil : alias), diff: nil)
         return CommandResult(.loaded(store: name, alias: alias))
     }
 
@@ -161,7 +161,7 @@ public final class Session {
                     ?? "loaded: \(stores.map(\.alias).joined(separator: ", "))")
         }
         activeIndex = index
-        transcript.append(.text("use \(alias)"), diff: nil)
+        transcript.append(.use(alias: alias), diff: nil)
         return CommandResult(.activated(alias: alias))
     }
 
@@ -277,7 +277,7 @@ public final class Session {
         }
         let restorers = try restorers(at: history.cursor - steps)
         history.undo(steps)
-        return restore(command: "undo \(steps)", restorers)
+        return restore(command: .undo(steps: steps), restorers)
     }
 
     func redo(_ steps: Int) throws(ShellError) -> CommandResult {
@@ -289,12 +289,12 @@ public final class Session {
         }
         let restorers = try restorers(at: history.cursor + steps)
         history.redo(steps)
-        return restore(command: "redo \(steps)", restorers)
+        return restore(command: .redo(steps: steps), restorers)
     }
 
     func reset() -> CommandResult {
         let transcriptIndex = transcript.nextIndex
-        let result = restore(command: "reset", stores.map { store in { store.runtime.restoreInitial() } })
+        let result = restore(command: .reset, stores.map { store in { store.runtime.restoreInitial() } })
         recordHistory(action: nil, followUps: [], transcriptIndex: transcriptIndex)
         return result
     }
@@ -318,7 +318,7 @@ public final class Session {
     }
 
     /// Puts back each store's state (`restorers`, one per store, in order) and reports the diff.
-    private func restore(command: String, _ restorers: [() -> [DiffEntry]]) -> CommandResult {
+    private func restore(command: Command, _ restorers: [() -> [DiffEntry]]) -> CommandResult {
         var entries: [DiffEntry] = []
         var unchanged = true
         for (store, restore) in zip(stores, restorers) {
@@ -327,7 +327,7 @@ public final class Session {
             entries += stores.count > 1 ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
         }
         let diff = CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: unchanged)
-        transcript.append(.text(command == "undo 1" ? "undo" : command == "redo 1" ? "redo" : command), diff: diff)
+        transcript.append(command, diff: diff)
         return CommandResult(diff)
     }
 }

@@ -3,22 +3,10 @@
 /// stops recording (and `save` says so) instead of growing without limit.
 struct SessionTranscript {
     struct Entry {
-        enum Command {
-            case text(String)
-            case dispatch(ActionInvocation)
-        }
-
+        /// The command, printed when saved rather than on every dispatch.
         var command: Command
         /// The diff it printed, for state-changing commands.
         var diff: CommandDiff?
-
-        /// The command line, rendered when saved rather than on every dispatch.
-        var commandLine: String {
-            switch command {
-            case .text(let text): text
-            case .dispatch(let invocation): "dispatch \(invocation)"
-            }
-        }
     }
 
     /// How many commands can be recorded.
@@ -32,7 +20,7 @@ struct SessionTranscript {
     /// The index the next entry will have, `nil` when the transcript is full.
     var nextIndex: Int? { entries.count < limit ? entries.count : nil }
 
-    mutating func append(_ command: Entry.Command, diff: CommandDiff?) {
+    mutating func append(_ command: Command, diff: CommandDiff?) {
         guard entries.count < limit else {
             overflowed = true
             return
@@ -47,16 +35,11 @@ struct SessionTranscript {
     /// each store's final state (`stores` as alias and state, in load order).
     func scenarioText(programName: String, stores: [(alias: String, state: JSONValue)], activeAlias: String?) -> String
     {
-        var text = "# Saved by \(programName). Replay with: \(programName) test FILE\n"
-        for entry in entries {
-            text += entry.commandLine + "\n"
-            for line in entry.diff?.lines ?? [] { text += line + "\n" }
-        }
-        for store in stores {
-            text += "use \(store.alias)\n"
-            text += "expect . == \(JSONText.compact(store.state))\n"
-        }
-        if let activeAlias, stores.last?.alias != activeAlias { text += "use \(activeAlias)\n" }
-        return text
+        var scenario = ScenarioText()
+        scenario.comment("Saved by \(programName). Replay with: \(programName) test FILE")
+        for entry in entries { scenario.command(entry.command, diff: entry.diff?.lines ?? []) }
+        for store in stores { scenario.expectState(store.state, of: store.alias) }
+        if let activeAlias, stores.last?.alias != activeAlias { scenario.command(.use(alias: activeAlias)) }
+        return scenario.text
     }
 }
