@@ -24,6 +24,8 @@ public struct StoreDefinition: Sendable {
     public let actionsUnlistedBecause: String?
     /// The names of the invariants it declares.
     public let invariantNames: [String]
+    /// How text becomes its actions, case by case (what `explore` makes actions from).
+    @usableFromInline let actionCases: ActionCases
     @usableFromInline let makeRuntime:
         @Sendable (
             _ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ historyEntries: Int,
@@ -54,6 +56,7 @@ public struct StoreDefinition: Sendable {
         self.name = name
         self.summary = summary
         let actionCases = ActionCases(M.Action.self)
+        self.actionCases = actionCases
         self.actions = actionCases.signatures
         self.actionsUnlistedBecause = actionCases.unlistedBecause
         self.invariantNames = invariants.map(\.name)

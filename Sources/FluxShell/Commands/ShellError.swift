@@ -3,10 +3,14 @@
 public struct ShellError: Error, Sendable, Equatable {
     public var message: String
     public var hint: String?
+    /// An `expect` or `invariants` that could be checked and does not hold, rather than one that
+    /// cannot be checked (a path that is not there, values that cannot be ordered).
+    public var isUnmetExpectation: Bool
 
-    public init(_ message: String, hint: String? = nil) {
+    public init(_ message: String, hint: String? = nil, unmetExpectation: Bool = false) {
         self.message = message
         self.hint = hint
+        self.isUnmetExpectation = unmetExpectation
     }
 
     /// `MESSAGE (HINT)`

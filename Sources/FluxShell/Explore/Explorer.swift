@@ -79,13 +79,14 @@ public final class Explorer: @unchecked Sendable {
     /// refused it.
     public enum StepOutput: Sendable {
         case printed(CommandDiff?)
-        case refused(ShellError)
+        /// Why the command failed (without a location).
+        case refused(Diagnostic)
 
         /// The lines the shell printed for it: its diff lines, or its `error: …` line.
         public var lines: [String] {
             switch self {
             case .printed(let diff): diff?.lines ?? []
-            case .refused(let error): Renderer().lines(of: Diagnostic(error))
+            case .refused(let diagnostic): Renderer().lines(of: diagnostic)
             }
         }
 
@@ -94,7 +95,7 @@ public final class Explorer: @unchecked Sendable {
         public var json: JSONValue {
             switch self {
             case .printed(let diff): .object(JSONObject(diff.map(Renderer.jsonMembers(of:)) ?? []))
-            case .refused(let error): Renderer().json(of: Diagnostic(error))
+            case .refused(let diagnostic): Renderer().json(of: diagnostic)
             }
         }
     }
@@ -215,24 +216,19 @@ public final class Explorer: @unchecked Sendable {
         self.expectations = expectations
         // NB: each invariant must be checkable where every run starts: a path that is not in the
         // state is a mistake in the command line, not a failure of the store.
-        let session = freshSession()
+        let run = freshRun()
         for (expectation, text) in zip(expectations, options.invariants) {
-            do {
-                _ = try session.execute(.expect(expectation))
-            } catch  where !Self.isFailedExpectation(error) {
+            if case .refused(let diagnostic) = run.run(.expect(expectation)), diagnostic.kind != .unmetExpectation {
                 throw ShellError(
-                    "--invariant '\(text)' cannot be checked in the initial state: \(error.message)", hint: error.hint)
-            } catch {}
+                    "--invariant '\(text)' cannot be checked in the initial state: \(diagnostic.message)",
+                    hint: diagnostic.hint)
+            }
         }
     }
 
     /// Bounds that keep an exploration's memory and arithmetic in range.
     public static let maximumRuns = 1_000_000_000
     public static let maximumSteps = 100_000
-
-    /// Whether an `expect` error says the expectation does not hold (rather than that it cannot
-    /// be evaluated: a path that is not there, values that cannot be ordered).
-    static func isFailedExpectation(_ error: ShellError) -> Bool { error.message.hasPrefix("expectation failed") }
 
     // MARK: - Exploring
 
@@ -258,7 +254,7 @@ public final class Explorer: @unchecked Sendable {
         report.programName = catalog.programName
         report.checks = checkNames
         // NB: an invariant that fails before any action fails in the initial state.
-        if let failure = checkInvariants(freshSession()) {
+        if let failure = checkInvariants(freshRun()) {
             report.failure = Failure(
                 check: failure.0, message: failure.1 + " (in the initial state)", run: 0, runSeed: 0, actions: [],
                 minimal: [],
@@ -351,14 +347,8 @@ public final class Explorer: @unchecked Sendable {
 
     /// What each step printed when `actions` are dispatched in a fresh session.
     public func outputs(of actions: [ActionInvocation]) -> [StepOutput] {
-        let session = freshSession()
-        return actions.map { action in
-            do throws(ShellError) {
-                return .printed(try session.execute(.dispatch(action)).diff)
-            } catch {
-                return .refused(error)
-            }
-        }
+        let run = freshRun()
+        return actions.map { run.run(.dispatch($0)) }
     }
 
     /// The failure of a replay in another process that printed `elsewhere` where this one
@@ -376,11 +366,11 @@ public final class Explorer: @unchecked Sendable {
             original: actions, minimal: minimize(actions, fails: differs))
     }
 
-    /// A fresh session with `actions` dispatched (refused ones change nothing).
-    public func replayed(_ actions: [ActionInvocation]) -> Session {
-        let session = freshSession()
-        for action in actions { _ = try? session.execute(.dispatch(action)) }
-        return session
+    /// A fresh run with `actions` dispatched (refused ones change nothing).
+    func replayed(_ actions: [ActionInvocation]) -> ExploreRun {
+        let run = freshRun()
+        for action in actions { run.run(.dispatch(action)) }
+        return run
     }
 
     /// Where a run's actions come from: made as it goes, or a fixed list (replays, shrinking).
@@ -400,63 +390,55 @@ public final class Explorer: @unchecked Sendable {
     }
 
     /// Runs the actions of `source` in a fresh session, checking after each and at the end.
-    func execute(_ source: inout ActionSource, coverage: inout Coverage, job: Int = 0, run: Int = -1) -> Outcome {
+    func execute(_ source: inout ActionSource, coverage: inout Coverage, job: Int = 0, run number: Int = -1) -> Outcome
+    {
         var outcome = Outcome()
-        journal?(job, .start(run: run))
-        let session = freshSession()
-        let initial = session.stores.map { $0.runtime.readStateAfresh() }
-        // NB: only a store's validation can refuse an action after seeing it; the states of
-        // those stores are read afresh before each action (also what a class instance in them
-        // holds now), the others' not at all.
-        let validating = session.stores.indices.filter { session.stores[$0].runtime.validates }
+        journal?(job, .start(run: number))
+        let run = freshRun()
+        let initial = run.session.states(afresh: true)
         var index = 0
-        while let action = next(&source, in: session, index: index) {
+        while let action = next(&source, in: run, index: index) {
             index += 1
-            let before = validating.map { session.stores[$0].runtime.readStateAfresh() }
-            let generatedStore = action.store
+            // NB: only a store's validation can refuse an action after seeing it; the states of
+            // those stores are read afresh before each action (also what a class instance in them
+            // holds now), the others' not at all.
+            let before = run.session.states(afresh: true, validatingOnly: true)
             journal?(job, .action(action.invocation))
-            do {
-                let result = try session.execute(.dispatch(action.invocation))
-                let diff = result.diff
+            let output = run.run(.dispatch(action.invocation))
+            outcome.outputs.append(output)
+            switch output {
+            case .printed(let diff):
                 let changed = diff.map { !$0.isUnchanged } ?? false
-                coverage.count(generatedStore, action.invocation.name, refused: false, changed: changed)
+                coverage.count(action.store, action.invocation.name, refused: false, changed: changed)
                 outcome.steps.append(Step(action: action.invocation, wasRefused: false))
-                outcome.outputs.append(.printed(diff))
-            } catch {
-                coverage.count(generatedStore, action.invocation.name, refused: true, changed: false)
+            case .refused(let diagnostic):
+                coverage.count(action.store, action.invocation.name, refused: true, changed: false)
                 outcome.steps.append(Step(action: action.invocation, wasRefused: true))
-                outcome.outputs.append(.refused(error))
-                if let store = zip(validating.map { session.stores[$0] }, before).first(where: {
-                    $0.runtime.readStateAfresh() != $1
-                })?.0 {
+                let after = run.session.states(afresh: true, validatingOnly: true)
+                if let changed = zip(before, after).first(where: { $0.state != $1.state }) {
                     outcome.failure = (
-                        .refusedActionChangedState(store: store.alias),
-                        "\(action.invocation) was refused (\(error.text)) but changed '\(store.alias)'",
+                        .refusedActionChangedState(store: changed.0.alias),
+                        "\(action.invocation) was refused (\(diagnostic.text)) but changed '\(changed.0.alias)'",
                         outcome.steps.count - 1
                     )
                     return outcome
                 }
             }
-            if let failure = checkInvariants(session) {
+            if let failure = checkInvariants(run) {
                 outcome.failure = (failure.0, failure.1, outcome.steps.count - 1)
                 return outcome
             }
         }
-        if let failure = checkEnd(session, steps: outcome.steps, lines: outcome.lines, initial: initial) {
+        if let failure = checkEnd(run, steps: outcome.steps, lines: outcome.lines, initial: initial) {
             outcome.failure = (failure.0, failure.1, nil)
         }
         return outcome
     }
 
-    func freshSession() -> Session {
-        let session = Session(catalog: catalog, historyLimit: max(options.steps, 1) + 1)
-        // NB: nothing is saved: the transcript would only cost.
-        session.transcriptLimit = 0
-        for name in options.stores { _ = try? session.execute(.load(name: name, alias: nil)) }
-        return session
-    }
+    /// A fresh session with the explored stores loaded, and its runner.
+    func freshRun() -> ExploreRun { ExploreRun(catalog: catalog, stores: options.stores, steps: options.steps) }
 
-    private func next(_ source: inout ActionSource, in session: Session, index: Int) -> (
+    private func next(_ source: inout ActionSource, in run: ExploreRun, index: Int) -> (
         invocation: ActionInvocation, store: String
     )? {
         switch source {
@@ -466,18 +448,19 @@ public final class Explorer: @unchecked Sendable {
         case .generated(var generator, let steps):
             guard index < steps else { return nil }
             defer { source = .generated(generator, steps: steps) }
-            return generate(&generator, in: session)
+            return generate(&generator, in: run)
         }
     }
 
     /// A random action of a random loaded store, its arguments made for its parameters' types.
-    private func generate(_ generator: inout ArgumentGenerator, in session: Session) -> (
+    private func generate(_ generator: inout ArgumentGenerator, in run: ExploreRun) -> (
         invocation: ActionInvocation, store: String
     )? {
-        generator.state = ArgumentGenerator.StateValues(session.stores.map(\.json))
+        generator.state = ArgumentGenerator.StateValues(run.session.states().map(\.state))
+        let definitions = loadedDefinitions
         for _ in 0..<20 {
-            guard let store = session.stores.randomElement(using: &generator.random) else { return nil }
-            let cases = store.runtime.actionCases.cases.filter { $0.signature.notDispatchableBecause == nil }
+            guard let definition = definitions.randomElement(using: &generator.random) else { return nil }
+            let cases = definition.actionCases.cases.filter { $0.signature.notDispatchableBecause == nil }
             guard let chosen = cases.randomElement(using: &generator.random) else { continue }
             var invocation = ActionInvocation(name: chosen.signature.name)
             var complete = true
@@ -491,7 +474,7 @@ public final class Explorer: @unchecked Sendable {
                 }
                 invocation.arguments.append(.init(label: parameter.label, value: value))
             }
-            if complete { return (invocation, store.definition.name) }
+            if complete { return (invocation, definition.name) }
         }
         return nil
     }
@@ -504,30 +487,26 @@ public final class Explorer: @unchecked Sendable {
     }
 
     /// The invariants after an action: `--invariant`s (of the active store) and the stores' own.
-    private func checkInvariants(_ session: Session) -> (Check, String)? {
+    private func checkInvariants(_ run: ExploreRun) -> (Check, String)? {
         for (expectation, text) in zip(expectations, options.invariants) {
-            do {
-                _ = try session.execute(.expect(expectation))
-            } catch {
-                return (.invariant(text), error.text)
+            if case .refused(let diagnostic) = run.run(.expect(expectation)) {
+                return (.invariant(text), diagnostic.text)
             }
         }
-        for store in session.stores {
-            if let name = store.runtime.brokenInvariant() {
-                return (
-                    .storeInvariant(store: store.alias, name: name),
-                    "invariant '\(name)' of store '\(store.alias)' does not hold"
-                )
-            }
+        if let broken = run.session.brokenInvariant() {
+            return (
+                .storeInvariant(store: broken.alias, name: broken.name),
+                "invariant '\(broken.name)' of store '\(broken.alias)' does not hold"
+            )
         }
         return nil
     }
 
     /// At the end of a run: a fresh replay prints the same lines; undo to the start restores the
     /// initial states, redo the final ones.
-    private func checkEnd(_ session: Session, steps: [Step], lines: [[String]], initial: [JSONValue]) -> (
-        Check, String
-    )? {
+    private func checkEnd(
+        _ run: ExploreRun, steps: [Step], lines: [[String]], initial: [(alias: String, state: JSONValue)]
+    ) -> (Check, String)? {
         let replayed = printedLines(of: steps.map(\.action))
         for (index, step) in steps.enumerated() {
             let printed = replayed[index]
@@ -538,28 +517,22 @@ public final class Explorer: @unchecked Sendable {
                 )
             }
         }
-        let final = session.stores.map { $0.runtime.readStateAfresh() }
-        let done = session.history.undoable
+        let final = run.session.states(afresh: true)
+        let done = run.session.undoableSteps
         guard done > 0 else { return nil }
-        _ = try? session.execute(.undo(steps: done))
-        for (store, state) in zip(session.stores, initial) {
-            let now = store.runtime.readStateAfresh()
-            guard now == state else {
-                return (
-                    .undoDoesNotRestore(store: store.alias),
-                    "after undo \(done): \(JSONText.compact(now)), initially \(JSONText.compact(state))"
-                )
-            }
+        run.run(.undo(steps: done))
+        for (now, state) in zip(run.session.states(afresh: true), initial) where now.state != state.state {
+            return (
+                .undoDoesNotRestore(store: now.alias),
+                "after undo \(done): \(JSONText.compact(now.state)), initially \(JSONText.compact(state.state))"
+            )
         }
-        _ = try? session.execute(.redo(steps: done))
-        for (store, state) in zip(session.stores, final) {
-            let now = store.runtime.readStateAfresh()
-            guard now == state else {
-                return (
-                    .redoDoesNotRestore(store: store.alias),
-                    "after redo \(done): \(JSONText.compact(now)), before the undo \(JSONText.compact(state))"
-                )
-            }
+        run.run(.redo(steps: done))
+        for (now, state) in zip(run.session.states(afresh: true), final) where now.state != state.state {
+            return (
+                .redoDoesNotRestore(store: now.alias),
+                "after redo \(done): \(JSONText.compact(now.state)), before the undo \(JSONText.compact(state.state))"
+            )
         }
         return nil
     }

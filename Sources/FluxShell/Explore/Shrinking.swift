@@ -271,9 +271,9 @@ extension Explorer {
             scenario.command(
                 .dispatch(step.action), expectsFailure: step.wasRefused, diff: step.wasRefused ? [] : printed)
         }
-        let session = replayed(outcome.steps.map(\.action))
-        func state(of store: String, in session: Session) -> JSONValue {
-            session.stores.first { $0.alias == store }?.json ?? .null
+        let replayed = replayed(outcome.steps.map(\.action))
+        func state(of store: String, in run: ExploreRun) -> JSONValue {
+            run.session.states().first { $0.alias == store }?.state ?? .null
         }
         switch check {
         case .invariant(let text):
@@ -284,17 +284,17 @@ extension Explorer {
             scenario.command(.invariants)
         case .refusedActionChangedState(let store):
             // The state before the refused action, which the replay does not keep either.
-            scenario.expectState(state(of: store, in: replayed(outcome.steps.dropLast().map(\.action))), of: store)
+            scenario.expectState(state(of: store, in: self.replayed(outcome.steps.dropLast().map(\.action))), of: store)
         case .replayDiffers:
             scenario.comment("The diff lines above are the first run's; a replay prints others.")
         case .undoDoesNotRestore(let store):
-            scenario.command(.undo(steps: session.history.undoable))
-            scenario.expectState(state(of: store, in: freshSession()), of: store)
+            scenario.command(.undo(steps: replayed.session.undoableSteps))
+            scenario.expectState(state(of: store, in: freshRun()), of: store)
         case .trap:
             scenario.comment("The last action trapped.")
         case .redoDoesNotRestore(let store):
-            let done = session.history.undoable
-            let final = state(of: store, in: session)
+            let done = replayed.session.undoableSteps
+            let final = state(of: store, in: replayed)
             scenario.command(.undo(steps: done))
             scenario.command(.redo(steps: done))
             scenario.expectState(final, of: store)

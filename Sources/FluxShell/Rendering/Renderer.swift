@@ -392,8 +392,8 @@ extension Renderer {
                     var output = OutputBuffer()
                     diff?.forEachLine { write(.diff($0, indent: 4), to: &output) }
                     lines += output.text.split(separator: "\n").map(String.init)
-                case .refused(let error):
-                    lines += self.lines(of: Diagnostic(error)).map { "    " + $0 }
+                case .refused(let diagnostic):
+                    lines += self.lines(of: diagnostic).map { "    " + $0 }
                 }
             }
             if let file { lines.append("saved \(file) (replay: \(report.programName) test \(file))") }

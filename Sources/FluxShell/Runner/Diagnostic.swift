@@ -8,6 +8,9 @@ public struct Diagnostic: Sendable, Equatable {
         /// A command's expected diff lines do not match what it printed (or are missing, when
         /// they must be there): `test --update` rewrites them.
         case diffMismatch
+        /// An `expect` or `invariants` that does not hold (one that cannot be checked is a
+        /// failed line).
+        case unmetExpectation
         /// Nothing ran: a file, an option or the command line itself is wrong.
         case usage
     }
@@ -33,7 +36,7 @@ public struct Diagnostic: Sendable, Equatable {
 
     /// A failed command or line.
     public init(_ error: ShellError, at location: SourceLocation? = nil, kind: Kind = .failedLine) {
-        self.init(kind, error.message, hint: error.hint, at: location)
+        self.init(error.isUnmetExpectation ? .unmetExpectation : kind, error.message, hint: error.hint, at: location)
     }
 
     /// Whether `test --update` would fix it.

@@ -239,19 +239,32 @@ public final class ScriptRunner {
         closePending()
     }
 
+    /// Runs a command made in code (explore's actions and checks) as a line at `location` would
+    /// run: reported to the output, a failure recorded. No expected diff lines follow it.
+    public func run(_ command: Command, at location: SourceLocation) {
+        guard !isStopped else { return }
+        closePending()
+        run(command, line: nil, expectsFailure: false, at: location)
+    }
+
     private func run(_ cache: ParsedLineCache, at location: SourceLocation) {
-        let line = cache.line
         guard let command = cache.parsed.command else { return }
-        if options.echo { output?.echo(Self.trimmed(line)) }
+        run(command, line: cache.line, expectsFailure: cache.parsed.expectsFailure, at: location)
+    }
+
+    /// Runs `command`, typed as `line` (`nil` for a command made in code).
+    @inline(__always)
+    private func run(_ command: Command, line: String?, expectsFailure: Bool, at location: SourceLocation) {
+        if options.echo { output?.echo(line.map(Self.trimmed) ?? command.description) }
         let result: CommandResult
         do {
             result = try session.execute(command)
         } catch {
             if command.changesState { failedCommand = (location.line, false) }
-            if !cache.parsed.expectsFailure { fail(at: location, error) }
+            if !expectsFailure { fail(at: location, error) }
             return
         }
-        if cache.parsed.expectsFailure {
+        if expectsFailure {
             fail(
                 at: location,
                 ShellError(
@@ -259,7 +272,7 @@ public final class ScriptRunner {
                     hint: "remove the '! ' if it should succeed"))
         }
         output?.print(result, of: command, at: location, in: session)
-        if command.changesState {
+        if command.changesState, let line {
             let isRequired = options.exhaustive || session.isExhaustive
             if let spare = sparePending {
                 // NB: a record nothing else holds (see `closePending()`): refilled, not reallocated.

@@ -42,11 +42,12 @@ struct ExpectationCheck {
         if let place {
             return ShellError(
                 "expectation failed: \(stated): \(place) is \(Self.abbreviate(JSONText.compact(actual)))",
-                hint: resolvedNote)
+                hint: resolvedNote, unmetExpectation: true)
         }
         return ShellError(
             "expectation failed: \(stated)",
-            hint: "actual: \(Self.abbreviate(JSONText.compact(actual)))" + (resolvedNote.map { "; " + $0 } ?? ""))
+            hint: "actual: \(Self.abbreviate(JSONText.compact(actual)))" + (resolvedNote.map { "; " + $0 } ?? ""),
+            unmetExpectation: true)
     }
 
     /// The expectation as typed, with a literal VALUE shown as compact JSON.

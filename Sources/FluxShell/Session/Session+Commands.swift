@@ -86,11 +86,10 @@ extension Session {
     /// `invariants`: every invariant the loaded stores declare holds.
     func checkInvariants() throws(ShellError) -> CommandResult {
         guard !stores.isEmpty else { throw noStoreLoaded }
-        for store in stores {
-            if let name = store.runtime.brokenInvariant() {
-                throw ShellError(
-                    "invariant '\(name)' of store '\(store.alias)' does not hold", hint: "state shows the state")
-            }
+        if let broken = brokenInvariant() {
+            throw ShellError(
+                "invariant '\(broken.name)' of store '\(broken.alias)' does not hold", hint: "state shows the state",
+                unmetExpectation: true)
         }
         return CommandResult(.expectationHeld)
     }

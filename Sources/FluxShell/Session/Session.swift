@@ -94,6 +94,29 @@ public final class Session {
     /// The active store's state, as JSON.
     public var activeState: JSONValue? { activeIndex.map { stores[$0].json } }
 
+    /// Each loaded store's alias and state, in load order. `afresh` reads the state again (also
+    /// what a class instance in it holds now) rather than the copy kept since its last change;
+    /// `validatingOnly` keeps the stores that check actions before they run, the only ones that
+    /// can refuse an action after seeing it.
+    public func states(afresh: Bool = false, validatingOnly: Bool = false) -> [(alias: String, state: JSONValue)] {
+        stores.compactMap { store in
+            guard !validatingOnly || store.runtime.validates else { return nil }
+            return (store.alias, afresh ? store.runtime.readStateAfresh() : store.json)
+        }
+    }
+
+    /// The first invariant a loaded store declares that does not hold now: the store's alias and
+    /// the invariant's name (what the command `invariants` reports).
+    public func brokenInvariant() -> (alias: String, name: String)? {
+        for store in stores {
+            if let name = store.runtime.brokenInvariant() { return (store.alias, name) }
+        }
+        return nil
+    }
+
+    /// How many steps `undo` can go back now.
+    public var undoableSteps: Int { history.undoable }
+
     /// Runs one command.
     ///
     /// - Throws: ``ShellError`` when the command fails; it then changed nothing.
