@@ -1,5 +1,5 @@
 import ArgumentParser
-import FluxShell
+@_spi(Engine) import FluxShell
 
 /// Options every mode shares.
 struct CommonOptions: ParsableArguments {

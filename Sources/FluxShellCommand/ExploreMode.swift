@@ -1,4 +1,4 @@
-import FluxShell
+@_spi(Engine) import FluxShell
 
 #if canImport(Glibc)
     import Glibc

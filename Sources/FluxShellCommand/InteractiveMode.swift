@@ -1,4 +1,4 @@
-import FluxShell
+@_spi(Engine) import FluxShell
 import FluxShellTerminal
 
 /// `fluxsh` on a terminal: prompt, line editing, completion, history across runs, colors.

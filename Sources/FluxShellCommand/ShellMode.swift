@@ -1,4 +1,4 @@
-import FluxShell
+@_spi(Engine) import FluxShell
 
 /// `fluxsh` with no subcommand: interactive on a terminal, piped otherwise.
 struct ShellMode {

@@ -1,4 +1,4 @@
-import FluxShell
+@_spi(Engine) import FluxShell
 
 /// `fluxsh test`: replays scenarios and prints PASS/FAIL lines, failures, and `N passed, M failed`.
 struct TestMode {

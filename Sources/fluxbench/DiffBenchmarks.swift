@@ -1,6 +1,6 @@
 import CustomDump
 import FluxCore
-import FluxShell
+@_spi(Engine) import FluxShell
 import Foundation
 import IdentifiedCollections
 import Tagged

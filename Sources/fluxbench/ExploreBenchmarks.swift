@@ -1,5 +1,5 @@
 import FluxCore
-import FluxShell
+@_spi(Engine) import FluxShell
 import FluxStores
 
 /// `fluxsh explore`: checked actions per second, and the time to shrink a failure planted 1,000

@@ -1,6 +1,6 @@
 import Dispatch
 import FluxCore
-import FluxShell
+@_spi(Engine) import FluxShell
 import FluxStores
 import Foundation
 import IdentifiedCollections

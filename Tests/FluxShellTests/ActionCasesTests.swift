@@ -2,7 +2,7 @@ import FluxCore
 import Foundation
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 /// Actions built from text by the runtime's description of the enum (SPEC §3, §4), for an action
 /// enum that is not `Codable`, with every payload shape the shell supports.

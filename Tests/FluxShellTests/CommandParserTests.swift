@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 struct CommandParserTests {
     private func command(_ line: String) throws -> Command? {

@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 /// The command printer is the parser's inverse: `parse(print(c)) == c` for generated commands
 /// of every kind (swift-property-based draws the seed of each command and shrinks a failing one).

@@ -1,7 +1,7 @@
 import FluxStores
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 struct CompleterTests {
     private func completer(_ lines: [String] = []) -> Completer {

@@ -2,7 +2,7 @@ import FluxCore
 import FluxStores
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 /// `why PATH`, `watch`/`unwatch`, `[*]` in paths and `$PATH` values (SPEC §3).
 struct DevtoolsTests {

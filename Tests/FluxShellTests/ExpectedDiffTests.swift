@@ -2,7 +2,7 @@ import FluxCore
 import Foundation
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 /// Expected diff lines with `...` (SPEC §7): which actual lines they match, what a failure names,
 /// and what `--update` writes; held against a plain glob matcher over every short pair of blocks.

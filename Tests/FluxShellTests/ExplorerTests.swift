@@ -3,7 +3,7 @@ import FluxStores
 import Foundation
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 /// `fluxsh explore` (SPEC §8): each check catches a store planted to break it, the failure
 /// shrinks to its minimal actions, and the saved scenario fails under the scenario runner.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 /// The one splitter of input into lines: whole files and streams read in blocks give the same
 /// lines; a line over the limit is cut, reported, and the rest of it skipped.

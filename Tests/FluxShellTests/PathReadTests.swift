@@ -1,4 +1,4 @@
-import FluxShell
+@_spi(Engine) import FluxShell
 import Foundation
 import Testing
 

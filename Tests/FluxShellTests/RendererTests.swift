@@ -2,7 +2,7 @@ import FluxCore
 import Foundation
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 /// What the one renderer prints for each mode: warnings in text and JSON (never compared as diff
 /// lines), errors with and without `FILE:LINE:`, colors only when asked.

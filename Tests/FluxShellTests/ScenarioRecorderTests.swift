@@ -3,7 +3,7 @@ import FluxCore
 import Foundation
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 @testable import FluxStores
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import FluxStores
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 /// The engine with strings in and strings out.
 final class Transcript {

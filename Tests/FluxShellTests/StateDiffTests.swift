@@ -2,7 +2,7 @@ import FluxCore
 import PropertyBased
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 struct StateDiffTests {
     private func lines(_ old: String, _ new: String) throws -> [String] {

@@ -6,7 +6,7 @@ import Synchronization
 import Tagged
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 /// The undo history keeps one state in a window and makes the others again from the store's
 /// actions (`StateHistory`): every step still comes back exactly as it was, and a store whose

@@ -3,7 +3,7 @@ import Foundation
 import PropertyBased
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 /// SPEC §4, row by row: each Swift value's printed form, and that the text reads back.
 @Suite struct ValueReaderTests {

@@ -6,7 +6,7 @@ import PropertyBased
 import Tagged
 import Testing
 
-@testable import FluxShell
+@_spi(Engine) @testable import FluxShell
 
 /// SPEC §4's rules 1–6 on the ecosystem's types, row by row: each value's printed form, that the
 /// form reads back (for a type that is not `Decodable` too), and that diffs follow the printed form.

@@ -1,5 +1,5 @@
 import FluxCore
-import FluxShell
+@_spi(Engine) import FluxShell
 import FluxShellCommand
 
 // A user's shell with stores planted to break `fluxsh explore`'s checks, for the end-to-end

@@ -1,4 +1,4 @@
-import FluxShell
+@_spi(Engine) import FluxShell
 import FluxStores
 
 #if canImport(Glibc)
@@ -23,11 +23,16 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = try? JSONParser.parse(text)
         _ = try? ValuePath.parse(text[...])
     }
-    var options = ScriptRunner.Options()
-    options.printsOutput = false
     let session = Session(catalog: .builtIn)
-    let runner = ScriptRunner(
-        session: session, options: options, output: .init(standardOutput: { _ in }, standardError: { _ in }))
+    // NB: what each line prints is rendered too (and dropped): the renderer is fuzzed with the rest.
+    let printer = Printer(
+        renderer: Renderer(),
+        streams: .init(
+            appendToStandardOutput: { write in
+                var output = OutputBuffer()
+                write(&output)
+            }, standardError: { _ in }))
+    let runner = ScriptRunner(session: session, options: ScriptRunner.Options(), output: printer)
     let preamble = Array("load counter\nload todos\nload search\ndispatch add x\n".utf8)
     runner.run(preamble + bytes, file: "fuzz")
     _ = Completer(session: session).complete(String(decoding: bytes.prefix(200), as: UTF8.self))

@@ -1,4 +1,4 @@
-@_spi(Fuzzing) import FluxShell
+@_spi(Engine) import FluxShell
 import Foundation
 import IdentifiedCollections
 import OrderedCollections

@@ -1,5 +1,5 @@
 /// One command of the shell's language (SPEC section 3).
-public enum Command: Sendable, Equatable {
+@_spi(Engine) public enum Command: Sendable, Equatable {
     case help(topic: String?)
     case stores
     case load(name: String, alias: String?)
@@ -85,7 +85,7 @@ public struct ActionInvocation: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// An argument given as `$PATH`: the argument at `index` of its invocation is the value at `path`.
-public struct ArgumentPath: Sendable, Equatable {
+@_spi(Engine) public struct ArgumentPath: Sendable, Equatable {
     public var index: Int
     public var path: ValuePath
 
@@ -97,7 +97,7 @@ public struct ArgumentPath: Sendable, Equatable {
 
 /// A VALUE as typed in `expect`: a literal, or `$PATH`, a path of the active store's state read
 /// when the command runs (`expect count == $items.count`).
-public enum Operand: Sendable, Equatable, CustomStringConvertible {
+@_spi(Engine) public enum Operand: Sendable, Equatable, CustomStringConvertible {
     case literal(JSONValue)
     case path(ValuePath)
 
@@ -111,7 +111,7 @@ public enum Operand: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Values as arguments: a string that reads back as the same bare word prints bare.
-public enum ArgumentText {
+@_spi(Engine) public enum ArgumentText {
     public static func render(_ value: JSONValue) -> String {
         if case .string(let string) = value, isBareWord(string) { return string }
         return JSONText.compact(value)
@@ -130,7 +130,7 @@ public enum ArgumentText {
 }
 
 /// `expect PATH OP VALUE`.
-public struct Expectation: Sendable, Equatable, CustomStringConvertible {
+@_spi(Engine) public struct Expectation: Sendable, Equatable, CustomStringConvertible {
     public enum Operator: String, Sendable, CaseIterable {
         case equal = "=="
         case notEqual = "!="
@@ -156,7 +156,7 @@ public struct Expectation: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A line of a script or scenario, parsed.
-public struct ParsedLine: Sendable, Equatable {
+@_spi(Engine) public struct ParsedLine: Sendable, Equatable {
     /// `nil` for a blank or comment-only line.
     public var command: Command?
     /// The line began with `! `: the command is expected to fail.

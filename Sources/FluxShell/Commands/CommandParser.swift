@@ -4,7 +4,7 @@
 /// try CommandParser.parse(#"dispatch rename id: 2 title: "Buy milk""#)
 /// // .dispatch(rename(id: 2, title: "Buy milk"))
 /// ```
-public enum CommandParser {
+@_spi(Engine) public enum CommandParser {
     /// Every command word, for `help`, completion and did-you-mean.
     public static let commandWords = [
         "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",

@@ -34,7 +34,7 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// "Did you mean …?" by edit distance.
-public enum Suggestion {
+@_spi(Engine) public enum Suggestion {
     public static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String? {
         closest(to: word, among: candidates).map { "did you mean '\($0)'?" }
     }

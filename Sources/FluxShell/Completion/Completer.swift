@@ -6,7 +6,7 @@
 /// Completer(session: session).complete("dispatch ad")
 /// // Completion(word: "ad", candidates: ["add"])
 /// ```
-public struct Completer {
+@_spi(Engine) public struct Completer {
     public struct Completion: Equatable, Sendable {
         /// The partial word before the cursor that candidates replace.
         public var word: String

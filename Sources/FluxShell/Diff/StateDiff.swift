@@ -3,7 +3,7 @@
 /// Objects are compared key by key; arrays by a minimal edit script (Myers), so an insertion or
 /// removal is one line and a change inside an element is reported at the deepest path that
 /// changed. Identical values are skipped without descending into them.
-public enum StateDiff {
+@_spi(Engine) public enum StateDiff {
     /// Beyond this many differences in one array, its elements are paired by index instead of by
     /// a minimal edit script, which keeps time and memory bounded.
     static let editScriptLimit = 2_000

@@ -8,7 +8,7 @@ import Dispatch
 /// options.invariants = ["todos[*].id < $nextID"]
 /// let report = try Explorer(catalog: .builtIn, options: options).explore()
 /// ```
-public final class Explorer: @unchecked Sendable {
+@_spi(Engine) public final class Explorer: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: every stored property is a constant but `journal`, which
     // is set before `explore()` and only read while it runs; each run makes its own sessions.
     public struct Options: Sendable {

@@ -1,6 +1,6 @@
 /// A random source that a seed fixes: the same seed gives the same exploration on every machine
 /// and in every run (SplitMix64; `SystemRandomNumberGenerator` cannot be seeded).
-public struct SeededRandom: RandomNumberGenerator, Sendable {
+@_spi(Engine) public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }

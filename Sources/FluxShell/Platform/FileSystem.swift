@@ -12,7 +12,7 @@
 
 /// Every file-system access of the engine: reading scripts and scenarios, finding scenario
 /// files, and writing files atomically (a file is never left half-written).
-public enum FileSystem {
+@_spi(Engine) public enum FileSystem {
     /// The bytes of a file, or a ``ShellError`` saying why it cannot be read.
     public static func read(_ path: String) throws(ShellError) -> [UInt8] {
         switch kind(of: path) {

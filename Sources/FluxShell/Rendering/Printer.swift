@@ -1,7 +1,7 @@
 /// Writes what a runner reports through a ``Renderer``: results and `> COMMAND` echoes to
 /// standard output; diagnostics to standard error in text, and to standard output in JSON, where
 /// an error is one of the objects, in order (SPEC §4).
-public final class Printer: RunnerOutput {
+@_spi(Engine) public final class Printer: RunnerOutput {
     /// Where the printer writes.
     public struct Streams {
         /// Gives the function it is called with standard output's buffer, to append whole lines

@@ -1,7 +1,7 @@
 /// Turns what commands did into what people and scripts read: text lines (optionally colored)
 /// or one `--format json` object per command (SPEC §4), errors included. The one place output
 /// is shaped, for every mode: piped, `run`, `test` and the interactive shell.
-public struct Renderer: Sendable {
+@_spi(Engine) public struct Renderer: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         case text
         case json

@@ -6,7 +6,7 @@
 
 /// Where a runner reports what each line did: the ``Printer`` writes it for people and scripts;
 /// the scenario runner keeps only the diagnostics, which the runner collects anyway.
-public protocol RunnerOutput: AnyObject {
+@_spi(Engine) public protocol RunnerOutput: AnyObject {
     /// `--echo`: the command about to run, trimmed.
     func echo(_ command: String)
     /// What a command did; `session` is the one it ran in (its watched paths filter the diff).
@@ -19,7 +19,7 @@ public protocol RunnerOutput: AnyObject {
 /// interactive shell: reports what each command did and each error (a ``Diagnostic``) to its
 /// ``RunnerOutput``, and checks expected diff lines (the `~ `, `+ `, `- `, `=> ` and
 /// `(no changes)` lines right after a state-changing command, and `...` among them).
-public final class ScriptRunner {
+@_spi(Engine) public final class ScriptRunner {
     public struct Options: Sendable {
         /// Print `> COMMAND` before each command's output.
         public var echo = false

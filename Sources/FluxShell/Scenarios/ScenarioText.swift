@@ -9,7 +9,7 @@
 /// scenario.command(.dispatch(ActionInvocation(name: "increment")), diff: ["~ count: 0 -> 1"])
 /// scenario.text  // "# Found by …\nload counter\ndispatch increment\n~ count: 0 -> 1\n"
 /// ```
-public struct ScenarioText: Sendable {
+@_spi(Engine) public struct ScenarioText: Sendable {
     /// The scenario so far, each line ending in a newline.
     public private(set) var text = ""
 

@@ -3,7 +3,7 @@
 ///
 /// NB: small on purpose (a diff, one word of output, a flag): a piped script makes and drops
 /// one per line, and every member copied is reference counting.
-public struct CommandResult: Sendable {
+@_spi(Engine) public struct CommandResult: Sendable {
     /// For `dispatch`, `undo`, `redo` and `reset`: the diff it prints first.
     public var diff: CommandDiff?
     /// What the command shows besides its diff.
@@ -38,7 +38,7 @@ public struct CommandResult: Sendable {
 ///
 /// NB: the cases with a payload are `indirect` (one box, made by the rare commands that show
 /// something), so that the common result, a dispatch's, copies no payload.
-public enum CommandOutput: Sendable {
+@_spi(Engine) public enum CommandOutput: Sendable {
     case none
     /// `load`: the store's name and its alias.
     indirect case loaded(store: String, alias: String)
@@ -65,7 +65,7 @@ public enum CommandOutput: Sendable {
 }
 
 /// The undo log as `history` lists it.
-public struct HistoryListing: Sendable {
+@_spi(Engine) public struct HistoryListing: Sendable {
     public struct Entry: Sendable {
         /// 1-based, counting from the start of the session.
         public var number: Int
@@ -83,7 +83,7 @@ public struct HistoryListing: Sendable {
 
 /// The diff of a state-changing command: one step per action (the dispatched one, then each
 /// follow-up), or a single step for `undo`, `redo` and `reset`.
-public struct CommandDiff: Sendable, Equatable {
+@_spi(Engine) public struct CommandDiff: Sendable, Equatable {
     public struct Step: Sendable, Equatable {
         /// The follow-up action that made this step, announced by `=> ACTION`; `nil` for the
         /// command's own step.

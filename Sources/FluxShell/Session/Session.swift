@@ -8,7 +8,7 @@ import FluxCore
 /// let session = Session(catalog: catalog)
 /// let result = try session.execute(CommandParser.parse("load counter").command!)
 /// ```
-public final class Session {
+@_spi(Engine) public final class Session {
     public let catalog: StoreCatalog
     /// Whether later commands require their expected diff lines (`exhaustive on`).
     @exclusivity(unchecked) public internal(set) var isExhaustive = false

@@ -120,7 +120,7 @@ struct WhyQuery {
 }
 
 /// What `why PATH` shows.
-public struct WhyListing: Sendable {
+@_spi(Engine) public struct WhyListing: Sendable {
     /// The lines of one part of a step: its own action's, or a follow-up's (`=> ACTION`).
     public struct Group: Sendable {
         public var followUp: ActionInvocation?

@@ -1,5 +1,5 @@
 /// Parses one JSON value from text, with a bound on nesting so no input can exhaust the stack.
-public struct JSONParser {
+@_spi(Engine) public struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
     public static let maximumDepth = 512
 
@@ -240,7 +240,7 @@ public struct JSONParser {
 }
 
 /// Why a JSON literal could not be read, and where (a byte offset into the literal).
-public struct JSONParseError: Error, Sendable, Equatable {
+@_spi(Engine) public struct JSONParseError: Error, Sendable, Equatable {
     public var message: String
     public var offset: Int
 }

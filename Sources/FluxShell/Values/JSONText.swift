@@ -4,7 +4,7 @@
 ///
 /// Only `"`, `\` and control characters are escaped in strings; other characters print as
 /// themselves (`"é"`, `"✓"`).
-public enum JSONText {
+@_spi(Engine) public enum JSONText {
     /// `{"count":1,"todos":[]}`
     public static func compact(_ value: JSONValue) -> String {
         var output = OutputBuffer()

@@ -7,7 +7,7 @@
 /// Builds a `Decodable` value (an action) from a ``JSONValue``.
 ///
 /// Errors are `DecodingError`s whose coding path says which argument was wrong.
-public struct JSONValueDecoder {
+@_spi(Engine) public struct JSONValueDecoder {
     public init() {}
 
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
@@ -16,7 +16,7 @@ public struct JSONValueDecoder {
 
     /// A value of any type from its printed form, `Decodable` or not (``ValueBuilder``): for
     /// the value fuzzer.
-    @_spi(Fuzzing)
+    @_spi(Engine)
     public func build<T>(_ type: T.Type, from value: JSONValue) throws -> T {
         try ValueBuilder.build(type, from: value, at: [])
     }

@@ -11,7 +11,7 @@
 /// Structs and tuples are read through their shape (``TypeShape``); enums and class instances
 /// through `Mirror`. Nesting deeper than ``maximumDepth`` prints `"(too deep)"`, and a class
 /// instance met again inside itself prints `"(cycle)"`.
-public final class ValueReader {
+@_spi(Engine) public final class ValueReader {
     /// Levels of nesting read before a value prints as `"(too deep)"`.
     public static let maximumDepth = 100
 
