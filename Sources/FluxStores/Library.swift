@@ -136,7 +136,9 @@ struct LibraryMutation: Mutation, Sendable {
         case .setCover(let data): state.cover = data
         case .fail(let reason):
             state.lastError = LibraryError(reason: reason)
-            state.status = .failed(reason: reason, attempts: attempts(state.status) + 1)
+            // NB: saturating: `setStatus` can set any count, `Int.max` included.
+            let attempts = attempts(state.status)
+            state.status = .failed(reason: reason, attempts: attempts == .max ? .max : attempts + 1)
         case .open(let date):
             state.isOpen = true
             state.openedAt = date
