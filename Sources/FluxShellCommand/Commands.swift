@@ -36,9 +36,12 @@ struct Fluxsh: ParsableCommand {
             discussion: """
                 With no subcommand: an interactive shell when stdin is a terminal, otherwise reads \
                 commands from stdin. Type 'help' inside for the command language.
+                Options of the shell itself: --store NAME (load it first), --format text|json, \
+                --no-color, --echo (print '> COMMAND' before each output), --bail (stop at the first \
+                failing command); see '\(ProgramName.current) help shell'.
                 Exit status: 0 success, 1 a command or scenario failed, 2 usage error.
                 """,
-            version: FluxshVersion.current,
+            version: FluxshVersion.text,
             subcommands: [Shell.self, Stores.self, Run.self, Test.self, Explore.self],
             defaultSubcommand: Shell.self)
     }
@@ -158,7 +161,8 @@ struct Explore: ParsableCommand {
     @Option(help: .private)
     var journal: String?
 
-    @OptionGroup var common: CommonOptions
+    @Flag(name: .customLong("no-color"), help: "No colors (also when NO_COLOR is set or stdout is not a terminal).")
+    var noColor = false
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }

@@ -59,7 +59,7 @@ struct ExploreMode {
         if let save = options.save { arguments += ["--save", save] }
         if let time = options.time { arguments += ["--time", String(time)] }
         if let shard = options.shard { arguments += ["--shard", "\(shard.index)/\(shard.count)"] }
-        if options.common.noColor { arguments.append("--no-color") }
+        if options.noColor { arguments.append("--no-color") }
         return arguments
     }
 
@@ -193,7 +193,7 @@ struct ExploreMode {
             streams.err(Diagnostic(.usage, "nothing to explore: \(reason)"))
             status = 2
         }
-        let renderer = Renderer(colors: Platform.colorsOnStandardOutput(noColor: options.common.noColor))
+        let renderer = Renderer(colors: Platform.colorsOnStandardOutput(noColor: options.noColor))
         for line in renderer.report(report, options: explorer.options, seconds: seconds, savedTo: saved) {
             streams.out(line)
         }

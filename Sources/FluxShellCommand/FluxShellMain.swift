@@ -15,10 +15,16 @@ import ArgumentParser
 /// ```
 public enum FluxShellMain {
     /// Parses `arguments`, runs the chosen mode and exits with its status (0, 1, or 2 for usage).
-    public static func run(catalog: StoreCatalog, arguments: [String] = Array(CommandLine.arguments.dropFirst()))
-        -> Never
-    {
+    ///
+    /// - Parameters:
+    ///   - catalog: the stores the shell can load.
+    ///   - version: your shell's own version, for `--version` (`notesh 1.2 (FluxShell 0.1.0)`).
+    ///   - arguments: the command line after the program's name.
+    public static func run(
+        catalog: StoreCatalog, version: String? = nil, arguments: [String] = Array(CommandLine.arguments.dropFirst())
+    ) -> Never {
         Platform.ignoreBrokenPipe()
+        FluxshVersion.application = version
         var catalog = catalog
         catalog.programName = ProgramName.current
         let status: Int32
@@ -84,4 +90,18 @@ public enum FluxShellMain {
 
 enum FluxshVersion {
     static let current = "0.1.0"
+
+    /// The version of the user's own shell, when `FluxShellMain.run` was given one.
+    ///
+    /// NB: nonisolated(unsafe) is safe: set once by the main thread before the command line is
+    /// parsed, and only read after.
+    nonisolated(unsafe) static var application: String?
+
+    /// What `--version` prints: `fluxsh 0.1.0`; a user's shell names itself and the FluxShell
+    /// it is built on: `notesh 1.2 (FluxShell 0.1.0)`, `notesh (FluxShell 0.1.0)`.
+    static var text: String {
+        let program = ProgramName.current
+        if program == "fluxsh", application == nil { return "fluxsh \(current)" }
+        return program + (application.map { " " + $0 } ?? "") + " (FluxShell \(current))"
+    }
 }

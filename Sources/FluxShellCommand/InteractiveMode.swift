@@ -17,7 +17,7 @@ struct InteractiveMode {
             streams.err("warning: line editing is unavailable; reading plain lines")
             return runMode.runStandardInput()
         }
-        let history = HistoryLocation.resolve()
+        let history = HistoryLocation.resolve(program: session.catalog.programName)
         if let history { editor.loadHistory(from: history.path) }
         let completer = Completer(session: session)
         editor.completer = { text in
@@ -84,11 +84,12 @@ struct PromptedLines: LineSource {
     }
 }
 
-/// `$XDG_STATE_HOME/fluxsh/history`, else `~/.local/state/fluxsh/history`; the folder is created.
+/// `$XDG_STATE_HOME/PROGRAM/history`, else `~/.local/state/PROGRAM/history`, PROGRAM being
+/// `fluxsh` or a user's own shell (`notesh` keeps its own history); the folder is created.
 enum HistoryLocation {
     struct File { let path: String }
 
-    static func resolve() -> File? {
+    static func resolve(program: String) -> File? {
         let base: String
         if let state = Platform.environment("XDG_STATE_HOME"), !state.isEmpty {
             base = state
@@ -97,7 +98,7 @@ enum HistoryLocation {
         } else {
             return nil
         }
-        let folder = base + "/fluxsh"
+        let folder = base + "/" + program
         guard Platform.makeDirectories(folder) else { return nil }
         return File(path: folder + "/history")
     }

@@ -185,7 +185,37 @@ struct EndToEndTests {
         #expect(missing.status == 2)
         #expect(missing.stderr == "error: cannot read '/nonexistent/file': no such file\n")
         #expect(try Fluxsh.run(["test", "/nonexistent"]).status == 2)
-        #expect(try Fluxsh.run(["--version"]).stdout == "0.1.0\n")
+        #expect(try Fluxsh.run(["--version"]).stdout == "fluxsh 0.1.0\n")
+    }
+
+    /// A user's shell names itself and the FluxShell it is built on; the top-level help lists the
+    /// shell's own options; explore takes only the options it uses.
+    @Test func versionHelpAndExploreOptionsSayWhatTheyDo() throws {
+        let planted = try Fluxsh.run(["--version"], program: Fluxsh.executable("planted-shell"))
+        #expect(planted.stdout == "planted-shell (FluxShell 0.1.0)\n")
+        let help = try Fluxsh.run(["--help"]).stdout
+        #expect(help.contains("--store NAME") && help.contains("--format text|json") && help.contains("--bail"))
+        let json = try Fluxsh.run(["explore", "counter", "--runs", "1", "--format", "json"])
+        #expect(json.status == 2)
+        #expect(json.stderr.hasPrefix("error: Unknown option '--format'"))
+        let exploreHelp = try Fluxsh.run(["explore", "--help"]).stdout
+        #expect(
+            !exploreHelp.contains("--echo") && !exploreHelp.contains("--bail") && exploreHelp.contains("--no-color"))
+    }
+
+    /// `invariants` says so when no loaded store declares any (it used to print nothing); piped
+    /// standard input cannot be rewritten by `test --update`, so its diff errors do not suggest it.
+    @Test func pipedInvariantsAndDiffErrorsSayWhatToDo() throws {
+        let none = try Fluxsh.run([], stdin: "load counter\ninvariants\n")
+        #expect(none.stdout == "(no loaded store declares invariants)\n")
+        let json = try Fluxsh.run(["--format", "json"], stdin: "load counter\ninvariants\n")
+        #expect(json.stdout.hasSuffix(#"{"line":2,"command":"invariants","passed":true,"invariants":0}"# + "\n"))
+        let piped = try Fluxsh.run([], stdin: "load counter\ndispatch increment\n~ count: 0 -> 2\n")
+        #expect(piped.status == 1)
+        #expect(
+            piped.stderr.hasSuffix("  (put the actual lines after the command in the script to accept what happened)\n")
+        )
+        #expect(!piped.stderr.contains("--update"))
     }
 
     @Test func runExecutesFilesInOneSessionAndChecksExpectations() throws {

@@ -10,13 +10,14 @@ failures=0
 passes=0
 trap 'tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$state"' EXIT
 
+# `start [BINARY]`: the shell (default the one under test) in a fresh terminal.
 start() {
     # NB: a fresh server (socket) per run: reusing one right after kill-server races its exit.
     tmux -L "$socket" kill-server 2>/dev/null || true
     run=$((run + 1))
     socket="fluxsh-test-$$-$run"
     tmux -L "$socket" new-session -d -s shell -x 100 -y 40 \
-        "env XDG_STATE_HOME=$state TERM=xterm $binary; echo EXIT=\$?; sleep 30"
+        "env XDG_STATE_HOME=$state TERM=xterm ${1:-$binary}; echo EXIT=\$?; sleep 30"
 }
 screen() { tmux -L "$socket" capture-pane -p -t shell; }
 send() { tmux -L "$socket" send-keys -t shell "$@"; }
@@ -76,6 +77,22 @@ grep -q 'dispatch\\040increment' "$state/fluxsh/history" && passes=$((passes + 1
     failures=$((failures + 1))
     echo "FAIL: history file lacks 'dispatch increment'" >&2
 }
+
+# A user's own shell (here the planted-shell built with the tests) keeps a history of its own.
+planted=$(dirname "$binary")/planted-shell
+if [ -x "$planted" ]; then
+    start "$planted"
+    expect "a user's shell names itself" "planted-shell>"
+    send "load level" Enter
+    send C-d
+    expect "the user's shell exits with 0" "EXIT=0"
+    if grep -q 'load\\040level' "$state/planted-shell/history" && ! grep -q 'load\\040level' "$state/fluxsh/history"; then
+        passes=$((passes + 1))
+    else
+        failures=$((failures + 1))
+        echo "FAIL: planted-shell's line is not in its own history file ($state/planted-shell/history) alone" >&2
+    fi
+fi
 
 echo "terminal: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -141,6 +141,10 @@
             // NB: on a terminal, a value wider than it prints as the whole state does.
             guard !path.isRoot else { return body(.text(JSONText.pretty(value))) }
             body(.text(JSONText.fitting(value, width: width ?? .max).joined(separator: "\n")))
+        case .invariantsHeld(0):
+            body(.text("(no loaded store declares invariants)"))
+        case .invariantsHeld:
+            return
         case .history(let listing):
             if listing.forgotten > 0 { body(.text("(\(listing.forgotten) earlier steps are no longer kept)")) }
             let width = String(listing.entries.last?.number ?? 0).count
@@ -226,6 +230,7 @@
             }
             fields = [("history", .array(items))]
         case .expectationHeld: fields = [("passed", .bool(true))]
+        case .invariantsHeld(let count): fields = [("passed", .bool(true)), ("invariants", .int(count))]
         case .why(let listing):
             let steps = listing.steps.map { step in
                 var object = JSONObject([("number", .int(step.number)), ("action", .string(step.action))])

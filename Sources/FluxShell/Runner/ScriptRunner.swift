@@ -321,9 +321,7 @@
             return Diagnostic(
                 .diffMismatch, "'\(block.command)' has no expected diff lines (exhaustive mode); it printed:",
                 at: block.location,
-                details: actual.map { "    " + $0 } + [
-                    "  (run '\(session.catalog.programName) test --update' to write them)"
-                ])
+                details: actual.map { "    " + $0 } + [updateHint(block, "to write them")])
         }
         let expected = ExpectedDiff(block.expected, hasEllipsis: block.hasEllipsis)
         let message: String
@@ -346,7 +344,16 @@
         }
         return Diagnostic(
             .diffMismatch, message, at: block.location,
-            details: rows + ["  (run '\(session.catalog.programName) test --update' to accept what happened)"])
+            details: rows + [updateHint(block, "to accept what happened")])
+    }
+
+    /// The way to write the actual lines in: `test --update` for a file; standard input cannot
+    /// be rewritten, so the lines are to be copied from the report.
+    private func updateHint(_ block: Pending, _ purpose: String) -> String {
+        guard block.location.file != "<stdin>" else {
+            return "  (put the actual lines after the command in the script \(purpose))"
+        }
+        return "  (run '\(session.catalog.programName) test --update' \(purpose))"
     }
 
     /// Reports line `number` of `file` as failed without running it (a line the caller could not

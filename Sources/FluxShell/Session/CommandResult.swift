@@ -54,6 +54,8 @@
     indirect case history(HistoryListing)
     /// `expect`, when it held.
     case expectationHeld
+    /// `invariants`, when every one held: how many the loaded stores declare.
+    indirect case invariantsHeld(count: Int)
     /// `why PATH`
     indirect case why(WhyListing)
     /// `watch` with no paths: the watched paths as typed.

@@ -91,7 +91,7 @@ extension Session {
                 "invariant '\(broken.name)' of store '\(broken.alias)' does not hold", hint: "state shows the state",
                 unmetExpectation: true)
         }
-        return CommandResult(.expectationHeld)
+        return CommandResult(.invariantsHeld(count: stores.reduce(0) { $0 + $1.definition.invariantNames.count }))
     }
 
     /// What history entry `index` printed: from the transcript, or, once the transcript is
