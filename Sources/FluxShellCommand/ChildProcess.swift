@@ -1,3 +1,5 @@
+@_spi(Engine) import FluxShell
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -97,6 +99,11 @@ enum ChildProcess {
             }
         }
         guard spawned == 0 else { return nil }
+        return wait(for: pid)
+    }
+
+    /// Waits for child `pid` to end (passing it SIGINT and SIGTERM meanwhile).
+    private static func wait(for pid: pid_t) -> Ending? {
         running = pid
         defer { running = 0 }
         var status: Int32 = 0
@@ -107,6 +114,24 @@ enum ChildProcess {
         // exit status in the next byte.
         let signal = status & 0x7F
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
+    }
+
+    /// What a child that died said: its fatal error, else its signal.
+    static func cause(_ errors: String, signal: Int32) -> String {
+        if let line = errors.split(separator: "\n").first(where: {
+            $0.contains("Fatal error") || $0.contains("fatal error")
+        }) {
+            return String(line)
+        }
+        return signal == SIGILL || signal == SIGTRAP
+            ? "signal \(signal): a Swift runtime trap (an overflow, nil force-unwrapped, an index out of range, …)"
+            : "signal \(signal)"
+    }
+
+    /// A file's text, or "" when it cannot be read.
+    static func contents(of path: String) -> String {
+        guard let bytes = try? FileSystem.read(path) else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A new private folder under `TMPDIR` (or `/tmp`), or `nil` with the reason.

@@ -14,6 +14,12 @@ struct CommonOptions: ParsableArguments {
 
     @Flag(help: "Stop at the first failing command.")
     var bail = false
+
+    /// These options again, for a child process of the same command.
+    var arguments: [String] {
+        ["--format", format.rawValue] + (noColor ? ["--no-color"] : []) + (echo ? ["--echo"] : [])
+            + (bail ? ["--bail"] : [])
+    }
 }
 
 extension Renderer.Format: ExpressibleByArgument {}
@@ -75,6 +81,11 @@ struct Run: ParsableCommand {
     @Argument(help: "Command files to run, in order, in one session.")
     var files: [String]
 
+    /// Set for the child process `run` works in, to survive a trap (``TrapSurvival``).
+    @Flag(help: .private) var inChild = false
+    /// Set for a child run again to find the line that trapped.
+    @Flag(help: .private) var traceLines = false
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one FILE") }
     }
@@ -107,8 +118,28 @@ struct Test: ParsableCommand {
     @Argument(help: "Scenario files or folders (default: Scenarios).")
     var paths: [String] = []
 
+    /// Set for the child process `test` works in, to survive a trap (``TrapSurvival``): each
+    /// scenario's result is written to FILE as one JSON object as soon as it is known.
+    @Option(help: .private) var results: String?
+    /// Set for the children that run what is left after a trap: they print nothing.
+    @Flag(help: .private) var inChild = false
+    /// Set for a child run again to find the line that trapped.
+    @Flag(help: .private) var traceLines = false
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    /// The options as given, for the child process that runs them (the paths apart).
+    var optionArguments: [String] {
+        var arguments: [String] = []
+        if let jobs { arguments += ["--jobs", String(jobs)] }
+        if let filter { arguments += ["--filter", filter] }
+        if let shard { arguments += ["--shard", "\(shard.index)/\(shard.count)"] }
+        if let junit { arguments += ["--junit", junit] }
+        if exhaustive { arguments.append("--exhaustive") }
+        if update { arguments.append("--update") }
+        return arguments + common.arguments
     }
 }
 

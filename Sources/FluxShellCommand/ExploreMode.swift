@@ -15,7 +15,7 @@
 ///   folder as a script (`# run N`, the `load` lines, a `dispatch` line written before each
 ///   action is dispatched).
 /// - When the worker dies by a signal, this process runs each job's script with `run FILE` in
-///   further children to find the run that dies the same way, shrinks it the same way, and
+///   further children (`run FILE --in-child`, which does not survive the trap itself) to find the run that dies the same way, shrinks it the same way, and
 ///   reports it. With several jobs, it first explores again with one job up to that run, so the
 ///   report is one job's. A worker stopped from outside (its run does not die again) is said to be so.
 /// - Runs the worker replays in another process (another hash seed) are children too:
@@ -106,15 +106,15 @@ struct ExploreMode {
         let streams = StandardStreams.shared
         let ending = ChildProcess.run(
             workerArguments(seed: seed, jobs: jobs, runs: runs, journal: files.folder), standardError: files.errors)
-        let errorText = Self.contents(of: files.errors)
+        let errorText = ChildProcess.contents(of: files.errors)
         switch ending {
         case .exited(let status)?:
             if !errorText.isEmpty { streams.err(String(errorText.dropLast(errorText.hasSuffix("\n") ? 1 : 0))) }
             return status
         case .signaled(let signal)?:
             if signal == SIGINT || signal == SIGTERM { return 128 + signal }
-            let journals = (0..<jobs).map { Self.journalRun(Self.contents(of: files.journal($0))) }
-            let cause = Self.cause(errorText, signal: signal)
+            let journals = (0..<jobs).map { Self.journalRun(ChildProcess.contents(of: files.journal($0))) }
+            let cause = ChildProcess.cause(errorText, signal: signal)
             // The run that dies again the same way, the lowest first.
             guard
                 let dying = journals.sorted(by: { $0.run < $1.run }).first(where: {
@@ -147,9 +147,9 @@ struct ExploreMode {
             return false
         }
         let ending = ChildProcess.run(
-            ["run", files.candidate], standardOutput: "/dev/null", standardError: files.candidateErrors)
+            ["run", files.candidate, "--in-child"], standardOutput: "/dev/null", standardError: files.candidateErrors)
         guard case .signaled(let signal) = ending else { return false }
-        return Self.cause(Self.contents(of: files.candidateErrors), signal: signal) == cause
+        return ChildProcess.cause(ChildProcess.contents(of: files.candidateErrors), signal: signal) == cause
     }
 
     /// Shrinks the actions that trap, by replaying candidates in children, and reports them.
@@ -217,23 +217,6 @@ struct ExploreMode {
     /// The first line of a job's journal: `# run N`.
     private static let runComment = "# run "
 
-    /// What a child that died said: its fatal error, else its signal.
-    private static func cause(_ errors: String, signal: Int32) -> String {
-        if let line = errors.split(separator: "\n").first(where: {
-            $0.contains("Fatal error") || $0.contains("fatal error")
-        }) {
-            return String(line)
-        }
-        return signal == SIGILL || signal == SIGTRAP
-            ? "signal \(signal): a Swift runtime trap (an overflow, nil force-unwrapped, an index out of range, …)"
-            : "signal \(signal)"
-    }
-
-    private static func contents(of path: String) -> String {
-        guard let bytes = try? FileSystem.read(path) else { return "" }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     // MARK: - The children
 
     /// The worker: explores, writing each job's run under way as a script before its actions run.
@@ -292,9 +275,9 @@ struct ExploreMode {
         func printedElsewhere(_ actions: [ActionInvocation]) -> [String]? {
             guard (try? FileSystem.writeAtomically(explorer.script(of: actions), to: script)) != nil,
                 case .exited = ChildProcess.run(
-                    ["run", script, "--format", "json"], standardOutput: output, standardError: "/dev/null")
+                    ["run", script, "--format", "json", "--in-child"], standardOutput: output, standardError: "/dev/null")
             else { return nil }
-            return Self.contents(of: output).split(separator: "\n").compactMap { line in
+            return ChildProcess.contents(of: output).split(separator: "\n").compactMap { line in
                 guard case .object(let object)? = try? JSONParser.parse(line), object["command"] != .string("load")
                 else { return nil }
                 let members = object.members.filter { ["changes", "followUps", "error"].contains($0.key) }

@@ -45,7 +45,8 @@ public enum FluxShellMain {
         case let stores as Stores:
             return listStores(catalog, format: stores.common.format)
         case let run as Run:
-            return RunMode(catalog: catalog, store: run.store, common: run.common).run(files: run.files)
+            return RunMode(catalog: catalog, store: run.store, common: run.common).run(
+                files: run.files, inChild: run.inChild, traceLines: run.traceLines)
         case let test as Test:
             return TestMode(catalog: catalog, options: test).run()
         case let explore as Explore:

@@ -1,5 +1,11 @@
 @_spi(Engine) import FluxShell
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Piped mode and `fluxsh run`: commands from standard input or files, output per command.
 struct RunMode {
     let catalog: StoreCatalog
@@ -44,7 +50,9 @@ struct RunMode {
         return runner.failures.isEmpty ? 0 : 1
     }
 
-    func run(files: [String]) -> Int32 {
+    /// `run FILE...`: in a child process, so that a trap in a store is reported with its file and
+    /// line (then status 1) instead of ending `fluxsh` with a signal.
+    func run(files: [String], inChild: Bool = false, traceLines: Bool = false) -> Int32 {
         var contents: [(String, [UInt8])] = []
         for file in files {
             do {
@@ -54,11 +62,59 @@ struct RunMode {
                 return 2
             }
         }
+        guard inChild else { return supervise(files) }
+        TrapSurvival.flushOutputOnTrap()
         let (runner, _) = makeRunner()
+        if traceLines { runner.beforeEachLine = TrapSurvival.trace }
         if let status = Self.loadStore(store, into: runner.session) { return status }
         for (file, bytes) in contents where !runner.isStopped {
             runner.run(bytes, file: file)
         }
         return runner.failures.isEmpty ? 0 : 1
+    }
+
+    /// Runs the files in a child that shares the standard streams; when it dies by a signal, runs
+    /// them again, traced and with their output dropped, to name the line that trapped.
+    private func supervise(_ files: [String]) -> Int32 {
+        let streams = StandardStreams.shared
+        let arguments = ["run"] + files + (store.map { ["--store", $0] } ?? []) + common.arguments + ["--in-child"]
+        streams.flush()
+        switch ChildProcess.run(arguments) {
+        case .exited(let status)?:
+            return status
+        case .signaled(let signal)?:
+            if signal == SIGINT || signal == SIGTERM { return 128 + signal }
+            let (made, problem) = ChildProcess.makeTemporaryFolder(named: "\(catalog.programName)-run")
+            guard let folder = made else {
+                streams.err(
+                    Diagnostic(.usage, problem ?? "no temporary folder", hint: "set TMPDIR to a writable folder"))
+                return 1
+            }
+            let errors = folder + "/stderr"
+            defer {
+                unlink(errors)
+                rmdir(folder)
+            }
+            let again = ChildProcess.run(
+                arguments + ["--trace-lines"], standardOutput: "/dev/null", standardError: errors)
+            guard case .signaled(let signal)? = again else {
+                streams.err(
+                    Diagnostic(
+                        .failedLine, "the process ended by signal \(signal), and running the files again did not",
+                        hint: "a store that traps only some of the time?"))
+                return 1
+            }
+            let diagnostic = TrapSurvival.Trace(errors: ChildProcess.contents(of: errors), signal: signal)
+                .diagnostic(file: files[0])
+            let renderer = Renderer(format: common.format)
+            switch common.format {
+            case .text: streams.err(renderer.lines(of: diagnostic).joined(separator: "\n"))
+            case .json: for line in renderer.lines(of: diagnostic) { streams.out(line) }
+            }
+            return 1
+        case nil:
+            streams.err(Diagnostic(.usage, "cannot start \(CommandLine.arguments.first ?? "fluxsh") again to run in"))
+            return 2
+        }
     }
 }

@@ -1,11 +1,33 @@
 @_spi(Engine) import FluxShell
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `fluxsh test`: replays scenarios and prints PASS/FAIL lines, failures, and `N passed, M failed`.
+///
+/// A scenario whose store traps fails; the run goes on (SPEC §7). The scenarios run in a child
+/// process of this executable (the same command with `--results FILE`), which prints the report
+/// as usual and writes each result to FILE as soon as it is known. When the child dies by a
+/// signal, the scenarios that were running are run again alone, traced, to name the line that
+/// trapped; further children run the rest; then this process prints the report.
 struct TestMode {
     let catalog: StoreCatalog
     let options: Test
 
     func run() -> Int32 {
+        if options.results == nil, !options.inChild { return supervise() }
+        guard let (runner, files) = select() else { return 2 }
+        let results = run(files, runner: runner)
+        guard !options.inChild else { return 0 }
+        return report(results.ordered, seconds: results.seconds)
+    }
+
+    /// The runner for the options, and the scenario files it runs; `nil` after a usage error
+    /// (reported).
+    private func select() -> (ScenarioRunner, [String])? {
         let streams = StandardStreams.shared
         let paths = options.paths.isEmpty ? ["Scenarios"] : options.paths
         var runnerOptions = ScenarioRunner.Options()
@@ -21,7 +43,7 @@ struct TestMode {
             files = runner.select(try ScenarioRunner.discover(paths))
         } catch {
             streams.err(Diagnostic(error, kind: .usage))
-            return 2
+            return nil
         }
         guard !files.isEmpty else {
             streams.err(
@@ -30,19 +52,156 @@ struct TestMode {
                     "no scenario found in \(paths.joined(separator: ", "))"
                         + (options.filter != nil || options.shard != nil ? " (after --filter/--shard)" : ""),
                     hint: "scenario files end in .scenario"))
-            return 2
+            return nil
+        }
+        return (runner, files)
+    }
+
+    /// In a child: runs the scenarios, writing each result to `--results` as one JSON object (the
+    /// report's, with `seconds`) as soon as it is known; a trap ends the process, and its parent
+    /// goes on from there.
+    private func run(_ files: [String], runner: ScenarioRunner) -> (ordered: [ScenarioRunner.Result], seconds: Double) {
+        TrapSurvival.flushOutputOnTrap()
+        var runner = runner
+        if options.traceLines { runner.options.beforeEachLine = { TrapSurvival.trace($0) } }
+        if let path = options.results {
+            let file = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o600)
+            if file >= 0 {
+                let renderer = Renderer(format: .json)
+                let lock = LockedValue(())
+                runner.options.onResult = { result in
+                    var object = renderer.json(of: result)
+                    object["seconds"] = .double(result.seconds)
+                    var line = JSONText.compact(.object(object)) + "\n"
+                    // NB: one write(2) per result, whole and unbuffered: what is written before a
+                    // trap is in the file.
+                    lock.withLock { _ in line.withUTF8 { Platform.write(file, UnsafeRawBufferPointer($0)) } }
+                }
+            }
         }
         let start = ContinuousClock.now
         let results = runner.run(files)
         let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (results, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// The report, the JUnit file, and the exit status.
+    private func report(_ results: [ScenarioRunner.Result], seconds: Double) -> Int32 {
         let junitStatus = writeJUnit(results, seconds: seconds)
         let renderer = Renderer(
             format: options.common.format,
             colors: options.common.format == .text && Platform.colorsOnStandardOutput(noColor: options.common.noColor))
-        for line in renderer.report(results) { streams.out(line) }
+        for line in renderer.report(results) { StandardStreams.shared.out(line) }
         if let junitStatus { return junitStatus }
         return results.allSatisfy(\.passed) ? 0 : 1
+    }
+
+    /// Runs the whole command in a child that prints as usual; when it dies by a signal, goes on
+    /// from the results it wrote and prints the report itself.
+    private func supervise() -> Int32 {
+        let streams = StandardStreams.shared
+        let (made, problem) = ChildProcess.makeTemporaryFolder(named: "\(catalog.programName)-test")
+        guard let folder = made else {
+            streams.err(Diagnostic(.usage, problem ?? "no temporary folder", hint: "set TMPDIR to a writable folder"))
+            return 2
+        }
+        let journal = folder + "/results"
+        let errors = folder + "/stderr"
+        defer {
+            for path in [journal, errors] { unlink(path) }
+            rmdir(folder)
+        }
+        let start = ContinuousClock.now
+        streams.flush()
+        // NB: the child's standard error is shown once it ends, unless it died: its fatal error is
+        // then part of the report.
+        let ending = ChildProcess.run(
+            ["test"] + options.paths + options.optionArguments + ["--results", journal], standardError: errors)
+        guard case .signaled(let signal)? = ending else {
+            guard case .exited(let status)? = ending else {
+                streams.err(
+                    Diagnostic(.usage, "cannot start \(CommandLine.arguments.first ?? "fluxsh") again to test in"))
+                return 2
+            }
+            let text = ChildProcess.contents(of: errors)
+            if !text.isEmpty { streams.err(String(text.dropLast(text.hasSuffix("\n") ? 1 : 0))) }
+            return status
+        }
+        if signal == SIGINT || signal == SIGTERM { return 128 + signal }
+        // NB: the child died before its report: what it did is in the journal; the rest goes on here.
+        guard let (runner, files) = select() else { return 2 }
+        var results: [String: ScenarioRunner.Result] = [:]
+        for result in Self.results(in: ChildProcess.contents(of: journal)) { results[result.path] = result }
+        var remaining = files.filter { results[$0] == nil }
+        let jobs = max(1, min(runner.options.jobs, files.count))
+        while !remaining.isEmpty {
+            if runner.options.bail, results.values.contains(where: { !$0.passed }) { break }
+            // NB: scenarios are started in order: those that were running are the first unfinished.
+            for file in remaining.prefix(jobs) {
+                unlink(journal)
+                let again = ChildProcess.run(
+                    ["test", file] + childOptions + ["--jobs", "1", "--trace-lines", "--results", journal],
+                    standardOutput: "/dev/null", standardError: errors)
+                if case .signaled(let signal)? = again {
+                    let trace = TrapSurvival.Trace(errors: ChildProcess.contents(of: errors), signal: signal)
+                    results[file] = ScenarioRunner.Result(path: file, failures: [trace.diagnostic(file: file)])
+                } else if let result = Self.results(in: ChildProcess.contents(of: journal)).first {
+                    results[file] = result
+                }
+            }
+            let before = remaining.count
+            remaining.removeAll { results[$0] != nil }
+            // NB: each candidate ends with a result, so this only guards against a child that
+            // could not be started.
+            if remaining.isEmpty || remaining.count == before { break }
+            unlink(journal)
+            _ = ChildProcess.run(
+                ["test"] + remaining + childOptions + ["--jobs", String(jobs), "--results", journal],
+                standardOutput: "/dev/null", standardError: errors)
+            for result in Self.results(in: ChildProcess.contents(of: journal)) { results[result.path] = result }
+            remaining.removeAll { results[$0] != nil }
+        }
+        let elapsed = ContinuousClock.now - start
+        return report(
+            files.compactMap { results[$0] },
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// The options of the children that run what is left after a trap: as given, but without
+    /// the report's (they print nothing) and the selection's (they are given the files).
+    private var childOptions: [String] {
+        var arguments = ["--in-child"]
+        if options.exhaustive { arguments.append("--exhaustive") }
+        if options.update { arguments.append("--update") }
+        if options.common.bail { arguments.append("--bail") }
+        return arguments
+    }
+
+    /// The results a child printed, one JSON object a line; a failure's text comes back as the
+    /// message of a diagnostic, which prints the same.
+    private static func results(in output: String) -> [ScenarioRunner.Result] {
+        output.split(separator: "\n").compactMap { line in
+            guard case .object(let object)? = try? JSONParser.parse(line), case .string(let path)? = object["path"]
+            else {
+                return nil
+            }
+            var failures: [Diagnostic] = []
+            if case .array(let list)? = object["failures"] {
+                for case .object(let failure) in list {
+                    guard case .string(let text)? = failure["error"] else { continue }
+                    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    let message = lines.removeFirst()
+                    var location: SourceLocation?
+                    if case .int(let number)? = failure["line"] { location = SourceLocation(file: path, line: number) }
+                    failures.append(Diagnostic(.failedLine, message, at: location, details: lines))
+                }
+            }
+            var seconds = 0.0
+            if case .double(let value)? = object["seconds"] { seconds = value }
+            if case .int(let value)? = object["seconds"] { seconds = Double(value) }
+            return ScenarioRunner.Result(
+                path: path, failures: failures, wasUpdated: object["updated"] == .bool(true), seconds: seconds)
+        }
     }
 
     /// Writes `--junit`; a status to exit with when it cannot.

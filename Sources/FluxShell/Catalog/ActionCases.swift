@@ -14,6 +14,27 @@
 /// it is an `Optional`, which takes `null` or nothing.
 @usableFromInline
 final class ActionCases: @unchecked Sendable {
+    /// The cases of an action type, read from its metadata the first time they are asked for
+    /// (from any thread; once).
+    @usableFromInline
+    final class Lazy: Sendable {
+        private let type: Any.Type
+        private let cases = LockedValue<ActionCases?>(nil)
+
+        @usableFromInline
+        init(_ type: Any.Type) { self.type = type }
+
+        @usableFromInline
+        var value: ActionCases {
+            cases.withLock { cases in
+                if let cases { return cases }
+                let made = ActionCases(type)
+                cases = made
+                return made
+            }
+        }
+    }
+
     // NB: @unchecked Sendable is safe: every property is a `let` set in `init`, and the closures
     // it holds capture nothing mutable.
 

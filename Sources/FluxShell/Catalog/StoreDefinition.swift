@@ -18,14 +18,18 @@ public struct StoreDefinition: Sendable {
     /// One line for `stores`.
     public let summary: String
     /// The action cases with their parameters, for `actions` and completion.
-    public let actions: [ActionSignature]
+    public var actions: [ActionSignature] { actionCases.signatures }
     /// Why ``actions`` is empty, when it is (its action type is not an enum, or its module was
     /// built without reflection metadata).
-    public let actionsUnlistedBecause: String?
+    public var actionsUnlistedBecause: String? { actionCases.unlistedBecause }
     /// The names of the invariants it declares.
     public let invariantNames: [String]
     /// How text becomes its actions, case by case (what `explore` makes actions from).
-    @usableFromInline let actionCases: ActionCases
+    var actionCases: ActionCases { lazyActionCases.value }
+    /// Read from the action type's metadata when first needed: most of what registering a store
+    /// costs, which a process that loads no store (`--version`, a `test` that only supervises its
+    /// child) does not pay.
+    @usableFromInline let lazyActionCases: ActionCases.Lazy
     @usableFromInline let makeRuntime:
         @Sendable (
             _ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ historyEntries: Int,
@@ -55,15 +59,13 @@ public struct StoreDefinition: Sendable {
     ) {
         self.name = name
         self.summary = summary
-        let actionCases = ActionCases(M.Action.self)
-        self.actionCases = actionCases
-        self.actions = actionCases.signatures
-        self.actionsUnlistedBecause = actionCases.unlistedBecause
+        let actionCases = ActionCases.Lazy(M.Action.self)
+        self.lazyActionCases = actionCases
         self.invariantNames = invariants.map(\.name)
         self.makeRuntime = { alias, dispatcher, historyEntries, historyForgetsWholeWindows in
             let runtime = TypedStoreRuntime(
                 alias: alias, storeName: name, initialState: state, mutation: mutation,
-                actionCases: actionCases, validate: validate, effect: effect, invariants: invariants,
+                actionCases: actionCases.value, validate: validate, effect: effect, invariants: invariants,
                 dispatcher: dispatcher, historyEntries: historyEntries,
                 historyForgetsWholeWindows: historyForgetsWholeWindows)
             runtime.attach(to: dispatcher)

@@ -10,13 +10,13 @@
 ///
 /// NB: not `Synchronization.Mutex`: on Linux it waits on a futex, which the thread sanitizer
 /// does not see, so every access to a value it guards is reported as a race (`make tsan`).
-final class LockedValue<Value>: @unchecked Sendable {
+@_spi(Engine) public final class LockedValue<Value>: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: `value` is only touched between `lock` and `unlock` of
     // `mutex`, which lives on the heap (its address never moves) and is never reassigned.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -28,7 +28,7 @@ final class LockedValue<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value, the lock held.
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

@@ -311,6 +311,14 @@
 
     // MARK: - Scenarios
 
+    /// `{"path":…,"passed":…,"updated":…,"failures":[{"line":N,"error":…}]}`
+    public func json(of result: ScenarioRunner.Result) -> JSONObject {
+        JSONObject([
+            ("path", .string(result.path)), ("passed", .bool(result.passed)), ("updated", .bool(result.wasUpdated)),
+            ("failures", .array(result.failures.map(json(of:)))),
+        ])
+    }
+
     /// What `fluxsh test` prints for `results`: in text, a `PASS`/`FAIL` line per scenario, the
     /// failures' reports, and `N passed, M failed`; in JSON, one object per scenario, then
     /// `{"passed":N,"failed":M}`.
@@ -318,15 +326,7 @@
         let failed = results.filter { !$0.passed }
         switch format {
         case .json:
-            var lines = results.map { result in
-                let failures = result.failures.map(json(of:))
-                return JSONText.compact(
-                    .object(
-                        JSONObject([
-                            ("path", .string(result.path)), ("passed", .bool(result.passed)),
-                            ("updated", .bool(result.wasUpdated)), ("failures", .array(failures)),
-                        ])))
-            }
+            var lines = results.map { JSONText.compact(.object(json(of: $0))) }
             lines.append(
                 JSONText.compact(
                     .object(

@@ -58,6 +58,9 @@
     private let output: RunnerOutput?
     @exclusivity(unchecked) public private(set) var failures: [Diagnostic] = []
     public private(set) var diffBlocks: [DiffBlock] = []
+    /// Called with each line's location before it runs: a child process of `run` or `test` that
+    /// is run again to find the line that trapped writes it where its parent reads it.
+    public var beforeEachLine: ((SourceLocation) -> Void)?
     /// The script asked to stop (`quit`), or `--bail` stopped it.
     @exclusivity(unchecked) public private(set) var isStopped = false
 
@@ -135,6 +138,7 @@
         var tooLong = false
         while !isStopped, let line = lines.nextLine(tooLong: &tooLong) {
             number += 1
+            if let beforeEachLine { beforeEachLine(SourceLocation(file: file, line: number)) }
             if tooLong {
                 reject(
                     line: number, file: file,

@@ -20,6 +20,10 @@ public struct ScenarioRunner: Sendable {
         public var update = false
         /// Start no further scenario once one has failed.
         public var bail = false
+        /// Called with each line's location before it runs (see ``ScriptRunner/beforeEachLine``).
+        public var beforeEachLine: (@Sendable (SourceLocation) -> Void)?
+        /// Called with each scenario's result as soon as it is known, on the thread that ran it.
+        public var onResult: (@Sendable (Result) -> Void)?
 
         public init() {}
     }
@@ -33,6 +37,13 @@ public struct ScenarioRunner: Sendable {
         public var seconds: Double = 0
 
         public var passed: Bool { failures.isEmpty }
+
+        public init(path: String, failures: [Diagnostic], wasUpdated: Bool = false, seconds: Double = 0) {
+            self.path = path
+            self.failures = failures
+            self.wasUpdated = wasUpdated
+            self.seconds = seconds
+        }
 
         /// `FILE:LINE: error: …` and detail lines, as `fluxsh test` prints them.
         public var report: [String] {
@@ -84,6 +95,7 @@ public struct ScenarioRunner: Sendable {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
                 let result = run(files[index])
+                options.onResult?(result)
                 if !result.passed { failed.store(true, ordering: .relaxed) }
                 results.withLock { $0[index] = result }
             }
@@ -128,6 +140,7 @@ public struct ScenarioRunner: Sendable {
         scriptOptions.collectsDiffBlocks = options.update
         let session = Session(catalog: catalog)
         let runner = ScriptRunner(session: session, options: scriptOptions, output: nil)
+        runner.beforeEachLine = options.beforeEachLine
         runner.run(bytes, file: path)
         return (runner, session)
     }
