@@ -275,7 +275,8 @@ struct ExploreMode {
         func printedElsewhere(_ actions: [ActionInvocation]) -> [String]? {
             guard (try? FileSystem.writeAtomically(explorer.script(of: actions), to: script)) != nil,
                 case .exited = ChildProcess.run(
-                    ["run", script, "--format", "json", "--in-child"], standardOutput: output, standardError: "/dev/null")
+                    ["run", script, "--format", "json", "--in-child"], standardOutput: output,
+                    standardError: "/dev/null")
             else { return nil }
             return ChildProcess.contents(of: output).split(separator: "\n").compactMap { line in
                 guard case .object(let object)? = try? JSONParser.parse(line), object["command"] != .string("load")
