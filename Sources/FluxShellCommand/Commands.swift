@@ -17,7 +17,7 @@ struct CommonOptions: ParsableArguments {
 
     /// These options again, for a child process of the same command.
     var arguments: [String] {
-        ["--format", format.rawValue] + (noColor ? ["--no-color"] : []) + (echo ? ["--echo"] : [])
+        ["--format=\(format.rawValue)"] + (noColor ? ["--no-color"] : []) + (echo ? ["--echo"] : [])
             + (bail ? ["--bail"] : [])
     }
 }
@@ -133,10 +133,11 @@ struct Test: ParsableCommand {
     /// The options as given, for the child process that runs them (the paths apart).
     var optionArguments: [String] {
         var arguments: [String] = []
-        if let jobs { arguments += ["--jobs", String(jobs)] }
-        if let filter { arguments += ["--filter", filter] }
-        if let shard { arguments += ["--shard", "\(shard.index)/\(shard.count)"] }
-        if let junit { arguments += ["--junit", junit] }
+        // NB: `--option=value`, so that a value that begins with `-` is not taken for an option.
+        if let jobs { arguments.append("--jobs=\(jobs)") }
+        if let filter { arguments.append("--filter=\(filter)") }
+        if let shard { arguments.append("--shard=\(shard.index)/\(shard.count)") }
+        if let junit { arguments.append("--junit=\(junit)") }
         if exhaustive { arguments.append("--exhaustive") }
         if update { arguments.append("--update") }
         return arguments + common.arguments

@@ -88,7 +88,6 @@ struct ExploreMode {
         let jobs: Int
         var errors: String { folder + "/stderr" }
         var candidate: String { folder + "/candidate.scenario" }
-        var candidateOutput: String { folder + "/candidate-stdout" }
         var candidateErrors: String { folder + "/candidate-stderr" }
         /// The run under way of job `job`, as a script.
         func journal(_ job: Int) -> String { Self.journal(job, in: folder) }
@@ -96,7 +95,12 @@ struct ExploreMode {
 
         func remove() {
             for job in 0..<jobs { unlink(journal(job)) }
-            for path in [errors, candidate, candidateOutput, candidateErrors] { unlink(path) }
+            // NB: with the replays in another process's files, in case the worker was stopped there.
+            for path in [
+                errors, candidate, candidateErrors, folder + "/elsewhere.scenario", folder + "/elsewhere-stdout",
+            ] {
+                unlink(path)
+            }
             rmdir(folder)
         }
     }

@@ -51,8 +51,12 @@ struct RunMode {
     }
 
     /// `run FILE...`: in a child process, so that a trap in a store is reported with its file and
-    /// line (then status 1) instead of ending `fluxsh` with a signal.
+    /// line (then status 1) instead of ending `fluxsh` with a signal. Where no child can be started
+    /// (no `/proc/self/exe`), the files run here, without that.
     func run(files: [String], inChild: Bool = false, traceLines: Bool = false) -> Int32 {
+        // NB: the parent reads no file: a file may be a pipe (`run /dev/stdin`), which only the
+        // process that runs it may read.
+        if !inChild, let status = supervise(files) { return status }
         var contents: [(String, [UInt8])] = []
         for file in files {
             do {
@@ -62,8 +66,7 @@ struct RunMode {
                 return 2
             }
         }
-        guard inChild else { return supervise(files) }
-        TrapSurvival.flushOutputOnTrap()
+        if inChild { TrapSurvival.flushOutputOnTrap() }
         let (runner, _) = makeRunner()
         if traceLines { runner.beforeEachLine = TrapSurvival.trace }
         if let status = Self.loadStore(store, into: runner.session) { return status }
@@ -74,47 +77,47 @@ struct RunMode {
     }
 
     /// Runs the files in a child that shares the standard streams; when it dies by a signal, runs
-    /// them again, traced and with their output dropped, to name the line that trapped.
-    private func supervise(_ files: [String]) -> Int32 {
+    /// them again, traced and with their output dropped, to name the line that trapped. `nil`
+    /// when no child could be started.
+    private func supervise(_ files: [String]) -> Int32? {
         let streams = StandardStreams.shared
-        let arguments = ["run"] + files + (store.map { ["--store", $0] } ?? []) + common.arguments + ["--in-child"]
+        let options = ["run"] + common.arguments + (store.map { ["--store=\($0)"] } ?? []) + ["--in-child"]
+        let arguments = options + ["--"] + files
         streams.flush()
-        switch ChildProcess.run(arguments) {
-        case .exited(let status)?:
-            return status
-        case .signaled(let signal)?:
-            if signal == SIGINT || signal == SIGTERM { return 128 + signal }
-            let (made, problem) = ChildProcess.makeTemporaryFolder(named: "\(catalog.programName)-run")
-            guard let folder = made else {
-                streams.err(
-                    Diagnostic(.usage, problem ?? "no temporary folder", hint: "set TMPDIR to a writable folder"))
-                return 1
-            }
-            let errors = folder + "/stderr"
-            defer {
-                unlink(errors)
-                rmdir(folder)
-            }
-            let again = ChildProcess.run(
-                arguments + ["--trace-lines"], standardOutput: "/dev/null", standardError: errors)
-            guard case .signaled(let signal)? = again else {
-                streams.err(
-                    Diagnostic(
-                        .failedLine, "the process ended by signal \(signal), and running the files again did not",
-                        hint: "a store that traps only some of the time?"))
-                return 1
-            }
-            let diagnostic = TrapSurvival.Trace(errors: ChildProcess.contents(of: errors), signal: signal)
-                .diagnostic(file: files[0])
-            let renderer = Renderer(format: common.format)
+        ChildProcess.forwardStopSignals()
+        guard let ending = ChildProcess.run(arguments) else { return nil }
+        guard case .signaled(let signal) = ending else {
+            if case .exited(let status) = ending { return status }
+            return nil
+        }
+        if signal == SIGINT || signal == SIGTERM { return 128 + signal }
+        let renderer = Renderer(format: common.format)
+        func report(_ diagnostic: Diagnostic) {
             switch common.format {
-            case .text: streams.err(renderer.lines(of: diagnostic).joined(separator: "\n"))
+            case .text: for line in renderer.lines(of: diagnostic) { streams.err(line) }
             case .json: for line in renderer.lines(of: diagnostic) { streams.out(line) }
             }
-            return 1
-        case nil:
-            streams.err(Diagnostic(.usage, "cannot start \(CommandLine.arguments.first ?? "fluxsh") again to run in"))
-            return 2
         }
+        let unexplained = Diagnostic(
+            .failedLine, "the process ended by signal \(signal), and running the files again did not",
+            hint: "a store that traps only some of the time, or a file that cannot be read twice (a pipe)?")
+        let (made, _) = ChildProcess.makeTemporaryFolder(named: "\(catalog.programName)-run")
+        guard let folder = made else {
+            report(unexplained)
+            return 1
+        }
+        let errors = folder + "/stderr"
+        defer {
+            unlink(errors)
+            rmdir(folder)
+        }
+        let again = ChildProcess.run(
+            options + ["--trace-lines", "--"] + files, standardOutput: "/dev/null", standardError: errors)
+        guard case .signaled(let signal)? = again else {
+            report(unexplained)
+            return 1
+        }
+        report(TrapSurvival.Trace(errors: ChildProcess.contents(of: errors), signal: signal).diagnostic(file: files[0]))
+        return 1
     }
 }

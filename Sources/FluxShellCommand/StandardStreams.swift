@@ -5,7 +5,9 @@
 /// sees each answer as soon as it is complete, while a large piped script is written in big blocks.
 final class StandardStreams: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: a `fluxsh` process writes from its main thread only; the
-    // scenario runner's worker threads never touch the streams (they hand back strings).
+    // scenario runner's worker threads never touch the streams (they hand back strings). The one
+    // exception, `TrapSurvival.flushOutputOnTrap`'s handler, may flush from the thread that
+    // trapped, which then dies: nothing else runs while it writes whole lines.
     static let shared = StandardStreams()
 
     // NB: written from the main thread only (see above): no run-time exclusivity checks.

@@ -18,7 +18,7 @@ struct TestMode {
     let options: Test
 
     func run() -> Int32 {
-        if options.results == nil, !options.inChild { return supervise() }
+        if options.results == nil, !options.inChild, let status = supervise() { return status }
         guard let (runner, files) = select() else { return 2 }
         let results = run(files, runner: runner)
         guard !options.inChild else { return 0 }
@@ -64,21 +64,25 @@ struct TestMode {
         TrapSurvival.flushOutputOnTrap()
         var runner = runner
         if options.traceLines { runner.options.beforeEachLine = { TrapSurvival.trace($0) } }
+        var journal: Int32 = -1
         if let path = options.results {
-            let file = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o600)
-            if file >= 0 {
-                let renderer = Renderer(format: .json)
-                let lock = LockedValue(())
-                runner.options.onResult = { result in
-                    var object = renderer.json(of: result)
-                    object["seconds"] = .double(result.seconds)
-                    var line = JSONText.compact(.object(object)) + "\n"
-                    // NB: one write(2) per result, whole and unbuffered: what is written before a
-                    // trap is in the file.
-                    lock.withLock { _ in line.withUTF8 { Platform.write(file, UnsafeRawBufferPointer($0)) } }
-                }
+            journal = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard journal >= 0 else {
+                StandardStreams.shared.err(Diagnostic(.usage, "cannot write the results to \(path)"))
+                Platform.exit(2)
+            }
+            let renderer = Renderer(format: .json)
+            let lock = LockedValue(())
+            runner.options.onResult = { [journal] result in
+                var object = renderer.json(of: result)
+                object["seconds"] = .double(result.seconds)
+                var line = JSONText.compact(.object(object)) + "\n"
+                // NB: one write(2) per result, whole and unbuffered: what is written before a
+                // trap is in the file.
+                lock.withLock { _ in line.withUTF8 { Platform.write(journal, UnsafeRawBufferPointer($0)) } }
             }
         }
+        defer { if journal >= 0 { close(journal) } }
         let start = ContinuousClock.now
         let results = runner.run(files)
         let elapsed = ContinuousClock.now - start
@@ -97,14 +101,13 @@ struct TestMode {
     }
 
     /// Runs the whole command in a child that prints as usual; when it dies by a signal, goes on
-    /// from the results it wrote and prints the report itself.
-    private func supervise() -> Int32 {
+    /// from the results it wrote and prints the report itself. `nil` when no child can be started
+    /// (no temporary folder, no `/proc/self/exe`): the scenarios then run in this process.
+    private func supervise() -> Int32? {
         let streams = StandardStreams.shared
-        let (made, problem) = ChildProcess.makeTemporaryFolder(named: "\(catalog.programName)-test")
-        guard let folder = made else {
-            streams.err(Diagnostic(.usage, problem ?? "no temporary folder", hint: "set TMPDIR to a writable folder"))
-            return 2
-        }
+        guard ChildProcess.executablePath != nil else { return nil }
+        let (made, _) = ChildProcess.makeTemporaryFolder(named: "\(catalog.programName)-test")
+        guard let folder = made else { return nil }
         let journal = folder + "/results"
         let errors = folder + "/stderr"
         defer {
@@ -113,16 +116,13 @@ struct TestMode {
         }
         let start = ContinuousClock.now
         streams.flush()
+        ChildProcess.forwardStopSignals()
         // NB: the child's standard error is shown once it ends, unless it died: its fatal error is
         // then part of the report.
         let ending = ChildProcess.run(
-            ["test"] + options.paths + options.optionArguments + ["--results", journal], standardError: errors)
+            ["test"] + options.optionArguments + ["--results", journal, "--"] + options.paths, standardError: errors)
         guard case .signaled(let signal)? = ending else {
-            guard case .exited(let status)? = ending else {
-                streams.err(
-                    Diagnostic(.usage, "cannot start \(CommandLine.arguments.first ?? "fluxsh") again to test in"))
-                return 2
-            }
+            guard case .exited(let status)? = ending else { return nil }
             let text = ChildProcess.contents(of: errors)
             if !text.isEmpty { streams.err(String(text.dropLast(text.hasSuffix("\n") ? 1 : 0))) }
             return status
@@ -132,39 +132,62 @@ struct TestMode {
         guard let (runner, files) = select() else { return 2 }
         var results: [String: ScenarioRunner.Result] = [:]
         for result in Self.results(in: ChildProcess.contents(of: journal)) { results[result.path] = result }
-        var remaining = files.filter { results[$0] == nil }
         let jobs = max(1, min(runner.options.jobs, files.count))
+        var unexplained: [Int32] = []
+        var lastSignal = signal
+        var remaining = files.filter { results[$0] == nil }
         while !remaining.isEmpty {
-            if runner.options.bail, results.values.contains(where: { !$0.passed }) { break }
             // NB: scenarios are started in order: those that were running are the first unfinished.
+            var trapped = false
             for file in remaining.prefix(jobs) {
                 unlink(journal)
                 let again = ChildProcess.run(
-                    ["test", file] + childOptions + ["--jobs", "1", "--trace-lines", "--results", journal],
+                    ["test"] + childOptions + ["--jobs", "1", "--trace-lines", "--results", journal, "--", file],
                     standardOutput: "/dev/null", standardError: errors)
-                if case .signaled(let signal)? = again {
+                if case .signaled(let signal)? = again, signal != SIGINT, signal != SIGTERM {
                     let trace = TrapSurvival.Trace(errors: ChildProcess.contents(of: errors), signal: signal)
                     results[file] = ScenarioRunner.Result(path: file, failures: [trace.diagnostic(file: file)])
+                    trapped = true
                 } else if let result = Self.results(in: ChildProcess.contents(of: journal)).first {
                     results[file] = result
                 }
             }
-            let before = remaining.count
+            if !trapped { unexplained.append(lastSignal) }
             remaining.removeAll { results[$0] != nil }
-            // NB: each candidate ends with a result, so this only guards against a child that
-            // could not be started.
-            if remaining.isEmpty || remaining.count == before { break }
+            if remaining.isEmpty || (runner.options.bail && results.values.contains { !$0.passed }) { break }
             unlink(journal)
-            _ = ChildProcess.run(
-                ["test"] + remaining + childOptions + ["--jobs", String(jobs), "--results", journal],
+            let rest = ChildProcess.run(
+                ["test"] + childOptions + ["--jobs", String(jobs), "--results", journal, "--"] + remaining,
                 standardOutput: "/dev/null", standardError: errors)
             for result in Self.results(in: ChildProcess.contents(of: journal)) { results[result.path] = result }
             remaining.removeAll { results[$0] != nil }
+            guard case .signaled(let signal)? = rest, signal != SIGINT, signal != SIGTERM else { break }
+            lastSignal = signal
+        }
+        if !runner.options.bail {
+            // NB: a scenario nothing ran (a child that could not start) is a failure, not a pass.
+            for file in files where results[file] == nil {
+                results[file] = ScenarioRunner.Result(
+                    path: file,
+                    failures: [
+                        Diagnostic(
+                            .failedLine, "not run: the process that was to run it ended first",
+                            at: .init(file: file, line: 1))
+                    ])
+            }
         }
         let elapsed = ContinuousClock.now - start
-        return report(
+        let status = report(
             files.compactMap { results[$0] },
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        for signal in unexplained {
+            streams.err(
+                Diagnostic(
+                    .failedLine,
+                    "a process running scenarios ended by signal \(signal), and none of those it was running ends so alone",
+                    hint: "a store that traps only some of the time, or only when scenarios run together?"))
+        }
+        return unexplained.isEmpty ? status : max(status, 1)
     }
 
     /// The options of the children that run what is left after a trap: as given, but without

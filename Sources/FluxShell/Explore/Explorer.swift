@@ -161,6 +161,8 @@ import Dispatch
     let catalog: StoreCatalog
     public let options: Options
     let expectations: [Expectation]
+    /// Each explored store's name and the action cases that can be made from text, read once.
+    private let generatable: [(store: String, cases: [ActionCases.Case])]
 
     /// What the explorer is about to do, for a log that outlives a trap: each sequence of actions
     /// starts with `.start`, and each action is announced before it is dispatched. A parent
@@ -214,6 +216,9 @@ import Dispatch
             expectations.append(expectation)
         }
         self.expectations = expectations
+        self.generatable = options.stores.compactMap { catalog[$0] }.map { definition in
+            (definition.name, definition.actionCases.cases.filter { $0.signature.notDispatchableBecause == nil })
+        }
         // NB: each invariant must be checkable where every run starts: a path that is not in the
         // state is a mistake in the command line, not a failure of the store.
         let run = freshRun()
@@ -457,10 +462,8 @@ import Dispatch
         invocation: ActionInvocation, store: String
     )? {
         generator.state = ArgumentGenerator.StateValues(run.session.states().map(\.state))
-        let definitions = loadedDefinitions
         for _ in 0..<20 {
-            guard let definition = definitions.randomElement(using: &generator.random) else { return nil }
-            let cases = definition.actionCases.cases.filter { $0.signature.notDispatchableBecause == nil }
+            guard let (store, cases) = generatable.randomElement(using: &generator.random) else { return nil }
             guard let chosen = cases.randomElement(using: &generator.random) else { continue }
             var invocation = ActionInvocation(name: chosen.signature.name)
             var complete = true
@@ -474,7 +477,7 @@ import Dispatch
                 }
                 invocation.arguments.append(.init(label: parameter.label, value: value))
             }
-            if complete { return (invocation, definition.name) }
+            if complete { return (invocation, store) }
         }
         return nil
     }

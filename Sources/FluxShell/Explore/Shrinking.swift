@@ -50,7 +50,7 @@ extension Explorer {
     }
 
     /// The scenario of actions whose last one traps: no expected diff lines (a replay cannot
-    /// print past the trap), so `fluxsh test` runs them and dies at the last.
+    /// print past the trap), so `fluxsh test` runs them and fails at the last, which traps.
     public func trapScenario(_ actions: [ActionInvocation], message: String) -> String {
         let program = catalog.programName
         var scenario = ScenarioText()
@@ -58,7 +58,8 @@ extension Explorer {
             "Found by \(program) explore \(options.stores.joined(separator: " ")) --seed \(options.seed): the last action traps."
         )
         scenario.comment(message)
-        scenario.comment("'\(program) test FILE' dies at the last line until the bug is fixed; then it guards it.")
+        scenario.comment(
+            "'\(program) test FILE' fails at the last line, which traps, until the bug is fixed; then it guards it.")
         add(actions, to: &scenario)
         return scenario.text
     }
