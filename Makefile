@@ -10,10 +10,13 @@ run: deps
 	$(SWIFT) build -c release --product fluxsh
 	.build/release/fluxsh $(ARGS)
 
-## test: the lint, every unit and end-to-end test, replay Scenarios/ with `fluxsh test`, then build and
-## explore the built-in stores for a few seconds each (Scripts/explore-builtins.sh); drive Examples/NotesApp, a user's own package over FluxShell
+## test: the lint, a build with no compiler warning in the project's own code, every unit and end-to-end test, replay Scenarios/ with `fluxsh test`, then build and
+## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive Examples/NotesApp, a user's own package over FluxShell
 test: deps lint
-	$(SWIFT) build --build-tests
+	@log=$$(mktemp); $(SWIFT) build --build-tests >$$log 2>&1; status=$$?; cat $$log; \
+	warnings=$$(grep -E '(Sources|Tests)/[^:]*:[0-9]+:[0-9]+: warning:' $$log | grep -v '/\.build/'); rm -f $$log; \
+	[ $$status -eq 0 ] || exit $$status; \
+	if [ -n "$$warnings" ]; then echo "error: compiler warnings in the project's own code:"; echo "$$warnings"; exit 1; fi
 	$(SWIFT) test --skip-build
 	Tests/Terminal/interactive.sh .build/debug/fluxsh
 	.build/debug/fluxsh test Scenarios
