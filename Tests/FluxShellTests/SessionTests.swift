@@ -15,14 +15,14 @@ final class Transcript {
         self.session = session
     }
 
-    /// Runs a line; returns its output lines, or `error: …` for a failure.
+    /// Runs a line; returns its output lines, or `error: …` and its detail lines for a failure.
     @discardableResult
     func run(_ line: String) -> [String] {
-        do {
+        do throws(ShellError) {
             guard let command = try CommandParser.parse(line).command else { return [] }
             return Renderer().lines(of: try session.execute(command), watching: session.watchFilter)
         } catch {
-            return ["error: " + error.text]
+            return Renderer().lines(of: Diagnostic(error))
         }
     }
 }
@@ -103,6 +103,30 @@ struct SessionTests {
             shell.run("expect todos[0].title == Walk") == [
                 #"error: expectation failed: todos[0].title == "Walk" (actual: "Walk the dog")"#
             ])
+    }
+
+    /// A failed `==` between two arrays or objects shows what differs as diff lines, from the
+    /// expected value to the actual one, instead of both values whole; scalars keep `(actual: …)`.
+    @Test func aFailedEqualityOfWholeValuesShowsTheDifferencesAsDiffLines() {
+        let shell = Transcript()
+        shell.run("load todos")
+        shell.run("dispatch add milk")
+        #expect(
+            shell.run(#"expect . == {"todos":[],"nextID":1,"filter":"all"}"#) == [
+                #"error: expectation failed: . == {"todos":[],"nextID":1,"filter":"all"}: 2 differences, from the expected value to the actual one:"#,
+                #"    + todos[0]: {"id":1,"title":"milk","done":false}"#,
+                "    ~ nextID: 1 -> 2",
+            ])
+        #expect(
+            shell.run(#"expect todos[0] == {"id":1,"title":"milk","done":true}"#) == [
+                #"error: expectation failed: todos[0] == {"id":1,"title":"milk","done":true}: 1 difference, from the expected value to the actual one:"#,
+                "    ~ todos[0].done: true -> false",
+            ])
+        #expect(shell.run("expect nextID == 3") == ["error: expectation failed: nextID == 3 (actual: 2)"])
+        for index in 2...60 { shell.run("dispatch add t\(index)") }
+        let many = shell.run(#"expect todos == []"#)
+        #expect(many.count == 1 + ExpectationCheck.maximumDifferences + 1)
+        #expect(many.last == "    (20 more)")
     }
 
     @Test func actionsListLabelsTypesAndValues() {

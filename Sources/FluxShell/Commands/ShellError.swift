@@ -6,11 +6,14 @@ public struct ShellError: Error, Sendable, Equatable {
     /// An `expect` or `invariants` that could be checked and does not hold, rather than one that
     /// cannot be checked (a path that is not there, values that cannot be ordered).
     public var isUnmetExpectation: Bool
+    /// Lines below the message (what differs between an expected value and the actual one).
+    public var details: [String]
 
-    public init(_ message: String, hint: String? = nil, unmetExpectation: Bool = false) {
+    public init(_ message: String, hint: String? = nil, unmetExpectation: Bool = false, details: [String] = []) {
         self.message = message
         self.hint = hint
         self.isUnmetExpectation = unmetExpectation
+        self.details = details
     }
 
     /// `MESSAGE (HINT)`

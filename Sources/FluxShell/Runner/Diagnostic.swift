@@ -36,7 +36,9 @@ public struct Diagnostic: Sendable, Equatable {
 
     /// A failed command or line.
     public init(_ error: ShellError, at location: SourceLocation? = nil, kind: Kind = .failedLine) {
-        self.init(error.isUnmetExpectation ? .unmetExpectation : kind, error.message, hint: error.hint, at: location)
+        self.init(
+            error.isUnmetExpectation ? .unmetExpectation : kind, error.message, hint: error.hint, at: location,
+            details: error.details)
     }
 
     /// Whether `test --update` would fix it.

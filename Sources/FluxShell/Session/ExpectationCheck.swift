@@ -39,6 +39,9 @@ struct ExpectationCheck {
             }
         }
         guard !holds else { return nil }
+        if expectation.op == .equal, place == nil, let differences = differences(from: expected, to: actual) {
+            return differences
+        }
         if let place {
             return ShellError(
                 "expectation failed: \(stated): \(place) is \(Self.abbreviate(JSONText.compact(actual)))",
@@ -49,6 +52,31 @@ struct ExpectationCheck {
             hint: "actual: \(Self.abbreviate(JSONText.compact(actual)))" + (resolvedNote.map { "; " + $0 } ?? ""),
             unmetExpectation: true)
     }
+
+    /// An `==` between two arrays or objects that does not hold, as the diff lines from the expected
+    /// value to the actual one (at most ``maximumDifferences``), rather than both values whole.
+    private func differences(from expected: JSONValue, to actual: JSONValue) -> ShellError? {
+        switch (expected, actual) {
+        case (.array, .array), (.object, .object): break
+        default: return nil
+        }
+        var entries: [DiffEntry] = []
+        StateDiff.diff(expected, actual, at: expectation.path, into: &entries)
+        guard !entries.isEmpty else { return nil }
+        var details = entries.prefix(Self.maximumDifferences).map { "    " + $0.line }
+        if entries.count > Self.maximumDifferences {
+            details.append("    (\(entries.count - Self.maximumDifferences) more)")
+        }
+        let count = entries.count == 1 ? "1 difference" : "\(entries.count) differences"
+        var stated = self.stated
+        if stated.count > 120 { stated = String(stated.prefix(117)) + "..." }
+        return ShellError(
+            "expectation failed: \(stated): \(count), from the expected value to the actual one:", hint: resolvedNote,
+            unmetExpectation: true, details: details)
+    }
+
+    /// How many diff lines a failed `==` shows.
+    static let maximumDifferences = 40
 
     /// The expectation as typed, with a literal VALUE shown as compact JSON.
     private var stated: String { expectation.description }
