@@ -369,4 +369,49 @@ struct DevtoolsTests {
         #expect(shell.run("watch") == ["count (in other)"])
         #expect(shell.run("dispatch increment") == ["~ other.count: 0 -> 1", "(1 more change)"])
     }
+
+    /// SPEC §3: with several stores loaded, a path may be written as diff lines print it, after a
+    /// store's alias, in every command that takes one; the active store's own member wins where a
+    /// path reads both ways; a watch that names nothing is an error.
+    @Test func pathsAsDiffLinesPrintThemWorkInEveryCommand() {
+        let shell = Transcript()
+        shell.run("load todos")
+        shell.run("load counter")
+        shell.run("dispatch increment")
+        shell.run("use todos")
+        #expect(
+            shell.run("dispatch add milk") == [
+                #"+ todos.todos[0]: {"id":1,"title":"milk","done":false}"#, "~ todos.nextID: 1 -> 2",
+            ])
+        #expect(shell.run("state todos.todos[0].done") == ["false"])
+        #expect(shell.run("state counter.count") == ["1"])
+        // The active store's own `todos` member, not the store named todos.
+        #expect(shell.run("state todos.count") == ["1"])
+        #expect(shell.run("expect counter.count == 1") == [])
+        #expect(shell.run("expect todos.todos[*].done == false") == [])
+        #expect(
+            shell.run("expect nextID == $counter.count") == [
+                "error: expectation failed: nextID == $counter.count (actual: 2; $counter.count is 1)"
+            ])
+        #expect(shell.run("why counter.count") == ["  1  increment", "     ~ counter.count: 0 -> 1"])
+        shell.run("use counter")
+        #expect(shell.run("dispatch add $todos.nextID") == ["~ counter.count: 1 -> 3"])
+        shell.run("use todos")
+        #expect(shell.run("watch counter.count") == [])
+        #expect(
+            shell.run("why counter.count") == [
+                "  1  increment", "     ~ counter.count: 0 -> 1", "  3  add 2", "     ~ counter.count: 1 -> 3",
+            ])
+        #expect(shell.run("watch todos.todos[9].done") == [])
+        #expect(shell.run("watch") == ["count (in counter)", "todos[9].done (in todos)"])
+        #expect(
+            shell.run("watch nextID.value") == [
+                "error: 'nextID.value' names nothing in the state of 'todos' (watch what state shows, or an element of an array that may come)"
+            ])
+        #expect(
+            shell.run("watch counter.total").first?.hasPrefix("error: no key 'total' in the state of 'counter'") == true
+        )
+        #expect(shell.run("unwatch counter.count") == [])
+        #expect(shell.run("watch") == ["todos[9].done (in todos)"])
+    }
 }

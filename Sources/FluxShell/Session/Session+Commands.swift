@@ -18,7 +18,7 @@ extension Session {
     /// The value at `path` in the active store; for a path with `[*]`, the array of the values
     /// it names (as `state` prints them and `$PATH` reads them).
     func value(at path: ValuePath) throws(ShellError) -> JSONValue {
-        let store = try activeStore()
+        let (store, path) = try locate(path)
         guard path.namesEveryElement else { return try store.runtime.read(path) }
         return .array(try path.places(in: store.json).map(\.value))
     }
@@ -32,7 +32,7 @@ extension Session {
     }
 
     func expect(_ expectation: Expectation) throws(ShellError) -> CommandResult {
-        let store = try activeStore()
+        _ = try activeStore()
         let expected: JSONValue
         switch expectation.value {
         case .literal(let value): expected = value
@@ -44,21 +44,22 @@ extension Session {
             }
         }
         let check = ExpectationCheck(expectation: expectation, expected: expected)
-        if expectation.path.namesEveryElement {
+        let (store, path) = try locate(expectation.path)
+        if path.namesEveryElement {
             // NB: every element must hold (none: it holds); the first that does not is named.
-            for place in try expectation.path.places(in: store.json) {
+            for place in try path.places(in: store.json) {
                 if let failure = check.failure(actual: place.value, at: place.path) { throw failure }
             }
-        } else if let failure = check.failure(actual: try store.runtime.read(expectation.path), at: nil) {
+        } else if let failure = check.failure(actual: try store.runtime.read(path), at: nil) {
             throw failure
         }
         return CommandResult(.expectationHeld)
     }
 
-    func why(_ path: ValuePath) throws(ShellError) -> CommandResult {
-        let store = try activeStore()
+    func why(_ typed: ValuePath) throws(ShellError) -> CommandResult {
+        let (store, located) = try locate(typed)
         // NB: `[id: X]` names the element that has that id now; history lines index elements.
-        let path = try path.resolvingIDs(in: store.json)
+        let path = try located.resolvingIDs(in: store.json)
         guard !path.namesEveryElement else {
             throw ShellError(
                 "why follows one value, and [*] stands for several", hint: "name one, e.g. why \(path.firstElement)")
@@ -73,14 +74,52 @@ extension Session {
             default: break
             }
         }
-        let query = WhyQuery(
-            path: path, alias: store.alias, storeIndex: activeIndex ?? 0, countsElements: countsElements)
+        let storeIndex = stores.firstIndex { $0 === store } ?? 0
+        let query = WhyQuery(path: path, alias: store.alias, storeIndex: storeIndex, countsElements: countsElements)
         let (steps, foundCreation) = query.steps(in: history.entries[..<history.undoable], diff: diff(ofHistoryEntry:))
         // NB: forgotten steps matter only when the walk did not reach the value's creation and
         // the store was loaded before them (the oldest kept step already had it).
-        let loadedBefore = (history.entries.first?.storeCount ?? 0) > (activeIndex ?? 0)
+        let loadedBefore = (history.entries.first?.storeCount ?? 0) > storeIndex
         let forgotten = !foundCreation && loadedBefore ? history.forgotten : 0
         return CommandResult(.why(WhyListing(path: path, steps: steps, forgotten: forgotten)))
+    }
+
+    /// The store and the path in its state that `path` names (SPEC §3): the active store's, or,
+    /// with several stores loaded, a path as diff lines print it, after a loaded store's alias
+    /// (`todos.todos[2].done`). Where a path reads both ways, the active store's own member wins.
+    ///
+    /// - Parameter names: whether a path names something in a store (`reads`, or for `watch`,
+    ///   also a place that may come).
+    func locate(
+        _ path: ValuePath, where names: (ValuePath, LoadedStore) -> Bool = { _, _ in false }
+    ) throws(ShellError) -> (store: LoadedStore, path: ValuePath) {
+        let active = try activeStore()
+        guard stores.count > 1, case .key(let alias)? = path.segments.first,
+            let prefixed = stores.first(where: { $0.alias == alias })
+        else { return (active, path) }
+        if reads(path, in: active) || names(path, active) { return (active, path) }
+        let rest = ValuePath(Array(path.segments.dropFirst()))
+        // NB: a path that reads neither way is the active store's when its state has that first
+        // key (then its error is about that store's member), else the aliased store's.
+        var activeHasKey = false
+        if case .object(let state) = active.json { activeHasKey = state[alias] != nil }
+        guard reads(rest, in: prefixed) || names(rest, prefixed) || !activeHasKey else { return (active, path) }
+        return (prefixed, rest)
+    }
+
+    /// Whether `path` names something in `store`'s state now.
+    func reads(_ path: ValuePath, in store: LoadedStore) -> Bool {
+        do throws(ShellError) {
+            let resolved = try path.resolvingIDs(in: store.json)
+            if resolved.namesEveryElement {
+                _ = try resolved.places(in: store.json)
+            } else {
+                _ = try store.runtime.read(resolved)
+            }
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// `invariants`: every invariant the loaded stores declare holds.

@@ -29,28 +29,46 @@ extension Session {
 
     func watch(_ paths: [ValuePath]) throws(ShellError) -> CommandResult {
         guard !paths.isEmpty else { return CommandResult(.watches(watchList)) }
-        let store = try activeStore()
-        // NB: `[id: X]` is the element that has that id when the watch is set, by its index, as
-        // diff lines name it.
-        var resolved: [ValuePath] = []
-        for path in paths { resolved.append(try path.resolvingIDs(in: store.json)) }
-        let paths = resolved
-        for path in paths {
-            // NB: the place may not exist yet (a todo not added), but its first key must: a
-            // misspelt watch would otherwise hide every line without a word.
-            if case .key(let key)? = path.segments.first, case .object(let state) = store.json,
-                state[key] == nil
-            {
-                throw ShellError(
-                    "no key '\(key)' in the state of '\(store.alias)'",
-                    hint: Suggestion.didYouMean(key, among: state.keys)
-                        ?? "its keys are: \(state.keys.joined(separator: ", "))")
+        var located: [(alias: String, path: ValuePath)] = []
+        for typed in paths {
+            let (store, path) = try locate(typed) { path, store in
+                (try? self.checkWatchable(path, as: path, in: store)) != nil
             }
+            // NB: `[id: X]` is the element that has that id when the watch is set, by its index, as
+            // diff lines name it.
+            let resolved = try path.resolvingIDs(in: store.json)
+            try checkWatchable(resolved, as: typed, in: store)
+            located.append((store.alias, resolved))
         }
-        for path in paths where !watches.contains(where: { $0.alias == store.alias && $0.path == path }) {
-            watches.append((store.alias, path))
+        for watch in located where !watches.contains(where: { $0.alias == watch.alias && $0.path == watch.path }) {
+            watches.append(watch)
         }
         return CommandResult()
+    }
+
+    /// A watched path must name something now, or a place that may come: an element of an array
+    /// (`todos[5]` before the fifth todo is added), or under a value that is `null` now. A
+    /// misspelt watch would otherwise hide every line without a word.
+    func checkWatchable(_ path: ValuePath, as typed: ValuePath, in store: LoadedStore) throws(ShellError) {
+        if reads(path, in: store) { return }
+        if case .key(let key)? = path.segments.first, case .object(let state) = store.json, state[key] == nil {
+            throw ShellError(
+                "no key '\(key)' in the state of '\(store.alias)'",
+                hint: Suggestion.didYouMean(key, among: state.keys)
+                    ?? "its keys are: \(state.keys.joined(separator: ", "))")
+        }
+        let namesNothing = ShellError(
+            "'\(typed)' names nothing in the state of '\(store.alias)'",
+            hint: "watch what state shows, or an element of an array that may come")
+        // NB: the longest part of the path that names something now decides.
+        for count in stride(from: path.segments.count - 1, through: 0, by: -1) {
+            guard let value = try? store.runtime.read(ValuePath(Array(path.segments.prefix(count)))) else { continue }
+            switch (value, path.segments[count]) {
+            case (.null, _), (.array, .index), (.array, .every), (.array, .id), (.object, .every): return
+            default: throw namesNothing
+            }
+        }
+        throw namesNothing
     }
 
     func unwatch(_ paths: [ValuePath]) throws(ShellError) -> CommandResult {
@@ -58,13 +76,18 @@ extension Session {
             watches = []
             return CommandResult()
         }
-        let alias = try activeStore().alias
-        for path in paths where !watches.contains(where: { $0.alias == alias && $0.path == path }) {
-            throw ShellError(
-                "\(path) is not watched",
-                hint: watches.isEmpty ? "nothing is watched" : "watched: \(watchList.joined(separator: ", "))")
+        var located: [(alias: String, path: ValuePath)] = []
+        for typed in paths {
+            let (store, path) = try locate(typed)
+            let resolved = (try? path.resolvingIDs(in: store.json)) ?? path
+            guard watches.contains(where: { $0.alias == store.alias && $0.path == resolved }) else {
+                throw ShellError(
+                    "\(typed) is not watched",
+                    hint: watches.isEmpty ? "nothing is watched" : "watched: \(watchList.joined(separator: ", "))")
+            }
+            located.append((store.alias, resolved))
         }
-        watches.removeAll { watch in watch.alias == alias && paths.contains(watch.path) }
+        watches.removeAll { watch in located.contains { $0.alias == watch.alias && $0.path == watch.path } }
         return CommandResult()
     }
 
