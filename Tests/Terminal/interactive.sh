@@ -78,6 +78,20 @@ grep -q 'dispatch\\040increment' "$state/fluxsh/history" && passes=$((passes + 1
     echo "FAIL: history file lacks 'dispatch increment'" >&2
 }
 
+# Piped commands with standard output and error on one terminal: each error comes after the
+# output of the commands above it, never before.
+printf 'load counter\ndispatch increment\ndispatch nope\ndispatch increment\n~ count: 1 -> 5\nstate count\n' >"$state/order.txt"
+start "sh -c 'cat $state/order.txt | $binary'"
+expect "piped output on a terminal" "EXIT=1"
+order=$(screen | grep -nE '^~ count: 0 -> 1|error: unknown action|^~ count: 1 -> 2|error: the diff of|^2$' | cut -d: -f1 | tr '\n' ' ')
+if [ "$(echo "$order" | tr ' ' '\n' | sed '/^$/d' | sort -n | tr '\n' ' ')" = "$order" ] && [ "$(echo "$order" | wc -w)" -eq 5 ]; then
+    passes=$((passes + 1))
+else
+    failures=$((failures + 1))
+    echo "FAIL: piped errors and output out of order (lines $order):" >&2
+    screen | sed 's/^/    | /' >&2
+fi
+
 # A user's own shell (here the planted-shell built with the tests) keeps a history of its own.
 planted=$(dirname "$binary")/planted-shell
 if [ -x "$planted" ]; then
