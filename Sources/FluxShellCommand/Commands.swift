@@ -196,6 +196,9 @@ struct Explore: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No colors (also when NO_COLOR is set or stdout is not a terminal).")
     var noColor = false
 
+    @Option(help: "Output format: text, or json (the report as one object).")
+    var format: Renderer.Format = .text
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard !stores.isEmpty else { throw ValidationError("give at least one STORE, e.g. explore todos") }

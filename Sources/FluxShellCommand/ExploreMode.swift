@@ -24,6 +24,9 @@ struct ExploreMode {
     let catalog: StoreCatalog
     let options: Explore
 
+    /// The check the parent makes of its worker, named in every report.
+    static let survivalCheck = "the process survives each action"
+
     func run() -> Int32 {
         if let folder = options.journal { return explore(journalingTo: folder) }
         return supervise()
@@ -60,6 +63,7 @@ struct ExploreMode {
         if let time = options.time { arguments += ["--time", String(time)] }
         if let shard = options.shard { arguments += ["--shard", "\(shard.index)/\(shard.count)"] }
         if options.noColor { arguments.append("--no-color") }
+        arguments.append("--format=\(options.format.rawValue)")
         return arguments
     }
 
@@ -168,7 +172,7 @@ struct ExploreMode {
         }
         var report = Explorer.Report(seed: explorer.options.seed)
         report.programName = catalog.programName
-        report.checks = explorer.checkNames + ["the process survives each action"]
+        report.checks = explorer.checkNames + [Self.survivalCheck]
         report.actions = actions.count
         report.failure = Explorer.Failure(
             check: .trap, message: cause, run: run, runSeed: 0, actions: actions,
@@ -197,9 +201,15 @@ struct ExploreMode {
             streams.err(Diagnostic(.usage, "nothing to explore: \(reason)"))
             status = 2
         }
-        let renderer = Renderer(colors: Platform.colorsOnStandardOutput(noColor: options.noColor))
-        for line in renderer.report(report, options: explorer.options, seconds: seconds, savedTo: saved) {
-            streams.out(line)
+        switch options.format {
+        case .json:
+            streams.out(
+                Renderer(format: .json).jsonReport(report, options: explorer.options, seconds: seconds, savedTo: saved))
+        case .text:
+            let renderer = Renderer(colors: Platform.colorsOnStandardOutput(noColor: options.noColor))
+            for line in renderer.report(report, options: explorer.options, seconds: seconds, savedTo: saved) {
+                streams.out(line)
+            }
         }
         return status
     }
@@ -253,6 +263,8 @@ struct ExploreMode {
         }
         let start = ContinuousClock.now
         var report = explorer.explore()
+        // NB: the same checks whatever the outcome: this process's survival is checked by its parent.
+        report.checks.append(Self.survivalCheck)
         if report.failure == nil, report.nothingToExplore == nil {
             report.failure = replayElsewhere(explorer, report.runsToReplayElsewhere, folder: folder)
         }

@@ -195,12 +195,17 @@ struct EndToEndTests {
         #expect(planted.stdout == "planted-shell (FluxShell 0.1.0)\n")
         let help = try Fluxsh.run(["--help"]).stdout
         #expect(help.contains("--store NAME") && help.contains("--format text|json") && help.contains("--bail"))
-        let json = try Fluxsh.run(["explore", "counter", "--runs", "1", "--format", "json"])
-        #expect(json.status == 2)
-        #expect(json.stderr.hasPrefix("error: Unknown option '--format'"))
+        // explore --format json: the whole report as one object (SPEC §8).
+        let json = try Fluxsh.run([
+            "explore", "counter", "--runs", "2", "--steps", "5", "--seed", "3", "--format", "json",
+        ])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.split(separator: "\n").count == 1)
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(report?["seed"] as? Int == 3 && report?["actions"] as? Int == 10 && report?["failure"] is NSNull)
+        #expect((report?["coverage"] as? [Any])?.count == 4)
         let exploreHelp = try Fluxsh.run(["explore", "--help"]).stdout
-        #expect(
-            !exploreHelp.contains("--echo") && !exploreHelp.contains("--bail") && exploreHelp.contains("--no-color"))
+        #expect(!exploreHelp.contains("--echo") && !exploreHelp.contains("--bail") && exploreHelp.contains("--format"))
     }
 
     /// `invariants` says so when no loaded store declares any (it used to print nothing); piped

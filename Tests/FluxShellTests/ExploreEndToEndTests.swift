@@ -57,7 +57,7 @@ struct ExploreEndToEndTests {
         let result = try Fluxsh.run(
             ["explore", "bag", "--seed", "1", "--runs", "20", "--no-color"], in: here, program: shell)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("FAIL: replaying the same actions printed other diff lines"))
+        #expect(result.stdout.contains("FAIL: replaying the same actions gave other states or diff lines"))
         // Its scenario fails under `test`, a process of its own.
         let replay = try Fluxsh.run(["test", "explore-1.scenario"], in: here, program: shell)
         #expect(replay.status == 1)
@@ -95,6 +95,13 @@ struct ExploreEndToEndTests {
         #expect(withoutTiming(first.stdout) == withoutTiming(second.stdout))
         #expect(first.stdout.contains("FAIL: invariant 'count < 40'"))
         let saved = here.appendingPathComponent("explore-9.scenario")
+        // The header repeats the whole command, so that running it again finds the same failure.
+        let header = try String(contentsOf: saved, encoding: .utf8).split(separator: "\n").first
+        #expect(
+            header?.hasPrefix("# Found by fluxsh explore counter --seed 9 --runs 30 --invariant 'count < 40': ") == true
+        )
+        // The checks are named alike whatever the outcome.
+        #expect(first.stdout.contains("undo and redo restore, the process survives each action\n"))
         let test = try Fluxsh.run(["test", saved.path])
         #expect(test.status == 1)
         #expect(test.stdout.contains("expectation failed: count < 40"))

@@ -62,6 +62,18 @@ struct ExplorerTests {
         }
     }
 
+    /// Reads a clock that moves a microsecond a tick: a replay prints the same millisecond (as
+    /// two runs of a wall clock mostly do), but its `Date` differs as a value.
+    struct WallClock: State { var at = Date(timeIntervalSince1970: 0) }
+    enum WallClockAction: Action { case touch }
+    struct WallClockMutation: Mutation, Sendable {
+        let clock: Clock
+        func mutate(action: WallClockAction, state: inout WallClock) {
+            clock.ticks += 1
+            state.at = Date(timeIntervalSince1970: 1_000 + Double(clock.ticks % 500) / 1_000_000)
+        }
+    }
+
     /// A state holding a class instance changed in place: undo cannot restore it.
     final class Shared: @unchecked Sendable, Equatable {
         // NB: deliberately mutable and shared: the bug this store plants.
@@ -100,6 +112,7 @@ struct ExplorerTests {
             "guardedTank", state: Tank(), mutation: TankMutation(),
             invariants: [StoreInvariant("level is not negative") { $0.level >= 0 }]),
         StoreDefinition("stamp", state: Stamp(), mutation: StampMutation(clock: Clock())),
+        StoreDefinition("wallClock", state: WallClock(), mutation: WallClockMutation(clock: Clock())),
         StoreDefinition("boxed", state: Boxed(), mutation: BoxedMutation()),
         StoreDefinition(
             "boxedGuard", state: Boxed(), mutation: BoxedMutation(),
@@ -183,6 +196,15 @@ struct ExplorerTests {
         #expect(failure.minimal.map(\.action.description) == ["stamp"])
         // The scenario pins the first run's lines; the clock has moved on since.
         _ = try scenarioFails(failure.scenario)
+    }
+
+    /// SPEC §8: replayed states are compared as values, so a mutation that reads the clock fails
+    /// the replay even when both runs print the same millisecond, and shrinks to its one action.
+    @Test func aMutationReadingTheWallClockShrinksToOneAction() throws {
+        let report = try explore(["wallClock"], runs: 3)
+        let failure = try #require(report.failure)
+        #expect(failure.check == .replayDiffers)
+        #expect(failure.minimal.map(\.action.description) == ["touch"])
     }
 
     @Test func stateChangedInPlaceThroughAReferenceFailsUndo() throws {

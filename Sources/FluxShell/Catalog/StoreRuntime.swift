@@ -35,6 +35,9 @@ protocol StoreRuntime: AnyObject {
     /// The current state read afresh, not from the cache a diff keeps valid: a state changed in
     /// place through a class instance it holds shows here, not in diffs.
     func readStateAfresh() -> JSONValue
+    /// Whether `other`, a runtime of the same store, holds the same state as values: `==` (or
+    /// equal bits) for an `Equatable` state, else no difference in what prints.
+    func hasSameState(as other: any StoreRuntime) -> Bool
     /// The name of the first declared invariant the current state breaks, if one does.
     func brokenInvariant() -> String?
     /// The diff that history entry `index` made to this store, from the states kept for undo
@@ -273,6 +276,11 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     }
 
     @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(store.state) }
+
+    @usableFromInline func hasSameState(as other: any StoreRuntime) -> Bool {
+        guard let other = other as? Self else { return false }
+        return history.reaches(store.state, other.store.state)
+    }
 
     @usableFromInline func brokenInvariant() -> String? {
         guard !invariants.isEmpty else { return nil }

@@ -56,7 +56,7 @@ import Dispatch
             case .invariant(let text): "invariant '\(text)'"
             case .storeInvariant(let store, let name): "invariant '\(name)' of store '\(store)'"
             case .refusedActionChangedState(let store): "a refused action changed the state of '\(store)'"
-            case .replayDiffers: "replaying the same actions printed other diff lines"
+            case .replayDiffers: "replaying the same actions gave other states or diff lines"
             case .undoDoesNotRestore(let store): "undo to the start did not restore the initial state of '\(store)'"
             case .redoDoesNotRestore(let store): "redo to the end did not restore the final state of '\(store)'"
             case .trap: "the last action trapped"
@@ -329,7 +329,29 @@ import Dispatch
                 "\(definition.invariantNames.count) invariant\(definition.invariantNames.count == 1 ? "" : "s") of '\(definition.name)'"
             )
         }
-        return names + ["refused actions change nothing", "replay gives the same diff", "undo and redo restore"]
+        return names + [
+            "refused actions change nothing", "replay gives the same states and diff", "undo and redo restore",
+        ]
+    }
+
+    /// The command that explores the same runs: what a saved scenario's header repeats, so that
+    /// running it again finds the same failure.
+    public var commandLine: String {
+        var words = [catalog.programName, "explore"] + options.stores + ["--seed", String(options.seed)]
+        if options.runs != Options(stores: [], seed: 0).runs { words += ["--runs", String(options.runs)] }
+        if options.steps != Options(stores: [], seed: 0).steps { words += ["--steps", String(options.steps)] }
+        for invariant in options.invariants { words += ["--invariant", Self.shellQuoted(invariant)] }
+        return words.joined(separator: " ")
+    }
+
+    /// `text` as one word for a POSIX shell: as it is when it is safe so, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:=@".unicodeScalars.contains($0)
+            }
+        return safe ? text : "'" + text.replacing("'", with: "'\\''") + "'"
     }
 
     private var loadedDefinitions: [StoreDefinition] { options.stores.compactMap { catalog[$0] } }
@@ -510,7 +532,8 @@ import Dispatch
     private func checkEnd(
         _ run: ExploreRun, steps: [Step], lines: [[String]], initial: [(alias: String, state: JSONValue)]
     ) -> (Check, String)? {
-        let replayed = printedLines(of: steps.map(\.action))
+        let replay = freshRun()
+        let replayed = steps.map { replay.run(.dispatch($0.action)).lines }
         for (index, step) in steps.enumerated() {
             let printed = replayed[index]
             if printed != lines[index] {
@@ -519,6 +542,14 @@ import Dispatch
                     "step \(index + 1), \(step.action): first printed \(lines[index].joined(separator: " | ")), then \(printed.joined(separator: " | "))"
                 )
             }
+        }
+        // NB: as values too: a mutation that reads the clock prints alike within a millisecond.
+        if let store = run.session.storesWithOtherStates(than: replay.session).first {
+            return (
+                .replayDiffers,
+                "replayed, the same actions left '\(store)' in another state, though it prints the same: "
+                    + "a mutation reads the clock, or something else outside the state"
+            )
         }
         let final = run.session.states(afresh: true)
         let done = run.session.undoableSteps

@@ -55,7 +55,7 @@ extension Explorer {
         let program = catalog.programName
         var scenario = ScenarioText()
         scenario.comment(
-            "Found by \(program) explore \(options.stores.joined(separator: " ")) --seed \(options.seed): the last action traps."
+            "Found by \(commandLine): the last action traps."
         )
         scenario.comment(message)
         scenario.comment(
@@ -265,7 +265,7 @@ extension Explorer {
         let program = catalog.programName
         var scenario = ScenarioText()
         scenario.comment(
-            "Found by \(program) explore \(options.stores.joined(separator: " ")) --seed \(options.seed): \(check).")
+            "Found by \(commandLine): \(check).")
         scenario.comment("Fails under '\(program) test FILE' until the bug is fixed; then it guards it.")
         for name in options.stores { scenario.command(.load(name: name, alias: nil)) }
         for (step, printed) in zip(outcome.steps, outcome.lines) {

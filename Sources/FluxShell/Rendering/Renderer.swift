@@ -358,6 +358,53 @@ extension CommandOutput {
 // MARK: - Exploration
 
 extension Renderer {
+    /// `fluxsh explore --format json`: the whole report as one object: `stores`, `seed`, `runs`
+    /// (at most, and `ran`), `steps`, `actions`, `seconds`, `checks`, `failure` (`null`, or its
+    /// `check`, `message`, `run`, `shrunkFrom`, `minimal` steps each with its `action` and its
+    /// `changes` or `error`, and `saved`), and `coverage`.
+    public func jsonReport(_ report: Explorer.Report, options: Explorer.Options, seconds: Double, savedTo file: String?)
+        -> String
+    {
+        var object = JSONObject()
+        object["stores"] = .array(options.stores.map(JSONValue.string))
+        object["seed"] = .number(String(report.seed))
+        object["runs"] = .int(options.runs)
+        object["steps"] = .int(options.steps)
+        object["ran"] = .int(report.runs)
+        object["actions"] = .int(report.actions)
+        object["seconds"] = .double((seconds * 1000).rounded() / 1000)
+        object["checks"] = .array(report.checks.map(JSONValue.string))
+        if let failure = report.failure {
+            var failed = JSONObject()
+            failed["check"] = .string(failure.check.description)
+            failed["message"] = .string(failure.message)
+            if failure.check != .trap, !failure.actions.isEmpty { failed["run"] = .int(failure.run + 1) }
+            failed["shrunkFrom"] = .int(failure.actions.count)
+            failed["minimal"] = .array(
+                zip(failure.minimal, failure.minimalOutputs).map { step, output in
+                    var members: [(String, JSONValue)] = [("action", .string(step.action.description))]
+                    if case .object(let printed) = output.json {
+                        for member in printed.members { members.append((member.key, member.value)) }
+                    }
+                    return .object(JSONObject(members))
+                })
+            failed["saved"] = file.map(JSONValue.string) ?? .null
+            object["failure"] = .object(failed)
+        } else {
+            object["failure"] = .null
+        }
+        object["coverage"] = .array(
+            report.coverage.map { row in
+                var members: [(String, JSONValue)] = [
+                    ("store", .string(row.store)), ("action", .string(row.name)), ("dispatched", .int(row.dispatched)),
+                    ("refused", .int(row.refused)), ("changed", .int(row.changed)),
+                ]
+                if let reason = row.notGenerated { members.append(("notGenerated", .string(reason))) }
+                return .object(JSONObject(members))
+            })
+        return JSONText.compact(.object(object))
+    }
+
     /// What `fluxsh explore` prints: what ran and what was checked, the failure (shrunk, with
     /// its steps' diff lines) if one was found, and the coverage of each action case.
     public func report(_ report: Explorer.Report, options: Explorer.Options, seconds: Double, savedTo file: String?)

@@ -114,6 +114,15 @@ import FluxCore
         return nil
     }
 
+    /// The aliases of the stores whose states differ as values from those of `other`, a session
+    /// with the same stores loaded in the same order (`==` for an `Equatable` state: two dates a
+    /// microsecond apart differ even where they print alike).
+    public func storesWithOtherStates(than other: Session) -> [String] {
+        zip(stores, other.stores).compactMap { mine, theirs in
+            mine.runtime.hasSameState(as: theirs.runtime) ? nil : mine.alias
+        }
+    }
+
     /// How many steps `undo` can go back now.
     public var undoableSteps: Int { history.undoable }
 
