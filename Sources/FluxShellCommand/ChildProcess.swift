@@ -44,6 +44,17 @@ enum ChildProcess {
         }
         signal(SIGINT, forward)
         signal(SIGTERM, forward)
+        receiveStopSignals()
+    }
+
+    /// Unblocks SIGINT and SIGTERM in this thread, which a parent may have left blocked (a
+    /// program that starts `fluxsh` with its own signals blocked): else Ctrl-C would wait forever.
+    static func receiveStopSignals() {
+        var stops = sigset_t()
+        sigemptyset(&stops)
+        sigaddset(&stops, SIGINT)
+        sigaddset(&stops, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stops, nil)
     }
 
     /// The parent a child started with, for ``endIfOrphaned()``.

@@ -1,4 +1,5 @@
 @_spi(Engine) import FluxShell
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -187,7 +188,8 @@ struct ExploreMode {
     private func conclude(_ report: Explorer.Report, _ explorer: Explorer, seconds: Double) -> Int32 {
         let streams = StandardStreams.shared
         var saved: String?
-        var status: Int32 = report.failure == nil ? 0 : 1
+        // NB: interrupted with no failure found: 130, as a shell reports Ctrl-C.
+        var status: Int32 = report.failure != nil ? 1 : report.wasInterrupted ? 130 : 0
         if let failure = report.failure {
             let file = options.save ?? "explore-\(explorer.options.seed).scenario"
             do {
@@ -248,6 +250,8 @@ struct ExploreMode {
         }
         // NB: one write(2) per line, unbuffered: what is written before a trap is in the file.
         // Each job's file is emptied at each run: it holds the run under way, whole.
+        Interruption.catchStopSignals()
+        explorer.isInterrupted = { Interruption.wasRequested }
         explorer.journal = { job, event in
             let descriptor = descriptors[job]
             var text: String
@@ -265,7 +269,7 @@ struct ExploreMode {
         var report = explorer.explore()
         // NB: the same checks whatever the outcome: this process's survival is checked by its parent.
         report.checks.append(Self.survivalCheck)
-        if report.failure == nil, report.nothingToExplore == nil {
+        if report.failure == nil, report.nothingToExplore == nil, !report.wasInterrupted {
             report.failure = replayElsewhere(explorer, report.runsToReplayElsewhere, folder: folder)
         }
         let elapsed = start.duration(to: .now)
@@ -318,5 +322,22 @@ struct ExploreMode {
         clock_gettime(CLOCK_REALTIME, &time)
         var random = SeededRandom(seed: UInt64(bitPattern: Int64(time.tv_sec)) &* 1_000_000_007 &+ UInt64(time.tv_nsec))
         return random.next() % 1_000_000
+    }
+}
+
+/// Ctrl-C (or SIGTERM) in the exploring process: no further run starts, and the report of the
+/// runs made is printed, marked as interrupted.
+enum Interruption {
+    /// NB: an atomic, so that the signal handler may set it (a lock-free store is
+    /// async-signal-safe) and every job's thread may read it.
+    private static let requested = Atomic<Bool>(false)
+
+    static var wasRequested: Bool { requested.load(ordering: .relaxed) }
+
+    static func catchStopSignals() {
+        let handler: @convention(c) (Int32) -> Void = { _ in Interruption.requested.store(true, ordering: .relaxed) }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+        ChildProcess.receiveStopSignals()
     }
 }

@@ -128,4 +128,39 @@ struct ExploreEndToEndTests {
         #expect(badInvariant.status == 2)
         #expect(badInvariant.stderr.contains("--invariant 'todos[ == 1'"))
     }
+
+    /// Ctrl-C while exploring: no further run starts, and the report of the runs made is printed,
+    /// marked as interrupted, with status 130.
+    @Test(.timeLimit(.minutes(1))) func anInterruptedExplorationReportsItsRuns() throws {
+        let here = try folder()
+        defer { try? FileManager.default.removeItem(at: here) }
+        let process = Process()
+        process.executableURL = Fluxsh.binary
+        process.arguments = ["explore", "todos", "--runs", "100000000", "--seed", "1", "--no-color"]
+        process.currentDirectoryURL = here
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = here.path
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // NB: waits for the condition (the worker's journal of its first run), not for a time.
+        func journalExists() -> Bool {
+            let folders = (try? FileManager.default.contentsOfDirectory(atPath: here.path)) ?? []
+            return folders.contains { folder in
+                FileManager.default.fileExists(
+                    atPath: here.appendingPathComponent(folder).appendingPathComponent("run.0.scenario").path)
+            }
+        }
+        let limit = Date().addingTimeInterval(30)
+        while !journalExists(), Date() < limit { usleep(10_000) }
+        #expect(journalExists())
+        process.interrupt()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(text.contains(", interrupted: no failure\n"), "\(text)")
+        #expect(text.contains("coverage: dispatched, refused, changed state"))
+    }
 }

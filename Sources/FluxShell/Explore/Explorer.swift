@@ -151,6 +151,8 @@ import Dispatch
         public var failure: Failure?
         /// Why no action could be made, when none was: nothing was checked.
         public var nothingToExplore: String?
+        /// Ctrl-C stopped it before the runs asked for were made.
+        public var wasInterrupted = false
         /// The first runs (number, actions, each step's printed lines), for a replay in another
         /// process (see ``Explorer/runsReplayedElsewhere``).
         public var runsToReplayElsewhere: [(run: Int, actions: [ActionInvocation], outputs: [StepOutput])] = []
@@ -175,6 +177,9 @@ import Dispatch
 
     /// Called with each ``Event`` and the job (0 with one job), on that job's thread.
     public var journal: (@Sendable (_ job: Int, Event) -> Void)?
+    /// Asked before each run: when it says so, no further run starts (Ctrl-C), and the report is
+    /// of the runs made, marked as interrupted.
+    public var isInterrupted: (@Sendable () -> Bool)?
 
     /// - Throws: a ``ShellError`` for an unknown store or an invariant that does not parse.
     public init(catalog: StoreCatalog, options: Options) throws(ShellError) {
@@ -270,7 +275,9 @@ import Dispatch
         let runs =
             options.shard.map { shard in stride(from: shard.index - 1, to: options.runs, by: shard.count) }
             ?? stride(from: 0, to: options.runs, by: 1)
-        let jobs = max(1, min(options.jobs, runs.underestimatedCount))
+        // NB: counted, not walked: a stride's `underestimatedCount` walks it (seconds for 10^8 runs).
+        let runCount = options.shard.map { (options.runs - $0.index + $0.count) / $0.count } ?? options.runs
+        let jobs = max(1, min(options.jobs, runCount))
         let deadline = options.seconds.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
         // NB: a job stops at a run past the lowest failing run any job found; then only the runs
         // up to that one are counted: the report is one job's, whatever the number of jobs.
@@ -283,6 +290,7 @@ import Dispatch
                 guard position % jobs == job else { continue }
                 if run > lowestFailure.withLock({ $0 }) { break }
                 if let deadline, ContinuousClock.now > deadline { break }
+                if let isInterrupted = self.isInterrupted, isInterrupted() { break }
                 let runSeed = SeededRandom.seed(ofRun: run, of: self.options.seed)
                 var source = ActionSource.generated(
                     ArgumentGenerator(random: SeededRandom(seed: runSeed)), steps: self.options.steps)
@@ -314,6 +322,7 @@ import Dispatch
             }
             if let kept = result.kept { report.runsToReplayElsewhere.append((result.run, kept.actions, kept.outputs)) }
         }
+        report.wasInterrupted = isInterrupted?() == true
         report.coverage = coverage.table(for: loadedDefinitions)
         if report.actions == 0, report.failure == nil, report.runs > 0 {
             report.nothingToExplore = nothingToExploreReason

@@ -374,6 +374,7 @@ extension Renderer {
         object["actions"] = .int(report.actions)
         object["seconds"] = .double((seconds * 1000).rounded() / 1000)
         object["checks"] = .array(report.checks.map(JSONValue.string))
+        object["interrupted"] = .bool(report.wasInterrupted)
         if let failure = report.failure {
             var failed = JSONObject()
             failed["check"] = .string(failure.check.description)
@@ -423,7 +424,8 @@ extension Renderer {
         } else {
             lines.append(
                 "\(report.actions) action\(report.actions == 1 ? "" : "s") in \(report.runs) run\(report.runs == 1 ? "" : "s"), "
-                    + "\(format2(seconds)) s (\(rate) actions/s)" + (report.failure == nil ? ": no failure" : ""))
+                    + "\(format2(seconds)) s (\(rate) actions/s)" + (report.wasInterrupted ? ", interrupted" : "")
+                    + (report.failure == nil ? ": no failure" : ""))
         }
         if let failure = report.failure {
             lines.append("")
