@@ -41,10 +41,15 @@ struct CompleterTests {
         #expect(todos.complete("dispatch re").candidates == ["remove", "rename"])
         #expect(todos.complete("dispatch rename ").candidates == ["id:", "title:"])
         #expect(todos.complete("dispatch rename id: 1 ").candidates == ["title:"])
-        #expect(todos.complete("dispatch setFilter ").candidates == ["active", "all", "done"])
-        #expect(todos.complete("dispatch setFilter a").candidates == ["active", "all"])
+        // An enum's values and an action's labels in the order they are declared, as `actions` lists them.
+        #expect(todos.complete("dispatch setFilter ").candidates == ["all", "active", "done"])
+        #expect(todos.complete("dispatch setFilter a").candidates == ["all", "active"])
         #expect(todos.complete("dispatch setFilter a").commonExtension == "")
         #expect(completer(["load counter"]).complete("dispatch inc").commonExtension == "rement")
+        let library = completer(["load library"])
+        #expect(library.complete("dispatch setHours ").candidates == ["open:", "close:"])
+        #expect(library.complete("dispatch add ").candidates == ["title:", "added:", "link:", "price:", "format:"])
+        #expect(library.complete("dispatch sort by: ").candidates == ["title", "added", "price"])
     }
 
     @Test func statePathsAndOperators() {

@@ -10,7 +10,9 @@
     public struct Completion: Equatable, Sendable {
         /// The partial word before the cursor that candidates replace.
         public var word: String
-        /// Full replacements for `word`, sorted, without duplicates.
+        /// Full replacements for `word`, without duplicates: an action's arguments in the order of
+        /// its parameters (values of the next one, then the labels not given yet), anything else
+        /// sorted.
         public var candidates: [String]
 
         /// The text every candidate continues `word` with (what Tab inserts at once).
@@ -35,9 +37,13 @@
         if text.hasPrefix("! ") { text = text.dropFirst(2) }
         var words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let word = text.last == " " || text.isEmpty ? "" : (words.popLast() ?? "")
-        let candidates = candidatesFor(word: word, after: words)
-        let matching = Set(candidates.filter { $0.hasPrefix(word) })
-        return Completion(word: word, candidates: matching.sorted())
+        let candidates = candidatesFor(word: word, after: words).filter { $0.hasPrefix(word) }
+        // NB: a parameter's labels and values read in the order the action declares them.
+        guard words.first == "dispatch", words.count >= 2 else {
+            return Completion(word: word, candidates: Set(candidates).sorted())
+        }
+        var seen = Set<String>()
+        return Completion(word: word, candidates: candidates.filter { seen.insert($0).inserted })
     }
 
     private func candidatesFor(word: String, after words: [String]) -> [String] {
