@@ -110,7 +110,7 @@ public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
     ///
     /// - Returns: the subscription to pass to ``unregister(_:)``.
     @discardableResult
-    public func register(_ handler: @escaping (Action) -> Void) -> Subscription {
+    public func register(_ handler: @escaping (Action) -> Void) -> Subscription<Action> {
         lock.withLock {
             nextID &+= 1
             handlers.append((nextID, handler))
@@ -123,10 +123,10 @@ public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
     /// NB: disfavoured, so that `register { action in … }` (a trailing closure, which could fill
     /// either) keeps meaning ``register(_:)``.
     @_disfavoredOverload @inlinable @discardableResult
-    public func register(handler: @escaping (Action) -> Void) -> Subscription { register(handler) }
+    public func register(handler: @escaping (Action) -> Void) -> Subscription<Action> { register(handler) }
 
     /// Removes a handler; it is released at once and sees no later action.
-    public func unregister(_ subscription: Subscription) {
+    public func unregister(_ subscription: Subscription<Action>) {
         lock.withLock {
             guard let index = handlers.firstIndex(where: { $0.id == subscription.id }) else {
                 return

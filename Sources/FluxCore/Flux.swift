@@ -11,41 +11,42 @@
 public final class Flux<Action: FluxCore.Action, State: FluxCore.State>: Sendable {
     /// Where actions for this flux's store are dispatched.
     public let dispatcher: Dispatcher<Action>
-    /// The store that the mutation changes.
+    /// The store that the mutation changes. It listens to ``dispatcher`` for as long as it lives,
+    /// whether or not this flux does, as a Prex store does: keeping `flux.store` and
+    /// `flux.dispatcher` is enough.
     public let store: Store<State>
-    private let subscription: Subscription
 
     /// Creates a store holding `state` that `mutation` changes for each action of `dispatcher`.
     @inlinable
-    public convenience init<M: Mutation>(
+    public init<M: Mutation>(
         state: State, mutation: M, dispatcher: Dispatcher<Action> = Dispatcher()
     ) where M.Action == Action, M.State == State {
-        let store = Store(state: state)
-        self.init(
-            dispatcher: dispatcher, store: store,
-            handler: { action in store.mutate { mutation.mutate(action: action, state: &$0) } })
+        self.dispatcher = dispatcher
+        self.store = Store(state: state)
+        Self.connect(store, to: dispatcher, through: mutation)
     }
 
     /// Creates a store holding `state` that `mutation` changes for each action of `dispatcher`;
     /// an action that leaves the state equal announces no change.
     @inlinable
-    public convenience init<M: Mutation>(
+    public init<M: Mutation>(
         state: State, mutation: M, dispatcher: Dispatcher<Action> = Dispatcher()
     ) where M.Action == Action, M.State == State, State: Equatable {
-        let store = Store(state: state)
-        self.init(
-            dispatcher: dispatcher, store: store,
-            handler: { action in store.mutate { mutation.mutate(action: action, state: &$0) } })
-    }
-
-    @usableFromInline
-    init(dispatcher: Dispatcher<Action>, store: Store<State>, handler: @escaping (Action) -> Void) {
         self.dispatcher = dispatcher
-        self.store = store
-        self.subscription = dispatcher.register(handler)
+        self.store = Store(state: state)
+        Self.connect(store, to: dispatcher, through: mutation)
     }
 
-    deinit {
-        dispatcher.unregister(subscription)
+    /// Registers `store` with `dispatcher` for as long as the store lives: the handler holds the
+    /// store's storage, not the store, and the store's `deinit` unregisters the handler, releasing
+    /// the mutation with it. A store that is gone mutates nothing.
+    @inlinable
+    static func connect<M: Mutation>(_ store: Store<State>, to dispatcher: Dispatcher<Action>, through mutation: M)
+    where M.Action == Action, M.State == State {
+        let storage = store.storage
+        let subscription = dispatcher.register { action in
+            storage.mutate { mutation.mutate(action: action, state: &$0) }
+        }
+        store.onDeinit { dispatcher.unregister(subscription) }
     }
 }

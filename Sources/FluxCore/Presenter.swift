@@ -17,7 +17,7 @@ open class Presenter<Action: FluxCore.Action, State: FluxCore.State> {
     /// The flux this presenter dispatches to and observes.
     public let flux: Flux<Action, State>
     @usableFromInline
-    let observation: Subscription
+    let observation: Subscription<State>
     /// Hands a change to the view, while there is one.
     @usableFromInline
     let deliver: (StateChange<State>) -> Void
@@ -60,9 +60,9 @@ open class Presenter<Action: FluxCore.Action, State: FluxCore.State> {
         self.init(view: view, flux: Flux(state: state, mutation: mutation), executor: executor)
     }
 
-    /// The current state.
-    @inlinable
-    public final var state: State { flux.store.state }
+    /// The current state. A subclass may override it, as in Prex (to expose a derived view of it,
+    /// say); ``reflect()`` reflects what it returns.
+    open var state: State { flux.store.state }
 
     /// Dispatches `action` through the flux's dispatcher.
     @inlinable

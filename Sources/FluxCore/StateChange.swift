@@ -60,3 +60,9 @@ public struct StateChange<State: FluxCore.State>: Sendable {
         changedProperty(for: keyPath)
     }
 }
+
+extension StateChange {
+    /// Prex's name for what ``changedProperty(for:)`` returns: `StateChange<S>.PropertyChange<T>`
+    /// is a ``ValueChange`` of `T`, read as `change.count?.value`.
+    public typealias PropertyChange<T> = ValueChange<T>
+}

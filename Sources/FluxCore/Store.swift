@@ -3,9 +3,107 @@
 /// Reading ``state`` is safe from any thread. Observers are called in the order they were added,
 /// by default synchronously on the thread that changed the state; an ``Executor`` picks another
 /// context for one observer (`observe(on: .mainThread)`).
-public final class Store<State: FluxCore.State>: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: `current`, `observers` and `nextID` are read and written
-    // only while `lock` is held; `isUnchanged` is immutable.
+///
+/// A store made by a ``Flux`` listens to the flux's dispatcher for as long as the store lives,
+/// whether or not the flux does; when the store goes, it leaves the dispatcher and its mutation
+/// is released.
+public final class Store<State: FluxCore.State>: Sendable {
+    @usableFromInline
+    let storage: StoreStorage<State>
+
+    /// Creates a store holding `state`; every update is announced.
+    public init(state: State) {
+        storage = StoreStorage(state: state, isUnchanged: nil)
+    }
+
+    /// Creates a store holding `state`; an update that leaves the state equal is not announced.
+    public init(state: State) where State: Equatable {
+        storage = StoreStorage(state: state, isUnchanged: { $0 == $1 })
+    }
+
+    deinit {
+        for farewell in storage.farewells { farewell() }
+    }
+
+    /// Adds work to do when the store goes (leaving a dispatcher).
+    @usableFromInline
+    func onDeinit(_ farewell: @escaping () -> Void) {
+        storage.lock.withLock { storage.farewells.append(farewell) }
+    }
+
+    /// The current state.
+    @inlinable
+    public var state: State { storage.state }
+
+    /// Changes the state in place and announces the change to every observer.
+    ///
+    /// - Returns: the change, or `nil` when an `Equatable` state stayed equal.
+    @inlinable @discardableResult
+    public func update(_ body: (inout State) -> Void) -> StateChange<State>? { storage.update(body) }
+
+    /// Changes the state in place and announces the change to every observer, as ``update(_:)``
+    /// does; with no observer, no copy of the old state is made (a dispatcher's handler, which
+    /// does not need the change, uses this).
+    @inlinable
+    public func mutate(_ body: (inout State) -> Void) { storage.mutate(body) }
+
+    /// Replaces the whole state and announces the change.
+    @discardableResult
+    public func replace(with state: State) -> StateChange<State>? {
+        storage.update { $0 = state }
+    }
+
+    /// Adds an observer of every announced change, called in `executor`'s context: by default at
+    /// once, on the thread that changed the state.
+    @discardableResult
+    public func observe(
+        on executor: Executor = .immediate, _ observer: @escaping (StateChange<State>) -> Void
+    ) -> Subscription<State> {
+        storage.observe(on: executor, observer)
+    }
+
+    /// Removes an observer; it is released at once.
+    public func removeObserver(_ subscription: Subscription<State>) {
+        storage.removeObserver(subscription)
+    }
+
+    /// Prex's name for ``observe(on:_:)``: `callback` gets every change.
+    ///
+    /// - Returns: the subscription to pass to ``removeListener(with:)``.
+    @inlinable @discardableResult
+    public func addListener(callback: @escaping (StateChange<State>) -> Void) -> Subscription<State> {
+        observe(callback)
+    }
+
+    /// Prex's name for ``removeObserver(_:)``.
+    @inlinable
+    public func removeListener(with subscription: Subscription<State>) { removeObserver(subscription) }
+
+    /// The changes announced from now on, as an asynchronous sequence.
+    ///
+    /// ```swift
+    /// for await change in flux.store.changes {
+    ///     print(change.newState.count)
+    /// }
+    /// ```
+    public var changes: AsyncStream<StateChange<State>> {
+        let (stream, continuation) = AsyncStream<StateChange<State>>.makeStream()
+        let subscription = observe { continuation.yield($0) }
+        continuation.onTermination = { [weak self] _ in
+            self?.removeObserver(subscription)
+        }
+        return stream
+    }
+}
+
+/// What a ``Store`` holds: its state, its lock and its observers. A flux's dispatcher handler
+/// holds the storage strongly, so delivering an action costs no weak load; the ``Store`` around
+/// it is what users hold, and its `deinit` unregisters that handler.
+@usableFromInline
+final class StoreStorage<State: FluxCore.State>: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: `current`, `observers`, `nextID` and `farewells` are read
+    // and written only while `lock` is held (or in the store's `deinit`, when no other reference
+    // to it is left); `isUnchanged` is immutable.
     @usableFromInline
     typealias Observer = (StateChange<State>) -> Void
 
@@ -24,22 +122,18 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
     /// unannounced. Cheap for unchanged arrays and strings, which compare their storage first.
     @usableFromInline
     let isUnchanged: ((State, State) -> Bool)?
+    /// Run when the store goes: it leaves the dispatchers it listens to.
+    @exclusivity(unchecked)
+    var farewells: [() -> Void] = []
 
-    /// Creates a store holding `state`; every update is announced.
-    public init(state: State) {
+    @usableFromInline
+    init(state: State, isUnchanged: ((State, State) -> Bool)?) {
         current = state
-        isUnchanged = nil
+        self.isUnchanged = isUnchanged
     }
 
-    /// Creates a store holding `state`; an update that leaves the state equal is not announced.
-    public init(state: State) where State: Equatable {
-        current = state
-        isUnchanged = { $0 == $1 }
-    }
-
-    /// The current state.
     @inlinable
-    public var state: State {
+    var state: State {
         lock.withLock { current }
     }
 
@@ -47,7 +141,7 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
     ///
     /// - Returns: the change, or `nil` when an `Equatable` state stayed equal.
     @inlinable @discardableResult
-    public func update(_ body: (inout State) -> Void) -> StateChange<State>? {
+    func update(_ body: (inout State) -> Void) -> StateChange<State>? {
         lock.lock()
         return updateAndUnlock(body)
     }
@@ -56,7 +150,7 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
     /// does; with no observer, no copy of the old state is made (a dispatcher's handler, which
     /// does not need the change, uses this).
     @inlinable
-    public func mutate(_ body: (inout State) -> Void) {
+    func mutate(_ body: (inout State) -> Void) {
         lock.lock()
         guard observers.isEmpty else {
             updateAndUnlock(body)
@@ -87,18 +181,12 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
         return change
     }
 
-    /// Replaces the whole state and announces the change.
-    @discardableResult
-    public func replace(with state: State) -> StateChange<State>? {
-        update { $0 = state }
-    }
-
     /// Adds an observer of every announced change, called in `executor`'s context: by default at
     /// once, on the thread that changed the state.
-    @discardableResult
-    public func observe(
+    @usableFromInline
+    func observe(
         on executor: Executor = .immediate, _ observer: @escaping (StateChange<State>) -> Void
-    ) -> Subscription {
+    ) -> Subscription<State> {
         lock.withLock {
             nextID &+= 1
             observers.append((nextID, executor, observer))
@@ -107,35 +195,10 @@ public final class Store<State: FluxCore.State>: @unchecked Sendable {
     }
 
     /// Removes an observer; it is released at once.
-    public func removeObserver(_ subscription: Subscription) {
+    @usableFromInline
+    func removeObserver(_ subscription: Subscription<State>) {
         lock.withLock {
             observers.removeAll { $0.id == subscription.id }
         }
-    }
-
-    /// Prex's name for ``observe(on:_:)``: `callback` gets every change.
-    ///
-    /// - Returns: the subscription to pass to ``removeListener(with:)``.
-    @inlinable @discardableResult
-    public func addListener(callback: @escaping (StateChange<State>) -> Void) -> Subscription { observe(callback) }
-
-    /// Prex's name for ``removeObserver(_:)``.
-    @inlinable
-    public func removeListener(with subscription: Subscription) { removeObserver(subscription) }
-
-    /// The changes announced from now on, as an asynchronous sequence.
-    ///
-    /// ```swift
-    /// for await change in flux.store.changes {
-    ///     print(change.newState.count)
-    /// }
-    /// ```
-    public var changes: AsyncStream<StateChange<State>> {
-        let (stream, continuation) = AsyncStream<StateChange<State>>.makeStream()
-        let subscription = observe { continuation.yield($0) }
-        continuation.onTermination = { [weak self] _ in
-            self?.removeObserver(subscription)
-        }
-        return stream
     }
 }

@@ -1,5 +1,8 @@
 /// A token for a registered handler or observer; pass it back to unregister.
-public struct Subscription: Hashable, Sendable {
+///
+/// `Subject` is what it subscribes to, as in Prex: a dispatcher's `register` returns a
+/// `Subscription<Action>`, a store's `observe` and `addListener` a `Subscription<State>`.
+public struct Subscription<Subject>: Hashable, Sendable {
     @usableFromInline
     let id: UInt64
 

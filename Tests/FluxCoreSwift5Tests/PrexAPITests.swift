@@ -82,6 +82,139 @@ final class PrexAPITests: XCTestCase {
     }
 }
 
+/// Prex's type names as its users spell them in declarations (SPEC §1).
+final class CountingPresenter: Presenter<CounterAction, CounterState> {
+    // An override of `state`, as a Prex subclass writes it: the view sees what it returns.
+    override var state: CounterState {
+        var state = super.state
+        state.title = "\(state.title) (\(state.count))"
+        return state
+    }
+}
+
+final class PrexTypeNameTests: XCTestCase {
+    func testSubscriptionsAreGenericOverWhatTheySubscribeTo() {
+        let flux = Flux(state: CounterState(), mutation: CounterMutation())
+        var heard = 0
+        let listener: Subscription<CounterState> = flux.store.addListener(callback: { _ in heard += 1 })
+        let handler: Subscription<CounterAction> = flux.dispatcher.register(handler: { _ in heard += 10 })
+        flux.dispatcher.dispatch(.increment)
+        flux.store.removeListener(with: listener)
+        flux.dispatcher.unregister(handler)
+        flux.dispatcher.dispatch(.increment)
+        XCTAssertEqual(heard, 11)
+        XCTAssertEqual(flux.store.state.count, 2)
+    }
+
+    func testChangedPropertyIsAPropertyChange() {
+        let change = StateChange(old: CounterState(count: 1), new: CounterState(count: 2))
+        let count: StateChange<CounterState>.PropertyChange<Int>? = change.changedProperty(for: \.count)
+        XCTAssertEqual(count?.value, 2)
+        let title: StateChange<CounterState>.PropertyChange<String>? = change.title
+        XCTAssertNil(title)
+    }
+
+    func testAPresenterSubclassOverridesState() {
+        let view = CounterView()
+        let presenter = CountingPresenter(view: view, state: CounterState(count: 2), mutation: CounterMutation())
+        XCTAssertEqual(presenter.state.title, "counter (2)")
+        presenter.reflect()
+        XCTAssertEqual(view.titles, ["counter (2)"])
+    }
+}
+
+/// As in Prex, a store listens to its dispatcher for as long as the store lives (SPEC §1).
+final class StoreLifetimeTests: XCTestCase {
+    final class Tally {
+        var mutations = 0
+    }
+
+    /// A mutation holding an object, to see when the mutation is released.
+    struct CountingMutation: Mutation {
+        final class Box {
+            let tally: Tally
+            init(tally: Tally) { self.tally = tally }
+        }
+        let box: Box
+
+        func mutate(action: CounterAction, state: inout CounterState) {
+            box.tally.mutations += 1
+            CounterMutation().mutate(action: action, state: &state)
+        }
+    }
+
+    func testAStoreKeptWithoutItsFluxSeesEveryAction() {
+        let flux = Flux(state: CounterState(), mutation: CounterMutation())
+        let store = flux.store
+        let dispatcher = flux.dispatcher
+        var heard: [Int] = []
+        let listener = store.addListener(callback: { heard.append($0.new.count) })
+        weak let releasedFlux = flux
+        _ = consume flux
+        XCTAssertNil(releasedFlux)
+
+        dispatcher.dispatch(.increment)
+        dispatcher.dispatch(.increment)
+
+        XCTAssertEqual(store.state.count, 2)
+        XCTAssertEqual(heard, [1, 2])
+        store.removeListener(with: listener)
+    }
+
+    func testAStoreThatIsGoneMutatesNothingAndReleasesItsMutation() {
+        let dispatcher = Dispatcher<CounterAction>()
+        let tally = Tally()
+        weak var releasedStore: Store<CounterState>?
+        weak var releasedMutation: CountingMutation.Box?
+        do {
+            let box = CountingMutation.Box(tally: tally)
+            releasedMutation = box
+            let flux = Flux(state: CounterState(), mutation: CountingMutation(box: box), dispatcher: dispatcher)
+            releasedStore = flux.store
+            dispatcher.dispatch(.increment)
+            XCTAssertEqual(dispatcher.handlerCount, 1)
+        }
+        XCTAssertNil(releasedStore)
+        XCTAssertNil(releasedMutation)
+        XCTAssertEqual(dispatcher.handlerCount, 0)
+
+        dispatcher.dispatch(.increment)
+
+        XCTAssertEqual(tally.mutations, 1)
+    }
+
+    func testAReleasedPresenterReflectsNothingMore() {
+        let flux = Flux(state: CounterState(), mutation: CounterMutation())
+        let view = CounterView()
+        var presenter: Presenter? = Presenter(view: view, flux: flux, executor: .immediate)
+        presenter?.dispatch(.increment)
+        presenter = nil
+
+        flux.dispatcher.dispatch(.increment)
+
+        XCTAssertEqual(view.counts, [1])
+        XCTAssertEqual(flux.store.state.count, 2)
+    }
+
+    func testStoresReleasedWhileAnotherThreadDispatches() {
+        let dispatcher = Dispatcher<CounterAction>()
+        let keeper = Flux(state: CounterState(), mutation: CounterMutation(), dispatcher: dispatcher)
+        let rounds = 2_000
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            for _ in 0..<rounds {
+                if thread == 0 {
+                    dispatcher.dispatch(.increment)
+                } else {
+                    let flux = Flux(state: CounterState(), mutation: CounterMutation(), dispatcher: dispatcher)
+                    flux.dispatcher.dispatch(.increment)
+                }
+            }
+        }
+        XCTAssertEqual(keeper.store.state.count, 2 * rounds)
+        XCTAssertEqual(dispatcher.handlerCount, 1)
+    }
+}
+
 /// Where a view and an observer are called (SPEC §1): Prex's main thread, VueFlux's executors.
 final class ExecutorTests: XCTestCase {
     /// A view that records the thread and value of every reflection.

@@ -80,7 +80,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline let effect: (@Sendable (M.Action, M.State) -> [M.Action])?
     @usableFromInline let invariants: [StoreInvariant<M.State>]
     let dispatcher: Dispatcher<SessionAction>
-    @usableFromInline var subscription: Subscription?
+    @usableFromInline var subscription: Subscription<SessionAction>?
     /// The state as of the last recorded step.
     @usableFromInline @exclusivity(unchecked) var recorded: M.State
     @usableFromInline @exclusivity(unchecked) var cachedJSON: JSONValue?

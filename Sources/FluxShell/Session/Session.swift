@@ -65,7 +65,7 @@ import FluxCore
     }
 
     /// The handler that records each action's step once every store has handled it.
-    private var stepRecorder: Subscription?
+    private var stepRecorder: Subscription<SessionAction>?
 
     /// Registers (again) the step recorder, so that it comes after every store's handler.
     ///
