@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t interrupted = 0;
 
@@ -29,6 +31,32 @@ int fluxsh_take_interrupt(void) {
     return was;
 }
 
+/* The terminal's settings when the editor opened: what a stopped job leaves to its shell. */
+static struct termios outside_editing;
+static int has_outside_editing = 0;
+
+/* ^C while editing: abandon the line. No SIGINT is sent, so a parent in the same process group
+   (`make run`) is not interrupted with us; a running command still gets the terminal's SIGINT. */
+static unsigned char on_interrupt_key(EditLine *editor, int key) {
+    (void)editor;
+    (void)key;
+    interrupted = 1;
+    return CC_EOF;
+}
+
+/* ^Z while editing: stop the process group as the terminal would, with the terminal as it was
+   outside the editor, and edit again once continued. */
+static unsigned char on_suspend_key(EditLine *editor, int key) {
+    (void)editor;
+    (void)key;
+    struct termios editing;
+    int restores = has_outside_editing && tcgetattr(STDIN_FILENO, &editing) == 0;
+    if (restores) tcsetattr(STDIN_FILENO, TCSADRAIN, &outside_editing);
+    kill(0, SIGTSTP);
+    if (restores) tcsetattr(STDIN_FILENO, TCSADRAIN, &editing);
+    return CC_REDISPLAY;
+}
+
 EditLine *fluxsh_el_open(const char *program) {
     /* Without a UTF-8 LC_CTYPE, libedit silently drops non-ASCII input. */
     if (setlocale(LC_CTYPE, "") == NULL || MB_CUR_MAX == 1) setlocale(LC_CTYPE, "C.UTF-8");
@@ -36,6 +64,13 @@ EditLine *fluxsh_el_open(const char *program) {
     if (editor == NULL) return NULL;
     el_set(editor, EL_EDITOR, "emacs");
     el_set(editor, EL_SIGNAL, 0);
+    /* The terminal sends no signal while a line is edited: ^C and ^Z are keys (see above). */
+    has_outside_editing = tcgetattr(STDIN_FILENO, &outside_editing) == 0;
+    el_set(editor, EL_SETTY, "-d", "-isig", NULL);
+    el_set(editor, EL_ADDFN, "fluxsh-interrupt", "abandon the line", on_interrupt_key);
+    el_set(editor, EL_BIND, "^C", "fluxsh-interrupt", NULL);
+    el_set(editor, EL_ADDFN, "fluxsh-suspend", "stop, as a job", on_suspend_key);
+    el_set(editor, EL_BIND, "^Z", "fluxsh-suspend", NULL);
     el_source(editor, NULL); /* ~/.editrc, as users of libedit expect */
     return editor;
 }

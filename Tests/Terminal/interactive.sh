@@ -92,6 +92,18 @@ else
     screen | sed 's/^/    | /' >&2
 fi
 
+# Started by make (`make run`), which shares the shell's process group: Ctrl-C on a half-typed
+# line abandons the line and sends no SIGINT, so make exits as the shell does, 0 after Ctrl-D.
+printf 'run:\n\t%s\n' "$binary" >"$state/Makefile"
+start "make -s -f $state/Makefile run"
+expect "prompt under make" "fluxsh>"
+send "load cou"
+send C-c
+send "state" Enter
+expect "Ctrl-C under make cleared the line" "fluxsh> state"
+send C-d
+expect "make exits 0 after Ctrl-C then Ctrl-D" "EXIT=0"
+
 # A user's own shell (here the planted-shell built with the tests) keeps a history of its own.
 planted=$(dirname "$binary")/planted-shell
 if [ -x "$planted" ]; then

@@ -8,7 +8,9 @@ typedef const char *(*fluxsh_prompt_fn)(EditLine *);
 typedef unsigned char (*fluxsh_command_fn)(EditLine *, int);
 
 /// Opens an editor on the process's standard streams, with emacs bindings and no signal
-/// handling of libedit's own (the caller installs SIGINT with sa_flags = 0).
+/// handling of libedit's own. While a line is edited the terminal sends no signal: ^C abandons
+/// the line (as an interrupt: NULL with *count -1 from fluxsh_el_gets) and ^Z stops the process
+/// group. While a command runs, the caller's SIGINT handler (sa_flags = 0) sees Ctrl-C.
 EditLine *fluxsh_el_open(const char *program);
 void fluxsh_el_close(EditLine *editor);
 void fluxsh_el_set_prompt(EditLine *editor, fluxsh_prompt_fn prompt);
