@@ -52,6 +52,22 @@ struct CompleterTests {
         #expect(library.complete("dispatch sort by: ").candidates == ["title", "added", "price"])
     }
 
+    @Test func anEnumWithPayloadsOffersHowEachCaseBegins() {
+        let library = completer(["load library"])
+        #expect(
+            library.complete("dispatch setStatus ").candidates == [
+                "idle", #"{"syncing":{"since":"#, #"{"failed":{"reason":"#,
+            ])
+        #expect(library.complete(#"dispatch setStatus {"f"#).candidates == [#"{"failed":{"reason":"#])
+        // What Tab offers parses: the opening completed with a value dispatches.
+        let shell = Transcript()
+        shell.run("load library")
+        #expect(
+            shell.run(#"dispatch setStatus {"failed":{"reason": "offline","attempts":2}}"#) == [
+                #"~ status: "idle" -> {"failed":{"reason":"offline","attempts":2}}"#
+            ])
+    }
+
     @Test func statePathsAndOperators() {
         let todos = completer(["load todos", "dispatch add milk", "dispatch add eggs"])
         #expect(todos.complete("state ").candidates == ["filter", "nextID", "todos", "todos["])

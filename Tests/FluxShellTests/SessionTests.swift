@@ -153,6 +153,16 @@ struct SessionTests {
         #expect(shell.run("reset") == ["~ count: 11 -> 0"])
         #expect(shell.run("undo") == ["~ count: 0 -> 11"])
         #expect(shell.run("history") == ["  1  increment", "  2  add 10", "  3  reset   (undone)"])
+        // A new step replaces the undone one; numbers stay those `why` shows, and the gap says why.
+        shell.run("dispatch increment")
+        #expect(
+            shell.run("history") == [
+                "  1  increment", "  2  add 10", "     (step 3 was undone, then replaced)", "  4  increment",
+            ])
+        shell.run("undo 2")
+        shell.run("dispatch set 3")
+        #expect(
+            shell.run("history") == ["  1  increment", "     (steps 2-4 were undone, then replaced)", "  5  set 3"])
     }
 
     /// Each store keeps its own states along the history: undoing past a store's loading brings

@@ -208,6 +208,7 @@ final class ActionCases: @unchecked Sendable {
                 label: label, key: label ?? "_\(signatureParameters.count)", typeName: TypeNames.display(type),
                 choices: choices(of: type), hasTextForm: reader.hasTextForm)
             parameter.example = example(of: RuntimeMetadata.wrappedType(ofOptional: type) ?? type)
+            parameter.caseOpenings = caseOpenings(of: type)
             signatureParameters.append(parameter)
         }
         if let payload = runtimeCase.payload {
@@ -246,6 +247,29 @@ final class ActionCases: @unchecked Sendable {
             }
         }
         return _openExistential(type, do: printed)
+    }
+
+    /// How each value of an enum with payloads begins (``ActionSignature/Parameter/caseOpenings``),
+    /// in the order the cases are declared when the enum is `Decodable`, else the runtime's.
+    private static func caseOpenings(of type: Any.Type) -> [String] {
+        let type = RuntimeMetadata.wrappedType(ofOptional: type) ?? type
+        guard let cases = RuntimeMetadata.enumCases(of: type), cases.contains(where: { $0.payload != nil }) else {
+            return []
+        }
+        let order = declaredNames(of: type) ?? cases.map(\.name)
+        return order.compactMap { name in
+            guard let enumCase = cases.first(where: { $0.name == name }) else { return nil }
+            guard let payload = enumCase.payload else { return name }
+            var firstKey = "_0"
+            if RuntimeMetadata.kind(of: payload) == .tuple {
+                // NB: a payload of no values (`case ping(Void)`) is written `{"ping":{}}`.
+                guard case .fields(let fields) = TypeShape.of(payload).kind, let first = fields.first else {
+                    return "{\"\(name)\":{}}"
+                }
+                firstKey = first.name
+            }
+            return "{\"\(name)\":{\"\(firstKey)\":"
+        }
     }
 
     /// A value of `type` as typed, for a usage line: by the rule of SPEC §4 that prints the type,

@@ -11,6 +11,12 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         }
         /// The values of an enum-typed parameter (`all`, `active`, `done`), when known.
         public var choices: [String]
+        /// How the values of an enum-typed parameter with payloads begin, in the order its cases
+        /// are declared: a case without payload as printed (`idle`), one with a payload as its
+        /// object form up to its first label (`{"failed":{"reason":`). Tab offers them.
+        public var caseOpenings: [String] = []
+        /// What Tab offers for the parameter's value: its ``choices``, else its ``caseOpenings``.
+        public var completions: [String] { choices.isEmpty ? caseOpenings : choices }
         /// Whether text can give it a value other than `nil` (not for an `Error` or a closure).
         public var hasTextForm: Bool
         /// A value of its type for `usage` (`900` for a `Duration`, `[]` for an `IndexSet`), when

@@ -95,13 +95,13 @@
         // After `label:`, that parameter's values.
         if let last = given.last, last.hasSuffix(":") {
             let label = String(last.dropLast())
-            return signature.parameters.first { $0.label == label }?.choices ?? []
+            return signature.parameters.first { $0.label == label }?.completions ?? []
         }
         let usedLabels = Set(given.filter { $0.hasSuffix(":") }.map { String($0.dropLast()) })
         var candidates: [String] = []
         let positionalIndex = given.count
         if positionalIndex < signature.parameters.count {
-            candidates += signature.parameters[positionalIndex].choices
+            candidates += signature.parameters[positionalIndex].completions
         }
         for parameter in signature.parameters {
             if let label = parameter.label, !usedLabels.contains(label) { candidates.append(label + ":") }

@@ -148,7 +148,17 @@
         case .history(let listing):
             if listing.forgotten > 0 { body(.text("(\(listing.forgotten) earlier steps are no longer kept)")) }
             let width = String(listing.entries.last?.number ?? 0).count
+            var previous: Int?
             for entry in listing.entries {
+                // NB: numbers stay those `why` shows; a step undone then replaced by a new one
+                // leaves its number unused, and says so.
+                if let previous, entry.number > previous + 1 {
+                    let gap =
+                        entry.number == previous + 2
+                        ? "step \(previous + 1) was" : "steps \(previous + 1)-\(entry.number - 1) were"
+                    body(.text(String(repeating: " ", count: width + 4) + "(\(gap) undone, then replaced)"))
+                }
+                previous = entry.number
                 let number = String(entry.number)
                 let undone = entry.isUndone ? "   (undone)" : ""
                 body(
