@@ -3,7 +3,7 @@ SWIFT ?= swift
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps build release bench tsan fuzz format lint clean
+.PHONY: run test deps build release bench tsan fuzz format lint docs clean
 
 ## run: build fluxsh (release) and start it; pass arguments with ARGS="--store counter"
 run: deps
@@ -11,7 +11,7 @@ run: deps
 	.build/release/fluxsh $(ARGS)
 
 ## test: the lint, a build with no compiler warning in the project's own code, every unit and end-to-end test, replay Scenarios/ with `fluxsh test`, then build and
-## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive Examples/NotesApp, a user's own package over FluxShell
+## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive Examples/NotesApp, a user's own package over FluxShell; build the API docs
 test: deps lint
 	@log=$$(mktemp); $(SWIFT) build --build-tests >$$log 2>&1; status=$$?; cat $$log; \
 	warnings=$$(grep -E '(Sources|Tests)/[^:]*:[0-9]+:[0-9]+: warning:' $$log | grep -v '/\.build/'); rm -f $$log; \
@@ -22,6 +22,7 @@ test: deps lint
 	.build/debug/fluxsh test Scenarios
 	Scripts/explore-builtins.sh .build/debug/fluxsh
 	Scripts/test-example.sh
+	$(MAKE) --no-print-directory docs
 
 ## deps: install what the build needs (libedit-dev; tmux for the terminal tests) when missing
 deps:
@@ -55,6 +56,11 @@ fuzz: deps
 
 FORMATTED := Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift Examples/NotesApp/Sources \
 	Examples/NotesApp/Package.swift Examples/SyncUps/Sources Examples/SyncUps/Package.swift
+
+## docs: the API documentation of FluxCore and FluxShell (DocC), written to
+## .build/plugins/Swift-DocC/outputs/*.doccarchive; any warning (a broken link) fails it
+docs: deps
+	$(SWIFT) package --disable-sandbox generate-documentation --target FluxCore --target FluxShell --warnings-as-errors
 
 ## format: rewrite the Swift files as .swift-format lays them out
 format:

@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
         // Only for the tests: generated values with shrinking, `parse(print(v)) == v` per SPEC §4 row.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // Only for `make docs`: the API documentation of FluxCore and FluxShell, built with DocC.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Layer 0: the unidirectional data flow library. No dependencies.

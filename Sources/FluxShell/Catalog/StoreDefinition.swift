@@ -9,7 +9,7 @@ import FluxCore
 /// let counter = StoreDefinition("counter", state: CounterState(), mutation: CounterMutation())
 /// ```
 ///
-/// Text becomes the action case by case (``ActionCases``): `dispatch add 5` is `.add(5)`,
+/// Text becomes the action case by case (`ActionCases`): `dispatch add 5` is `.add(5)`,
 /// `dispatch rename id: 2 title: "x"` is `.rename(id: 2, title: "x")`, each argument read back
 /// from its printed form (SPEC §4).
 public struct StoreDefinition: Sendable {

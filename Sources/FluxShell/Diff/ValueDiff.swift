@@ -1,7 +1,7 @@
 /// The diff of two values of one Swift type, as the shell prints it (SPEC §4), without reading
 /// what did not change.
 ///
-/// Walks both values together through their ``TypeShape``: a struct member whose bits are
+/// Walks both values together through their type shape: a struct member whose bits are
 /// unchanged (or that is `==`) is skipped; a changed one is walked in turn; only what differs is
 /// read as a ``JSONValue``. An enum that moves to another case is one `~` line; a `Set` is diffed
 /// as its sorted array; an array by a minimal edit script, each changed element at its deepest path.

@@ -21,7 +21,7 @@ import FluxCore
 ///   `dispatch` returns, so a crash of the app loses none. An action a middleware stopped is not
 ///   written (no store saw it); one a middleware replaced is written as delivered.
 /// - A follow-up (an action dispatched while another was delivered, by a middleware or a handler;
-///   see ``Dispatcher/isDeliveringFollowUp``) is a comment, `# => ACTION (a follow-up; …)`: on
+///   see `Dispatcher.isDeliveringFollowUp` in FluxCore) is a comment, `# => ACTION (a follow-up; …)`: on
 ///   replay the shell's store dispatches it from its `effect`, as the app's middleware did. An
 ///   action dispatched later (from a `Task`, such as a network response) is an ordinary `dispatch`
 ///   line: replay it with a store whose `effect` does not dispatch it too, or it comes twice.

@@ -1,6 +1,6 @@
 /// What went wrong, as data: a line that failed, expected diff lines that did not hold, a file
 /// that could not be read. Made by the runner and the command line; written only by the
-/// ``Renderer`` (`FILE:LINE: error: MESSAGE (HINT)` and detail lines in text, one object in JSON).
+/// renderer (`FILE:LINE: error: MESSAGE (HINT)` and detail lines in text, one object in JSON).
 public struct Diagnostic: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// A command failed and changed nothing, or a line could not be read or parsed.

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 
-/// Replays `.scenario` files, each in a fresh ``Session``, in parallel, and reports in a stable
+/// Replays `.scenario` files, each in a fresh session, in parallel, and reports in a stable
 /// order. Also the library entry point for replaying scenarios inside a package's own tests:
 ///
 /// ```swift
@@ -20,7 +20,7 @@ public struct ScenarioRunner: Sendable {
         public var update = false
         /// Start no further scenario once one has failed.
         public var bail = false
-        /// Called with each line's location before it runs (see ``ScriptRunner/beforeEachLine``).
+        /// Called with each line's location before it runs (see the script runner's `beforeEachLine`).
         public var beforeEachLine: (@Sendable (SourceLocation) -> Void)?
         /// Called with each scenario's result as soon as it is known, on the thread that ran it.
         public var onResult: (@Sendable (Result) -> Void)?
