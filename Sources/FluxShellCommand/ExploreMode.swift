@@ -1,12 +1,6 @@
 @_spi(Engine) import FluxShell
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `fluxsh explore`: explores in a child process of this executable, so that a trap in a store's
 /// mutation (`fatalError`, an overflow, an index out of range) is a failure reported with the
 /// actions that caused it, not the end of `fluxsh`.
@@ -99,14 +93,14 @@ struct ExploreMode {
         static func journal(_ job: Int, in folder: String) -> String { folder + "/run.\(job).scenario" }
 
         func remove() {
-            for job in 0..<jobs { unlink(journal(job)) }
+            for job in 0..<jobs { Platform.removeFile(journal(job)) }
             // NB: with the replays in another process's files, in case the worker was stopped there.
             for path in [
                 errors, candidate, candidateErrors, folder + "/elsewhere.scenario", folder + "/elsewhere-stdout",
             ] {
-                unlink(path)
+                Platform.removeFile(path)
             }
-            rmdir(folder)
+            Platform.removeFolder(folder)
         }
     }
 
@@ -121,7 +115,7 @@ struct ExploreMode {
             if !errorText.isEmpty { streams.err(String(errorText.dropLast(errorText.hasSuffix("\n") ? 1 : 0))) }
             return status
         case .signaled(let signal)?:
-            if signal == SIGINT || signal == SIGTERM { return 128 + signal }
+            if Platform.isStopSignal(signal) { return 128 + signal }
             let journals = (0..<jobs).map { Self.journalRun(ChildProcess.contents(of: files.journal($0))) }
             let cause = ChildProcess.cause(errorText, signal: signal)
             // The run that dies again the same way, the lowest first.
@@ -240,30 +234,29 @@ struct ExploreMode {
         ChildProcess.rememberParent()
         let streams = StandardStreams.shared
         guard let explorer = explorer(seed: options.seed ?? 0) else { return 2 }
-        let descriptors = (0..<explorer.options.jobs).map {
-            open(Files.journal($0, in: folder), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o600)
-        }
-        defer { for descriptor in descriptors where descriptor >= 0 { close(descriptor) } }
-        guard descriptors.allSatisfy({ $0 >= 0 }) else {
+        let jobs = explorer.options.jobs
+        let journals = (0..<jobs).compactMap { Platform.RecordFile(path: Files.journal($0, in: folder), emptied: true) }
+        defer { for journal in journals { journal.close() } }
+        guard journals.count == jobs else {
             streams.err(Diagnostic(.usage, "cannot write the exploration journal in \(folder)"))
             return 2
         }
-        // NB: one write(2) per line, unbuffered: what is written before a trap is in the file.
-        // Each job's file is emptied at each run: it holds the run under way, whole.
+        // NB: one record per line: what is written before a trap is in the file. Each job's file
+        // is emptied at each run: it holds the run under way, whole.
         Interruption.catchStopSignals()
         explorer.isInterrupted = { Interruption.wasRequested }
         explorer.journal = { job, event in
-            let descriptor = descriptors[job]
-            var text: String
+            let journal = journals[job]
+            let text: String
             switch event {
             case .start(let run):
                 ChildProcess.endIfOrphaned()
-                ftruncate(descriptor, 0)
+                journal.empty()
                 text = Self.runComment + "\(run)\n" + explorer.script(of: [])
             case .action(let action):
                 text = Command.dispatch(action).description + "\n"
             }
-            text.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
+            journal.append(text)
         }
         let start = ContinuousClock.now
         var report = explorer.explore()
@@ -287,8 +280,8 @@ struct ExploreMode {
         let script = folder + "/elsewhere.scenario"
         let output = folder + "/elsewhere-stdout"
         defer {
-            unlink(script)
-            unlink(output)
+            Platform.removeFile(script)
+            Platform.removeFile(output)
         }
         /// Each step's object as `run FILE --format json` printed it in a child (`line`,
         /// `command` and `action` left out), or `nil` when the child did not end normally.
@@ -318,9 +311,7 @@ struct ExploreMode {
 
     /// A seed from the clock, printed so that the run can be repeated.
     private static func randomSeed() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        var random = SeededRandom(seed: UInt64(bitPattern: Int64(time.tv_sec)) &* 1_000_000_007 &+ UInt64(time.tv_nsec))
+        var random = SeededRandom(seed: Platform.wallClockNanoseconds())
         return random.next() % 1_000_000
     }
 }
@@ -335,9 +326,8 @@ enum Interruption {
     static var wasRequested: Bool { requested.load(ordering: .relaxed) }
 
     static func catchStopSignals() {
-        let handler: @convention(c) (Int32) -> Void = { _ in Interruption.requested.store(true, ordering: .relaxed) }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
+        let handler: SignalHandler = { _ in Interruption.requested.store(true, ordering: .relaxed) }
+        Platform.onStopSignals(handler)
         ChildProcess.receiveStopSignals()
     }
 }

@@ -1,11 +1,5 @@
 @_spi(Engine) import FluxShell
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Piped mode and `fluxsh run`: commands from standard input or files, output per command.
 struct RunMode {
     let catalog: StoreCatalog
@@ -90,7 +84,7 @@ struct RunMode {
             if case .exited(let status) = ending { return status }
             return nil
         }
-        if signal == SIGINT || signal == SIGTERM { return 128 + signal }
+        if Platform.isStopSignal(signal) { return 128 + signal }
         let renderer = Renderer(format: common.format)
         func report(_ diagnostic: Diagnostic) {
             switch common.format {
@@ -108,8 +102,8 @@ struct RunMode {
         }
         let errors = folder + "/stderr"
         defer {
-            unlink(errors)
-            rmdir(folder)
+            Platform.removeFile(errors)
+            Platform.removeFolder(folder)
         }
         let again = ChildProcess.run(
             options + ["--trace-lines", "--"] + files, standardOutput: "/dev/null", standardError: errors)

@@ -1,11 +1,5 @@
 @_spi(Engine) import FluxShell
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `fluxsh test`: replays scenarios and prints PASS/FAIL lines, failures, and `N passed, M failed`.
 ///
 /// A scenario whose store traps fails; the run goes on (SPEC §7). The scenarios run in a child
@@ -64,10 +58,10 @@ struct TestMode {
         TrapSurvival.flushOutputOnTrap()
         var runner = runner
         if options.traceLines { runner.options.beforeEachLine = { TrapSurvival.trace($0) } }
-        var journal: Int32 = -1
+        var journal: Platform.RecordFile?
         if let path = options.results {
-            journal = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard journal >= 0 else {
+            journal = Platform.RecordFile(path: path, emptied: false)
+            guard let journal else {
                 StandardStreams.shared.err(Diagnostic(.usage, "cannot write the results to \(path)"))
                 Platform.exit(2)
             }
@@ -76,13 +70,11 @@ struct TestMode {
             runner.options.onResult = { [journal] result in
                 var object = renderer.json(of: result)
                 object["seconds"] = .double(result.seconds)
-                var line = JSONText.compact(.object(object)) + "\n"
-                // NB: one write(2) per result, whole and unbuffered: what is written before a
-                // trap is in the file.
-                lock.withLock { _ in line.withUTF8 { Platform.write(journal, UnsafeRawBufferPointer($0)) } }
+                // NB: one record per result: what is written before a trap is in the file.
+                lock.withLock { _ in journal.append(JSONText.compact(.object(object)) + "\n") }
             }
         }
-        defer { if journal >= 0 { close(journal) } }
+        defer { journal?.close() }
         let start = ContinuousClock.now
         let results = runner.run(files)
         let elapsed = ContinuousClock.now - start
@@ -111,8 +103,8 @@ struct TestMode {
         let journal = folder + "/results"
         let errors = folder + "/stderr"
         defer {
-            for path in [journal, errors] { unlink(path) }
-            rmdir(folder)
+            for path in [journal, errors] { Platform.removeFile(path) }
+            Platform.removeFolder(folder)
         }
         let start = ContinuousClock.now
         streams.flush()
@@ -127,7 +119,7 @@ struct TestMode {
             if !text.isEmpty { streams.err(String(text.dropLast(text.hasSuffix("\n") ? 1 : 0))) }
             return status
         }
-        if signal == SIGINT || signal == SIGTERM { return 128 + signal }
+        if Platform.isStopSignal(signal) { return 128 + signal }
         // NB: the child died before its report: what it did is in the journal; the rest goes on here.
         guard let (runner, files) = select() else { return 2 }
         var results: [String: ScenarioRunner.Result] = [:]
@@ -140,11 +132,11 @@ struct TestMode {
             // NB: scenarios are started in order: those that were running are the first unfinished.
             var trapped = false
             for file in remaining.prefix(jobs) {
-                unlink(journal)
+                Platform.removeFile(journal)
                 let again = ChildProcess.run(
                     ["test"] + childOptions + ["--jobs", "1", "--trace-lines", "--results", journal, "--", file],
                     standardOutput: "/dev/null", standardError: errors)
-                if case .signaled(let signal)? = again, signal != SIGINT, signal != SIGTERM {
+                if case .signaled(let signal)? = again, !Platform.isStopSignal(signal) {
                     let trace = TrapSurvival.Trace(errors: ChildProcess.contents(of: errors), signal: signal)
                     results[file] = ScenarioRunner.Result(path: file, failures: [trace.diagnostic(file: file)])
                     trapped = true
@@ -155,13 +147,13 @@ struct TestMode {
             if !trapped { unexplained.append(lastSignal) }
             remaining.removeAll { results[$0] != nil }
             if remaining.isEmpty || (runner.options.bail && results.values.contains { !$0.passed }) { break }
-            unlink(journal)
+            Platform.removeFile(journal)
             let rest = ChildProcess.run(
                 ["test"] + childOptions + ["--jobs", String(jobs), "--results", journal, "--"] + remaining,
                 standardOutput: "/dev/null", standardError: errors)
             for result in Self.results(in: ChildProcess.contents(of: journal)) { results[result.path] = result }
             remaining.removeAll { results[$0] != nil }
-            guard case .signaled(let signal)? = rest, signal != SIGINT, signal != SIGTERM else { break }
+            guard case .signaled(let signal)? = rest, !Platform.isStopSignal(signal) else { break }
             lastSignal = signal
         }
         if !runner.options.bail {

@@ -1,11 +1,5 @@
 @_spi(Engine) import FluxShell
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `run` and `test` survive a trap in a store's mutation (an overflow, a force-unwrapped `nil`,
 /// an index out of range; SPEC §7): the work runs in a child process of this executable, the same
 /// command with `--in-child`. When the child dies by a signal, the script or the scenarios that
@@ -46,12 +40,10 @@ enum TrapSurvival {
         // NB: the handler runs on the thread that trapped, in a store's code called by the
         // runner, never inside an append to the buffer: the buffer is whole lines. It only writes
         // (write(2) is async-signal-safe), then dies by the same signal with the default action.
-        let handler: @convention(c) (Int32) -> Void = { number in
+        Platform.onTraps { number in
             StandardStreams.shared.flush()
-            signal(number, SIG_DFL)
-            raise(number)
+            Platform.dieBy(number)
         }
-        for trap in [SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSEGV, SIGBUS] { signal(trap, handler) }
     }
 
     /// The prefix of a traced line on standard error.
@@ -59,7 +51,6 @@ enum TrapSurvival {
 
     /// Writes `location` to standard error at once, for a parent that reads where a child died.
     static func trace(_ location: SourceLocation) {
-        var text = tracePrefix + location.description + "\n"
-        text.withUTF8 { bytes in Platform.write(2, UnsafeRawBufferPointer(bytes)) }
+        Platform.writeWhole(2, tracePrefix + location.description + "\n")
     }
 }

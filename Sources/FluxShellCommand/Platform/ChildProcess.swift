@@ -134,7 +134,7 @@ enum ChildProcess {
         }) {
             return String(line)
         }
-        return signal == SIGILL || signal == SIGTRAP
+        return Platform.isRuntimeTrap(signal)
             ? "signal \(signal): a Swift runtime trap (an overflow, nil force-unwrapped, an index out of range, …)"
             : "signal \(signal)"
     }

@@ -7,7 +7,8 @@
 #endif
 
 /// Every libc and environment access of the command-line layer: terminals, environment
-/// variables, raw reads and writes of the standard streams, exiting.
+/// variables, raw reads and writes of the standard streams, exiting; files and signals in the
+/// extensions beside it, child processes in ``ChildProcess``.
 enum Platform {
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
@@ -48,6 +49,12 @@ enum Platform {
             }
             offset += written
         }
+    }
+
+    /// Writes all of `text`, as ``write(_:_:)`` does.
+    static func writeWhole(_ descriptor: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { write(descriptor, UnsafeRawBufferPointer($0)) }
     }
 
     static func ignoreBrokenPipe() { signal(SIGPIPE, SIG_IGN) }
