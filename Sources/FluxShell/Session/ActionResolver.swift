@@ -114,6 +114,7 @@ final class ActionResolver {
     private static func attributed(
         _ error: ShellError, to store: Session.LoadedStore, among stores: [Session.LoadedStore]
     ) -> ShellError {
-        stores.count > 1 ? ShellError("\(store.alias): \(error.message)", hint: error.hint) : error
+        AliasPrefix.applies(amongStores: stores.count)
+            ? ShellError("\(store.alias): \(error.message)", hint: error.hint) : error
     }
 }

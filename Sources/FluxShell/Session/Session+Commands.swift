@@ -94,7 +94,7 @@ extension Session {
         _ path: ValuePath, where names: (ValuePath, LoadedStore) -> Bool = { _, _ in false }
     ) throws(ShellError) -> (store: LoadedStore, path: ValuePath) {
         let active = try activeStore()
-        guard stores.count > 1, case .key(let alias)? = path.segments.first,
+        guard AliasPrefix.applies(amongStores: stores.count), case .key(let alias)? = path.segments.first,
             let prefixed = stores.first(where: { $0.alias == alias })
         else { return (active, path) }
         if reads(path, in: active) || names(path, active) { return (active, path) }
@@ -141,7 +141,7 @@ extension Session {
         var entries: [DiffEntry] = []
         for store in stores.prefix(entry.storeCount) {
             let changes = store.runtime.historyDiff(ofEntry: index)
-            entries += entry.storeCount > 1 ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
+            entries += AliasPrefix.entries(changes, of: store.alias, amongStores: entry.storeCount)
         }
         return CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: entries.isEmpty)
     }

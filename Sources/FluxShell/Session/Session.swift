@@ -269,11 +269,12 @@ import FluxCore
     private func recordStep(after action: SessionAction) {
         var entries: [DiffEntry] = []
         if stores.count == 1 {
+            // NB: one store, the common case: its step as it is, with no array to append to.
             entries = stores[0].runtime.takeStep() ?? []
         } else {
             for store in stores {
                 guard let changes = store.runtime.takeStep() else { continue }
-                entries += changes.map { $0.prefixed(by: .key(store.alias)) }
+                entries += AliasPrefix.entries(changes, of: store.alias, amongStores: stores.count)
             }
         }
         guard isRecording else { return }
@@ -356,7 +357,7 @@ import FluxCore
         for (store, restore) in zip(stores, restorers) {
             let changes = restore()
             if !changes.isEmpty { unchanged = false }
-            entries += stores.count > 1 ? changes.map { $0.prefixed(by: .key(store.alias)) } : changes
+            entries += AliasPrefix.entries(changes, of: store.alias, amongStores: stores.count)
         }
         let diff = CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: unchanged)
         transcript.append(command, diff: diff)

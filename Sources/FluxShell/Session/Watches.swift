@@ -15,11 +15,11 @@ extension Session {
     /// What the diffs print while paths are watched; `nil` when none is (every line prints).
     public var watchFilter: WatchFilter? {
         guard !watches.isEmpty else { return nil }
-        let prefixed = stores.count > 1
         var patterns: [ValuePath] = []
         for watch in watches {
-            if prefixed {
-                patterns.append(ValuePath([.key(watch.alias)] + watch.path.segments))
+            if AliasPrefix.applies(amongStores: stores.count) {
+                patterns.append(
+                    ValuePath(AliasPrefix.segments(watch.alias, amongStores: stores.count) + watch.path.segments))
             } else if stores.first?.alias == watch.alias {
                 patterns.append(watch.path)
             }
@@ -93,6 +93,8 @@ extension Session {
 
     /// The watches as `watch` lists them: `PATH`, with ` (in ALIAS)` when several stores are loaded.
     private var watchList: [String] {
-        watches.map { stores.count > 1 ? "\($0.path) (in \($0.alias))" : $0.path.description }
+        watches.map {
+            AliasPrefix.applies(amongStores: stores.count) ? "\($0.path) (in \($0.alias))" : $0.path.description
+        }
     }
 }

@@ -29,7 +29,7 @@ struct WhyQuery {
             let entry = entries[index]
             // NB: the stores loaded at a step were the first ones: stores are never unloaded.
             guard entry.storeCount > storeIndex else { continue }
-            let prefix: [ValuePath.Segment] = entry.storeCount > 1 ? [.key(alias)] : []
+            let prefix = AliasPrefix.segments(alias, amongStores: entry.storeCount)
             var groups: [WhyListing.Group] = []
             var place = prefix + current
             let printed = diff(index)
