@@ -120,6 +120,30 @@ final class ActionCases: @unchecked Sendable {
             ?? candidates[0]
     }
 
+    /// The action of type `Action` (this enum) that `invocation` names, by the case at `index`:
+    /// how the store runtime makes each dispatched action, and the recorder checks that its line
+    /// replays to the action it recorded.
+    ///
+    /// - Returns: the action, and its invocation in printed form as ``build(_:_:into:)`` gives.
+    @inlinable
+    func make<Action>(_ index: Int, _ invocation: ActionInvocation, as _: Action.Type) throws(ShellError)
+        -> (action: Action, printed: ActionInvocation?)
+    {
+        // NB: the action is built in place in memory of its own type, then moved out: `build`
+        // either initializes the whole value (payload, then tag) or throws having destroyed what
+        // it wrote, so `move()` runs only on a complete value. Building it this way, not through
+        // `Codable`, took 1,000,000 distinct `dispatch set N` from 5.89 s to 2.43 s.
+        do {
+            return try withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in
+                let value = buffer.baseAddress!
+                let printed = try build(index, invocation, into: UnsafeMutableRawPointer(value))
+                return (value.move(), printed)
+            }
+        } catch {
+            throw error as? ShellError ?? ShellError("\(error)")
+        }
+    }
+
     /// Initializes the memory at `value` to the case at `index` with `invocation`'s arguments.
     ///
     /// - Returns: the invocation in printed form (SPEC §4: `at: "2026-11-22T09:00:00Z"` for an

@@ -72,8 +72,9 @@ final class ScenarioWriter<Action: FluxCore.Action, State: FluxCore.State>: Midd
         let outcome = progress.withLock { progress -> (error: ShellError?, isNew: Bool) in
             if let error = progress.error { return (error, false) }
             guard let file = progress.file, let state = progress.state else { return (nil, false) }
-            let line = "expect . == \(JSONText.compact(ValueReader.read(state)))\n"
-            let written = file.write(line)
+            var scenario = ScenarioText()
+            scenario.expectState(ValueReader.read(state))
+            let written = file.write(scenario.text)
             let closed = file.close()
             progress.file = nil
             progress.state = nil
@@ -115,21 +116,23 @@ final class ScenarioWriter<Action: FluxCore.Action, State: FluxCore.State>: Midd
         let printed = ValueReader.read(action)
         let invocation = try? ActionText.invocation(printed: printed, of: action)
         let text = invocation?.description ?? JSONText.compact(printed)
+        var scenario = ScenarioText()
         if isFollowUp {
-            return "# => \(Self.oneLine(text)) (a follow-up; the store's effect dispatches it on replay)\n"
+            scenario.comment("=> \(Self.oneLine(text)) (a follow-up; the store's effect dispatches it on replay)")
+        } else if let reason = unreplayable(invocation, printed) {
+            scenario.comment("not replayable: \(Self.oneLine(text)) (\(Self.oneLine(reason)))")
+        } else if let invocation {
+            scenario.command(.dispatch(invocation))
         }
-        let line = "dispatch \(text)"
-        if let reason = unreplayable(line, invocation, printed) {
-            return "# not replayable: \(Self.oneLine(text)) (\(Self.oneLine(reason)))\n"
-        }
-        return line + "\n"
+        return scenario.text
     }
 
-    /// Why `line`, replayed, would not dispatch the action that prints as `printed`; `nil` when
-    /// it would. Replays it as the shell does: parses the line, builds the action from the
-    /// arguments parsed, and reads it back.
-    private func unreplayable(_ line: String, _ invocation: ActionInvocation?, _ printed: JSONValue) -> String? {
-        guard invocation != nil else { return "it has no case-name form: \(JSONText.compact(printed))" }
+    /// Why the `dispatch` line of `invocation`, replayed, would not dispatch the action that
+    /// prints as `printed`; `nil` when it would. Replays it as the shell does: parses the line,
+    /// builds the action from the arguments parsed, as the store runtime does, and reads it back.
+    private func unreplayable(_ invocation: ActionInvocation?, _ printed: JSONValue) -> String? {
+        guard let invocation else { return "it has no case-name form: \(JSONText.compact(printed))" }
+        let line = Command.dispatch(invocation).description
         if line.utf8.contains(UInt8(ascii: "\n")) || line.utf8.contains(UInt8(ascii: "\r")) {
             return "its command syntax spans lines"
         }
@@ -146,16 +149,10 @@ final class ScenarioWriter<Action: FluxCore.Action, State: FluxCore.State>: Midd
             return actionCases.unlistedBecause ?? "the shell knows no case '\(parsed.name)'"
         }
         let rebuilt: Action
-        do {
-            rebuilt = try withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in
-                // NB: `build` initializes the whole value or throws having destroyed what it
-                // wrote, so `move()` runs only on a complete value (as `TypedStoreRuntime` does).
-                let value = buffer.baseAddress!
-                _ = try actionCases.build(index, parsed, into: UnsafeMutableRawPointer(value))
-                return value.move()
-            }
+        do throws(ShellError) {
+            rebuilt = try actionCases.make(index, parsed, as: Action.self).action
         } catch {
-            return (error as? ShellError)?.message ?? "\(error)"
+            return error.message
         }
         let reread = ValueReader.read(rebuilt)
         return reread == printed ? nil : "it reads back as \(JSONText.compact(reread))"
