@@ -133,20 +133,11 @@ extension Session {
         return CommandResult(.invariantsHeld(count: stores.reduce(0) { $0 + $1.definition.invariantNames.count }))
     }
 
-    /// What history entry `index` printed: from the transcript, or, once the transcript is
-    /// full, made again from the states kept for undo (then one step for the whole command).
-    func diff(ofHistoryEntry index: Int) -> CommandDiff {
-        let entry = history.entries[index]
-        if let kept = entry.transcriptIndex, let diff = transcript.entries[kept].diff { return diff }
-        var entries: [DiffEntry] = []
-        for store in stores.prefix(entry.storeCount) {
-            let changes = store.runtime.historyDiff(ofEntry: index)
-            entries += AliasPrefix.entries(changes, of: store.alias, amongStores: entry.storeCount)
-        }
-        return CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: entries.isEmpty)
-    }
+    /// What history entry `index` printed.
+    func diff(ofHistoryEntry index: Int) -> CommandDiff { timeline.diff(ofEntry: index, in: stores) }
 
     func save(to file: String) throws(ShellError) -> CommandResult {
+        let transcript = timeline.transcript
         guard !transcript.overflowed else {
             throw ShellError(
                 "this session is too long to save (over \(transcript.limit) commands)",
@@ -158,7 +149,7 @@ extension Session {
 
     /// The session as a scenario that `fluxsh test --exhaustive` passes.
     func scenarioText() -> String {
-        transcript.scenarioText(
+        timeline.transcript.scenarioText(
             programName: catalog.programName, stores: stores.map { ($0.alias, $0.json) }, activeAlias: activeAlias)
     }
 

@@ -20,16 +20,18 @@ import FluxCore
     let dispatcher = Dispatcher<SessionAction>()
     @exclusivity(unchecked) var stores: [LoadedStore] = []
     var activeIndex: Int?
-    @exclusivity(unchecked) var history: SessionHistory
-    @exclusivity(unchecked) var transcript = SessionTranscript(limit: 50_000)
+    /// The undo log, the transcript and the stores' states along them (see ``Timeline``).
+    @exclusivity(unchecked) var timeline: Timeline
+    /// The undo log (read-only: the timeline changes it).
+    var history: SessionHistory { timeline.history }
     /// `watch`: the paths whose diff lines print, each with the alias of the store it is in.
     // NB: unchecked like the rest: read for every printed line (`watchFilter`); the run-time
     // check cost 3 % of a piped `dispatch increment` (0.87-0.89 s per million without, 0.90-0.92 with).
     @exclusivity(unchecked) var watches: [(alias: String, path: ValuePath)] = []
     /// How many commands `save` can write; a longer session stops recording its transcript.
     public var transcriptLimit: Int {
-        get { transcript.limit }
-        set { transcript.limit = newValue }
+        get { timeline.transcriptLimit }
+        set { timeline.transcriptLimit = newValue }
     }
     let resolver = ActionResolver()
 
@@ -60,7 +62,7 @@ import FluxCore
     ///   - historyLimit: how many state-changing commands `undo` can go back.
     public init(catalog: StoreCatalog, historyLimit: Int = 1_000) {
         self.catalog = catalog
-        self.history = SessionHistory(limit: historyLimit)
+        self.timeline = Timeline(historyLimit: historyLimit)
         registerStepRecorder()
     }
 
@@ -180,7 +182,7 @@ import FluxCore
         registerStepRecorder()
         resolver.storesChanged(stores)
         activeIndex = stores.count - 1
-        transcript.append(.load(name: name, alias: alias == name ? nil : alias), diff: nil)
+        timeline.note(.load(name: name, alias: alias == name ? nil : alias))
         return CommandResult(.loaded(store: name, alias: alias))
     }
 
@@ -193,7 +195,7 @@ import FluxCore
                     ?? "loaded: \(stores.map(\.alias).joined(separator: ", "))")
         }
         activeIndex = index
-        transcript.append(.use(alias: alias), diff: nil)
+        timeline.note(.use(alias: alias))
         return CommandResult(.activated(alias: alias))
     }
 
@@ -235,9 +237,7 @@ import FluxCore
             isUnchanged = stores.allSatisfy { $0.runtime.isUnchanged(since: history.cursor) }
         }
         let diff = CommandDiff(ownStep: ownStep, followUpSteps: followUps, isUnchanged: isUnchanged)
-        recordHistory(
-            action: invocation, followUps: followUps.compactMap { $0.followUp }, transcriptIndex: transcript.nextIndex)
-        transcript.append(.dispatch(invocation), diff: diff)
+        timeline.record(invocation, followUps: followUps.compactMap { $0.followUp }, diff: diff, in: stores)
         // NB: the printed form travels with the result only when it differs from the text: a
         // result is copied on its way out, and an action is reference counting.
         return CommandResult(
@@ -301,66 +301,14 @@ import FluxCore
     // MARK: - Undo, redo, reset
 
     func undo(_ steps: Int) throws(ShellError) -> CommandResult {
-        guard steps <= history.undoable else {
-            throw ShellError(
-                history.undoable == 0
-                    ? "nothing to undo"
-                    : "only \(history.undoable) step\(history.undoable == 1 ? "" : "s") can be undone",
-                hint: history.forgotten > 0 ? "the history keeps the last \(history.limit) steps" : nil)
-        }
-        let restorers = try restorers(at: history.cursor - steps)
-        history.undo(steps)
-        return restore(command: .undo(steps: steps), restorers)
+        CommandResult(try timeline.undo(steps, in: stores))
     }
 
     func redo(_ steps: Int) throws(ShellError) -> CommandResult {
-        guard steps <= history.redoable else {
-            throw ShellError(
-                history.redoable == 0
-                    ? "nothing to redo"
-                    : "only \(history.redoable) step\(history.redoable == 1 ? "" : "s") can be redone")
-        }
-        let restorers = try restorers(at: history.cursor + steps)
-        history.redo(steps)
-        return restore(command: .redo(steps: steps), restorers)
+        CommandResult(try timeline.redo(steps, in: stores))
     }
 
     func reset() -> CommandResult {
-        let transcriptIndex = transcript.nextIndex
-        let result = restore(command: .reset, stores.map { store in { store.runtime.restoreInitial() } })
-        recordHistory(action: nil, followUps: [], transcriptIndex: transcriptIndex)
-        return result
-    }
-
-    /// Appends a history entry, and every store's current state to its own history.
-    ///
-    /// - Parameter transcriptIndex: where the transcript keeps the step's diff (or `nil`).
-    private func recordHistory(action: ActionInvocation?, followUps: [ActionInvocation], transcriptIndex: Int?) {
-        let cursor = history.cursor
-        let dropped = history.record(
-            action: action, followUps: followUps, storeCount: stores.count, transcriptIndex: transcriptIndex)
-        for store in stores { store.runtime.recordHistory(cursor: cursor, forgetting: dropped) }
-    }
-
-    /// What puts back each store's state with the first `cursor` history entries done; throws,
-    /// changing nothing, when a store cannot make that state again.
-    private func restorers(at cursor: Int) throws(ShellError) -> [() -> [DiffEntry]] {
-        var restorers: [() -> [DiffEntry]] = []
-        for store in stores { restorers.append(try store.runtime.restorer(at: cursor)) }
-        return restorers
-    }
-
-    /// Puts back each store's state (`restorers`, one per store, in order) and reports the diff.
-    private func restore(command: Command, _ restorers: [() -> [DiffEntry]]) -> CommandResult {
-        var entries: [DiffEntry] = []
-        var unchanged = true
-        for (store, restore) in zip(stores, restorers) {
-            let changes = restore()
-            if !changes.isEmpty { unchanged = false }
-            entries += AliasPrefix.entries(changes, of: store.alias, amongStores: stores.count)
-        }
-        let diff = CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: unchanged)
-        transcript.append(command, diff: diff)
-        return CommandResult(diff)
+        CommandResult(timeline.reset(stores))
     }
 }
