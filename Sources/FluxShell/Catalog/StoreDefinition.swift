@@ -32,7 +32,7 @@ public struct StoreDefinition: Sendable {
     @usableFromInline let lazyActionCases: ActionCases.Lazy
     @usableFromInline let makeRuntime:
         @Sendable (
-            _ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ historyEntries: Int,
+            _ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ trace: DispatchTrace, _ historyEntries: Int,
             _ historyForgetsWholeWindows: Bool
         ) -> any StoreRuntime
 
@@ -62,11 +62,11 @@ public struct StoreDefinition: Sendable {
         let actionCases = ActionCases.Lazy(M.Action.self)
         self.lazyActionCases = actionCases
         self.invariantNames = invariants.map(\.name)
-        self.makeRuntime = { alias, dispatcher, historyEntries, historyForgetsWholeWindows in
+        self.makeRuntime = { alias, dispatcher, trace, historyEntries, historyForgetsWholeWindows in
             let runtime = TypedStoreRuntime(
                 alias: alias, storeName: name, initialState: state, mutation: mutation,
                 actionCases: actionCases.value, validate: validate, effect: effect, invariants: invariants,
-                dispatcher: dispatcher, historyEntries: historyEntries,
+                dispatcher: dispatcher, trace: trace, historyEntries: historyEntries,
                 historyForgetsWholeWindows: historyForgetsWholeWindows)
             runtime.attach(to: dispatcher)
             return runtime

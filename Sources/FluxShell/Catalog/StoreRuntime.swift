@@ -20,9 +20,6 @@ protocol StoreRuntime: AnyObject {
     var json: JSONValue { get }
     /// The value at `path` in the current state, reading only what the path goes through.
     func read(_ path: ValuePath) throws(ShellError) -> JSONValue
-    /// The diff made by the last action this store handled, since the step before it; `nil` when
-    /// no action reached the store since the last call.
-    func takeStep() -> [DiffEntry]?
     /// Whether the state is what it was with the first `cursor` history entries done.
     func isUnchanged(since cursor: Int) -> Bool
     /// Mirrors ``SessionHistory/record(action:followUps:storeCount:transcriptIndex:)`` with the current state.
@@ -86,8 +83,8 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline @exclusivity(unchecked) var cachedJSON: JSONValue?
     @usableFromInline let differ = ValueDiffer()
     @usableFromInline let stateShape = TypeShape.of(M.State.self)
-    /// The diff of the last handled action, until the session takes it.
-    @usableFromInline @exclusivity(unchecked) var step: [DiffEntry]?
+    /// Where each handled action's diff goes: the session's, lent at load.
+    @usableFromInline let trace: DispatchTrace
     @usableFromInline @exclusivity(unchecked) var history: StateHistory<M.State, M.Action>
     /// Whether the state was last set by no action (`reset`), so that the history keeps it.
     @usableFromInline @exclusivity(unchecked) var restoredWithoutAction = false
@@ -104,8 +101,10 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
         validate: (@Sendable (M.Action, M.State) throws -> Void)?,
         effect: (@Sendable (M.Action, M.State) -> [M.Action])?,
         invariants: [StoreInvariant<M.State>],
-        dispatcher: Dispatcher<SessionAction>, historyEntries: Int, historyForgetsWholeWindows: Bool
+        dispatcher: Dispatcher<SessionAction>, trace: DispatchTrace, historyEntries: Int,
+        historyForgetsWholeWindows: Bool
     ) {
+        self.trace = trace
         self.invariants = invariants
         self.alias = alias
         self.storeName = storeName
@@ -162,7 +161,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
         store.mutate { mutation.mutate(action: action, state: &$0) }
         let entries = recordStep()
         if history.replays { history.note(action, diff: entries) }
-        step = entries
+        trace.add(entries, of: alias)
         guard let effect, let onFollowUp else { return }
         for followUp in effect(action, store.state) {
             // NB: this store gets the action as the effect made it, not rebuilt from its text: an
@@ -232,11 +231,6 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
         recorded = current
         if !entries.isEmpty { cachedJSON = nil }
         return entries
-    }
-
-    @usableFromInline func takeStep() -> [DiffEntry]? {
-        defer { step = nil }
-        return step
     }
 
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {

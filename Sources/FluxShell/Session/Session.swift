@@ -35,11 +35,8 @@ import FluxCore
     }
     let resolver = ActionResolver()
 
-    /// The steps of the command being dispatched, filled by the step recorder while `isRecording`:
-    /// its own, then the follow-ups'.
-    @exclusivity(unchecked) private var isRecording = false
-    @exclusivity(unchecked) private var recordedOwnStep: CommandDiff.Step?
-    @exclusivity(unchecked) private var recordedFollowUps: [CommandDiff.Step] = []
+    /// The steps of the command being dispatched: its own, then the follow-ups'.
+    let trace = DispatchTrace()
     @exclusivity(unchecked) private var followUpCount = 0
     @exclusivity(unchecked) private var followUpOverflow = false
     final class LoadedStore {
@@ -63,22 +60,11 @@ import FluxCore
     public init(catalog: StoreCatalog, historyLimit: Int = 1_000) {
         self.catalog = catalog
         self.timeline = Timeline(historyLimit: historyLimit)
-        registerStepRecorder()
-    }
-
-    /// The handler that records each action's step once every store has handled it.
-    private var stepRecorder: Subscription<SessionAction>?
-
-    /// Registers (again) the step recorder, so that it comes after every store's handler.
-    ///
-    /// NB: a handler rather than a middleware: the dispatcher's path without middleware is the
-    /// shortest, and this runs on every action.
-    private func registerStepRecorder() {
-        if let stepRecorder { dispatcher.unregister(stepRecorder) }
-        // NB: unowned(unsafe) (no reference counting per action) is safe: the session owns its
-        // dispatcher, which nothing outside the session can reach, so no action is delivered
-        // once the session is gone.
-        stepRecorder = dispatcher.register { [unowned(unsafe) self] action in self.recordStep(after: action) }
+        // NB: registered before any store's handler, so each action's step begins before the
+        // stores add to it. A handler rather than a middleware: the dispatcher's path without
+        // middleware is the shortest, and this runs on every action.
+        let trace = self.trace
+        dispatcher.register { action in trace.begin(action) }
     }
 
     /// The alias of the active store, if any.
@@ -174,12 +160,13 @@ import FluxCore
             throw ShellError(
                 "a store named '\(alias)' is already loaded", hint: "load \(name) as \(alias)2")
         }
-        let runtime = definition.makeRuntime(alias, dispatcher, history.entries.count, history.forgetsWholeWindows)
+        let runtime = definition.makeRuntime(
+            alias, dispatcher, trace, history.entries.count, history.forgetsWholeWindows)
         runtime.onFollowUp = { [unowned self] invocation, action, origin in
             self.dispatchFollowUp(invocation, action, from: origin)
         }
         stores.append(LoadedStore(runtime: runtime, definition: definition))
-        registerStepRecorder()
+        trace.storeCount = stores.count
         resolver.storesChanged(stores)
         activeIndex = stores.count - 1
         timeline.note(.load(name: name, alias: alias == name ? nil : alias))
@@ -220,13 +207,10 @@ import FluxCore
         let invocation = resolved.printed
         followUpCount = 0
         followUpOverflow = false
-        isRecording = true
+        trace.start()
         dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: false, payloads: resolved.payloads))
-        isRecording = false
-        // NB: moved out, not copied: no reference counting for what the recorder filled.
-        let ownStep = recordedOwnStep.take() ?? CommandDiff.Step(followUp: nil, entries: [])
-        var followUps: [CommandDiff.Step] = []
-        swap(&followUps, &recordedFollowUps)
+        // NB: moved out, not copied: no reference counting for what the stores filled.
+        let (ownStep, followUps) = trace.finish()
         let isUnchanged: Bool
         if ownStep.entries.isEmpty, followUps.allSatisfy({ $0.entries.isEmpty }) {
             isUnchanged = true
@@ -263,23 +247,6 @@ import FluxCore
             }
         }
         dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: true, payloads: payloads))
-    }
-
-    /// Called after each delivered action: the diff of the stores it reached.
-    private func recordStep(after action: SessionAction) {
-        var entries: [DiffEntry] = []
-        if stores.count == 1 {
-            // NB: one store, the common case: its step as it is, with no array to append to.
-            entries = stores[0].runtime.takeStep() ?? []
-        } else {
-            for store in stores {
-                guard let changes = store.runtime.takeStep() else { continue }
-                entries += AliasPrefix.entries(changes, of: store.alias, amongStores: stores.count)
-            }
-        }
-        guard isRecording else { return }
-        let step = CommandDiff.Step(followUp: action.isFollowUp ? action.invocation : nil, entries: entries)
-        if recordedOwnStep == nil { recordedOwnStep = step } else { recordedFollowUps.append(step) }
     }
 
     /// `dispatch` with `$PATH` arguments: each read from the active store, then dispatched.
