@@ -64,9 +64,9 @@ public struct StoreDefinition: Sendable {
         self.invariantNames = invariants.map(\.name)
         self.makeRuntime = { alias, dispatcher, trace, historyEntries, historyForgetsWholeWindows in
             let runtime = TypedStoreRuntime(
-                alias: alias, storeName: name, initialState: state, mutation: mutation,
+                alias: alias, initialState: state, mutation: mutation,
                 actionCases: actionCases.value, validate: validate, effect: effect, invariants: invariants,
-                dispatcher: dispatcher, trace: trace, historyEntries: historyEntries,
+                trace: trace, historyEntries: historyEntries,
                 historyForgetsWholeWindows: historyForgetsWholeWindows)
             runtime.attach(to: dispatcher)
             return runtime

@@ -1,11 +1,13 @@
 import FluxCore
 
-/// A loaded store, seen through the types the session knows: text in, JSON out.
+/// A loaded store, seen through the types the session knows: text in, JSON out. Three jobs:
+/// making and checking its actions (`decode`, `validate`, `onFollowUp`), reading its state
+/// (`json`, `read`, `readStateAfresh`, `hasSameState`, `brokenInvariant`), and its states along
+/// the session's ``Timeline`` (`recordHistory`, `restorer`, `restoreInitial`, `isUnchanged`,
+/// `historyDiff`). Each action's diff goes to the session's ``DispatchTrace``, lent at load.
 @usableFromInline
 protocol StoreRuntime: AnyObject {
-    var alias: String { get set }
-    var storeName: String { get }
-    var signatures: [ActionSignature] { get }
+    var alias: String { get }
     /// Called with each follow-up action an effect produced, in order: in command syntax (for the
     /// `=> ` line and the other stores), typed for this store, and this store's identity.
     var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)? { get set }
@@ -27,8 +29,6 @@ protocol StoreRuntime: AnyObject {
     /// What puts back the state with the first `cursor` history entries done and returns the
     /// diff, or why that state cannot be made again; nothing changes until it is called.
     func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry]
-    /// The actions' cases, with each parameter's type (for `explore`).
-    var actionCases: ActionCases { get }
     /// The current state read afresh, not from the cache a diff keeps valid: a state changed in
     /// place through a class instance it holds shows here, not in diffs.
     func readStateAfresh() -> JSONValue
@@ -42,7 +42,6 @@ protocol StoreRuntime: AnyObject {
     func historyDiff(ofEntry index: Int) -> [DiffEntry]
     /// Puts back the initial state; returns the diff.
     func restoreInitial() -> [DiffEntry]
-    func detach()
 }
 
 @usableFromInline
@@ -63,8 +62,7 @@ enum DecodeOutcome {
 /// defined, rather than as generic code that looks up type metadata on every action.
 @usableFromInline
 final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
-    @usableFromInline var alias: String
-    @usableFromInline let storeName: String
+    @usableFromInline let alias: String
     @usableFromInline let actionCases: ActionCases
     // NB: a runtime belongs to one session, used from one thread at a time: the properties
     // touched on every action skip the run-time exclusivity checks.
@@ -76,8 +74,6 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline let validateAction: (@Sendable (M.Action, M.State) throws -> Void)?
     @usableFromInline let effect: (@Sendable (M.Action, M.State) -> [M.Action])?
     @usableFromInline let invariants: [StoreInvariant<M.State>]
-    let dispatcher: Dispatcher<SessionAction>
-    @usableFromInline var subscription: Subscription<SessionAction>?
     /// The state as of the last recorded step.
     @usableFromInline @exclusivity(unchecked) var recorded: M.State
     @usableFromInline @exclusivity(unchecked) var cachedJSON: JSONValue?
@@ -96,24 +92,21 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
 
     @usableFromInline
     init(
-        alias: String, storeName: String, initialState: M.State, mutation: M,
+        alias: String, initialState: M.State, mutation: M,
         actionCases: ActionCases,
         validate: (@Sendable (M.Action, M.State) throws -> Void)?,
         effect: (@Sendable (M.Action, M.State) -> [M.Action])?,
         invariants: [StoreInvariant<M.State>],
-        dispatcher: Dispatcher<SessionAction>, trace: DispatchTrace, historyEntries: Int,
-        historyForgetsWholeWindows: Bool
+        trace: DispatchTrace, historyEntries: Int, historyForgetsWholeWindows: Bool
     ) {
         self.trace = trace
         self.invariants = invariants
         self.alias = alias
-        self.storeName = storeName
         self.initialState = initialState
         self.mutation = mutation
         self.actionCases = actionCases
         self.validateAction = validate
         self.effect = effect
-        self.dispatcher = dispatcher
         self.store = Store(state: initialState)
         self.recorded = initialState
         // NB: a state of plain bits (a counter) costs nothing to keep; only a state that holds
@@ -129,8 +122,9 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     func attach(to dispatcher: Dispatcher<SessionAction>) {
         let id = ObjectIdentifier(self)
         // NB: unowned(unsafe) (no reference counting per action) is safe: the session owns both
-        // the dispatcher and this runtime, and calls these closures only while it holds the
-        // runtime; a runtime dropped on its own (a failed `load`) is detached first.
+        // the dispatcher and this runtime, makes a runtime only once a `load` can no longer fail,
+        // and keeps every runtime it made for as long as it lives (stores are never unloaded), so
+        // no action and no call reaches a runtime that is gone.
         recordHistoryStep = { [unowned(unsafe) self] cursor, dropped in
             // NB: `recorded` is the store's state once its steps are recorded, as they are when
             // the session records history; reading it takes no lock, and lending it by address
@@ -142,17 +136,10 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
             self.restoredWithoutAction = false
         }
         decodeAction = { [unowned self] invocation in self.makeAction(invocation) }
-        subscription = dispatcher.register { [unowned(unsafe) self] envelope in
+        dispatcher.register { [unowned(unsafe) self] envelope in
             guard let payload = envelope.payload(for: id) else { return }
             self.apply(unsafeDowncast(payload, to: TypedActionBox<M.Action>.self).action)
         }
-    }
-
-    @usableFromInline func detach() {
-        if let subscription { dispatcher.unregister(subscription) }
-        subscription = nil
-        recordHistoryStep = nil
-        decodeAction = nil
     }
 
     @inlinable
@@ -169,8 +156,6 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
             onFollowUp(ActionText.announcement(of: followUp), TypedActionBox(followUp), ObjectIdentifier(self))
         }
     }
-
-    @usableFromInline var signatures: [ActionSignature] { actionCases.signatures }
 
     @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
         decodeAction?(invocation) ?? makeAction(invocation)
