@@ -67,11 +67,13 @@ EditLine *fluxsh_el_open(const char *program) {
     /* The terminal sends no signal while a line is edited: ^C and ^Z are keys (see above). */
     has_outside_editing = tcgetattr(STDIN_FILENO, &outside_editing) == 0;
     el_set(editor, EL_SETTY, "-d", "-isig", NULL);
+    el_source(editor, NULL); /* ~/.editrc, as users of libedit expect */
+    /* After ~/.editrc: a `bind -v` there resets the key map, and without these ^C and ^Z would
+       do nothing at all. */
     el_set(editor, EL_ADDFN, "fluxsh-interrupt", "abandon the line", on_interrupt_key);
     el_set(editor, EL_BIND, "^C", "fluxsh-interrupt", NULL);
     el_set(editor, EL_ADDFN, "fluxsh-suspend", "stop, as a job", on_suspend_key);
     el_set(editor, EL_BIND, "^Z", "fluxsh-suspend", NULL);
-    el_source(editor, NULL); /* ~/.editrc, as users of libedit expect */
     return editor;
 }
 

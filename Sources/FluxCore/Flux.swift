@@ -47,6 +47,8 @@ public final class Flux<Action: FluxCore.Action, State: FluxCore.State>: Sendabl
         let subscription = dispatcher.register { action in
             storage.mutate { mutation.mutate(action: action, state: &$0) }
         }
-        store.onDeinit { dispatcher.unregister(subscription) }
+        // NB: the dispatcher weakly: a middleware or handler that holds the store (a recorder)
+        // would otherwise keep the dispatcher, and so the store, alive forever.
+        store.onDeinit { [weak dispatcher] in dispatcher?.unregister(subscription) }
     }
 }

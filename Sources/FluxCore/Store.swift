@@ -102,8 +102,9 @@ public final class Store<State: FluxCore.State>: Sendable {
 @usableFromInline
 final class StoreStorage<State: FluxCore.State>: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: `current`, `observers`, `nextID` and `farewells` are read
-    // and written only while `lock` is held (or in the store's `deinit`, when no other reference
-    // to it is left); `isUnchanged` is immutable.
+    // and written only while `lock` is held, but for the read of `farewells` in the store's
+    // `deinit`: only a live store appends to them (`Store.onDeinit`), so none can be appended
+    // then; `isUnchanged` is immutable.
     @usableFromInline
     typealias Observer = (StateChange<State>) -> Void
 
@@ -197,8 +198,13 @@ final class StoreStorage<State: FluxCore.State>: @unchecked Sendable {
     /// Removes an observer; it is released at once.
     @usableFromInline
     func removeObserver(_ subscription: Subscription<State>) {
-        lock.withLock {
-            observers.removeAll { $0.id == subscription.id }
+        // NB: the observer is released after the lock: it may hold the last reference to another
+        // store, whose `deinit` takes a dispatcher's lock, and a dispatch takes the two the other
+        // way round.
+        let removed = lock.withLock {
+            let index = observers.firstIndex { $0.id == subscription.id }
+            return index.map { observers.remove(at: $0) }
         }
+        _ = removed
     }
 }

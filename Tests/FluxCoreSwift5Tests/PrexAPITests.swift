@@ -149,7 +149,9 @@ final class StoreLifetimeTests: XCTestCase {
         let dispatcher = flux.dispatcher
         var heard: [Int] = []
         let listener = store.addListener(callback: { heard.append($0.new.count) })
-        weak let releasedFlux = flux
+        // NB: declared, then assigned: `weak let` needs Swift 6.2, and the package builds from 6.1.
+        weak var releasedFlux: Flux<CounterAction, CounterState>?
+        releasedFlux = flux
         _ = consume flux
         XCTAssertNil(releasedFlux)
 
@@ -181,6 +183,46 @@ final class StoreLifetimeTests: XCTestCase {
         dispatcher.dispatch(.increment)
 
         XCTAssertEqual(tally.mutations, 1)
+    }
+
+    func testARecorderLikeMiddlewareHoldingTheStoreLeaksNothing() {
+        // A middleware that holds the store (as a recorder does) lives in the dispatcher.
+        struct Holding: Middleware {
+            let store: Store<CounterState>
+            func willDispatch(_ action: CounterAction, on dispatcher: Dispatcher<CounterAction>)
+                -> MiddlewareDecision<CounterAction>
+            { .pass }
+        }
+        weak var releasedStore: Store<CounterState>?
+        weak var releasedDispatcher: Dispatcher<CounterAction>?
+        do {
+            let flux = Flux(state: CounterState(), mutation: CounterMutation())
+            flux.dispatcher.use(Holding(store: flux.store))
+            flux.dispatcher.dispatch(.increment)
+            releasedStore = flux.store
+            releasedDispatcher = flux.dispatcher
+        }
+        XCTAssertNil(releasedDispatcher)
+        XCTAssertNil(releasedStore)
+    }
+
+    func testAStoreReleasedByItsOwnObserverDuringDeliveryLeavesTheDispatcher() {
+        let dispatcher = Dispatcher<CounterAction>()
+        var kept: Store<CounterState>? = Flux(
+            state: CounterState(), mutation: CounterMutation(), dispatcher: dispatcher
+        ).store
+        weak var releasedStore: Store<CounterState>?
+        releasedStore = kept
+        var counts: [Int] = []
+        kept?.observe { change in
+            counts.append(change.new.count)
+            kept = nil  // the last reference, dropped while the dispatcher delivers
+        }
+        dispatcher.dispatch(.increment)
+        XCTAssertNil(releasedStore)
+        XCTAssertEqual(dispatcher.handlerCount, 0)
+        dispatcher.dispatch(.increment)
+        XCTAssertEqual(counts, [1])
     }
 
     func testAReleasedPresenterReflectsNothingMore() {
