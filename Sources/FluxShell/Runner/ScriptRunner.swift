@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where a runner reports what each line did: the ``Printer`` writes it for people and scripts;
 /// the scenario runner keeps only the diagnostics, which the runner collects anyway.
 @_spi(Engine) public protocol RunnerOutput: AnyObject {
@@ -156,7 +150,7 @@
         let location = SourceLocation(file: file, line: number)
         var bytes = raw
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        if let lastParse, Self.equal(bytes, lastParse.line) {
+        if let lastParse, Bytes.equal(bytes, lastParse.line) {
             closePending()
             run(lastParse, at: location)
             return
@@ -224,18 +218,6 @@
             lastParse = ParsedLineCache(line: line, parsed: parsed)
         }
         run(lastParse!, at: location)
-    }
-
-    /// Whether `bytes` are the UTF-8 of `line` (the line as it was read, so its storage is
-    /// contiguous UTF-8).
-    private static func equal(_ bytes: ArraySlice<UInt8>, _ line: String) -> Bool {
-        guard bytes.count == line.utf8.count else { return false }
-        return bytes.withUnsafeBufferPointer { a in
-            line.utf8.withContiguousStorageIfAvailable { b in
-                // NB: lines that differ mostly differ at their end (`dispatch set 41`, `… 42`).
-                a.isEmpty || (a[a.count - 1] == b[a.count - 1] && memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
-            } ?? a.elementsEqual(line.utf8)
-        }
     }
 
     /// Ends the script: checks the last command's expected diff lines.
@@ -397,12 +379,7 @@
     static func decode(_ bytes: ArraySlice<UInt8>) -> String? {
         // NB: most lines are ASCII, which is valid UTF-8 as it is; checking that is much cheaper
         // than the general validation.
-        let isASCII = bytes.withUnsafeBufferPointer { buffer in
-            var combined: UInt8 = 0
-            for byte in buffer { combined |= byte }
-            return combined < 0x80
-        }
-        if isASCII { return String(decoding: bytes, as: UTF8.self) }
+        if Bytes.areASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
         return String(validating: bytes, as: UTF8.self)
     }
 

@@ -221,7 +221,7 @@ struct StateHistory<State, Action> {
     func reaches(_ made: State, _ kept: State) -> Bool {
         let shape = self.shape
         // NB: both pointers are to `State` values and live only for the closures, as `same` needs.
-        let same = withUnsafePointer(to: made) { a in withUnsafePointer(to: kept) { b in shape.same(a, b) } }
+        let same = shape.sameValue(made, kept)
         if same { return true }
         if shape.equal != nil || shape.isBitwise { return false }
         return ValueDiffer.entries(from: made, to: kept).isEmpty

@@ -158,6 +158,15 @@ final class TypeShape: @unchecked Sendable {
     /// NB: equal bits mean an equal value for every type: unchanged members of a copied struct
     /// keep their bits (a string or an array shares its storage), so this answers most
     /// comparisons without calling `==`.
+    ///
+    /// NB: named apart from ``same(_:_:)``: an overload generic over the values would take the
+    /// pointers given there as values and compare their bits.
+    func sameValue<T>(_ a: T, _ b: T) -> Bool {
+        withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in same(UnsafeRawPointer(a), UnsafeRawPointer(b)) }
+        }
+    }
+
+    /// Whether the values at two addresses of this shape's type are certainly the same.
     func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
         // NB: one or two words (an `Int`, a reference, a `String`) are compared as words, without
         // a call to `memcmp`: a 22-member state compares 22 members per line.

@@ -1,0 +1,89 @@
+/// Swift type names as a user writes them: `[Repository]`, `Int?`, `[Int: String]`, `Set<String>`,
+/// generic arguments qualified by the types they are nested in (`PresentationAction<SyncUpForm.Action>`,
+/// where every feature's action is called `Action`), never by their module.
+enum TypeNames {
+    static func display(_ type: Any.Type) -> String {
+        tidy(withoutModules(_typeName(type, qualified: true))[...])
+    }
+
+    /// `Tagged.Tagged<App.Member, Foundation.UUID>` as `Tagged<Member, UUID>`: each dotted name
+    /// without its module, the outermost one as its last component (as `String(describing:)`).
+    static func withoutModules(_ qualified: String) -> String {
+        var text = qualified
+        // NB: a local type's context prints as `(unknown context at $1234)`, which says nothing.
+        while let start = text.range(of: "(unknown context at "),
+            let end = text[start.upperBound...].firstIndex(of: ")")
+        {
+            var after = text.index(after: end)
+            if after < text.endIndex, text[after] == "." { after = text.index(after: after) }
+            text.removeSubrange(start.lowerBound..<after)
+        }
+        var result = ""
+        var name = ""
+        // NB: the outermost type, and the arguments of the ones Swift writes as sugar (`Speed?`,
+        // `[Speed]`), print as `String(describing:)` does; deeper arguments with their parents.
+        var depth = 0
+        var bare: Set<Int> = [0]
+        func flush() {
+            guard !name.isEmpty else { return }
+            let components = name.split(separator: ".")
+            let base: String
+            if bare.contains(depth) {
+                base = components.last.map(String.init) ?? name
+            } else {
+                base = components.count > 1 ? components.dropFirst().joined(separator: ".") : name
+            }
+            if bare.contains(depth), ["Optional", "Array", "Dictionary"].contains(base) { bare.insert(depth + 1) }
+            result += base
+            name = ""
+        }
+        for character in text {
+            if character.isLetter || character.isNumber || character == "_" || character == "." {
+                name.append(character)
+                continue
+            }
+            flush()
+            if character == "<" { depth += 1 }
+            if character == ">" {
+                bare.remove(depth)
+                depth -= 1
+            }
+            result.append(character)
+        }
+        flush()
+        return result
+    }
+
+    static func tidy(_ name: Substring) -> String {
+        guard let open = name.firstIndex(of: "<"), name.last == ">" else { return String(name) }
+        let base = name[..<open]
+        let arguments = splitArguments(name[name.index(after: open)..<name.index(before: name.endIndex)]).map(tidy)
+        switch (base, arguments.count) {
+        case ("Array", 1): return "[" + arguments[0] + "]"
+        case ("Optional", 1):
+            // NB: an optional function type needs parentheses to stay one: `(() -> ())?`.
+            return arguments[0].contains("->") ? "(" + arguments[0] + ")?" : arguments[0] + "?"
+        case ("Dictionary", 2): return "[" + arguments[0] + ": " + arguments[1] + "]"
+        default: return base + "<" + arguments.joined(separator: ", ") + ">"
+        }
+    }
+
+    /// `Int, Array<String>` into its top-level parts.
+    private static func splitArguments(_ text: Substring) -> [Substring] {
+        var parts: [Substring] = []
+        var depth = 0
+        var start = text.startIndex
+        for index in text.indices {
+            switch text[index] {
+            case "<", "(", "[": depth += 1
+            case ">", ")", "]": depth -= 1
+            case "," where depth == 0:
+                parts.append(text[start..<index])
+                start = text.index(after: index)
+            default: break
+            }
+        }
+        parts.append(text[start...])
+        return parts.map { $0.drop { $0 == " " } }
+    }
+}
