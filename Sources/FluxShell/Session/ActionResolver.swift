@@ -19,16 +19,23 @@ final class ActionResolver {
         }
     }
 
+    private struct Memo {
+        var last: Resolved?
+        var anyStoreValidates = false
+    }
+
     // NB: a resolver belongs to one session, used from one thread at a time (a session is not
-    // Sendable): the properties read on every dispatch skip the run-time exclusivity checks.
-    @exclusivity(unchecked) private var last: Resolved?
+    // Sendable): what every dispatch reads is one value whose run-time exclusivity checks are
+    // skipped.
+    @exclusivity(unchecked) private var memo = Memo()
+
     /// Whether any loaded store checks actions before they are dispatched.
-    @exclusivity(unchecked) private(set) var anyStoreValidates = false
+    var anyStoreValidates: Bool { memo.anyStoreValidates }
 
     /// Forgets what was resolved for an earlier set of stores.
     func storesChanged(_ stores: [Session.LoadedStore]) {
-        last = nil
-        anyStoreValidates = stores.contains { $0.runtime.validates }
+        memo.last = nil
+        memo.anyStoreValidates = stores.contains { $0.runtime.validates }
     }
 
     /// The typed action of every store in `stores` that accepts `invocation`.
@@ -36,14 +43,14 @@ final class ActionResolver {
     /// - Throws: the first store's refusal, or "unknown action" (with a suggestion) when no store
     ///   has the case.
     func resolve(_ invocation: ActionInvocation, in stores: [Session.LoadedStore]) throws(ShellError) -> Resolved {
-        if let last, last.invocation == invocation { return last }
+        if let last = memo.last, last.invocation == invocation { return last }
         var payloads: [SessionAction.Payload] = []
         // NB: the last record, when nothing else holds it, is refilled, its array emptied with
         // its storage kept: an action never seen before allocates neither.
         var record: Resolved?
-        if last != nil, isKnownUniquelyReferenced(&last!) {
-            record = last
-            last = nil
+        if memo.last != nil, isKnownUniquelyReferenced(&memo.last!) {
+            record = memo.last
+            memo.last = nil
             swap(&payloads, &record!.payloads)
             payloads.removeAll(keepingCapacity: true)
         }
@@ -76,7 +83,7 @@ final class ActionResolver {
             } else {
                 resolved = Resolved(invocation, payloads, retyped: form)
             }
-            last = resolved
+            memo.last = resolved
             return resolved
         }
         if let (store, error) = rejections.first { throw Self.attributed(error, to: store, among: stores) }

@@ -11,6 +11,9 @@ final class DispatchTrace {
         var isTracing = false
         var own: CommandDiff.Step?
         var followUps: [CommandDiff.Step] = []
+        /// How many follow-ups the command queued, and whether one went over the limit.
+        var followUpCount = 0
+        var followUpLimitReached = false
     }
 
     // NB: a trace belongs to one session, used from one thread at a time: what every action
@@ -26,7 +29,23 @@ final class DispatchTrace {
     /// Starts tracing a command.
     func start() {
         steps.isTracing = true
+        steps.followUpCount = 0
+        steps.followUpLimitReached = false
     }
+
+    /// Counts a follow-up the command queues: `false` once there are more than `limit`, and the
+    /// command's result says so (``followUpLimitReached``).
+    func admitsFollowUp(limit: Int) -> Bool {
+        steps.followUpCount += 1
+        guard steps.followUpCount <= limit else {
+            steps.followUpLimitReached = true
+            return false
+        }
+        return true
+    }
+
+    /// Whether the command queued more follow-ups than its limit (and the rest were dropped).
+    var followUpLimitReached: Bool { steps.followUpLimitReached }
 
     /// Begins the step of an action being delivered.
     func begin(_ action: SessionAction) {

@@ -37,8 +37,6 @@ import FluxCore
 
     /// The steps of the command being dispatched: its own, then the follow-ups'.
     let trace = DispatchTrace()
-    @exclusivity(unchecked) private var followUpCount = 0
-    @exclusivity(unchecked) private var followUpOverflow = false
     final class LoadedStore {
         let runtime: any StoreRuntime
         let definition: StoreDefinition
@@ -205,8 +203,6 @@ import FluxCore
         // NB: from here on, the action as its values print (an offset typed in a date, a set in
         // any order, a CodingKeys name): history, `save` and JSON show what the state shows.
         let invocation = resolved.printed
-        followUpCount = 0
-        followUpOverflow = false
         trace.start()
         dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: false, payloads: resolved.payloads))
         // NB: moved out, not copied: no reference counting for what the stores filled.
@@ -226,18 +222,14 @@ import FluxCore
         // result is copied on its way out, and an action is reference counting.
         return CommandResult(
             diff, printedAction: resolved.retyped,
-            followUpLimitReached: followUpOverflow ? followUpLimit : nil)
+            followUpLimitReached: trace.followUpLimitReached ? followUpLimit : nil)
     }
 
     /// Queues an effect's follow-up action: typed for the store whose effect made it, from its
     /// text for every other loaded store that accepts it.
     private func dispatchFollowUp(_ invocation: ActionInvocation, _ action: TypedAction, from origin: ObjectIdentifier)
     {
-        followUpCount += 1
-        guard followUpCount <= followUpLimit else {
-            followUpOverflow = true
-            return
-        }
+        guard trace.admitsFollowUp(limit: followUpLimit) else { return }
         var payloads: [SessionAction.Payload] = []
         for store in stores {
             if store.id == origin {
