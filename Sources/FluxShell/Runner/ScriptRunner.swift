@@ -50,23 +50,32 @@
     public let options: Options
     /// `nil`: nothing is printed (the scenario runner).
     private let output: RunnerOutput?
-    @exclusivity(unchecked) public private(set) var failures: [Diagnostic] = []
+    /// The failures so far, in order.
+    public var failures: [Diagnostic] { progress.failures }
     public private(set) var diffBlocks: [DiffBlock] = []
     /// Called with each line's location before it runs: a child process of `run` or `test` that
     /// is run again to find the line that trapped writes it where its parent reads it.
     public var beforeEachLine: ((SourceLocation) -> Void)?
     /// The script asked to stop (`quit`), or `--bail` stopped it.
-    @exclusivity(unchecked) public private(set) var isStopped = false
+    public var isStopped: Bool { progress.isStopped }
 
-    // NB: a runner is used from one thread at a time: the properties touched on every line skip
-    // the run-time exclusivity checks.
-    @exclusivity(unchecked) private var pending: Pending?
+    /// What every line reads or changes.
+    private struct Progress {
+        var failures: [Diagnostic] = []
+        var isStopped = false
+        /// The state-changing command whose expected diff lines are being read.
+        var pending: Pending?
+        /// The last line parsed, its bytes, and how: scripts repeat lines (`dispatch increment`)
+        /// a lot, and a repeated line is recognised before it is even decoded.
+        var lastParse: ParsedLineCache?
+    }
+
+    // NB: a runner is used from one thread at a time: what every line touches is one value whose
+    // run-time exclusivity checks are skipped.
+    @exclusivity(unchecked) private var progress = Progress()
     /// The line of the state-changing command just before, when it failed: its expected diff
     /// lines have nothing to be compared with (one error says so, for the whole block).
     private var failedCommand: (line: Int, reported: Bool)?
-    /// The last line parsed, its bytes, and how: scripts repeat lines (`dispatch increment`) a
-    /// lot, and a repeated line is recognised before it is even decoded.
-    @exclusivity(unchecked) private var lastParse: ParsedLineCache?
 
     private final class ParsedLineCache {
         var line: String
@@ -130,7 +139,7 @@
     public func run(_ lines: inout some LineSource, file: String) {
         var number = 0
         var tooLong = false
-        while !isStopped, let line = lines.nextLine(tooLong: &tooLong) {
+        while !progress.isStopped, let line = lines.nextLine(tooLong: &tooLong) {
             number += 1
             if let beforeEachLine { beforeEachLine(SourceLocation(file: file, line: number)) }
             if tooLong {
@@ -150,7 +159,7 @@
         let location = SourceLocation(file: file, line: number)
         var bytes = raw
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        if let lastParse, Bytes.equal(bytes, lastParse.line) {
+        if let lastParse = progress.lastParse, Bytes.equal(bytes, lastParse.line) {
             closePending()
             run(lastParse, at: location)
             return
@@ -172,7 +181,7 @@
             }
             let text = Self.trimmed(line)
             let isEllipsis = text == ExpectedDiff.ellipsis
-            guard let pending else {
+            guard let pending = progress.pending else {
                 if let failed = failedCommand {
                     guard !failed.reported else { return }
                     failedCommand?.reported = true
@@ -211,13 +220,13 @@
         }
         // NB: the last line's record is refilled when nothing else holds it: a line never seen
         // before allocates no new one.
-        if lastParse != nil, isKnownUniquelyReferenced(&lastParse!) {
-            lastParse!.line = line
-            lastParse!.parsed = parsed
+        if progress.lastParse != nil, isKnownUniquelyReferenced(&progress.lastParse!) {
+            progress.lastParse!.line = line
+            progress.lastParse!.parsed = parsed
         } else {
-            lastParse = ParsedLineCache(line: line, parsed: parsed)
+            progress.lastParse = ParsedLineCache(line: line, parsed: parsed)
         }
-        run(lastParse!, at: location)
+        run(progress.lastParse!, at: location)
     }
 
     /// Ends the script: checks the last command's expected diff lines.
@@ -268,26 +277,28 @@
                 spare.diff = result.diff
                 spare.firstExpectedLine = location.line + 1
                 spare.isRequired = isRequired
-                pending = spare
+                progress.pending = spare
             } else {
-                pending = Pending(
+                progress.pending = Pending(
                     location: location, line: line, result: result, firstExpectedLine: location.line + 1,
                     isRequired: isRequired)
             }
         }
-        if result.quits { isStopped = true }
+        if result.quits { progress.isStopped = true }
     }
 
     private func closePending() {
         failedCommand = nil
         // NB: the common case, a command with no expected lines to check, costs no copy.
-        if pending?.expected.isEmpty == true, pending?.isRequired == false, !options.collectsDiffBlocks {
-            sparePending = pending
-            pending = nil
+        if progress.pending?.expected.isEmpty == true, progress.pending?.isRequired == false,
+            !options.collectsDiffBlocks
+        {
+            sparePending = progress.pending
+            progress.pending = nil
             return
         }
-        guard let block = pending else { return }
-        pending = nil
+        guard let block = progress.pending else { return }
+        progress.pending = nil
         let actual = block.actual
         let failure = check(block, actual: actual)
         if options.collectsDiffBlocks {
@@ -355,9 +366,9 @@
     }
 
     private func record(_ diagnostic: Diagnostic) {
-        failures.append(diagnostic)
+        progress.failures.append(diagnostic)
         output?.report(diagnostic)
-        if options.bail { isStopped = true }
+        if options.bail { progress.isStopped = true }
     }
 
     /// `~ `, `+ `, `- `, `=> ` lines, `(no changes)` and `...`.
