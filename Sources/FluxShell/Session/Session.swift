@@ -10,24 +10,47 @@ import FluxCore
 /// ```
 @_spi(Engine) public final class Session {
     public let catalog: StoreCatalog
-    /// Whether later commands require their expected diff lines (`exhaustive on`).
-    @exclusivity(unchecked) public internal(set) var isExhaustive = false
     /// How many follow-up actions one command may cause before the session stops it.
     public var followUpLimit = 10_000
 
-    // NB: a session is used from one thread at a time (it is not Sendable), so the properties
-    // touched on every command skip the run-time exclusivity checks.
     let dispatcher = Dispatcher<SessionAction>()
-    @exclusivity(unchecked) var stores: [LoadedStore] = []
     var activeIndex: Int?
+
+    /// What every command reads or changes.
+    struct Hot {
+        var isExhaustive = false
+        var stores: [LoadedStore] = []
+        var timeline: Timeline
+        var watches: [(alias: String, path: ValuePath)] = []
+    }
+
+    // NB: a session is used from one thread at a time (it is not Sendable): what every command
+    // touches is one value whose run-time exclusivity checks are skipped. The check on `watches`
+    // alone cost 3 % of a piped `dispatch increment` (0.87-0.89 s per million without, 0.90-0.92
+    // with); grouped with the rest, one unchecked value costs what four did.
+    @exclusivity(unchecked) var hot: Hot
+
+    /// Whether later commands require their expected diff lines (`exhaustive on`).
+    public internal(set) var isExhaustive: Bool {
+        get { hot.isExhaustive }
+        set { hot.isExhaustive = newValue }
+    }
+    var stores: [LoadedStore] {
+        _read { yield hot.stores }
+        _modify { yield &hot.stores }
+    }
     /// The undo log, the transcript and the stores' states along them (see ``Timeline``).
-    @exclusivity(unchecked) var timeline: Timeline
+    var timeline: Timeline {
+        _read { yield hot.timeline }
+        _modify { yield &hot.timeline }
+    }
     /// The undo log (read-only: the timeline changes it).
-    var history: SessionHistory { timeline.history }
+    var history: SessionHistory { hot.timeline.history }
     /// `watch`: the paths whose diff lines print, each with the alias of the store it is in.
-    // NB: unchecked like the rest: read for every printed line (`watchFilter`); the run-time
-    // check cost 3 % of a piped `dispatch increment` (0.87-0.89 s per million without, 0.90-0.92 with).
-    @exclusivity(unchecked) var watches: [(alias: String, path: ValuePath)] = []
+    var watches: [(alias: String, path: ValuePath)] {
+        _read { yield hot.watches }
+        _modify { yield &hot.watches }
+    }
     /// How many commands `save` can write; a longer session stops recording its transcript.
     public var transcriptLimit: Int {
         get { timeline.transcriptLimit }
@@ -57,7 +80,7 @@ import FluxCore
     ///   - historyLimit: how many state-changing commands `undo` can go back.
     public init(catalog: StoreCatalog, historyLimit: Int = 1_000) {
         self.catalog = catalog
-        self.timeline = Timeline(historyLimit: historyLimit)
+        self.hot = Hot(timeline: Timeline(historyLimit: historyLimit))
         // NB: registered before any store's handler, so each action's step begins before the
         // stores add to it. A handler rather than a middleware: the dispatcher's path without
         // middleware is the shortest, and this runs on every action.
