@@ -65,7 +65,9 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     @usableFromInline let alias: String
     @usableFromInline let actionCases: ActionCases
     // NB: a runtime belongs to one session, used from one thread at a time: the properties
-    // touched on every action skip the run-time exclusivity checks.
+    // touched on every action skip the run-time exclusivity checks. Each on its own: grouped in
+    // one struct behind one unchecked property (as the session's are), a piped line cost 3.3 %
+    // more (callgrind, 20,000 `dispatch increment`: 210.5M instructions against 203.8M).
     @usableFromInline @exclusivity(unchecked) var onFollowUp:
         ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
     @usableFromInline let store: Store<M.State>
