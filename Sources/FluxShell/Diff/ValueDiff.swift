@@ -34,13 +34,11 @@ public final class ValueDiffer {
     /// for its state type, not in generic code that looks up the type's metadata on every step.
     @inlinable
     func step<T>(from old: T, to new: T, _ shape: TypeShape) -> [DiffEntry] {
-        withUnsafePointer(to: old) { a in
-            withUnsafePointer(to: new) { b in step(UnsafeRawPointer(a), UnsafeRawPointer(b), shape) }
-        }
+        ValueAddress.of(old, new) { a, b in step(a, b, shape) }
     }
 
     @usableFromInline
-    func step(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ shape: TypeShape) -> [DiffEntry] {
+    func step(_ old: ValueAddress, _ new: ValueAddress, _ shape: TypeShape) -> [DiffEntry] {
         entries = []
         diff(old, new, shape, at: .root)
         defer { entries = [] }
@@ -50,13 +48,11 @@ public final class ValueDiffer {
     /// Adds the diff from `old` to `new`, values of `shape.type`, at `path`.
     func diff<T>(_ old: T, _ new: T, _ shape: TypeShape, at path: ValuePath) {
         // NB: both pointers live only for the closures; `shape` is `T`'s, as every caller passes.
-        withUnsafePointer(to: old) { a in
-            withUnsafePointer(to: new) { b in diff(UnsafeRawPointer(a), UnsafeRawPointer(b), shape, at: path) }
-        }
+        ValueAddress.of(old, new) { a, b in diff(a, b, shape, at: path) }
     }
 
     /// Adds the diff between the values of `shape.type` at `old` and `new`.
-    func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ shape: TypeShape, at path: ValuePath) {
+    func diff(_ old: ValueAddress, _ new: ValueAddress, _ shape: TypeShape, at path: ValuePath) {
         guard depth < ValueReader.maximumDepth else {
             return diffPrinted(reader.read(at: old, shape), reader.read(at: new, shape), at: path)
         }
@@ -110,66 +106,62 @@ public final class ValueDiffer {
         // NB: elements are reached through the arrays' own buffers (index × stride), valid for the
         // duration of the closures below, so no element is copied to be compared.
         let shape = TypeShape.of(Element.self)
-        old.withUnsafeBufferPointer { before in
-            new.withUnsafeBufferPointer { after in
-                let stride = MemoryLayout<Element>.stride
-                guard let oldBase = before.baseAddress.map(UnsafeRawPointer.init),
-                    let newBase = after.baseAddress.map(UnsafeRawPointer.init)
-                else {
-                    // One side is empty: every element of the other appeared or went.
-                    for (index, element) in new.enumerated() {
-                        entries.append(
-                            DiffEntry(
-                                operation: .added, path: path.appending(.index(offset + index)), old: nil,
-                                new: reader.read(element)))
-                    }
-                    for (index, element) in old.enumerated() {
-                        entries.append(
-                            DiffEntry(
-                                operation: .removed, path: path.appending(.index(offset + index)),
-                                old: reader.read(element), new: nil))
-                    }
-                    return
+        ValueAddress.elements(of: old, new) { oldFirst, newFirst in
+            let stride = MemoryLayout<Element>.stride
+            guard let oldBase = oldFirst, let newBase = newFirst else {
+                // One side is empty: every element of the other appeared or went.
+                for (index, element) in new.enumerated() {
+                    entries.append(
+                        DiffEntry(
+                            operation: .added, path: path.appending(.index(offset + index)), old: nil,
+                            new: reader.read(element)))
                 }
-                var prefix = 0
-                while prefix < old.count, prefix < new.count,
-                    shape.same(oldBase + prefix * stride, newBase + prefix * stride)
-                {
-                    prefix += 1
+                for (index, element) in old.enumerated() {
+                    entries.append(
+                        DiffEntry(
+                            operation: .removed, path: path.appending(.index(offset + index)),
+                            old: reader.read(element), new: nil))
                 }
-                var suffix = 0
-                while suffix < old.count - prefix, suffix < new.count - prefix,
-                    shape.same(oldBase + (old.count - 1 - suffix) * stride, newBase + (new.count - 1 - suffix) * stride)
-                {
-                    suffix += 1
-                }
-                let oldCount = old.count - prefix - suffix
-                let newCount = new.count - prefix - suffix
-                if oldCount == 1, newCount == 1 {
-                    // NB: one element changed in place (a todo toggled): no edit script needed.
-                    return diff(
-                        oldBase + prefix * stride, newBase + prefix * stride, shape,
-                        at: path.appending(.index(offset + prefix)))
-                }
-                let oldValues = (prefix..<(prefix + oldCount)).map { reader.read(at: oldBase + $0 * stride, shape) }
-                let newValues = (prefix..<(prefix + newCount)).map { reader.read(at: newBase + $0 * stride, shape) }
-                for edit in ArrayEdit.edits(from: oldValues, to: newValues, pairsChanges: true) {
-                    switch edit {
-                    case .changed(let oldIndex, let newIndex):
-                        diff(
-                            oldBase + (prefix + oldIndex) * stride, newBase + (prefix + newIndex) * stride, shape,
-                            at: path.appending(.index(offset + prefix + newIndex)))
-                    case .removed(let index):
-                        entries.append(
-                            DiffEntry(
-                                operation: .removed, path: path.appending(.index(offset + prefix + index)),
-                                old: oldValues[index], new: nil))
-                    case .inserted(let index):
-                        entries.append(
-                            DiffEntry(
-                                operation: .added, path: path.appending(.index(offset + prefix + index)), old: nil,
-                                new: newValues[index]))
-                    }
+                return
+            }
+            var prefix = 0
+            while prefix < old.count, prefix < new.count,
+                shape.same(oldBase + prefix * stride, newBase + prefix * stride)
+            {
+                prefix += 1
+            }
+            var suffix = 0
+            while suffix < old.count - prefix, suffix < new.count - prefix,
+                shape.same(oldBase + (old.count - 1 - suffix) * stride, newBase + (new.count - 1 - suffix) * stride)
+            {
+                suffix += 1
+            }
+            let oldCount = old.count - prefix - suffix
+            let newCount = new.count - prefix - suffix
+            if oldCount == 1, newCount == 1 {
+                // NB: one element changed in place (a todo toggled): no edit script needed.
+                return diff(
+                    oldBase + prefix * stride, newBase + prefix * stride, shape,
+                    at: path.appending(.index(offset + prefix)))
+            }
+            let oldValues = (prefix..<(prefix + oldCount)).map { reader.read(at: oldBase + $0 * stride, shape) }
+            let newValues = (prefix..<(prefix + newCount)).map { reader.read(at: newBase + $0 * stride, shape) }
+            for edit in ArrayEdit.edits(from: oldValues, to: newValues, pairsChanges: true) {
+                switch edit {
+                case .changed(let oldIndex, let newIndex):
+                    diff(
+                        oldBase + (prefix + oldIndex) * stride, newBase + (prefix + newIndex) * stride, shape,
+                        at: path.appending(.index(offset + prefix + newIndex)))
+                case .removed(let index):
+                    entries.append(
+                        DiffEntry(
+                            operation: .removed, path: path.appending(.index(offset + prefix + index)),
+                            old: oldValues[index], new: nil))
+                case .inserted(let index):
+                    entries.append(
+                        DiffEntry(
+                            operation: .added, path: path.appending(.index(offset + prefix + index)), old: nil,
+                            new: newValues[index]))
                 }
             }
         }

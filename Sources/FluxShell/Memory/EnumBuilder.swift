@@ -67,7 +67,7 @@ extension ActionCases {
                     canonical.arguments.append(
                         .init(
                             label: signature.parameters[number].label,
-                            value: ValueReader.read(parameter.shape.load(payload + parameter.offset))))
+                            value: ValueReader.read(parameter.shape.loadRaw(payload + parameter.offset))))
                 }
                 printed = canonical
             }

@@ -56,7 +56,7 @@ final class TypeShape: @unchecked Sendable {
     /// `==` when the type is `Equatable`.
     let equal: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?
     /// A copy of the value at a pointer, as `Any` (for `Mirror` and descriptions).
-    let load: @Sendable (UnsafeRawPointer) -> Any
+    let loadRaw: @Sendable (UnsafeRawPointer) -> Any
     /// Initializes uninitialized memory of this type at a pointer to the value whose printed form
     /// is given (``ValueBuilder``); on a failure, the memory is left uninitialized.
     let initialize: (UnsafeMutableRawPointer, JSONValue, [any CodingKey]) throws -> Void
@@ -118,7 +118,7 @@ final class TypeShape: @unchecked Sendable {
         // on a `T`, or a base plus the offset the runtime gives for a member of type `T` in memory
         // allocated as its struct, tuple or enum payload (``ValueBuilder``, ``ActionCases``).
         // `initialize` is only given uninitialized memory and `destroy` only memory it filled.
-        self.load = { $0.assumingMemoryBound(to: T.self).pointee }
+        self.loadRaw = { $0.assumingMemoryBound(to: T.self).pointee }
         self.initialize = { destination, value, path in
             destination.initializeMemory(as: T.self, to: try ValueBuilder.build(T.self, from: value, at: path))
         }
@@ -166,7 +166,14 @@ final class TypeShape: @unchecked Sendable {
         }
     }
 
+    /// The value at `address`, of this shape's type, as an `Any`.
+    func load(_ address: ValueAddress) -> Any { loadRaw(address.raw) }
+
     /// Whether the values at two addresses of this shape's type are certainly the same.
+    @inline(__always)
+    func same(_ a: ValueAddress, _ b: ValueAddress) -> Bool { same(a.raw, b.raw) }
+
+    /// The same, at raw addresses (for the code in `Memory/`).
     func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
         // NB: one or two words (an `Int`, a reference, a `String`) are compared as words, without
         // a call to `memcmp`: a 22-member state compares 22 members per line.

@@ -11,7 +11,7 @@ extension Optional: ShellValue {
     }
 
     /// Two values: diffed as the wrapped type; a value that appears or goes: one `~` line.
-    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+    static func diff(_ old: ValueAddress, _ new: ValueAddress, at path: ValuePath, in differ: ValueDiffer) {
         if case .some(let before) = value(at: old), case .some(let after) = value(at: new) {
             differ.diff(before, after, TypeShape.of(Wrapped.self), at: path)
         } else {
@@ -19,7 +19,7 @@ extension Optional: ShellValue {
         }
     }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+    static func read(at pointer: ValueAddress, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
         -> JSONValue?
     {
         value(at: pointer).flatMap { reader.read($0, at: path) }
@@ -70,13 +70,13 @@ extension Array: ShellValue {
 
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+    static func read(at pointer: ValueAddress, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
         -> JSONValue?
     {
         value(at: pointer).read(at: path, reader)
     }
 
-    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+    static func diff(_ old: ValueAddress, _ new: ValueAddress, at path: ValuePath, in differ: ValueDiffer) {
         differ.diffOrdered(value(at: old), value(at: new), offset: 0, at: path)
     }
 
@@ -90,13 +90,13 @@ extension ContiguousArray: ShellValue {
 
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+    static func read(at pointer: ValueAddress, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
         -> JSONValue?
     {
         value(at: pointer).read(at: path, reader)
     }
 
-    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+    static func diff(_ old: ValueAddress, _ new: ValueAddress, at path: ValuePath, in differ: ValueDiffer) {
         differ.diffOrdered(Array(value(at: old)), Array(value(at: new)), offset: 0, at: path)
     }
 
@@ -120,14 +120,14 @@ extension ChunkedArray: ShellValue {
 
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(self) }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+    static func read(at pointer: ValueAddress, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
         -> JSONValue?
     {
         value(at: pointer).read(at: path, reader)
     }
 
     /// The chunks both versions share are skipped without looking at their elements.
-    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+    static func diff(_ old: ValueAddress, _ new: ValueAddress, at path: ValuePath, in differ: ValueDiffer) {
         let before = value(at: old)
         let after = value(at: new)
         let shared = before.sharedChunkElements(with: after)
@@ -152,7 +152,7 @@ extension Set: ShellValue {
     }
 
     /// As its sorted array, with one `+` or `-` line per element that appeared or disappeared.
-    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+    static func diff(_ old: ValueAddress, _ new: ValueAddress, at path: ValuePath, in differ: ValueDiffer) {
         guard case .array(let before) = read(at: old, differ.reader),
             case .array(let after) = read(at: new, differ.reader)
         else { return }
@@ -176,7 +176,7 @@ extension Dictionary: ShellValue {
     }
 
     /// `["key"]` by printed key, or `.count` when no key prints as `count`.
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+    static func read(at pointer: ValueAddress, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
         -> JSONValue?
     {
         guard case .key(let text)? = path.first else { return nil }
@@ -191,7 +191,7 @@ extension Dictionary: ShellValue {
 
     /// Keys in both are diffed as their values' type; others appear or disappear; the lines come
     /// in the printed order of their keys, as the state prints.
-    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+    static func diff(_ old: ValueAddress, _ new: ValueAddress, at path: ValuePath, in differ: ValueDiffer) {
         let before = value(at: old)
         let after = value(at: new)
         let shape = TypeShape.of(Value.self)
@@ -200,9 +200,7 @@ extension Dictionary: ShellValue {
             let keyPath = path.appending(.key(text))
             switch (before[key], after[key]) {
             case (let previous?, let current?):
-                let same = withUnsafePointer(to: previous) { a in
-                    withUnsafePointer(to: current) { b in shape.same(a, b) }
-                }
+                let same = shape.sameValue(previous, current)
                 if !same { differ.diff(previous, current, shape, at: keyPath) }
             case (nil, let current?):
                 differ.entries.append(

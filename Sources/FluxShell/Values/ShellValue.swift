@@ -20,11 +20,11 @@ protocol ShellValue {
 
     /// Adds to `differ` the changes from the value at `old` to the one at `new`, both of this
     /// type, at `path`. By default, the two printed values are compared.
-    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer)
+    static func diff(_ old: ValueAddress, _ new: ValueAddress, at path: ValuePath, in differ: ValueDiffer)
 
     /// The value at `path` (not empty) inside the value at `pointer`, reading only what the path
     /// goes through; `nil` to let the whole printed value answer. By default, `nil`.
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+    static func read(at pointer: ValueAddress, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
         -> JSONValue?
 
     /// Whether ``parse(_:at:)`` can give a value (other than `nil`), given that the types in
@@ -41,22 +41,18 @@ protocol ShellValue {
 }
 
 extension ShellValue {
-    /// NB: safe because every pointer handed here comes from `withUnsafePointer(to:)` on a value
-    /// of `Self`, or from a field offset the runtime gave for a member of type `Self`
-    /// (``TypeShape``); it is read as a copy and never kept. Reading members in place this way is
-    /// what lets a 22-member state cost about a counter's time per line instead of a `Mirror`
-    /// walk that boxes every member (measured in `Scripts/bench-anchor.sh`).
-    static func value(at pointer: UnsafeRawPointer) -> Self { pointer.assumingMemoryBound(to: Self.self).pointee }
+    /// The value at `address`, which holds a `Self` (see ``ValueAddress``), as a copy.
+    static func value(at address: ValueAddress) -> Self { address.value(as: Self.self) }
 
-    static func read(at pointer: UnsafeRawPointer, _ reader: ValueReader) -> JSONValue {
+    static func read(at pointer: ValueAddress, _ reader: ValueReader) -> JSONValue {
         value(at: pointer).shellValue(reader)
     }
 
-    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+    static func diff(_ old: ValueAddress, _ new: ValueAddress, at path: ValuePath, in differ: ValueDiffer) {
         differ.diffPrinted(read(at: old, differ.reader), read(at: new, differ.reader), at: path)
     }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+    static func read(at pointer: ValueAddress, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
         -> JSONValue?
     {
         nil

@@ -15,7 +15,7 @@ struct ValueForm {
 
     let rule: Rule
     /// The printed form of the value of the type at a pointer.
-    let read: (UnsafeRawPointer, ValueReader) -> JSONValue
+    let read: (ValueAddress, ValueReader) -> JSONValue
     /// The value (as `Any`, holding the type itself) whose printed form is the argument; `nil`
     /// when this form cannot be read back (then `Decodable`, when the type is, is tried).
     let parse: ((JSONValue, [any CodingKey]) throws -> Any)?
@@ -32,7 +32,7 @@ struct ValueForm {
             return ValueForm(
                 rule: .setAlgebra,
                 read: { pointer, reader in
-                    let elements = pointer.assumingMemoryBound(to: S.self).pointee.map { reader.read($0) }
+                    let elements = pointer.value(as: S.self).map { reader.read($0) }
                     return .array(PrintedOrder.sorted(elements))
                 },
                 parse: { value, path in
@@ -67,7 +67,7 @@ struct ValueForm {
         return ValueForm(
             rule: .mirror,
             read: { pointer, reader in
-                let value = pointer.assumingMemoryBound(to: T.self).pointee
+                let value = pointer.value(as: T.self)
                 return reader.readMirror(Mirror(reflecting: value), of: value)
             },
             parse: nil, inner: nil)
@@ -82,7 +82,7 @@ struct ValueForm {
         func make<R: RawRepresentable>(_: R.Type) -> ValueForm {
             ValueForm(
                 rule: .rawValue,
-                read: { pointer, reader in reader.read(pointer.assumingMemoryBound(to: R.self).pointee.rawValue) },
+                read: { pointer, reader in reader.read(pointer.value(as: R.self).rawValue) },
                 parse: { value, path in
                     let raw = try ValueBuilder.build(R.RawValue.self, from: value, at: path)
                     guard let result = R(rawValue: raw) else {
@@ -115,7 +115,7 @@ struct ValueForm {
         func make<C: Collection>(_: C.Type) -> ValueForm {
             ValueForm(
                 rule: .collection,
-                read: { pointer, reader in reader.readElements(pointer.assumingMemoryBound(to: C.self).pointee) },
+                read: { pointer, reader in reader.readElements(pointer.value(as: C.self)) },
                 parse: parser(C.self, fields: fields),
                 inner: C.Element.self)
         }

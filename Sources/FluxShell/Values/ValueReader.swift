@@ -26,7 +26,7 @@
 
     public func read<T>(_ value: T) -> JSONValue {
         // NB: the pointer lives only for the closure and is read through `T`'s own shape.
-        return withUnsafePointer(to: value) { read(at: UnsafeRawPointer($0), TypeShape.of(T.self)) }
+        return ValueAddress.of(value) { read(at: $0, TypeShape.of(T.self)) }
     }
 
     /// The value at `path` inside `value`, reading only what the path goes through (a member of
@@ -35,10 +35,10 @@
     /// not exist: then ``ValuePath/lookup(in:)`` on the whole value answers, errors included.
     public func read<T>(_ value: T, at path: ArraySlice<ValuePath.Segment>) -> JSONValue? {
         // NB: as in `read(_:)`, the pointer lives only for the closure and is read through `T`'s shape.
-        withUnsafePointer(to: value) { read(at: UnsafeRawPointer($0), TypeShape.of(T.self), path: path) }
+        ValueAddress.of(value) { read(at: $0, TypeShape.of(T.self), path: path) }
     }
 
-    func read(at pointer: UnsafeRawPointer, _ shape: TypeShape, path: ArraySlice<ValuePath.Segment>) -> JSONValue? {
+    func read(at pointer: ValueAddress, _ shape: TypeShape, path: ArraySlice<ValuePath.Segment>) -> JSONValue? {
         guard let segment = path.first else { return read(at: pointer, shape) }
         // NB: each level walked counts toward `maximumDepth`, as it does when the whole value is read.
         depth += 1
@@ -55,7 +55,7 @@
     }
 
     /// The value of type `shape.type` stored at `pointer`.
-    func read(at pointer: UnsafeRawPointer, _ shape: TypeShape) -> JSONValue {
+    func read(at pointer: ValueAddress, _ shape: TypeShape) -> JSONValue {
         guard depth < Self.maximumDepth else { return .string("(too deep)") }
         depth += 1
         defer { depth -= 1 }
@@ -170,7 +170,7 @@
         var values: [JSONValue] = []
         values.reserveCapacity(elements.count)
         for element in elements {
-            values.append(withUnsafePointer(to: element) { read(at: UnsafeRawPointer($0), shape) })
+            values.append(ValueAddress.of(element) { read(at: $0, shape) })
         }
         return .array(values)
     }

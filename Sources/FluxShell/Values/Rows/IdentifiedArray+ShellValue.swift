@@ -13,7 +13,7 @@ extension IdentifiedArray: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(elements) }
 
     /// `[i]`, `.count`, and `[id: X]` by the element's id, found by hashing.
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+    static func read(at pointer: ValueAddress, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
         -> JSONValue?
     {
         let array = value(at: pointer)
@@ -26,7 +26,7 @@ extension IdentifiedArray: ShellValue {
     }
 
     /// As an array: an element that appears or goes is one `+` or `-` line.
-    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+    static func diff(_ old: ValueAddress, _ new: ValueAddress, at path: ValuePath, in differ: ValueDiffer) {
         differ.diffOrdered(value(at: old).elements, value(at: new).elements, offset: 0, at: path)
     }
 

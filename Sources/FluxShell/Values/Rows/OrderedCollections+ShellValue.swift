@@ -8,14 +8,14 @@ extension OrderedSet: ShellValue {
 
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readElements(elements) }
 
-    static func read(at pointer: UnsafeRawPointer, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
+    static func read(at pointer: ValueAddress, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
         -> JSONValue?
     {
         value(at: pointer).elements.read(at: path, reader)
     }
 
     /// As an array: an insertion or removal is one line.
-    static func diff(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, at path: ValuePath, in differ: ValueDiffer) {
+    static func diff(_ old: ValueAddress, _ new: ValueAddress, at path: ValuePath, in differ: ValueDiffer) {
         differ.diffOrdered(value(at: old).elements, value(at: new).elements, offset: 0, at: path)
     }
 
