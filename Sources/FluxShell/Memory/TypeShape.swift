@@ -114,9 +114,10 @@ final class TypeShape: @unchecked Sendable {
         self.size = MemoryLayout<T>.size
         self.isBitwise = _isPOD(T.self)
         self.equal = Self.equality(of: T.self)
-        // NB: every pointer handed to these closures is to a `T`: one from `withUnsafePointer(to:)`
-        // on a `T`, or a base plus the offset the runtime gives for a member of type `T` in memory
-        // allocated as its struct, tuple or enum payload (``ValueBuilder``, ``ActionCases``).
+        // NB: every address handed to these closures is of a `T`: one lent by `ValueAddress.of`
+        // (or `withUnsafePointer(to:)` here) on a `T`, or a base plus the offset the runtime gives
+        // for a member of type `T` in memory allocated as its struct, tuple or enum payload
+        // (``ValueBuilder``, ``EnumBuilder``).
         // `initialize` is only given uninitialized memory and `destroy` only memory it filled.
         self.loadRaw = { $0.assumingMemoryBound(to: T.self).pointee }
         self.initialize = { destination, value, path in
@@ -162,7 +163,9 @@ final class TypeShape: @unchecked Sendable {
     /// NB: named apart from ``same(_:_:)``: an overload generic over the values would take the
     /// pointers given there as values and compare their bits.
     func sameValue<T>(_ a: T, _ b: T) -> Bool {
-        withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in same(UnsafeRawPointer(a), UnsafeRawPointer(b)) }
+        assert(!(a is ValueAddress), "an address compared as a value: call same(_:_:)")
+        return withUnsafePointer(to: a) { a in
+            withUnsafePointer(to: b) { b in sameRaw(UnsafeRawPointer(a), UnsafeRawPointer(b)) }
         }
     }
 
@@ -171,10 +174,13 @@ final class TypeShape: @unchecked Sendable {
 
     /// Whether the values at two addresses of this shape's type are certainly the same.
     @inline(__always)
-    func same(_ a: ValueAddress, _ b: ValueAddress) -> Bool { same(a.raw, b.raw) }
+    func same(_ a: ValueAddress, _ b: ValueAddress) -> Bool { sameRaw(a.raw, b.raw) }
 
-    /// The same, at raw addresses (for the code in `Memory/`).
-    func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
+    /// The same, at raw addresses.
+    ///
+    /// NB: private and named apart: an array, a string or an `&x` converts to a raw pointer
+    /// implicitly, and would be compared as memory.
+    private func sameRaw(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
         // NB: one or two words (an `Int`, a reference, a `String`) are compared as words, without
         // a call to `memcmp`: a 22-member state compares 22 members per line.
         switch size {

@@ -16,10 +16,12 @@ struct ValueAddress {
 
     @usableFromInline init(_ raw: UnsafeRawPointer) { self.raw = raw }
 
-    /// Calls `body` with the address of `value`.
+    /// Calls `body` with the address of `value` (a value: an address passed here would be lent
+    /// as a value of its own, and its bits read).
     @inlinable @inline(__always)
     static func of<T, R>(_ value: T, _ body: (ValueAddress) throws -> R) rethrows -> R {
-        try withUnsafePointer(to: value) { try body(ValueAddress(UnsafeRawPointer($0))) }
+        assert(!(value is ValueAddress), "the address of an address")
+        return try withUnsafePointer(to: value) { try body(ValueAddress(UnsafeRawPointer($0))) }
     }
 
     /// Calls `body` with the addresses of `a` and `b`.
@@ -32,8 +34,9 @@ struct ValueAddress {
         }
     }
 
-    /// Calls `body` with the addresses of the first elements of `a` and `b` (`nil` for an empty
-    /// array); the elements that follow are at multiples of `MemoryLayout<Element>.stride`.
+    /// Calls `body` with the addresses of the first elements of `a` and `b`; the elements that
+    /// follow are at multiples of `MemoryLayout<Element>.stride`. (`nil` only for an array with no
+    /// buffer of its own: a native array, even empty, has one.)
     @inline(__always)
     static func elements<Element, R>(of a: [Element], _ b: [Element], _ body: (ValueAddress?, ValueAddress?) -> R) -> R
     {

@@ -240,7 +240,10 @@ import FluxCore
             isUnchanged = stores.allSatisfy { $0.runtime.isUnchanged(since: history.cursor) }
         }
         let diff = CommandDiff(ownStep: ownStep, followUpSteps: followUps, isUnchanged: isUnchanged)
-        timeline.record(invocation, followUps: followUps.compactMap { $0.followUp }, diff: diff, in: stores)
+        // NB: the stores are read before the timeline is changed: both are parts of `hot`, and the
+        // two accesses must not overlap.
+        let loaded = stores
+        timeline.record(invocation, followUps: followUps.compactMap { $0.followUp }, diff: diff, in: loaded)
         // NB: the printed form travels with the result only when it differs from the text: a
         // result is copied on its way out, and an action is reference counting.
         return CommandResult(
@@ -283,14 +286,17 @@ import FluxCore
     // MARK: - Undo, redo, reset
 
     func undo(_ steps: Int) throws(ShellError) -> CommandResult {
-        CommandResult(try timeline.undo(steps, in: stores))
+        let loaded = stores
+        return CommandResult(try timeline.undo(steps, in: loaded))
     }
 
     func redo(_ steps: Int) throws(ShellError) -> CommandResult {
-        CommandResult(try timeline.redo(steps, in: stores))
+        let loaded = stores
+        return CommandResult(try timeline.redo(steps, in: loaded))
     }
 
     func reset() -> CommandResult {
-        CommandResult(timeline.reset(stores))
+        let loaded = stores
+        return CommandResult(timeline.reset(loaded))
     }
 }

@@ -220,7 +220,6 @@ struct StateHistory<State, Action> {
     /// else no difference in what prints.
     func reaches(_ made: State, _ kept: State) -> Bool {
         let shape = self.shape
-        // NB: both pointers are to `State` values and live only for the closures, as `same` needs.
         let same = shape.sameValue(made, kept)
         if same { return true }
         if shape.equal != nil || shape.isBitwise { return false }
