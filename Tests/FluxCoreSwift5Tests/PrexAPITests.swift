@@ -225,6 +225,27 @@ final class StoreLifetimeTests: XCTestCase {
         XCTAssertEqual(counts, [1])
     }
 
+    func testReplacingTheStateReflectsAsAnyChange() {
+        // What a shell attached to the app does for undo, redo and reset.
+        let flux = Flux(state: CounterState(), mutation: CounterMutation())
+        let view = CounterView()
+        let presenter = Presenter(view: view, flux: flux, executor: .immediate)
+        var heard: [Int] = []
+        let listener = flux.store.addListener(callback: { heard.append($0.new.count) })
+        presenter.dispatch(.increment)
+
+        let change = flux.store.replace(with: CounterState(count: 7, title: "restored"))
+
+        XCTAssertEqual(change?.old?.count, 1)
+        XCTAssertEqual(view.counts, [1, 7])
+        XCTAssertEqual(view.titles, [nil, "restored"])
+        XCTAssertEqual(heard, [1, 7])
+        // An equal state announces nothing.
+        XCTAssertNil(flux.store.replace(with: CounterState(count: 7, title: "restored")))
+        XCTAssertEqual(view.counts, [1, 7])
+        flux.store.removeListener(with: listener)
+    }
+
     func testAReleasedPresenterReflectsNothingMore() {
         let flux = Flux(state: CounterState(), mutation: CounterMutation())
         let view = CounterView()
