@@ -105,6 +105,10 @@ final class StoreStorage<State: FluxCore.State>: @unchecked Sendable {
     // and written only while `lock` is held, but for the read of `farewells` in the store's
     // `deinit`: only a live store appends to them (`Store.onDeinit`), so none can be appended
     // then; `isUnchanged` is immutable.
+    // NB: @exclusivity(unchecked) on the three read on every action is safe for the same reason:
+    // under the lock no two accesses overlap. The run-time checks cost the one-view counter
+    // 64-69 ns per action against 52 (10 subscribers: 131-150 against 111-122; fluxbench, same
+    // run). `farewells`, touched at load and at deinit only, keeps its check.
     @usableFromInline
     typealias Observer = (StateChange<State>) -> Void
 
@@ -124,7 +128,6 @@ final class StoreStorage<State: FluxCore.State>: @unchecked Sendable {
     @usableFromInline
     let isUnchanged: ((State, State) -> Bool)?
     /// Run when the store goes: it leaves the dispatchers it listens to.
-    @exclusivity(unchecked)
     var farewells: [() -> Void] = []
 
     @usableFromInline
