@@ -72,6 +72,7 @@
 
     // NB: a runner is used from one thread at a time: what every line touches is one value whose
     // run-time exclusivity checks are skipped.
+    // Measured with `Session.Hot`'s (see there): the checks together cost 870 instructions a line.
     @exclusivity(unchecked) private var progress = Progress()
     /// The line of the state-changing command just before, when it failed: its expected diff
     /// lines have nothing to be compared with (one error says so, for the whole block).

@@ -27,6 +27,7 @@ final class ActionResolver {
     // NB: a resolver belongs to one session, used from one thread at a time (a session is not
     // Sendable): what every dispatch reads is one value whose run-time exclusivity checks are
     // skipped.
+    // Measured with `Session.Hot`'s (see there): the checks together cost 870 instructions a line.
     @exclusivity(unchecked) private var memo = Memo()
 
     /// Whether any loaded store checks actions before they are dispatched.

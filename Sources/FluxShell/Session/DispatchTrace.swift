@@ -18,6 +18,7 @@ final class DispatchTrace {
 
     // NB: a trace belongs to one session, used from one thread at a time: what every action
     // touches is one value whose run-time exclusivity checks are skipped.
+    // Measured with `Session.Hot`'s (see there): the checks together cost 870 instructions a line.
     @exclusivity(unchecked) private var steps = Steps()
 
     /// How many stores are loaded: whether their paths begin with their alias.
