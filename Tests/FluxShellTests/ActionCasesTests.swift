@@ -209,6 +209,16 @@ struct ActionCasesTests {
         #expect(shell.run("state last") == [#""add(1)""#])
     }
 
+    @Test func anUnknownCaseOfAnEnumWithPayloadsNamesItsCases() {
+        let shell = Transcript()
+        shell.run("load library")
+        #expect(
+            shell.run(#"dispatch setStatus {"nope":{}}"#) == [
+                "error: argument 1 of 'setStatus': not one of its cases: idle, syncing, failed (usage: dispatch setStatus idle)"
+            ])
+        #expect(shell.run("state status") == [#""idle""#])
+    }
+
     @Test func anOptionalWithoutTextFormSaysItTakesOnlyNull() {
         let output = shell().run("dispatch setError x")
         #expect(

@@ -133,6 +133,15 @@ enum ActionText {
         }
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            // NB: a synthesized `Decodable` enum says this of an object whose key is none of its
+            // cases (`{"nope":{}}`): name the cases instead.
+            let cases = caseNames(signature, context.codingPath)
+            if context.debugDescription.hasPrefix("Invalid number of keys found"), !cases.isEmpty {
+                return ShellError(
+                    "\(argumentName(context.codingPath)) of '\(invocation.name)': not one of its cases: "
+                        + cases.joined(separator: ", "),
+                    hint: usage)
+            }
             return ShellError(
                 "\(argumentName(context.codingPath)) of '\(invocation.name)': \(context.debugDescription)",
                 hint: usage)
@@ -173,6 +182,18 @@ enum ActionText {
                 ? invocation.arguments[index] : nil)
         if case .string(let text)? = argument?.value { return text }
         return nil
+    }
+
+    /// The case names of the enum-typed parameter at `path` (of its top level only), from how its
+    /// values begin: `idle`, `{"syncing":{"since":` name `idle` and `syncing`.
+    private static func caseNames(_ signature: ActionSignature?, _ path: [any CodingKey]) -> [String] {
+        guard let signature, path.count == 2,
+            let parameter = signature.parameters.first(where: { $0.key == path[1].stringValue })
+        else { return [] }
+        return parameter.caseOpenings.map { opening in
+            guard opening.hasPrefix("{\"") else { return opening }
+            return String(opening.dropFirst(2).prefix { $0 != "\"" })
+        }
     }
 
     private static func signatureChoices(_ signature: ActionSignature?, _ path: [any CodingKey]) -> [String] {
