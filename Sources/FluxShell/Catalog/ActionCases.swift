@@ -1,3 +1,5 @@
+import FluxCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -264,6 +266,20 @@ final class ActionCases: @unchecked Sendable {
 }
 
 /// A coding key of an argument's path, for the messages of ``ActionText/describe(_:invocation:signature:)``.
+extension ActionCases {
+    /// The action of type `Action` (this enum) that `invocation` names, as a store takes it.
+    @inlinable
+    func decode<Action: FluxCore.Action>(_ invocation: ActionInvocation, as _: Action.Type) -> DecodeOutcome {
+        guard let index = index(for: invocation) else { return .unknownCase }
+        do throws(ShellError) {
+            let made = try make(index, invocation, as: Action.self)
+            return .accepted(TypedActionBox(made.action), printed: made.printed)
+        } catch {
+            return .rejected(error)
+        }
+    }
+}
+
 struct ArgumentKey: CodingKey {
     let stringValue: String
     var intValue: Int? { nil }

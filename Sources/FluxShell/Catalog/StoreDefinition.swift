@@ -30,11 +30,15 @@ public struct StoreDefinition: Sendable {
     /// costs, which a process that loads no store (`--version`, a `test` that only supervises its
     /// child) does not pay.
     @usableFromInline let lazyActionCases: ActionCases.Lazy
+    /// Makes the store's runtime for `load`; `nil` for a running app's store (``LiveStore``),
+    /// which is attached, never loaded.
     @usableFromInline let makeRuntime:
-        @Sendable (
-            _ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ trace: DispatchTrace, _ historyEntries: Int,
-            _ historyForgetsWholeWindows: Bool
-        ) -> any StoreRuntime
+        (
+            @Sendable (
+                _ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ trace: DispatchTrace, _ historyEntries: Int,
+                _ historyForgetsWholeWindows: Bool
+            ) -> any StoreRuntime
+        )?
 
     /// - Parameters:
     ///   - name: the name for `load NAME`.
@@ -71,6 +75,17 @@ public struct StoreDefinition: Sendable {
             runtime.attach(to: dispatcher)
             return runtime
         }
+    }
+}
+
+extension StoreDefinition {
+    /// A running app's store, as a shell attached to it lists it: its actions, no maker.
+    init(live actionType: Any.Type, name: String) {
+        self.name = name
+        self.summary = "the running app's store"
+        self.lazyActionCases = ActionCases.Lazy(actionType)
+        self.invariantNames = []
+        self.makeRuntime = nil
     }
 }
 

@@ -168,13 +168,7 @@ final class TypedStoreRuntime<M: Mutation & Sendable>: StoreRuntime {
     /// `M.Action` and its box on every line.
     @inlinable
     func makeAction(_ invocation: ActionInvocation) -> DecodeOutcome {
-        guard let index = actionCases.index(for: invocation) else { return .unknownCase }
-        do throws(ShellError) {
-            let made = try actionCases.make(index, invocation, as: M.Action.self)
-            return .accepted(TypedActionBox(made.action), printed: made.printed)
-        } catch {
-            return .rejected(error)
-        }
+        actionCases.decode(invocation, as: M.Action.self)
     }
 
     @usableFromInline var validates: Bool { validateAction != nil }

@@ -295,6 +295,33 @@
         return members
     }
 
+    // MARK: - An attached app's own steps
+
+    /// Appends what a running app did by itself, as an attached shell shows it: `<= ACTION` and
+    /// its diff (only the lines `filter` shows), or `(N changes dropped)` and the state again; in
+    /// JSON, one object (`{"event":"app","action":…,"changes":[…]}`, `{"event":"dropped",…}`).
+    public func write(_ step: AppStep, watching filter: WatchFilter? = nil, to output: inout OutputBuffer) {
+        switch (step, format) {
+        case (.action(let action, let diff), .text):
+            output.appendLine(wrapped("<= " + action.description, "1"))
+            diff.forEachLine(showing: filter) { write(.diff($0), to: &output) }
+        case (.action(let action, let diff), .json):
+            var object = JSONObject([("event", .string("app")), ("action", .string(action.description))])
+            for (key, value) in Self.jsonMembers(of: diff) { object[key] = value }
+            output.appendLine(JSONText.compact(.object(object)))
+        case (.dropped(let count, let states), .text):
+            output.appendLine("(\(count) change\(count == 1 ? "" : "s") dropped)")
+            let state = states.count == 1 ? states[0].state : .object(JSONObject(states.map { ($0.alias, $0.state) }))
+            output.appendLine(JSONText.pretty(state))
+        case (.dropped(let count, let states), .json):
+            let object = JSONObject([
+                ("event", .string("dropped")), ("dropped", .int(count)),
+                ("states", .object(JSONObject(states.map { ($0.alias, $0.state) }))),
+            ])
+            output.appendLine(JSONText.compact(.object(object)))
+        }
+    }
+
     // MARK: - Diagnostics
 
     /// A diagnostic's lines in text (`FILE:LINE: error: MESSAGE (HINT)`, then its details), or

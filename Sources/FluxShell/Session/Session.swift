@@ -59,6 +59,8 @@ import FluxCore
         set { timeline.transcriptLimit = newValue }
     }
     let resolver = ActionResolver()
+    /// The running app's stores and their feed, when the session is attached to an app.
+    var live: LiveLink?
 
     /// The steps of the command being dispatched: its own, then the follow-ups'.
     let trace = DispatchTrace()
@@ -89,6 +91,8 @@ import FluxCore
         let trace = self.trace
         dispatcher.register { action in trace.begin(action) }
     }
+
+    deinit { live?.feed.stop() }
 
     /// The alias of the active store, if any.
     public var activeAlias: String? { activeIndex.map { stores[$0].alias } }
@@ -183,8 +187,19 @@ import FluxCore
             throw ShellError(
                 "a store named '\(alias)' is already loaded", hint: "load \(name) as \(alias)2")
         }
-        let runtime = definition.makeRuntime(
+        guard let makeRuntime = definition.makeRuntime else {
+            throw ShellError(
+                "store '\(name)' is the running app's: it is attached already, and cannot be loaded again",
+                hint: "use \(name)")
+        }
+        let runtime = makeRuntime(
             alias, dispatcher, trace, history.entries.count, history.forgetsWholeWindows)
+        add(runtime, definition)
+        return CommandResult(.loaded(store: name, alias: alias))
+    }
+
+    /// Makes `runtime` the active store, as `load NAME` (`as ALIAS`) in a saved scenario.
+    func add(_ runtime: any StoreRuntime, _ definition: StoreDefinition) {
         runtime.onFollowUp = { [unowned self] invocation, action, origin in
             self.dispatchFollowUp(invocation, action, from: origin)
         }
@@ -192,8 +207,8 @@ import FluxCore
         trace.storeCount = stores.count
         resolver.storesChanged(stores)
         activeIndex = stores.count - 1
-        timeline.note(.load(name: name, alias: alias == name ? nil : alias))
-        return CommandResult(.loaded(store: name, alias: alias))
+        let alias = runtime.alias
+        timeline.note(.load(name: definition.name, alias: alias == definition.name ? nil : alias))
     }
 
     func use(_ alias: String) throws(ShellError) -> CommandResult {

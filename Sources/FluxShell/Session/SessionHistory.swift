@@ -18,10 +18,13 @@ struct SessionHistory {
         /// NB: an index, not the diff itself: keeping the diff here too cost 5 reference counts
         /// and 5 % of a piped `dispatch set N` (2.09 -> 2.20 s per million lines).
         var transcriptIndex: Int?
+        /// What a step no command made says of itself: `(3 changes dropped)` for the app's actions
+        /// an attached shell read too slowly to see.
+        var note: String?
 
         /// The step in command syntax (`increment`, `add title: milk`, `reset`), rendered when
         /// listed rather than on every dispatch.
-        var text: String { action?.description ?? "reset" }
+        var text: String { note ?? action?.description ?? "reset" }
     }
 
     /// How many entries are kept; older ones are forgotten (and can no longer be undone).
@@ -54,7 +57,8 @@ struct SessionHistory {
     /// Appends an entry (dropping the undone ones). Returns how many of the oldest entries were
     /// forgotten, which every ``StateHistory`` must forget too.
     mutating func record(
-        action: ActionInvocation?, followUps: [ActionInvocation], storeCount: Int, transcriptIndex: Int?
+        action: ActionInvocation?, followUps: [ActionInvocation], storeCount: Int, transcriptIndex: Int?,
+        note: String? = nil
     )
         -> Int
     {
@@ -62,7 +66,7 @@ struct SessionHistory {
         entries.append(
             Entry(
                 number: nextNumber, action: action, followUps: followUps, storeCount: storeCount,
-                transcriptIndex: transcriptIndex))
+                transcriptIndex: transcriptIndex, note: note))
         nextNumber += 1
         var dropped = 0
         if entries.count > limit {

@@ -29,6 +29,13 @@ struct Timeline {
         transcript.append(.dispatch(invocation), diff: diff)
     }
 
+    /// A step no command made: the states an attached shell was sent again after the app's
+    /// actions it read too slowly to see (`note` says how many). A scenario cannot replay it, so
+    /// the transcript leaves it out.
+    mutating func recordUnseenSteps(_ note: String, in stores: [Session.LoadedStore]) {
+        appendStep(action: nil, followUps: [], in: stores, transcriptIndex: nil, note: note)
+    }
+
     /// `undo STEPS`: every store's state as it was `steps` steps back.
     mutating func undo(_ steps: Int, in stores: [Session.LoadedStore]) throws(ShellError) -> CommandDiff {
         guard steps <= history.undoable else {
@@ -82,11 +89,12 @@ struct Timeline {
     /// - Parameter transcriptIndex: where the transcript keeps the step's diff (`nil` once full).
     private mutating func appendStep(
         action: ActionInvocation?, followUps: [ActionInvocation], in stores: [Session.LoadedStore],
-        transcriptIndex: Int?
+        transcriptIndex: Int?, note: String? = nil
     ) {
         let cursor = history.cursor
         let dropped = history.record(
-            action: action, followUps: followUps, storeCount: stores.count, transcriptIndex: transcriptIndex)
+            action: action, followUps: followUps, storeCount: stores.count, transcriptIndex: transcriptIndex,
+            note: note)
         for store in stores { store.runtime.recordHistory(cursor: cursor, forgetting: dropped) }
     }
 

@@ -1,0 +1,8 @@
+/// What a running app did by itself, as an attached session saw it: one of its actions and the
+/// diff it made (`<= ACTION`), or the actions it dropped because the shell read too slowly.
+@_spi(Engine) public enum AppStep: Sendable {
+    /// One of the app's actions, in command syntax, and what it changed.
+    case action(ActionInvocation, CommandDiff)
+    /// `(N changes dropped)`: the app's actions the shell did not see, then every store's state.
+    case dropped(count: Int, states: [(alias: String, state: JSONValue)])
+}

@@ -1,0 +1,57 @@
+import FluxCore
+
+/// A store of a running app that a shell can attach to: the app's `Store`, the `Dispatcher` its
+/// actions go through, and the alias the shell knows it by.
+///
+/// ```swift
+/// let agent = try ShellAgent(serving: [LiveStore(todos, as: "todos"), LiveStore(settings, as: "settings")], as: "notes")
+/// ```
+///
+/// The stores of one agent share one dispatcher, as the fluxes of one app do.
+public struct LiveStore: Sendable {
+    /// The name the shell prints in paths, `history` and saved scenarios.
+    public let alias: String
+    /// The dispatcher's identity: stores served together must share it.
+    let dispatcherID: ObjectIdentifier
+    /// The store's actions, for `actions`, completion and `dispatch`; it has no maker: an app's
+    /// store is attached, never loaded.
+    let definition: StoreDefinition
+    /// A feed of the dispatcher's actions, for one attached session (made once per session).
+    let makeFeed: @Sendable (_ capacity: Int, _ wake: @escaping @Sendable () -> Void) -> any LiveSource
+    /// This store's runtime in an attached session, on the feed the first store made.
+    let makeRuntime: @Sendable (LiveContext) -> any LiveRuntime
+
+    /// The store of `flux`, with its dispatcher.
+    public init<Action, State>(_ flux: Flux<Action, State>, as alias: String) {
+        self.init(store: flux.store, dispatcher: flux.dispatcher, as: alias)
+    }
+
+    /// A store and the dispatcher whose actions change it (the store listens to it already).
+    public init<Action, State>(store: Store<State>, dispatcher: Dispatcher<Action>, as alias: String) {
+        self.alias = alias
+        self.dispatcherID = ObjectIdentifier(dispatcher)
+        let definition = StoreDefinition(live: Action.self, name: alias)
+        self.definition = definition
+        self.makeFeed = { capacity, wake in LiveFeed(dispatcher, capacity: capacity, wake: wake) }
+        self.makeRuntime = { context in
+            LiveStoreRuntime<Action, State>(
+                alias: alias, store: store, feed: context.feed as! LiveFeed<Action>,
+                actionCases: definition.actionCases, context: context)
+        }
+    }
+}
+
+/// What a live store's runtime is given by the session attaching it.
+struct LiveContext {
+    /// The feed of the app's dispatcher, shared by the session's live stores.
+    let feed: any LiveSource
+    /// The session's dispatcher, on which the store takes the shell's actions.
+    let dispatcher: Dispatcher<SessionAction>
+    let trace: DispatchTrace
+    /// How many history entries the session has (none: it has just attached).
+    let historyEntries: Int
+    /// Records the app's actions that arrived before sequence number `limit` as steps of their
+    /// own: called by the first store right after the shell's action was delivered, so that a
+    /// dispatch's diff holds only its own changes.
+    let absorbAppActions: (_ before: Int) -> Void
+}

@@ -1,0 +1,204 @@
+import FluxCore
+
+/// A running app's store as an attached session sees it: a ``StoreRuntime`` whose actions go to
+/// the app's dispatcher, and whose states come from the feed (``LiveFeed``).
+protocol LiveRuntime: StoreRuntime, LiveMember {
+    /// The first of the session's live stores dispatches the shell's actions on the app's
+    /// dispatcher (once for all of them: they share it).
+    var dispatchesOwnActions: Bool { get set }
+    /// The diff from the state of the last step to the `index`th state taken from the feed,
+    /// which becomes the state of the step.
+    func step(toTaken index: Int) -> [DiffEntry]
+    /// The same, to the latest state the feed kept while the inbox was full.
+    func stepToLatestTaken() -> [DiffEntry]
+    /// Forgets the states taken, once the session made its steps of them.
+    func forgetTaken()
+}
+
+final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: LiveRuntime {
+    let alias: String
+    var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
+    var dispatchesOwnActions = false
+    /// The app's store: read only by the feed, on the delivering thread (``capture(_:)``), and
+    /// set by `undo`, `redo` and `reset`.
+    let store: Store<State>
+    let feed: LiveFeed<Action>
+    let actionCases: ActionCases
+    private let trace: DispatchTrace
+    private let absorbAppActions: (_ before: Int) -> Void
+    /// The state when the shell attached: what `reset` puts back.
+    private let attachedState: State
+    /// The state as of the last step the session made: what it reads and diffs from.
+    private var recorded: State
+    private var cachedJSON: JSONValue?
+    private let differ = ValueDiffer()
+    private let stateShape = TypeShape.of(State.self)
+    private var history: StateHistory<State, Action>
+    private var restoredWithoutAction = false
+
+    // NB: written by the feed with its lock held (``LiveMember``): `queued` and `latest` on the
+    // app's threads, `own` on the session's own thread while it dispatches; `taken`, `takenLatest`
+    // and `ownCursor` only on the session's thread.
+    private var queued: [State] = []
+    private var latest: State?
+    private var own: [State] = []
+    private var taken: [State] = []
+    private var takenLatest: State?
+    private var ownCursor = 0
+
+    init(
+        alias: String, store: Store<State>, feed: LiveFeed<Action>, actionCases: ActionCases, context: LiveContext
+    ) {
+        self.alias = alias
+        self.store = store
+        self.feed = feed
+        self.actionCases = actionCases
+        self.trace = context.trace
+        self.absorbAppActions = context.absorbAppActions
+        let state = store.state
+        attachedState = state
+        recorded = state
+        // NB: every state is kept: the app's mutation is the app's, so no state is made again.
+        history = StateHistory(initial: state, entries: context.historyEntries, replays: false)
+        let id = ObjectIdentifier(self)
+        context.dispatcher.register { [unowned self] envelope in
+            if envelope.isFollowUp {
+                self.takeOwnStep()
+            } else if let payload = envelope.payload(for: id) {
+                self.takeOwnAction(unsafeDowncast(payload, to: TypedActionBox<Action>.self).action)
+            }
+        }
+    }
+
+    /// The shell's action: dispatched on the app's dispatcher (by the first live store), then the
+    /// step its delivery made; its follow-ups are announced for the session to deliver as steps.
+    private func takeOwnAction(_ action: Action) {
+        var followUps: ArraySlice<Action> = []
+        if dispatchesOwnActions {
+            followUps = feed.dispatchOwn(action, absorb: absorbAppActions).dropFirst()
+        }
+        ownCursor = 0
+        takeOwnStep()
+        guard let onFollowUp else { return }
+        for followUp in followUps {
+            onFollowUp(ActionText.announcement(of: followUp), TypedActionBox(followUp), ObjectIdentifier(self))
+        }
+    }
+
+    /// The next step of the shell's action (its own, then each follow-up's).
+    private func takeOwnStep() {
+        guard ownCursor < own.count else { return }
+        let state = own[ownCursor]
+        ownCursor += 1
+        trace.add(advance(to: state), of: alias)
+    }
+
+    /// The diff from the recorded state to `state`, which becomes the recorded state.
+    private func advance(to state: State) -> [DiffEntry] {
+        let entries = differ.step(from: recorded, to: state, stateShape)
+        recorded = state
+        if !entries.isEmpty { cachedJSON = nil }
+        return entries
+    }
+
+    // MARK: - The feed
+
+    func capture(_ slot: LiveSlot) {
+        switch slot {
+        case .queued: queued.append(store.state)
+        case .latest: latest = store.state
+        case .own: own.append(store.state)
+        }
+    }
+
+    func takeQueued(_ count: Int, latest takesLatest: Bool) {
+        taken.append(contentsOf: queued.prefix(count))
+        queued.removeFirst(count)
+        if takesLatest {
+            takenLatest = latest
+            latest = nil
+        }
+    }
+
+    func beginOwn() { own.removeAll(keepingCapacity: true) }
+
+    func step(toTaken index: Int) -> [DiffEntry] { advance(to: taken[index]) }
+
+    func stepToLatestTaken() -> [DiffEntry] {
+        guard let takenLatest else { return [] }
+        return advance(to: takenLatest)
+    }
+
+    func forgetTaken() {
+        taken.removeAll(keepingCapacity: true)
+        takenLatest = nil
+    }
+
+    // MARK: - StoreRuntime
+
+    func decode(_ invocation: ActionInvocation) -> DecodeOutcome { actionCases.decode(invocation, as: Action.self) }
+
+    /// The app checks its own actions, if it does: the shell does not.
+    func validate(_ action: TypedAction) throws {}
+    var validates: Bool { false }
+
+    var json: JSONValue {
+        if let cachedJSON { return cachedJSON }
+        let json = ValueReader.read(recorded)
+        cachedJSON = json
+        return json
+    }
+
+    func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
+        if cachedJSON == nil, !path.segments.isEmpty, let value = ValueReader().read(recorded, at: path.segments[...]) {
+            return value
+        }
+        return try path.lookup(in: json)
+    }
+
+    func isUnchanged(since cursor: Int) -> Bool {
+        guard let before = try? history.state(at: cursor, apply: Self.keptOnly) else { return false }
+        return ValueDiffer.entries(from: before, to: recorded).isEmpty
+    }
+
+    func recordHistory(cursor: Int, forgetting dropped: Int) {
+        history.record(
+            recorded, cursor: cursor, forgetting: dropped, pinned: restoredWithoutAction, apply: Self.keptOnly)
+        restoredWithoutAction = false
+    }
+
+    func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
+        guard let state = try? history.state(at: cursor, apply: Self.keptOnly) else {
+            throw ShellError("store '\(alias)' no longer has that state")
+        }
+        return { self.restore(state) }
+    }
+
+    func readStateAfresh() -> JSONValue { ValueReader.read(recorded) }
+
+    func hasSameState(as other: any StoreRuntime) -> Bool { json == other.json }
+
+    func brokenInvariant() -> String? { nil }
+
+    func historyDiff(ofEntry index: Int) -> [DiffEntry] {
+        guard let before = try? history.state(at: index, apply: Self.keptOnly),
+            let after = try? history.state(at: index + 1, apply: Self.keptOnly)
+        else { return [] }
+        return ValueDiffer.entries(from: before, to: after)
+    }
+
+    func restoreInitial() -> [DiffEntry] {
+        restoredWithoutAction = true
+        return restore(attachedState)
+    }
+
+    /// Sets the app's store to `state`: its observers and presenters see the change as any other.
+    private func restore(_ state: State) -> [DiffEntry] {
+        _ = store.replace(with: state)
+        return advance(to: state)
+    }
+
+    /// NB: a live store's history keeps every state (`replays: false`), so it never applies an
+    /// action to make one again: the app's mutation is the app's.
+    private static func keptOnly(_: Action, _: inout State) {}
+}

@@ -1,0 +1,147 @@
+import Dispatch
+import FluxCore
+import Testing
+
+@_spi(Engine) @testable import FluxShell
+
+/// A session attached to a running app's stores, driven with strings (no socket).
+struct LiveSessionTests {
+    /// The app: its flux, and a session attached to it.
+    final class App {
+        let flux: Flux<ShopAction, ShopState>
+        let shell: Transcript
+        var session: Session { shell.session }
+
+        init(queueLimit: Int = 4_096, middleware: AnyMiddleware<ShopAction>? = nil) throws {
+            let dispatcher = Dispatcher<ShopAction>()
+            if let middleware { dispatcher.use(middleware) }
+            flux = Flux(state: ShopState(), mutation: ShopMutation(), dispatcher: dispatcher)
+            shell = Transcript(
+                session: try Session(attachingTo: [LiveStore(flux, as: "shop")], queueLimit: queueLimit, wake: {}))
+        }
+
+        /// What the app did by itself since the last call, as the shell prints it.
+        func appLines() -> [String] {
+            var output = OutputBuffer()
+            for step in session.takeAppSteps() { Renderer().write(step, to: &output) }
+            return output.text.split(separator: "\n").map(String.init)
+        }
+    }
+
+    @Test func theAppsActionsAreStepsWithTheirDiffs() throws {
+        let app = try App()
+        app.flux.dispatcher.dispatch(.add(title: "milk", quantity: 2))
+        app.flux.dispatcher.dispatch(.bump)
+        #expect(
+            app.appLines() == [
+                "<= add title: milk quantity: 2", #"+ items[0]: "milk""#, "~ total: 0 -> 2", "<= bump",
+                "~ bumps: 0 -> 1",
+            ])
+        #expect(app.appLines() == [])
+        #expect(app.shell.run("history") == ["  1  add title: milk quantity: 2", "  2  bump"])
+        #expect(app.shell.run("state total") == ["2"])
+    }
+
+    @Test func theShellsDispatchRunsInTheAppAndPrintsOnlyItsOwnDiff() throws {
+        let app = try App(middleware: bumpingOnNote())
+        app.flux.dispatcher.dispatch(.bump)
+        #expect(app.shell.run("dispatch add title: \"tea\" quantity: 1") == [#"+ items[0]: "tea""#, "~ total: 0 -> 1"])
+        #expect(app.flux.store.state.items == ["tea"])
+        // NB: the app's action came first: it is a step of its own, before the shell's.
+        #expect(app.appLines() == ["<= bump", "~ bumps: 0 -> 1"])
+        #expect(app.shell.run("dispatch note \"hi\"") == [#"~ note: null -> "hi""#, "=> bump", "~ bumps: 1 -> 2"])
+        #expect(app.appLines() == [])
+        #expect(
+            app.shell.run("history") == [
+                "  1  bump", "  2  add title: tea quantity: 1", "  3  note hi", "     => bump",
+            ])
+    }
+
+    @Test func undoRedoAndResetSetTheAppsStoreAndNotifyItsObservers() throws {
+        let app = try App()
+        app.flux.dispatcher.dispatch(.bump)
+        var seen: [Int] = []
+        let subscription = app.flux.store.observe { change in seen.append(change.newState.bumps) }
+        _ = app.shell.run("dispatch bump")
+        #expect(app.appLines() == ["<= bump", "~ bumps: 0 -> 1"])
+        #expect(app.shell.run("undo") == ["~ bumps: 2 -> 1"])
+        #expect(app.flux.store.state.bumps == 1)
+        #expect(app.shell.run("reset") == ["~ bumps: 1 -> 0"])
+        #expect(app.flux.store.state.bumps == 0)
+        #expect(app.shell.run("undo") == ["~ bumps: 0 -> 1"])
+        #expect(seen == [2, 1, 0, 1])
+        app.flux.store.removeObserver(subscription)
+    }
+
+    @Test func aFullInboxDropsActionsAndSendsTheLatestState() throws {
+        let app = try App(queueLimit: 2)
+        for _ in 0..<5 { app.flux.dispatcher.dispatch(.bump) }
+        #expect(
+            app.appLines() == [
+                "<= bump", "~ bumps: 0 -> 1", "<= bump", "~ bumps: 1 -> 2", "(3 changes dropped)", "{",
+                #"  "items": [],"#, #"  "total": 0,"#, #"  "note": null,"#, #"  "bumps": 5"#, "}",
+            ])
+        #expect(app.shell.run("history").last == "  3  (3 changes dropped)")
+        #expect(app.shell.run("undo") == ["~ bumps: 5 -> 2"])
+        app.flux.dispatcher.dispatch(.bump)
+        #expect(app.appLines() == ["<= bump", "~ bumps: 2 -> 3"])
+    }
+
+    @Test func anActionWithoutTextFormStillShowsItsStep() throws {
+        let app = try App()
+        app.flux.dispatcher.dispatch(.attach({}))
+        #expect(app.appLines() == [#"<= attach "(Function)""#, "(no changes)"])
+    }
+
+    @Test func aDetachedSessionNoLongerFollowsTheApp() throws {
+        let app = try App()
+        let handlers = app.flux.dispatcher.handlerCount
+        app.session.detach()
+        #expect(app.flux.dispatcher.handlerCount == handlers - 1)
+        app.flux.dispatcher.dispatch(.bump)
+        #expect(app.appLines() == [])
+    }
+
+    @Test func loadingAgainIsRefusedAndChangesNothing() throws {
+        let app = try App()
+        #expect(
+            app.shell.run("load shop as other").first?.hasPrefix("error: store 'shop' is the running app's") == true)
+        #expect(app.session.loadedAliases == ["shop"])
+    }
+
+    /// The app's thread and the shell's dispatch at once: each step is told apart by the thread
+    /// that delivered it, and every change is seen exactly once.
+    @Test func theAppsThreadAndTheShellInterleaveWithoutLosingAChange() throws {
+        let app = try App()
+        let appThread = DispatchQueue(label: "app")
+        let group = DispatchGroup()
+        let dispatcher = app.flux.dispatcher
+        appThread.async(group: group) {
+            for _ in 0..<2_000 { dispatcher.dispatch(.bump) }
+        }
+        var shellAdds = 0
+        for _ in 0..<200 {
+            let lines = app.shell.run("dispatch add title: \"x\" quantity: 1")
+            #expect(lines.count == 2)
+            if lines.last?.hasPrefix("~ total: ") == true { shellAdds += 1 }
+            _ = app.appLines()
+        }
+        group.wait()
+        _ = app.appLines()
+        #expect(shellAdds == 200)
+        #expect(app.shell.run("state bumps") == ["2000"])
+        #expect(app.shell.run("state total") == ["200"])
+        let bumpSteps = app.shell.run("history").filter { $0.hasSuffix("bump") }.count
+        // NB: the history keeps the last 1,000 steps; every bump is one until then.
+        #expect(app.session.undoableSteps == 1_000)
+        #expect(bumpSteps >= 800)
+    }
+
+    @Test func storesOnDifferentDispatchersAreRefused() throws {
+        let one = Flux(state: ShopState(), mutation: ShopMutation())
+        let two = Flux(state: ShopState(), mutation: ShopMutation())
+        #expect(throws: ShellError.self) {
+            _ = try Session(attachingTo: [LiveStore(one, as: "a"), LiveStore(two, as: "b")], wake: {})
+        }
+    }
+}
