@@ -8,11 +8,15 @@ let package = Package(
         .library(name: "FluxShell", targets: ["FluxShell"]),
         .library(name: "FluxStores", targets: ["FluxStores"]),
         .library(name: "FluxShellCommand", targets: ["FluxShellCommand"]),
+        // What an app links in its debug build to be attached to; the only product with NIO.
+        .library(name: "FluxShellAgent", targets: ["FluxShellAgent"]),
         .executable(name: "fluxsh", targets: ["fluxsh"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // Only for FluxShellAgent: the app's side of `fluxsh attach` (its event loop, its Unix socket).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // IdentifiedArray prints, reads back and diffs as the array it is (SPEC §4, rule 3).
         .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
         // Only for the tests and examples: tagged ids, as users' apps hold them.
@@ -51,6 +55,15 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
 
+        // The agent an app runs so that `fluxsh attach` opens a session on its stores (SPEC §10):
+        // a Unix socket served on swift-nio, one engine session per attached shell.
+        .target(
+            name: "FluxShellAgent",
+            dependencies: [
+                "FluxCore", "FluxShell", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+
         // The built-in example stores, written with the public API a user has.
         .target(name: "FluxStores", dependencies: ["FluxCore", "FluxShell"]),
 
@@ -74,6 +87,16 @@ let package = Package(
         .executableTarget(
             name: "planted-shell", dependencies: ["FluxCore", "FluxShell", "FluxShellCommand"],
             path: "Tests/PlantedShell"),
+
+        // A running app that serves its store, for the end-to-end tests of `fluxsh attach` (not a product).
+        .executableTarget(
+            name: "attach-demo",
+            dependencies: [
+                "FluxCore", "FluxShellAgent",
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "Tagged", package: "swift-tagged"),
+            ],
+            path: "Tests/AttachDemo"),
 
         // Benchmarks of FluxCore's hot path and the engine's diff: `make bench`.
         .executableTarget(

@@ -1,7 +1,10 @@
 #include "EditLineShim.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <locale.h>
+#include <poll.h>
+#include <wchar.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +135,50 @@ int fluxsh_history_load(History *log, const char *path) {
 int fluxsh_history_save(History *log, const char *path) {
     HistEvent event;
     return history(log, &event, H_SAVE, path);
+}
+
+/* The descriptor watched while a line is edited, and what to call when it is ready. One editor
+   per process reads the terminal, so these are the process's. */
+static int watched_descriptor = -1;
+static fluxsh_watch_fn watcher = NULL;
+
+/* Reads one character of the terminal, as libedit's own reader does (UTF-8 in the locale set at
+   open), while also waiting on the watched descriptor. */
+static int read_character(EditLine *editor, wchar_t *character) {
+    char bytes[MB_LEN_MAX];
+    size_t count = 0;
+    mbstate_t state;
+    memset(&state, 0, sizeof state);
+    for (;;) {
+        struct pollfd descriptors[2] = {{STDIN_FILENO, POLLIN, 0}, {watched_descriptor, POLLIN, 0}};
+        int watching = count == 0 && watched_descriptor >= 0 && watcher != NULL;
+        if (poll(descriptors, watching ? 2 : 1, -1) < 0) {
+            if (errno == EINTR && !interrupted) continue;
+            return -1;
+        }
+        if (watching && (descriptors[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+            if (watcher(editor)) return 0;
+            el_set(editor, EL_REFRESH);
+        }
+        if (!(descriptors[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        ssize_t got = read(STDIN_FILENO, bytes + count, 1);
+        if (got < 0 && errno == EINTR && !interrupted) continue;
+        if (got <= 0) return (int)got;
+        count += 1;
+        size_t used = mbrtowc(character, bytes, count, &state);
+        if (used == (size_t)-2 && count < sizeof bytes) {
+            memset(&state, 0, sizeof state);
+            continue;
+        }
+        if (used == (size_t)-1 || used == (size_t)-2) *character = (unsigned char)bytes[0];
+        return 1;
+    }
+}
+
+void fluxsh_el_watch(EditLine *editor, int descriptor, fluxsh_watch_fn watch) {
+    watched_descriptor = descriptor;
+    watcher = watch;
+    el_wset(editor, EL_GETCFN, descriptor >= 0 ? read_character : EL_BUILTIN_GETCFN);
 }
 
 void fluxsh_print(const char *text) {

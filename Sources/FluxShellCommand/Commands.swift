@@ -48,7 +48,7 @@ struct Fluxsh: ParsableCommand {
                 Exit status: 0 success, 1 a command or scenario failed, 2 usage error.
                 """,
             version: FluxshVersion.text,
-            subcommands: [Shell.self, Stores.self, Run.self, Test.self, Explore.self],
+            subcommands: [Shell.self, Stores.self, Run.self, Test.self, Explore.self, Attach.self],
             defaultSubcommand: Shell.self)
     }
 }
@@ -61,6 +61,23 @@ struct Shell: ParsableCommand {
     var store: String?
 
     @OptionGroup var common: CommonOptions
+}
+
+struct Attach: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A session on a running app's stores, live: its actions as they happen, yours run in it.",
+        discussion: """
+            The app serves its stores with ShellAgent(serving: flux, as: "NAME") from FluxShellAgent. \
+            Interactive on a terminal, piped otherwise; 'detach', 'quit' or Ctrl-D leaves, and the app goes on.
+            """)
+
+    @Flag(help: "List the running apps that can be attached.")
+    var list = false
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "The app's name, or its socket's path (default: the one app running).")
+    var app: String?
 }
 
 struct Stores: ParsableCommand {

@@ -51,6 +51,8 @@ public enum FluxShellMain {
             return TestMode(catalog: catalog, options: test).run()
         case let explore as Explore:
             return ExploreMode(catalog: catalog, options: explore).run()
+        case let attach as Attach:
+            return AttachMode(app: attach.app, list: attach.list, common: attach.common).run()
         default:
             // NB: `help test`, `test --help` and `run --help` come back as ArgumentParser's own
             // help command, which prints the help of the subcommand asked for.

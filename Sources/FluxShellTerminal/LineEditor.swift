@@ -27,6 +27,8 @@ public final class LineEditor {
     private let history: OpaquePointer
     private var promptBuffer: UnsafeMutablePointer<CChar>
     public var completer: Completer?
+    /// Called while a line is edited when the watched descriptor is ready (see ``watch(_:_:)``).
+    private var onWatchedReady: (() -> Bool)?
 
     /// - Parameter historySize: how many lines the history keeps (duplicates collapse).
     public init?(program: String, historySize: Int = 1_000) {
@@ -65,6 +67,24 @@ public final class LineEditor {
             free(promptBuffer)
             promptBuffer = strdup(prompt)
         }
+    }
+
+    /// While a line is edited, also waits on `descriptor`: when it is ready, `onReady` runs (it
+    /// may print with ``printAboveLine(_:)``) and the line being typed is drawn again below; it
+    /// returns true to end the input, as Ctrl-D does.
+    public func watch(_ descriptor: Int32, _ onReady: @escaping () -> Bool) {
+        onWatchedReady = onReady
+        fluxsh_el_watch(editor, descriptor) { editor in
+            guard let editor, let data = fluxsh_el_client_data(editor) else { return 1 }
+            return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue().onWatchedReady?() == false ? 0 : 1
+        }
+    }
+
+    /// Prints `lines` where the line being typed is (it is drawn again after them, see
+    /// ``watch(_:_:)``).
+    public func printAboveLine(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        fluxsh_print("\r\u{1B}[K" + lines.joined(separator: "\n") + "\n")
     }
 
     /// Reads one line (without its newline).

@@ -36,6 +36,13 @@ void fluxsh_install_interrupt_handler(void);
 /// Whether SIGINT arrived since the last call (and clears it).
 int fluxsh_take_interrupt(void);
 
+/// Called while a line is edited when the watched descriptor has something to read; returns 0
+/// to go on editing (the line is drawn again, below what it printed), 1 to end the input.
+typedef int (*fluxsh_watch_fn)(EditLine *);
+/// While a line is edited, also waits on `descriptor` (-1: none) and calls `watch` when it is
+/// ready: what arrives there can print above the line being typed without breaking it.
+void fluxsh_el_watch(EditLine *editor, int descriptor, fluxsh_watch_fn watch);
+
 /// Writes text to standard output and flushes it (the completion list).
 void fluxsh_print(const char *text);
 

@@ -9,6 +9,7 @@
     public static let commandWords = [
         "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",
         "reset", "expect", "why", "watch", "unwatch", "invariants", "save", "exhaustive", "quit", "exit",
+        "detach",
     ]
 
     public static func parse(_ line: String) throws(ShellError) -> ParsedLine {
@@ -124,7 +125,7 @@
                 throw usageError("exhaustive on|off", example: "exhaustive on")
             }
             return .exhaustive(arguments[0].text == "on")
-        case "quit", "exit":
+        case "quit", "exit", "detach":
             try expectCount(arguments, 0...0, usage: word)
             return .quit
         default:

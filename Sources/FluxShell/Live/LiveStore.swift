@@ -41,6 +41,22 @@ public struct LiveStore: Sendable {
     }
 }
 
+extension LiveStore {
+    /// Throws unless `stores` can be served together: at least one, one dispatcher, one alias each.
+    public static func check(_ stores: [LiveStore]) throws(ShellError) {
+        guard let first = stores.first else { throw ShellError("no store to serve") }
+        guard stores.allSatisfy({ $0.dispatcherID == first.dispatcherID }) else {
+            throw ShellError(
+                "the stores served together must share one dispatcher",
+                hint: "serve the stores of another dispatcher with an agent of their own")
+        }
+        var seen = Set<String>()
+        for store in stores where !seen.insert(store.alias).inserted {
+            throw ShellError("two stores are served as '\(store.alias)'", hint: "give each store an alias of its own")
+        }
+    }
+}
+
 /// What a live store's runtime is given by the session attaching it.
 struct LiveContext {
     /// The feed of the app's dispatcher, shared by the session's live stores.

@@ -31,20 +31,11 @@ extension Session {
         attachingTo stores: [LiveStore], programName: String = "fluxsh", queueLimit: Int = 4_096,
         historyLimit: Int = 1_000, wake: @escaping @Sendable () -> Void
     ) throws(ShellError) {
-        guard let first = stores.first else { throw ShellError("no store to attach to") }
-        guard stores.allSatisfy({ $0.dispatcherID == first.dispatcherID }) else {
-            throw ShellError(
-                "the stores served together must share one dispatcher",
-                hint: "serve the stores of another dispatcher with an agent of their own")
-        }
-        var seen = Set<String>()
-        for store in stores where !seen.insert(store.alias).inserted {
-            throw ShellError("two stores are served as '\(store.alias)'", hint: "give each store an alias of its own")
-        }
+        try LiveStore.check(stores)
         var catalog = StoreCatalog(stores.map(\.definition))
         catalog.programName = programName
         self.init(catalog: catalog, historyLimit: historyLimit)
-        let feed = first.makeFeed(queueLimit, wake)
+        let feed = stores[0].makeFeed(queueLimit, wake)
         let context = LiveContext(
             feed: feed, dispatcher: dispatcher, trace: trace, historyEntries: 0,
             absorbAppActions: { [unowned self] limit in self.absorbAppActions(before: limit) })

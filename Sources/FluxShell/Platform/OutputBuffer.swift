@@ -45,6 +45,11 @@ public struct OutputBuffer: ~Copyable {
         used += bytes.count
     }
 
+    /// Appends what `other` holds.
+    public mutating func append(contentsOf other: borrowing OutputBuffer) {
+        append(UnsafeBufferPointer(start: other.base, count: other.used))
+    }
+
     public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }

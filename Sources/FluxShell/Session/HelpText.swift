@@ -84,11 +84,13 @@ enum HelpText {
             word: "exhaustive", usage: "exhaustive on|off",
             summary: "In scenarios: every later state-changing command must list its expected diff lines.",
             example: "exhaustive on"),
-        Entry(word: "quit", usage: "quit | exit", summary: "Leaves the shell (Ctrl-D too).", example: "quit"),
+        Entry(
+            word: "quit", usage: "quit | exit | detach",
+            summary: "Leaves the shell, or an attached app, which goes on as before (Ctrl-D too).", example: "quit"),
     ]
 
     static func entry(for word: String) -> Entry? {
-        entries.first { $0.word == word } ?? (word == "exit" ? entries.last : nil)
+        entries.first { $0.word == word } ?? (word == "exit" || word == "detach" ? entries.last : nil)
     }
 
     static var overview: [String] {

@@ -1,0 +1,122 @@
+/// The attach protocol: what a shell and an app's agent say to each other over the socket, one
+/// JSON object per line each way (besides the command lines a shell sends).
+///
+/// A client that sends command lines only (`socat - UNIX-CONNECT:PATH`) gets what `--format json`
+/// prints, one object per command, and one object per action the app dispatches by itself
+/// (`{"event":"app",…}`). `fluxsh attach` first sends a ``Hello``; it then gets each output line
+/// framed (``Frame``), in the format it asked for, and a `done` frame after each line.
+@_spi(Engine) public enum AttachWire {
+    /// What `fluxsh attach` asks for, on its first line.
+    public struct Hello: Sendable, Equatable {
+        public var format: Renderer.Format = .text
+        public var colors = false
+        /// The terminal's columns; `nil` when piped.
+        public var width: Int?
+        /// A terminal: errors are not located, expected diff lines are refused.
+        public var interactive = false
+        /// The file name in located errors (`<stdin>`).
+        public var file = "<stdin>"
+        public var echo = false
+        public var bail = false
+
+        public init() {}
+
+        public var line: String {
+            var object = JSONObject([
+                ("fluxsh", .int(1)), ("format", .string(format.rawValue)), ("colors", .bool(colors)),
+                ("interactive", .bool(interactive)), ("file", .string(file)), ("echo", .bool(echo)),
+                ("bail", .bool(bail)),
+            ])
+            if let width { object["width"] = .int(width) }
+            return JSONText.compact(.object(object))
+        }
+
+        /// The hello `line` holds, or `nil` when it is not one.
+        public init?(line: Substring) {
+            guard line.hasPrefix("{\"fluxsh\""), case .object(let object)? = try? JSONParser.parse(line) else {
+                return nil
+            }
+            if case .string(let text)? = object["format"] { format = Renderer.Format(rawValue: text) ?? .text }
+            if case .bool(let flag)? = object["colors"] { colors = flag }
+            if case .int(let columns)? = object["width"], columns > 0 { width = columns }
+            if case .bool(let flag)? = object["interactive"] { interactive = flag }
+            if case .string(let name)? = object["file"] { file = name }
+            if case .bool(let flag)? = object["echo"] { echo = flag }
+            if case .bool(let flag)? = object["bail"] { bail = flag }
+        }
+    }
+
+    /// One line from the agent to a shell that said hello.
+    public enum Frame: Sendable, Equatable {
+        /// The answer to the hello: the app's name and the prompt.
+        case attached(name: String, prompt: String)
+        /// A line of standard output.
+        case out(String)
+        /// A line of standard error.
+        case err(String)
+        /// A line of what the app did by itself (`<= ACTION`, its diff).
+        case app(String)
+        /// Line `line` ran; `failed` when it, or expected lines before it, failed; the prompt now.
+        case done(line: Int, failed: Bool, prompt: String)
+        /// The completions of a `{"complete":TEXT}` request: the word completed, and candidates.
+        case completions(word: String, candidates: [String])
+        /// The session ends: `detached` (the shell left), or `app exited`.
+        case bye(String)
+
+        public var line: String {
+            let members: [(String, JSONValue)] =
+                switch self {
+                case .attached(let name, let prompt): [("attached", .string(name)), ("prompt", .string(prompt))]
+                case .out(let text): [("out", .string(text))]
+                case .err(let text): [("err", .string(text))]
+                case .app(let text): [("app", .string(text))]
+                case .done(let line, let failed, let prompt):
+                    [("done", .int(line)), ("failed", .bool(failed)), ("prompt", .string(prompt))]
+                case .completions(let word, let candidates):
+                    [("word", .string(word)), ("completions", .array(candidates.map(JSONValue.string)))]
+                case .bye(let reason): [("bye", .string(reason))]
+                }
+            return JSONText.compact(.object(JSONObject(members)))
+        }
+
+        /// The frame `line` holds, or `nil` when it is not one.
+        public init?(line: Substring) {
+            guard case .object(let object)? = try? JSONParser.parse(line),
+                let (key, value) = object.members.first(where: { _ in true })
+            else { return nil }
+            func text(_ key: String) -> String? {
+                if case .string(let text)? = object[key] { return text }
+                return nil
+            }
+            switch (key, value) {
+            case ("attached", .string(let name)): self = .attached(name: name, prompt: text("prompt") ?? "")
+            case ("out", .string(let text)): self = .out(text)
+            case ("err", .string(let text)): self = .err(text)
+            case ("app", .string(let text)): self = .app(text)
+            case ("done", .int(let line)):
+                guard case .bool(let failed)? = object["failed"] else { return nil }
+                self = .done(line: line, failed: failed, prompt: text("prompt") ?? "")
+            case ("word", .string(let word)):
+                guard case .array(let list)? = object["completions"] else { return nil }
+                self = .completions(
+                    word: word,
+                    candidates: list.compactMap {
+                        if case .string(let text) = $0 { return text }
+                        return nil
+                    })
+            case ("bye", .string(let reason)): self = .bye(reason)
+            default: return nil
+            }
+        }
+    }
+
+    /// A shell's request for completions of the text before its cursor.
+    public static func completionRequest(_ text: String) -> String {
+        JSONText.compact(.object(JSONObject([("complete", .string(text))])))
+    }
+
+    /// What `fluxsh attach` prints when the app ends the session.
+    public static let appExited = "app exited"
+    /// What the agent says when the shell leaves (`detach`, `quit`, the end of its input).
+    public static let detached = "detached"
+}

@@ -1,0 +1,220 @@
+/// One shell attached to a running app, as the app's agent serves it: the bytes the shell sends
+/// in, the lines to send back out (``AttachWire``). A session of the engine (``Session``) runs
+/// each command line through the one ``ScriptRunner``, and the one ``Renderer`` prints its
+/// results and the app's own steps. The agent's socket code only moves bytes.
+@_spi(Engine) public final class AttachedShell {
+    public let session: Session
+    /// The app's name, as the shell attached to it.
+    public let name: String
+    /// Longer lines are skipped and reported.
+    public let maximumLineLength: Int
+    /// The shell asked to leave (`detach`, `quit`, `--bail`) or its input ended: the agent sends
+    /// what is left, then closes the connection.
+    public private(set) var isFinished = false
+
+    /// What the shell asked for on its first line; `nil` for a client that sends commands only.
+    private var hello: AttachWire.Hello?
+    private var runner: ScriptRunner?
+    private let printer: Printer
+    /// What the runner printed for the line being run, in order: `true` for standard error.
+    private let printed: PrintedLines
+    /// The line being received, until its newline.
+    private var partial: [UInt8] = []
+    /// The rest of a line over the maximum length is being skipped.
+    private var skipping = false
+    private var lineNumber = 0
+    private var sawFirstLine = false
+
+    private final class PrintedLines {
+        var lines: [(isError: Bool, text: String)] = []
+    }
+
+    /// - Parameters:
+    ///   - stores: the app's stores, sharing one dispatcher.
+    ///   - name: the app's name (its socket's).
+    ///   - queueLimit: how many of the app's actions wait for this shell at most.
+    ///   - wake: called on the app's thread when its actions arrive and the shell has taken the
+    ///     ones before: the caller then calls ``writeAppSteps(to:)`` on its own thread.
+    public init(
+        serving stores: [LiveStore], name: String, queueLimit: Int = 4_096,
+        maximumLineLength: Int = LineReader.maximumLineLength, wake: @escaping @Sendable () -> Void
+    ) throws(ShellError) {
+        session = try Session(attachingTo: stores, queueLimit: queueLimit, wake: wake)
+        self.name = name
+        self.maximumLineLength = maximumLineLength
+        let printed = PrintedLines()
+        self.printed = printed
+        printer = Printer(
+            renderer: Renderer(format: .json),
+            streams: .lines(
+                standardOutput: { printed.lines.append((false, $0)) },
+                standardError: { printed.lines.append((true, $0)) }))
+    }
+
+    /// Takes bytes the shell sent; appends the lines to send back, each ending in a newline.
+    public func receive(_ bytes: UnsafeRawBufferPointer, to output: inout OutputBuffer) {
+        var rest = bytes[...]
+        while !isFinished, let newline = rest.firstIndex(of: 0x0A) {
+            let piece = rest[..<newline]
+            rest = rest[(newline + 1)...]
+            if skipping {
+                skipping = false
+                rejectTooLong(to: &output)
+            } else if partial.isEmpty {
+                run(ArraySlice(piece), to: &output)
+            } else {
+                partial.append(contentsOf: piece)
+                let line = partial[...]
+                partial = []
+                run(line, to: &output)
+            }
+        }
+        guard !isFinished, !rest.isEmpty, !skipping else { return }
+        if partial.count + rest.count > maximumLineLength {
+            partial = []
+            skipping = true
+        } else {
+            partial.append(contentsOf: rest)
+        }
+    }
+
+    /// The shell's input ended: a last line without its newline runs, then the session ends.
+    public func endOfInput(to output: inout OutputBuffer) {
+        guard !isFinished else { return }
+        if skipping {
+            skipping = false
+            rejectTooLong(to: &output)
+        } else if !partial.isEmpty {
+            let line = partial[...]
+            partial = []
+            run(line, to: &output)
+        }
+        finish(to: &output)
+    }
+
+    /// Appends the lines of what the app did by itself since the last call.
+    public func writeAppSteps(to output: inout OutputBuffer) {
+        let steps = session.takeAppSteps()
+        guard !steps.isEmpty else { return }
+        var text = OutputBuffer()
+        for step in steps { printer.renderer.write(step, watching: session.watchFilter, to: &text) }
+        guard hello != nil else { return output.append(contentsOf: text) }
+        for line in text.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+            output.appendLine(AttachWire.Frame.app(String(line)).line)
+        }
+    }
+
+    /// Ends the session because the app stops serving: what a framed shell is told last.
+    public func appExits(to output: inout OutputBuffer) {
+        guard !isFinished else { return }
+        isFinished = true
+        session.detach()
+        if hello != nil { output.appendLine(AttachWire.Frame.bye(AttachWire.appExited).line) }
+    }
+
+    /// Stops following the app, without a word to the shell (its connection is gone).
+    public func connectionClosed() {
+        isFinished = true
+        session.detach()
+    }
+
+    // MARK: - Lines
+
+    private func run(_ line: ArraySlice<UInt8>, to output: inout OutputBuffer) {
+        if !sawFirstLine {
+            sawFirstLine = true
+            if let hello = Self.decode(line).flatMap({ AttachWire.Hello(line: $0[...]) }) {
+                begin(hello)
+                output.appendLine(AttachWire.Frame.attached(name: name, prompt: session.prompt).line)
+                return
+            }
+            begin(nil)
+        }
+        guard let runner else { return }
+        if hello != nil, line.starts(with: Self.completionPrefix) {
+            return complete(line, to: &output)
+        }
+        writeAppSteps(to: &output)
+        lineNumber += 1
+        let failures = runner.failures.count
+        runner.feed(line, number: lineNumber, file: hello?.file ?? "<attach>")
+        ended(line: lineNumber, failures: failures, to: &output)
+    }
+
+    private func rejectTooLong(to output: inout OutputBuffer) {
+        if !sawFirstLine {
+            sawFirstLine = true
+            begin(nil)
+        }
+        guard let runner else { return }
+        lineNumber += 1
+        let failures = runner.failures.count
+        runner.reject(
+            line: lineNumber, file: hello?.file ?? "<attach>",
+            ShellError("line longer than \(maximumLineLength >> 20) MiB, skipped"))
+        ended(line: lineNumber, failures: failures, to: &output)
+    }
+
+    /// Sends what line `line` printed, then `done`; ends the session when the line asked to.
+    private func ended(line: Int, failures: Int, to output: inout OutputBuffer) {
+        guard let runner else { return }
+        sendPrinted(to: &output)
+        if hello != nil {
+            output.appendLine(
+                AttachWire.Frame.done(line: line, failed: runner.failures.count > failures, prompt: session.prompt)
+                    .line)
+        }
+        if runner.isStopped { finish(to: &output) }
+    }
+
+    private func begin(_ hello: AttachWire.Hello?) {
+        self.hello = hello
+        var options = ScriptRunner.Options()
+        if let hello {
+            printer.renderer = Renderer(
+                format: hello.format, colors: hello.colors, locatesErrors: !hello.interactive, width: hello.width)
+            options.echo = hello.echo
+            options.bail = hello.bail
+            options.acceptsExpectedLines = !hello.interactive
+        }
+        runner = ScriptRunner(session: session, options: options, output: printer)
+    }
+
+    private func finish(to output: inout OutputBuffer) {
+        guard !isFinished else { return }
+        runner?.finish()
+        sendPrinted(to: &output)
+        isFinished = true
+        session.detach()
+        if hello != nil { output.appendLine(AttachWire.Frame.bye(AttachWire.detached).line) }
+    }
+
+    private func sendPrinted(to output: inout OutputBuffer) {
+        for (isError, text) in printed.lines {
+            if hello == nil {
+                output.appendLine(text)
+            } else {
+                output.appendLine((isError ? AttachWire.Frame.err(text) : .out(text)).line)
+            }
+        }
+        printed.lines.removeAll(keepingCapacity: true)
+    }
+
+    private static let completionPrefix = Array(#"{"complete""#.utf8)
+
+    private func complete(_ line: ArraySlice<UInt8>, to output: inout OutputBuffer) {
+        guard let text = Self.decode(line), case .object(let object)? = try? JSONParser.parse(text),
+            case .string(let before)? = object["complete"]
+        else {
+            return output.appendLine(AttachWire.Frame.completions(word: "", candidates: []).line)
+        }
+        let completion = Completer(session: session).complete(before)
+        output.appendLine(AttachWire.Frame.completions(word: completion.word, candidates: completion.candidates).line)
+    }
+
+    private static func decode(_ bytes: ArraySlice<UInt8>) -> String? {
+        var bytes = bytes
+        if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        return ScriptRunner.decode(bytes)
+    }
+}

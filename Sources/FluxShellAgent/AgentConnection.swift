@@ -1,0 +1,149 @@
+@_spi(Engine) import FluxShell
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One connection to the agent: checks the peer's user, then moves bytes between the socket and
+/// the engine's ``AttachedShell``, which does everything else.
+///
+/// NB: @unchecked Sendable is safe: every method runs on the channel's event loop (NIO calls a
+/// handler there; the app's wake is sent there through `NIOLoopBound`).
+final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// Sent through the pipeline when the agent stops.
+    struct Stopping {}
+
+    private let stores: [LiveStore]
+    private let name: String
+    private let queueLimit: Int
+    private let connections: AgentConnections
+    private var shell: AttachedShell?
+    private var context: ChannelHandlerContext?
+
+    init(stores: [LiveStore], name: String, queueLimit: Int, connections: AgentConnections) {
+        self.stores = stores
+        self.name = name
+        self.queueLimit = queueLimit
+        self.connections = connections
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        self.context = context
+        guard connections.add(context.channel) else { return refuse(context, "app exited") }
+        guard let provider = context.channel as? any SocketOptionProvider else {
+            return refuse(context, "refused: the peer's user cannot be checked")
+        }
+        let loop = context.eventLoop
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+            .whenComplete { (result: Result<PeerCredentials, any Error>) in
+                loop.assertInEventLoop()
+                bound.value.checked(result)
+            }
+    }
+
+    /// The peer's credentials, as the kernel keeps them for a Unix socket (`struct ucred`).
+    struct PeerCredentials {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+    }
+
+    private func checked(_ result: Result<PeerCredentials, any Error>) {
+        guard let context else { return }
+        guard case .success(let peer) = result, peer.uid == getuid() else {
+            return refuse(context, "refused: the app serves only its own user")
+        }
+        let loop = context.eventLoop
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        do {
+            shell = try AttachedShell(
+                serving: stores, name: name, queueLimit: queueLimit,
+                wake: { loop.execute { bound.value.appStepsArrived() } })
+        } catch {
+            return refuse(context, "error: \(error.message)")
+        }
+        context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        context.read()
+    }
+
+    /// Says why in one frame, then closes; nothing of the app was read.
+    private func refuse(_ context: ChannelHandlerContext, _ reason: String) {
+        var output = OutputBuffer()
+        output.appendLine(AttachWire.Frame.bye(reason).line)
+        send(output, close: true)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let shell, !shell.isFinished else { return }
+        let bytes = unwrapInboundIn(data)
+        var output = OutputBuffer()
+        bytes.withUnsafeReadableBytes { shell.receive($0, to: &output) }
+        send(output, close: shell.isFinished)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case ChannelEvent.inputClosed:
+            guard let shell else { return context.close(promise: nil) }
+            var output = OutputBuffer()
+            shell.endOfInput(to: &output)
+            send(output, close: true)
+        case is Stopping:
+            guard let shell else { return context.close(promise: nil) }
+            var output = OutputBuffer()
+            shell.writeAppSteps(to: &output)
+            shell.appExits(to: &output)
+            send(output, close: true)
+        default:
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    /// The app's actions arrived: sent at once, unless the shell reads too slowly, in which case
+    /// they wait in the session's bounded queue until the socket takes more.
+    private func appStepsArrived() {
+        guard let shell, !shell.isFinished, let context, context.channel.isWritable else { return }
+        var output = OutputBuffer()
+        shell.writeAppSteps(to: &output)
+        send(output, close: false)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { appStepsArrived() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        shell?.connectionClosed()
+        shell = nil
+        connections.remove(context.channel)
+        self.context = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func send(_ output: borrowing OutputBuffer, close: Bool) {
+        guard let context else { return }
+        let channel = context.channel
+        guard !output.isEmpty else {
+            if close { channel.close(promise: nil) }
+            return
+        }
+        var buffer = channel.allocator.buffer(capacity: output.count)
+        _ = output.withUnsafeBytes { buffer.writeBytes($0) }
+        let written = context.writeAndFlush(wrapOutboundOut(buffer))
+        // NB: closed once the last lines are written, so that the shell reads why it ends.
+        if close { written.whenComplete { _ in channel.close(promise: nil) } }
+    }
+}

@@ -1,0 +1,125 @@
+@_spi(Engine) import FluxShell
+
+/// `fluxsh attach [NAME|SOCKET]`: a session on a running app's stores, served by its agent
+/// (`ShellAgent`). Interactive on a terminal, piped otherwise; the app runs every command, and
+/// this side prints what comes back. `--list` lists the apps that can be attached.
+struct AttachMode {
+    let app: String?
+    let list: Bool
+    let common: CommonOptions
+
+    func run() -> Int32 {
+        let streams = StandardStreams.shared
+        if list { return listApps() }
+        let path: String
+        do throws(ShellError) {
+            path = try socketPath()
+        } catch {
+            streams.err(Diagnostic(.usage, error.message, hint: error.hint))
+            return 2
+        }
+        guard let connection = AttachConnection(path: path) else {
+            streams.err(
+                Diagnostic(
+                    .usage, "no running app serves \(app.map { "'\($0)'" } ?? "its stores") at \(path)",
+                    hint:
+                        "start the app (it serves its stores with ShellAgent), or see '\(ProgramName.current) attach --list'"
+                ))
+            return 2
+        }
+        var hello = AttachWire.Hello()
+        hello.format = common.format
+        hello.colors = Platform.colorsOnStandardOutput(noColor: common.noColor)
+        hello.echo = common.echo
+        hello.bail = common.bail
+        if Platform.isTerminal(0), let status = AttachedPrompt(connection: connection, hello: hello).run() {
+            return status
+        }
+        return piped(connection, hello: hello)
+    }
+
+    /// The socket named on the command line; with none, the one app running.
+    private func socketPath() throws(ShellError) -> String {
+        if let app { return app.contains("/") ? app : try AttachSockets.path(for: app) }
+        let running = runningApps()
+        guard running.count == 1 else {
+            throw running.isEmpty
+                ? ShellError(
+                    "no running app serves its stores here (\(AttachSockets.folder))",
+                    hint: "an app serves them with ShellAgent(serving: flux, as: \"NAME\")")
+                : ShellError(
+                    "several apps are running: \(running.map(\.name).joined(separator: ", "))",
+                    hint: "\(ProgramName.current) attach NAME")
+        }
+        return running[0].path
+    }
+
+    private func runningApps() -> [(name: String, path: String)] {
+        AttachSockets.names().compactMap { name in
+            guard let path = try? AttachSockets.path(for: name), AttachSockets.isServed(path) else { return nil }
+            return (name, path)
+        }
+    }
+
+    private func listApps() -> Int32 {
+        let streams = StandardStreams.shared
+        let running = runningApps()
+        switch common.format {
+        case .json:
+            let apps = running.map {
+                JSONValue.object(JSONObject([("name", .string($0.name)), ("socket", .string($0.path))]))
+            }
+            streams.out(JSONText.compact(.object(JSONObject([("apps", .array(apps))]))))
+        case .text:
+            let width = (running.map(\.name.count).max() ?? 0) + 2
+            for app in running {
+                streams.out(app.name + String(repeating: " ", count: width - app.name.count) + app.path)
+            }
+        }
+        return 0
+    }
+
+    /// Standard input's lines to the app as they come, and what it sends back as it comes: the
+    /// answers, and the app's own actions in between.
+    private func piped(_ connection: AttachConnection, hello: AttachWire.Hello) -> Int32 {
+        let streams = StandardStreams.shared
+        guard connection.sendLine(hello.line) else { return appExited() }
+        var failed = false
+        var inputOpen = true
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let ready = connection.wait(alsoOn: inputOpen ? 0 : -1)
+            if ready.other {
+                let count = block.withUnsafeMutableBytes { Platform.read(0, into: $0) }
+                if count <= 0 {
+                    inputOpen = false
+                    connection.finishSending()
+                } else if !connection.sendBytes(block[..<count]) {
+                    inputOpen = false
+                }
+            }
+            guard ready.socket else { continue }
+            guard let frames = connection.receive() else { return appExited() }
+            for frame in frames {
+                switch frame {
+                case .out(let text), .app(let text): streams.out(text)
+                case .err(let text): streams.err(text)
+                case .done(_, let lineFailed, _): failed = failed || lineFailed
+                case .bye(AttachWire.detached):
+                    streams.flush()
+                    return failed ? 1 : 0
+                case .bye(let reason):
+                    return appExited(reason)
+                case .attached, .completions: break
+                }
+            }
+            streams.flush()
+        }
+    }
+}
+
+/// The session ended from the app's side: `app exited` (or why it refused), status 1.
+func appExited(_ reason: String = AttachWire.appExited) -> Int32 {
+    StandardStreams.shared.err(reason)
+    return 1
+}

@@ -1,0 +1,122 @@
+@_spi(Engine) import FluxShell
+import FluxShellTerminal
+
+/// `fluxsh attach` on a terminal: the same line editor as the shell, with completion of the
+/// app's actions and paths (asked of the app), and the app's own actions printed above the line
+/// being typed as they happen.
+struct AttachedPrompt {
+    let connection: AttachConnection
+    let hello: AttachWire.Hello
+
+    /// What the app said last: the prompt, and whether the session ended (and with what status).
+    private final class Progress {
+        var prompt = "> "
+        var name = ""
+        var status: Int32?
+        /// Lines that came while a completion was asked for: printed at the next chance.
+        var held: [String] = []
+    }
+
+    /// The exit status; `nil` when line editing is unavailable (the caller reads plain lines).
+    func run() -> Int32? {
+        guard let editor = LineEditor(program: ProgramName.current) else { return nil }
+        let streams = StandardStreams.shared
+        let progress = Progress()
+        var hello = hello
+        hello.interactive = true
+        hello.width = Platform.terminalColumns()
+        guard connection.sendLine(hello.line) else { return appExited() }
+        // NB: the app answers the hello first, before anything it dispatched meanwhile.
+        if let status = receive(until: { if case .attached = $0 { true } else { false } }, progress, print: streams.out)
+        {
+            return status
+        }
+        let history = HistoryLocation.resolve(program: ProgramName.current)
+        if let history { editor.loadHistory(from: history.path) }
+        editor.completer = { [connection] text in
+            guard connection.sendLine(AttachWire.completionRequest(text)) else { return ("", []) }
+            var answer: (String, [String]) = ("", [])
+            _ = receive(
+                until: { frame in
+                    guard case .completions(let word, let candidates) = frame else { return false }
+                    answer = (word, candidates)
+                    return true
+                }, progress, print: { progress.held.append($0) })
+            return answer
+        }
+        editor.watch(connection.descriptor) { [connection] in
+            guard let frames = connection.receive() else {
+                progress.status = appExited()
+                return true
+            }
+            var lines = progress.held
+            progress.held = []
+            for frame in frames { handle(frame, progress, print: { lines.append($0) }) }
+            streams.flush()
+            editor.printAboveLine(lines)
+            return progress.status != nil
+        }
+        streams.out(
+            "Attached to \(progress.name) — its actions print as they happen. Type 'help' for commands, Tab to complete, Ctrl-D or 'detach' to leave."
+        )
+        while true {
+            if let status = progress.status { return status }
+            editor.prompt = progress.prompt
+            streams.flush()
+            switch editor.readLine() {
+            case .endOfInput:
+                if let status = progress.status { return status }
+                streams.out("")
+                guard connection.sendLine("detach") else { return appExited() }
+                return receive(until: { _ in false }, progress, print: streams.out) ?? 0
+            case .interrupted:
+                streams.out("")
+            case .line(let line):
+                editor.remember(line)
+                if let history { _ = editor.saveHistory(to: history.path) }
+                guard connection.sendLine(line) else { return appExited() }
+                for held in progress.held { streams.out(held) }
+                progress.held = []
+                if let status = receive(
+                    until: { if case .done = $0 { true } else { false } }, progress, print: streams.out)
+                {
+                    return status
+                }
+            }
+        }
+    }
+
+    /// Reads frames until `isLast` says one is, handling each; returns the exit status when the
+    /// session ends first.
+    private func receive(
+        until isLast: (AttachWire.Frame) -> Bool, _ progress: Progress, print: (String) -> Void
+    ) -> Int32? {
+        while true {
+            guard let frames = connection.receive() else { return appExited() }
+            var done = false
+            for frame in frames {
+                handle(frame, progress, print: print)
+                if isLast(frame) { done = true }
+            }
+            StandardStreams.shared.flush()
+            if let status = progress.status { return status }
+            if done { return nil }
+        }
+    }
+
+    private func handle(_ frame: AttachWire.Frame, _ progress: Progress, print: (String) -> Void) {
+        switch frame {
+        case .attached(let name, let prompt):
+            progress.name = name
+            progress.prompt = prompt
+        case .out(let text), .app(let text): print(text)
+        case .err(let text):
+            StandardStreams.shared.flush()
+            StandardStreams.shared.err(text)
+        case .done(_, _, let prompt): progress.prompt = prompt
+        case .completions: break
+        case .bye(AttachWire.detached): progress.status = 0
+        case .bye(let reason): progress.status = appExited(reason)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+@_spi(Engine) import FluxShell
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `fluxsh attach`'s end of the socket: whole lines out, frames in (``AttachWire``). Plain
+/// blocking calls and `poll`: the shell waits on its input and on the app, nothing else.
+final class AttachConnection {
+    let descriptor: Int32
+    private var received: [UInt8] = []
+    private var start = 0
+
+    /// Connects to the app's socket at `path`; `nil` with `errno` set when no app listens there.
+    init?(path: String) {
+        let descriptor = AttachSockets.connected(to: path)
+        guard descriptor >= 0 else { return nil }
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `line` and a newline, whole (false when the app is gone).
+    @discardableResult
+    func sendLine(_ line: String) -> Bool {
+        sendBytes(Array((line + "\n").utf8)[...])
+    }
+
+    /// Sends bytes, whole (false when the app is gone).
+    @discardableResult
+    func sendBytes(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var rest = bytes
+        while !rest.isEmpty {
+            // NB: SIGPIPE is ignored (`Platform.ignoreBrokenPipe`): a closed socket fails the write.
+            let written = rest.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return false }
+            rest = rest.dropFirst(written)
+        }
+        return true
+    }
+
+    /// No more lines will be sent: the agent ends the session once it has answered them.
+    func finishSending() {
+        #if canImport(Glibc)
+            shutdown(descriptor, Int32(SHUT_WR))
+        #else
+            shutdown(descriptor, SHUT_WR)
+        #endif
+    }
+
+    /// Reads what is available (blocking until something is); `nil` at the end of the stream.
+    /// Returns the whole frames received; text that is not a frame is skipped.
+    func receive() -> [AttachWire.Frame]? {
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { return [] }
+        guard count > 0 else { return nil }
+        received.append(contentsOf: block[..<count])
+        var frames: [AttachWire.Frame] = []
+        while let newline = received[start...].firstIndex(of: 0x0A) {
+            let line = String(decoding: received[start..<newline], as: UTF8.self)
+            start = newline + 1
+            if let frame = AttachWire.Frame(line: line[...]) { frames.append(frame) }
+        }
+        if start > 0 {
+            received.removeFirst(start)
+            start = 0
+        }
+        return frames
+    }
+
+    /// Waits until the socket or `other` (a descriptor, or -1 for none) has something to read;
+    /// returns which: (socket, other).
+    func wait(alsoOn other: Int32) -> (socket: Bool, other: Bool) {
+        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        if other >= 0 { descriptors.append(pollfd(fd: other, events: Int16(POLLIN), revents: 0)) }
+        while poll(&descriptors, nfds_t(descriptors.count), -1) < 0, errno == EINTR {}
+        let ready = Int16(POLLIN | POLLHUP | POLLERR)
+        return (descriptors[0].revents & ready != 0, other >= 0 && descriptors[1].revents & ready != 0)
+    }
+}
