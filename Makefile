@@ -10,7 +10,8 @@ run: deps
 	$(SWIFT) build -c release --product fluxsh
 	.build/release/fluxsh $(ARGS)
 
-## test: the lint, a build with no compiler warning in the project's own code, every unit and end-to-end test, replay Scenarios/ with `fluxsh test`, then build and
+## test: the lint, a build with no compiler warning in the project's own code, every unit and end-to-end test (the attach tests against a real
+## app process), replay Scenarios/ with `fluxsh test`, then build and
 ## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive Examples/NotesApp, a user's own package over FluxShell; build the API docs
 test: deps lint
 	@log=$$(mktemp); $(SWIFT) build --build-tests >$$log 2>&1; status=$$?; cat $$log; \
@@ -19,16 +20,18 @@ test: deps lint
 	if [ -n "$$warnings" ]; then echo "error: compiler warnings in the project's own code:"; echo "$$warnings"; exit 1; fi
 	$(SWIFT) test --skip-build
 	Tests/Terminal/interactive.sh .build/debug/fluxsh
+	python3 Tests/Attach/attach_test.py .build/debug/fluxsh .build/debug/attach-demo
 	.build/debug/fluxsh test Scenarios
 	Scripts/explore-builtins.sh .build/debug/fluxsh
 	Scripts/test-example.sh
 	$(MAKE) --no-print-directory docs
 
-## deps: install what the build needs (libedit-dev; tmux for the terminal tests) when missing
+## deps: install what the build needs (libedit-dev; tmux and python3 for the terminal and attach tests) when missing
 deps:
 	@missing=""; \
 	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev pkg-config"; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \

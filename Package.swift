@@ -102,7 +102,8 @@ let package = Package(
         .executableTarget(
             name: "fluxbench",
             dependencies: [
-                "FluxCore", "FluxShell", "FluxStores", .product(name: "CustomDump", package: "swift-custom-dump"),
+                "FluxCore", "FluxShell", "FluxStores", "FluxShellAgent",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "Tagged", package: "swift-tagged"),
             ]),

@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 // libFuzzer targets: `fluxfuzz` over the command parser and whole scripts, `fluxfuzzvalues` over
-// the value text parser (every printed form of SPEC §4 read back). Run: make fuzz
+// the value text parser (every printed form of SPEC §4 read back), `fluxfuzzattach` over the
+// agent's line handling (bytes from an attached shell). Run: make fuzz
 import PackageDescription
 
 let package = Package(
@@ -27,6 +28,12 @@ let package = Package(
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "Tagged", package: "swift-tagged"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+            ]),
+        .executableTarget(
+            name: "fluxfuzzattach",
+            dependencies: [
+                .product(name: "FluxCore", package: "FluxShell"),
+                .product(name: "FluxShell", package: "FluxShell"),
             ]),
     ]
 )

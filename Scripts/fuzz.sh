@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Builds the fuzzers (Fuzz/, libFuzzer through --sanitize=fuzzer) and runs each FUZZ_SECONDS (600):
-# `fluxfuzz` (command lines and scripts) and `fluxfuzzvalues` (values typed back, SPEC §4).
+# `fluxfuzz` (command lines and scripts), `fluxfuzzvalues` (values typed back, SPEC §4) and
+# `fluxfuzzattach` (what an attached shell sends the app's agent).
 # FUZZ_TARGETS picks some ("fluxfuzzvalues"). Crashes are written as Fuzz/crash-* files; each
 # corpus grows in Fuzz/Corpus/generated*. Inputs run in /tmp/fluxfuzz-*, never the checkout.
 set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
-for target in ${FUZZ_TARGETS:-fluxfuzz fluxfuzzvalues}; do
+for target in ${FUZZ_TARGETS:-fluxfuzz fluxfuzzvalues fluxfuzzattach}; do
     # NB: as in test-example.sh, so that files added to FluxShell are seen.
     touch Package.swift
     swift build -c release --sanitize=fuzzer --product "$target"
     case $target in
         fluxfuzz) corpus=Corpus generated=Corpus/generated ;;
+        fluxfuzzattach) corpus=Corpus/attach generated=Corpus/generated-attach ;;
         *) corpus=Corpus/values generated=Corpus/generated-values ;;
     esac
     mkdir -p "$generated"

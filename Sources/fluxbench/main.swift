@@ -46,6 +46,9 @@ case "memory":
 case "explore":
     ExploreBenchmarks.run()
     exit(0)
+case "agent":
+    AgentBenchmarks.run()
+    exit(0)
 default:
     break
 }

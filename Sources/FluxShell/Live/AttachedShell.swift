@@ -89,6 +89,7 @@
             partial = []
             run(line, to: &output)
         }
+        writeAppSteps(to: &output)
         finish(to: &output)
     }
 

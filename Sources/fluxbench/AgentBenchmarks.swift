@@ -1,0 +1,171 @@
+import Dispatch
+import FluxCore
+@_spi(Engine) import FluxShell
+import FluxShellAgent
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What serving an app's stores to `fluxsh attach` costs the app (`fluxbench agent`): its
+/// dispatch of the counter with one view, without an agent, with an agent and no shell, and with
+/// a shell that never reads; then how fast a reading shell gets the app's actions, and how long
+/// one takes from the app's dispatch to its line on the shell.
+enum AgentBenchmarks {
+    static func run() {
+        print("Agent benchmarks (release build; the counter with one reflecting view, best of 5 rounds)")
+        setenv("XDG_RUNTIME_DIR", "/tmp/fluxbench-agent-\(getpid())", 1)
+        defer { system("rm -rf /tmp/fluxbench-agent-\(getpid())") }
+
+        let (alone, aloneFlux) = counter()
+        let without = measure("without an agent") { alone.dispatch(.increment) }
+        _ = aloneFlux
+
+        let (served, servedFlux) = counter()
+        let agent = try! ShellAgent(serving: servedFlux, as: "bench-idle")
+        let idle = measure("with an agent, no shell attached") { served.dispatch(.increment) }
+        print("with an agent, no shell / without".padding(to: 64) + ratio(idle, without))
+        agent.stop()
+
+        stalledShell(baseline: without)
+        readingShell()
+        latency()
+    }
+
+    /// A counter app: its presenter, with one view, and its flux.
+    static func counter() -> (Presenter<CounterAction, CounterState>, Flux<CounterAction, CounterState>) {
+        let flux = Flux(state: CounterState(), mutation: CounterMutation())
+        return (Presenter(view: CounterView(), flux: flux), flux)
+    }
+
+    static func ratio(_ time: Double, _ baseline: Double) -> String { "\((time / baseline * 100).rounded() / 100)x" }
+
+    /// A shell that attached, said hello, and never reads again.
+    static func stalledShell(baseline: Double) {
+        let (presenter, flux) = counter()
+        let agent = try! ShellAgent(serving: flux, as: "bench-stalled", queueLimit: 4_096)
+        let handlers = flux.dispatcher.handlerCount
+        let shell = attach(agent, hello: true)
+        waitUntil { flux.dispatcher.handlerCount > handlers }
+        let before = residentMiB()
+        for _ in 0..<200_000 { presenter.dispatch(.increment) }
+        let after = residentMiB()
+        let stalled = measure("with a shell attached that never reads") { presenter.dispatch(.increment) }
+        print("with a stalled shell / without".padding(to: 64) + ratio(stalled, baseline))
+        print(
+            "resident memory after 200,000 actions with a stalled shell".padding(to: 64)
+                + "\(after) MiB (\(after - before >= 0 ? "+" : "")\(after - before) MiB)")
+        close(shell)
+        agent.stop()
+    }
+
+    /// A shell that reads as fast as it can: the app's actions to its lines, none dropped.
+    static func readingShell() {
+        let (presenter, flux) = counter()
+        let agent = try! ShellAgent(serving: flux, as: "bench-reading", queueLimit: 1 << 20)
+        let handlers = flux.dispatcher.handlerCount
+        let shell = attach(agent, hello: true)
+        waitUntil { flux.dispatcher.handlerCount > handlers }
+        let actions = 200_000
+        let start = ContinuousClock.now
+        let reader = DispatchQueue(label: "shell")
+        let done = DispatchSemaphore(value: 0)
+        reader.async {
+            let seen = countActionLines(on: shell, until: actions)
+            precondition(seen == actions, "the shell saw \(seen) of \(actions) actions")
+            done.signal()
+        }
+        for _ in 0..<actions { presenter.dispatch(.increment) }
+        done.wait()
+        let seconds = seconds(since: start)
+        print(
+            "a reading shell: the app's actions to its lines".padding(to: 64)
+                + "\(Int(Double(actions) / seconds)) actions/s (\(actions) in \((seconds * 1000).rounded()) ms)")
+        close(shell)
+        agent.stop()
+    }
+
+    /// From the app's dispatch to its `<= ACTION` line on an attached shell, one action at a time.
+    static func latency() {
+        let (presenter, flux) = counter()
+        let agent = try! ShellAgent(serving: flux, as: "bench-latency")
+        let handlers = flux.dispatcher.handlerCount
+        let shell = attach(agent, hello: true)
+        waitUntil { flux.dispatcher.handlerCount > handlers }
+        var samples: [Double] = []
+        for _ in 0..<20_000 {
+            let start = ContinuousClock.now
+            presenter.dispatch(.increment)
+            _ = countActionLines(on: shell, until: 1)
+            samples.append(seconds(since: start) * 1e6)
+        }
+        samples.sort()
+        func percentile(_ fraction: Double) -> String {
+            let value = samples[min(samples.count - 1, Int(Double(samples.count) * fraction))]
+            return "\((value * 10).rounded() / 10) µs"
+        }
+        print(
+            "latency, the app's dispatch to its line on the shell".padding(to: 64)
+                + "median \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))")
+        close(shell)
+        agent.stop()
+    }
+
+    /// A connected socket that said hello (and nothing else).
+    static func attach(_ agent: ShellAgent, hello: Bool) -> Int32 {
+        let socket = AttachSockets.connected(to: agent.socketPath)
+        precondition(socket >= 0, "cannot connect to \(agent.socketPath)")
+        if hello {
+            var line = Array((AttachWire.Hello().line + "\n").utf8)
+            precondition(write(socket, &line, line.count) == line.count)
+        }
+        return socket
+    }
+
+    /// Reads frames until `count` `<= ACTION` lines came; returns how many did.
+    static func countActionLines(on socket: Int32, until count: Int) -> Int {
+        let marker = Array(#"{"app":"<= "#.utf8)
+        var seen = 0
+        var atLineStart = true
+        var matched = 0
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        while seen < count {
+            let got = read(socket, &block, block.count)
+            guard got > 0 else { break }
+            // NB: a small matcher over the bytes, so that the reader is not the bottleneck.
+            for byte in block[..<got] {
+                if byte == 0x0A {
+                    atLineStart = true
+                    matched = 0
+                } else if atLineStart {
+                    if byte == marker[matched] {
+                        matched += 1
+                        if matched == marker.count {
+                            seen += 1
+                            atLineStart = false
+                        }
+                    } else {
+                        atLineStart = false
+                    }
+                }
+            }
+        }
+        return seen
+    }
+
+    static func waitUntil(_ condition: () -> Bool) {
+        while !condition() { usleep(1_000) }
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    static func residentMiB() -> Int {
+        guard let bytes = try? FileSystem.read("/proc/self/statm") else { return -1 }
+        let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return -1 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) >> 20
+    }
+}

@@ -1,0 +1,120 @@
+import FluxCore
+import Testing
+
+@_spi(Engine) @testable import FluxShell
+
+/// The agent's side of `fluxsh attach`, bytes in and lines out, without a socket.
+struct AttachedShellTests {
+    final class Connection {
+        let flux = Flux(state: ShopState(), mutation: ShopMutation(), dispatcher: Dispatcher())
+        let shell: AttachedShell
+
+        init(maximumLineLength: Int = LineReader.maximumLineLength) throws {
+            shell = try AttachedShell(
+                serving: [LiveStore(flux, as: "shop")], name: "shop-app", maximumLineLength: maximumLineLength,
+                wake: {})
+        }
+
+        /// Sends `text` (in pieces of `piece` bytes); returns the lines sent back.
+        func send(_ text: String, piece: Int = .max) -> [String] {
+            var output = OutputBuffer()
+            let bytes = Array(text.utf8)
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + piece)
+                bytes[start..<end].withUnsafeBytes { shell.receive($0, to: &output) }
+                start = end
+            }
+            return lines(output)
+        }
+
+        func appSteps() -> [String] {
+            var output = OutputBuffer()
+            shell.writeAppSteps(to: &output)
+            return lines(output)
+        }
+
+        func end() -> [String] {
+            var output = OutputBuffer()
+            shell.endOfInput(to: &output)
+            return lines(output)
+        }
+
+        private func lines(_ output: borrowing OutputBuffer) -> [String] {
+            output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
+    }
+
+    static let textHello = #"{"fluxsh":1,"format":"text","colors":false,"interactive":false,"file":"<stdin>"}"#
+
+    @Test func aClientThatSendsCommandsOnlyGetsJSON() throws {
+        let connection = try Connection()
+        #expect(
+            connection.send("dispatch bump\nstate bumps\nnope\n") == [
+                #"{"line":1,"command":"dispatch","action":"bump","changes":[{"op":"~","path":"bumps","old":0,"new":1}]}"#,
+                #"{"line":2,"command":"state","path":"bumps","value":1}"#,
+                #"{"line":3,"error":"unknown command 'nope' (type 'help' for the list)"}"#,
+            ])
+        connection.flux.dispatcher.dispatch(.bump)
+        #expect(
+            connection.appSteps() == [
+                #"{"event":"app","action":"bump","changes":[{"op":"~","path":"bumps","old":1,"new":2}]}"#
+            ])
+    }
+
+    @Test func aHelloGetsFramedLinesAndADoneAfterEachLine() throws {
+        let connection = try Connection()
+        #expect(connection.send(Self.textHello + "\n") == [#"{"attached":"shop-app","prompt":"shop> "}"#])
+        connection.flux.dispatcher.dispatch(.bump)
+        #expect(
+            connection.send("dispatch bump\nexpect bumps == 5\n", piece: 3) == [
+                #"{"app":"<= bump"}"#, #"{"app":"~ bumps: 0 -> 1"}"#, #"{"out":"~ bumps: 1 -> 2"}"#,
+                #"{"done":1,"failed":false,"prompt":"shop> "}"#,
+                #"{"err":"<stdin>:2: error: expectation failed: bumps == 5 (actual: 2)"}"#,
+                #"{"done":2,"failed":true,"prompt":"shop> "}"#,
+            ])
+        #expect(connection.send(#"{"complete":"dispatch bu"}"# + "\n") == [#"{"word":"bu","completions":["bump"]}"#])
+        #expect(
+            connection.send("detach\nstate\n") == [
+                #"{"done":3,"failed":false,"prompt":"shop> "}"#, #"{"bye":"detached"}"#,
+            ])
+        #expect(connection.shell.isFinished)
+        connection.flux.dispatcher.dispatch(.bump)
+        #expect(connection.appSteps() == [])
+    }
+
+    @Test func aLineTooLongIsReportedAndTheNextOneRuns() throws {
+        let connection = try Connection(maximumLineLength: 64)
+        _ = connection.send(Self.textHello + "\n")
+        let long = "dispatch note \"" + String(repeating: "x", count: 200) + "\"\n"
+        #expect(
+            connection.send(long + "state bumps\r\n", piece: 50) == [
+                #"{"err":"<stdin>:1: error: line longer than 0 MiB, skipped"}"#,
+                #"{"done":1,"failed":true,"prompt":"shop> "}"#, #"{"out":"0"}"#,
+                #"{"done":2,"failed":false,"prompt":"shop> "}"#,
+            ])
+        #expect(connection.flux.store.state.note == nil)
+    }
+
+    @Test func theEndOfInputRunsALastLineWithoutItsNewline() throws {
+        let connection = try Connection()
+        _ = connection.send(Self.textHello + "\n")
+        #expect(connection.send("dispatch bu") == [])
+        #expect(connection.send("mp") == [])
+        #expect(
+            connection.end() == [
+                #"{"out":"~ bumps: 0 -> 1"}"#, #"{"done":1,"failed":false,"prompt":"shop> "}"#, #"{"bye":"detached"}"#,
+            ])
+        #expect(connection.flux.store.state.bumps == 1)
+    }
+
+    @Test func theAppExitingSaysSoToAFramedShell() throws {
+        let connection = try Connection()
+        _ = connection.send(Self.textHello + "\n")
+        var output = OutputBuffer()
+        connection.shell.appExits(to: &output)
+        #expect(output.text == #"{"bye":"app exited"}"# + "\n")
+        #expect(connection.send("dispatch bump\n") == [])
+        #expect(connection.flux.store.state.bumps == 0)
+    }
+}
