@@ -4,7 +4,8 @@
 #   1. `notesh test Examples/NotesApp/Scenarios` passes (and passes with --exhaustive);
 #   2. a piped session gives byte for byte the checked-in stdout, stderr and exit status 1,
 #      and the scenario it saves passes `notesh test --exhaustive`;
-#   3. a scenario that fails on purpose is reported, line by line, with exit status 1.
+#   3. a scenario that fails on purpose is reported, line by line, with exit status 1;
+#   4. its running app serves its store, and `notesh attach notes` dispatches into it.
 # Usage: Scripts/test-example.sh  (from anywhere; called by `make test`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,6 +80,28 @@ if [ "$status" -ne 0 ]; then
     fail "the saved session $saved does not replay (status $status):"
     cat "$out" "$err" >&2
 fi
+
+# 4. The running app: `notes-app` serves its store; a piped `notesh attach notes` dispatches into
+#    it and reads the state back, and the app goes on after the shell detached.
+runtime=$scratch/runtime
+mkdir -m 700 "$runtime"
+exec 3< <(XDG_RUNTIME_DIR=$runtime exec "$example/.build/debug/notes-app")
+app=$!
+read -r serving <&3 || true
+[[ $serving == "notes-app: serving its store"* ]] || fail "notes-app did not start serving: '$serving'"
+attach_script='dispatch add title: "Milk" at: "2026-11-24T09:00:00Z"
+state notes[0].title
+expect notes[0].tags == []
+detach'
+run env XDG_RUNTIME_DIR="$runtime" "$notesh" attach notes <<<"$attach_script"
+if [ "$status" -ne 0 ] || ! grep -qx '"Milk"' "$out" || ! grep -q '^+ notes\[0\]: {' "$out"; then
+    fail "notesh attach notes exited $status:"
+    cat "$out" "$err" >&2
+fi
+run env XDG_RUNTIME_DIR="$runtime" "$notesh" attach --list
+grep -q "^notes  $runtime/fluxsh/notes.sock\$" "$out" || fail "attach --list does not list the app: $(cat "$out")"
+kill "$app"
+exec 3<&-
 
 # 3. A failing scenario: status 1, and each failure reported at its FILE:LINE, in order.
 #    Only the verdict, location and summary lines are compared, not the side-by-side tables.

@@ -23,5 +23,12 @@ let package = Package(
                 .product(name: "FluxStores", package: "FluxShell"),
                 "NotesFeature",
             ]),
+        // The app itself, running: its debug build serves its store to `notesh attach notes`.
+        .executableTarget(
+            name: "notes-app",
+            dependencies: [
+                .product(name: "FluxCore", package: "FluxShell"),
+                .product(name: "FluxShellAgent", package: "FluxShell"), "NotesFeature",
+            ]),
     ]
 )

@@ -74,6 +74,7 @@ struct AttachedShellTests {
                 #"{"done":2,"failed":true,"prompt":"shop> "}"#,
             ])
         #expect(connection.send(#"{"complete":"dispatch bu"}"# + "\n") == [#"{"word":"bu","completions":["bump"]}"#])
+        #expect(connection.send(#"{"complete":"det"}"# + "\n") == [#"{"word":"det","completions":["detach"]}"#])
         #expect(
             connection.send("detach\nstate\n") == [
                 #"{"done":3,"failed":false,"prompt":"shop> "}"#, #"{"bye":"detached"}"#,

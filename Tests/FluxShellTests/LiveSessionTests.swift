@@ -102,6 +102,24 @@ struct LiveSessionTests {
         #expect(app.appLines() == [])
     }
 
+    /// A session that detached, or was released, leaves nothing behind: its feed and runtimes go.
+    @Test(arguments: [true, false]) func aSessionGoneLeavesNothingBehind(detaches: Bool) throws {
+        weak var feed: AnyObject?
+        weak var runtime: AnyObject?
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        do {
+            let session = try Session(attachingTo: [LiveStore(flux, as: "shop")], wake: {})
+            feed = session.live?.feed
+            runtime = session.live?.runtimes.first
+            flux.dispatcher.dispatch(.bump)
+            if detaches { session.detach() }
+        }
+        #expect(feed == nil)
+        #expect(runtime == nil)
+        flux.dispatcher.dispatch(.bump)
+        #expect(flux.store.state.bumps == 2)
+    }
+
     @Test func loadingAgainIsRefusedAndChangesNothing() throws {
         let app = try App()
         #expect(

@@ -9,8 +9,9 @@
     public static let commandWords = [
         "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",
         "reset", "expect", "why", "watch", "unwatch", "invariants", "save", "exhaustive", "quit", "exit",
-        "detach",
     ]
+    /// What an attached session also completes: `detach` (a word of `quit` everywhere).
+    public static let attachedCommandWords = commandWords + ["detach"]
 
     public static func parse(_ line: String) throws(ShellError) -> ParsedLine {
         try parse(line[...])

@@ -47,11 +47,12 @@
     }
 
     private func candidatesFor(word: String, after words: [String]) -> [String] {
-        guard let command = words.first else { return CommandParser.commandWords }
+        let commandWords = session.isAttached ? CommandParser.attachedCommandWords : CommandParser.commandWords
+        guard let command = words.first else { return commandWords }
         let position = words.count  // index of the word being completed
         switch command {
         case "help":
-            return position == 1 ? CommandParser.commandWords : []
+            return position == 1 ? commandWords : []
         case "load":
             if position == 1 { return session.catalog.names }
             return position == 2 ? ["as"] : []

@@ -41,9 +41,8 @@ enum LiveSlot {
 /// registered after the app's stores (so it sees their states after the action). The app never
 /// waits for the shell: a full inbox counts what it drops and keeps only the latest states.
 final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: `inbox` is behind its lock; `members` is set once, before
-    // the handler is registered, and only read after; `subscription` is touched by the session's
-    // thread only.
+    // NB: @unchecked Sendable is safe: `inbox` is behind its lock; `subscription` is touched by
+    // the session's thread only.
     private struct Inbox {
         var queued: [(sequence: Int, action: Action)] = []
         var dropped = 0
@@ -56,12 +55,13 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         var ownStart = 0
         /// A wake is on its way to the session and it has not taken the inbox since.
         var wakePending = false
+        /// The served stores' runtimes, which copy their states; none once the feed stopped.
+        var members: [any LiveMember] = []
     }
 
     let dispatcher: Dispatcher<Action>
     let capacity: Int
     private let inbox = LockedValue(Inbox())
-    private var members: [any LiveMember] = []
     private var subscription: Subscription<Action>?
     /// Tells the session that actions arrived in an empty inbox; called on the app's thread,
     /// without the lock.
@@ -74,7 +74,7 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
     }
 
     func start(_ members: [any LiveMember]) {
-        self.members = members
+        inbox.withLock { $0.members = members }
         // NB: the handler holds the feed until `stop()`, which the session calls when it detaches
         // (and in its deinit).
         subscription = dispatcher.register { [self] action in receive(action) }
@@ -84,12 +84,19 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         guard let subscription else { return }
         self.subscription = nil
         dispatcher.unregister(subscription)
+        // NB: the runtimes hold the feed: letting them go breaks the cycle. What was queued goes
+        // with them (its states were theirs).
+        inbox.withLock { inbox in
+            inbox.members = []
+            inbox.queued = []
+            inbox.dropped = 0
+        }
     }
 
     /// On the delivering thread, for each action: the cost the app pays per attached shell.
     private func receive(_ action: Action) {
-        let members = members
         let wakes = inbox.withLock { inbox -> Bool in
+            let members = inbox.members
             let sequence = inbox.nextSequence
             inbox.nextSequence += 1
             if let ownThread = inbox.ownThread, ownThread == .current {
@@ -114,8 +121,8 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
     }
 
     func take(before limit: Int) -> (actions: [ActionInvocation], dropped: Int) {
-        let members = members
         let (actions, dropped) = inbox.withLock { inbox -> ([Action], Int) in
+            let members = inbox.members
             let count = inbox.queued.firstIndex { $0.sequence >= limit } ?? inbox.queued.count
             let actions = inbox.queued.prefix(count).map(\.action)
             inbox.queued.removeFirst(count)
@@ -135,11 +142,10 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
     /// the actions delivered for it (the action as the app's middlewares let it through, then its
     /// follow-ups), after `absorb` took the app's actions that came before it.
     func dispatchOwn(_ action: Action, absorb: (_ before: Int) -> Void) -> [Action] {
-        let members = members
         inbox.withLock { inbox in
             inbox.own.removeAll(keepingCapacity: true)
             inbox.ownThread = .current
-            for member in members { member.beginOwn() }
+            for member in inbox.members { member.beginOwn() }
         }
         dispatcher.dispatch(action)
         let (own, start, end) = inbox.withLock { inbox in
