@@ -26,6 +26,8 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     private let connections: AgentConnections
     private var shell: AttachedShell?
     private var context: ChannelHandlerContext?
+    /// The peer was refused: what it sends is dropped unread until it leaves.
+    private var refused = false
 
     init(stores: [LiveStore], name: String, queueLimit: Int, connections: AgentConnections) {
         self.stores = stores
@@ -74,15 +76,26 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
         context.read()
     }
 
-    /// Says why in one frame, then closes; nothing of the app was read.
+    /// Says why in one frame and closes its side; nothing of the app is read for the peer.
+    ///
+    /// NB: what the peer sent is then read and dropped until it closes: a Unix socket closed with
+    /// unread bytes resets the connection, and the peer would lose the frame that says why.
     private func refuse(_ context: ChannelHandlerContext, _ reason: String) {
-        var output = OutputBuffer()
-        output.appendLine(AttachWire.Frame.bye(reason).line)
-        send(output, close: true)
+        refused = true
+        var buffer = context.channel.allocator.buffer(capacity: 64)
+        buffer.writeString(AttachWire.Frame.bye(reason).line + "\n")
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in
+            channel.close(mode: .output, promise: nil)
+            channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+            channel.read()
+        }
+        // NB: a peer that never leaves is closed anyway.
+        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let shell, !shell.isFinished else { return }
+        guard !refused, let shell, !shell.isFinished else { return }
         let bytes = unwrapInboundIn(data)
         var output = OutputBuffer()
         bytes.withUnsafeReadableBytes { shell.receive($0, to: &output) }
@@ -92,7 +105,7 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case ChannelEvent.inputClosed:
-            guard let shell else { return context.close(promise: nil) }
+            guard !refused, let shell else { return context.close(promise: nil) }
             var output = OutputBuffer()
             shell.endOfInput(to: &output)
             send(output, close: true)

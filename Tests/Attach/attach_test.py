@@ -131,6 +131,27 @@ def test_the_apps_actions_stream_as_they_happen():
     app.end()
 
 
+def test_several_shells_each_see_everything():
+    app = App("many")
+    shells = [subprocess.Popen([FLUXSH, "attach", "many"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=ENV, text=True) for _ in range(2)]
+    check(waits_until(lambda: app.number("shells") == 2), "two shells attached")
+    app.ask("tick 1")
+    for shell in shells:
+        lines = [shell.stdout.readline().strip() for _ in range(2)]
+        check(lines == ["<= tick", "~ count: 0 -> 1"], f"each shell sees the app's action: {lines}")
+    first, second = shells
+    first.stdin.write('dispatch add title: "tea"\n')
+    first.stdin.flush()
+    lines = [second.stdout.readline().strip() for _ in range(4)]
+    check(lines == ['<= add title: tea', '+ items[0]: {"id":1,"title":"tea","done":false}', "<= tag new",
+                    '+ tags[0]: "new"'], f"one shell's action is the app's action to the other: {lines}")
+    for shell in shells:
+        shell.stdin.close()
+        shell.wait(timeout=10)
+    app.end()
+
+
 def test_the_app_exiting_ends_the_session():
     for how in ("stop", "exit"):
         app = App("leaving")

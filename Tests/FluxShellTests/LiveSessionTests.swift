@@ -40,6 +40,7 @@ struct LiveSessionTests {
         #expect(app.appLines() == [])
         #expect(app.shell.run("history") == ["  1  add title: milk quantity: 2", "  2  bump"])
         #expect(app.shell.run("state total") == ["2"])
+        #expect(app.shell.run("why note") == ["(no step changed note: it is as it was when the shell attached)"])
     }
 
     @Test func theShellsDispatchRunsInTheAppAndPrintsOnlyItsOwnDiff() throws {
@@ -153,6 +154,35 @@ struct LiveSessionTests {
         // NB: the history keeps the last 1,000 steps; every bump is one until then.
         #expect(app.session.undoableSteps == 1_000)
         #expect(bumpSteps >= 800)
+    }
+
+    /// Two stores on one dispatcher: the shell's action is dispatched once, and each store's
+    /// paths begin with its alias.
+    @Test func storesSharingADispatcherAreServedTogether() throws {
+        let dispatcher = Dispatcher<ShopAction>()
+        dispatcher.use(bumpingOnNote())
+        let shop = Flux(state: ShopState(), mutation: ShopMutation(), dispatcher: dispatcher)
+        let mirror = Flux(state: ShopState(), mutation: ShopMutation(), dispatcher: dispatcher)
+        let shell = Transcript(
+            session: try Session(attachingTo: [LiveStore(shop, as: "shop"), LiveStore(mirror, as: "mirror")], wake: {}))
+        #expect(
+            shell.run("dispatch note \"x\"") == [
+                #"~ shop.note: null -> "x""#, #"~ mirror.note: null -> "x""#, "=> bump", "~ shop.bumps: 0 -> 1",
+                "~ mirror.bumps: 0 -> 1",
+            ])
+        #expect(shop.store.state.bumps == 1 && mirror.store.state.bumps == 1)
+        dispatcher.dispatch(.bump)
+        var output = OutputBuffer()
+        for step in shell.session.takeAppSteps() { Renderer().write(step, to: &output) }
+        #expect(output.text == "<= bump\n~ shop.bumps: 1 -> 2\n~ mirror.bumps: 1 -> 2\n")
+        #expect(
+            shell.run("undo 2") == [
+                "~ shop.note: \"x\" -> null", "~ shop.bumps: 2 -> 0", "~ mirror.note: \"x\" -> null",
+                "~ mirror.bumps: 2 -> 0",
+            ])
+        #expect(mirror.store.state == ShopState())
+        #expect(shell.run("use mirror") == [])
+        #expect(shell.run("state bumps") == ["0"])
     }
 
     @Test func storesOnDifferentDispatchersAreRefused() throws {

@@ -17,7 +17,7 @@ start() {
     run=$((run + 1))
     socket="fluxsh-test-$$-$run"
     tmux -L "$socket" new-session -d -s shell -x 100 -y 40 \
-        "env XDG_STATE_HOME=$state TERM=xterm ${1:-$binary}; echo EXIT=\$?; sleep 30"
+        "env XDG_STATE_HOME=$state XDG_RUNTIME_DIR=$state/runtime TERM=xterm ${1:-$binary}; echo EXIT=\$?; sleep 30"
 }
 screen() { tmux -L "$socket" capture-pane -p -t shell; }
 send() { tmux -L "$socket" send-keys -t shell "$@"; }
@@ -103,6 +103,31 @@ send "state" Enter
 expect "Ctrl-C under make cleared the line" "fluxsh> state"
 send C-d
 expect "make exits 0 after Ctrl-C then Ctrl-D" "EXIT=0"
+
+# Attached to a running app (attach-demo, built with the tests): the app's actions print above the
+# line being typed, which stays as it was; completion asks the app.
+demo=$(dirname "$binary")/attach-demo
+if [ -x "$demo" ]; then
+    mkdir -m 700 "$state/runtime"
+    mkfifo "$state/demo.in"
+    XDG_RUNTIME_DIR=$state/runtime "$demo" term <"$state/demo.in" >"$state/demo.out" &
+    exec 4>"$state/demo.in"
+    start "$binary attach term"
+    expect "attached at a prompt" "term>"
+    send "dispatch ad" Tab
+    expect "the app's action completed" "term> dispatch add"
+    echo "tick 1" >&4
+    expect "the app's action above the prompt" "<= tick"
+    expect "its diff too" "~ count: 0 -> 1"
+    send "title: eggs" Enter
+    expect "the line typed meanwhile stayed whole" "term> dispatch add title: eggs"
+    expect "dispatched in the app" '+ items[0]: {"id":1,"title":"eggs","done":false}'
+    send C-d
+    expect "Ctrl-D detaches with 0" "EXIT=0"
+    echo "stop" >&4
+    exec 4>&-
+    wait
+fi
 
 # A user's own shell (here the planted-shell built with the tests) keeps a history of its own.
 planted=$(dirname "$binary")/planted-shell

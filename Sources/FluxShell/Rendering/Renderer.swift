@@ -202,7 +202,8 @@
                     "(no kept step changed \(listing.path); the \(listing.forgotten) earlier steps that may have are no longer kept)"
                 ))
         } else if listing.steps.isEmpty {
-            body(.text("(no step changed \(listing.path): it is as the store was loaded)"))
+            let origin = listing.isAttached ? "it was when the shell attached" : "the store was loaded"
+            body(.text("(no step changed \(listing.path): it is as \(origin))"))
         }
     }
 

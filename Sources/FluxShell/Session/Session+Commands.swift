@@ -83,7 +83,8 @@ extension Session {
         // the store was loaded before them (the oldest kept step already had it).
         let loadedBefore = (history.entries.first?.storeCount ?? 0) > storeIndex
         let forgotten = !foundCreation && loadedBefore ? history.forgotten : 0
-        return CommandResult(.why(WhyListing(path: path, steps: steps, forgotten: forgotten)))
+        return CommandResult(
+            .why(WhyListing(path: path, steps: steps, forgotten: forgotten, isAttached: isAttached)))
     }
 
     /// The store and the path in its state that `path` names (SPEC §3): the active store's, or,

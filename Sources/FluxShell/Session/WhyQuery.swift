@@ -143,4 +143,6 @@ struct WhyQuery {
     public var steps: [Step]
     /// How many earlier steps are no longer kept, when the value may be older than them.
     public var forgotten: Int
+    /// The session is attached to a running app: its first state is the app's when it attached.
+    public var isAttached = false
 }
