@@ -43,9 +43,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## bench: release-mode benchmarks of FluxCore and of the shell (figures in the README)
+## bench: release-mode benchmarks of FluxCore, of the shell and of the attach agent (figures in docs/performance.md)
 bench: release
 	.build/release/fluxbench
+	.build/release/fluxbench agent
 	Scripts/bench-shell.sh
 	Scripts/bench-anchor.sh
 

@@ -38,42 +38,70 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
 
     func channelActive(context: ChannelHandlerContext) {
         self.context = context
-        guard connections.add(context.channel) else { return refuse(context, "app exited") }
+        guard connections.add(context.channel) else { return refuse(context, AttachWire.appExited) }
         guard let provider = context.channel as? any SocketOptionProvider else {
             return refuse(context, "refused: the peer's user cannot be checked")
         }
         let loop = context.eventLoop
         let bound = NIOLoopBound(self, eventLoop: loop)
-        provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        provider.unsafeGetSocketOption(level: PeerCredentials.level, name: PeerCredentials.name)
             .whenComplete { (result: Result<PeerCredentials, any Error>) in
                 loop.assertInEventLoop()
                 bound.value.checked(result)
             }
     }
 
-    /// The peer's credentials, as the kernel keeps them for a Unix socket (`struct ucred`).
-    struct PeerCredentials {
-        var pid: Int32 = 0
-        var uid: UInt32 = 0
-        var gid: UInt32 = 0
-    }
+    #if canImport(Darwin)
+        /// The peer's credentials, as the kernel keeps them for a Unix socket (`struct xucred`,
+        /// `LOCAL_PEERCRED` at level `SOL_LOCAL`).
+        struct PeerCredentials {
+            static let level = SocketOptionLevel(0)
+            static let name = SocketOptionName(0x001)
+            var version: UInt32 = 0
+            var uid: UInt32 = 0
+            var groupCount: Int16 = 0
+            var groups:
+                (
+                    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                    UInt32, UInt32, UInt32, UInt32
+                ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        }
+    #else
+        /// The peer's credentials, as the kernel keeps them for a Unix socket (`struct ucred`,
+        /// `SO_PEERCRED`).
+        struct PeerCredentials {
+            static let level = SocketOptionLevel(SOL_SOCKET)
+            static let name = SocketOptionName(SO_PEERCRED)
+            var pid: Int32 = 0
+            var uid: UInt32 = 0
+            var gid: UInt32 = 0
+        }
+    #endif
 
     private func checked(_ result: Result<PeerCredentials, any Error>) {
         guard let context else { return }
         guard case .success(let peer) = result, peer.uid == getuid() else {
             return refuse(context, "refused: the app serves only its own user")
         }
+        context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        context.read()
+    }
+
+    /// The session, made when the shell sends its first bytes: a connection that only checks
+    /// the app is there (`fluxsh attach --list`) costs the app no session.
+    private func attachedShell(_ context: ChannelHandlerContext) -> AttachedShell? {
+        if let shell { return shell }
         let loop = context.eventLoop
         let bound = NIOLoopBound(self, eventLoop: loop)
         do {
             shell = try AttachedShell(
                 serving: stores, name: name, queueLimit: queueLimit,
                 wake: { loop.execute { bound.value.appStepsArrived() } })
+            connections.sessionStarted()
         } catch {
-            return refuse(context, "error: \(error.message)")
+            refuse(context, "error: \(error.message)")
         }
-        context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-        context.read()
+        return shell
     }
 
     /// Says why in one frame and closes its side; nothing of the app is read for the peer.
@@ -95,22 +123,32 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !refused, let shell, !shell.isFinished else { return }
+        guard !refused, let shell = attachedShell(context), !shell.isFinished else { return }
         let bytes = unwrapInboundIn(data)
         var output = OutputBuffer()
         bytes.withUnsafeReadableBytes { shell.receive($0, to: &output) }
         send(output, close: shell.isFinished)
+        // NB: a shell that sends commands without reading their answers is read no more until
+        // it does, so that the answers waiting for it do not grow the app's memory.
+        if !context.channel.isWritable {
+            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case ChannelEvent.inputClosed:
+            // NB: a session that ended already closes once its last lines are written.
+            if let shell, shell.isFinished, !refused { return }
             guard !refused, let shell else { return context.close(promise: nil) }
             var output = OutputBuffer()
             shell.endOfInput(to: &output)
             send(output, close: true)
         case is Stopping:
-            guard let shell else { return context.close(promise: nil) }
+            let channel = context.channel
+            // NB: a shell that reads no more (stopped) is closed anyway.
+            context.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+            guard let shell, !shell.isFinished else { return context.close(promise: nil) }
             var output = OutputBuffer()
             shell.writeAppSteps(to: &output)
             shell.appExits(to: &output)
@@ -130,12 +168,19 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { appStepsArrived() }
+        if context.channel.isWritable, !refused {
+            appStepsArrived()
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+            context.read()
+        }
         context.fireChannelWritabilityChanged()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        shell?.connectionClosed()
+        if let shell {
+            shell.connectionClosed()
+            connections.sessionEnded()
+        }
         shell = nil
         connections.remove(context.channel)
         self.context = nil

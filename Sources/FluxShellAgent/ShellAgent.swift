@@ -1,3 +1,4 @@
+import Dispatch
 import FluxCore
 @_spi(Engine) import FluxShell
 import NIOCore
@@ -44,6 +45,9 @@ public final class ShellAgent: Sendable {
     ///     it, the shell is told how many it missed and sent the state again.
     /// - Throws: ``ShellError`` when the name is not valid, its socket cannot be made, or another
     ///   running app serves that name.
+    ///
+    /// NB: inlinable, so that the app's part (``LiveStore``) is compiled for its own types.
+    @inlinable
     public convenience init<Action, State>(serving flux: Flux<Action, State>, as name: String, queueLimit: Int = 4_096)
         throws(ShellError)
     {
@@ -87,20 +91,29 @@ public final class ShellAgent: Sendable {
     }
 
     /// Ends every attached session (each shell prints `app exited`) and removes the socket.
-    /// Releasing the agent does the same. Call it from the app's threads, not from a store's
-    /// observer while a shell's action is being delivered.
+    /// Releasing the agent does the same.
+    ///
+    /// It waits for the shells to be told, at most 2 seconds (a shell that reads no more is
+    /// closed without it), and not at all on the agent's own thread. Called while the app's
+    /// dispatcher delivers an action on this thread (from a store's observer), it waits the 2
+    /// seconds: the sessions must take the dispatcher's lock to leave.
     public func stop() {
         guard let channels = connections.stop() else { return }
         for channel in channels {
             channel.pipeline.fireUserInboundEventTriggered(AgentConnection.Stopping())
         }
-        for channel in channels { try? channel.closeFuture.wait() }
-        try? server.close().wait()
+        if MultiThreadedEventLoopGroup.currentEventLoop == nil, !channels.isEmpty {
+            let closed = DispatchSemaphore(value: 0)
+            EventLoopFuture.andAllComplete(channels.map(\.closeFuture), on: group.next())
+                .whenComplete { _ in closed.signal() }
+            _ = closed.wait(timeout: .now() + 2)
+        }
+        server.close(promise: nil)
         unlink(socketPath)
-        try? group.syncShutdownGracefully()
+        group.shutdownGracefully { _ in }
     }
 
-    /// How many shells are attached now.
+    /// How many shells are attached now (each from its first line until it leaves).
     public var attachedShells: Int { connections.count }
 
     deinit { stop() }
@@ -110,6 +123,8 @@ public final class ShellAgent: Sendable {
 final class AgentConnections: Sendable {
     private struct State {
         var channels: [ObjectIdentifier: any Channel] = [:]
+        /// The connections that hold a session (a shell that said something).
+        var sessions = 0
         var isStopped = false
     }
 
@@ -128,7 +143,12 @@ final class AgentConnections: Sendable {
         state.withLock { $0.channels[ObjectIdentifier(channel)] = nil }
     }
 
-    var count: Int { state.withLock { $0.channels.count } }
+    /// How many sessions are open.
+    var count: Int { state.withLock { $0.sessions } }
+
+    func sessionStarted() { state.withLock { $0.sessions += 1 } }
+
+    func sessionEnded() { state.withLock { $0.sessions -= 1 } }
 
     /// The channels open when the agent stops; `nil` when it had stopped already.
     func stop() -> [any Channel]? {

@@ -86,18 +86,35 @@ struct AttachMode {
         guard connection.sendLine(hello.line) else { return appExited() }
         var failed = false
         var inputOpen = true
+        // NB: what is read from standard input waits here for the socket: the shell never blocks
+        // on a write while the app waits for it to read.
+        var outgoing: [UInt8] = []
+        var sent = 0
+        var endsInNewline = true
         var block = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let ready = connection.wait(alsoOn: inputOpen ? 0 : -1)
+            let ready = connection.wait(
+                alsoOn: inputOpen && outgoing.count < 1 << 20 ? 0 : -1, writing: sent < outgoing.count)
             if ready.other {
                 let count = block.withUnsafeMutableBytes { Platform.read(0, into: $0) }
                 if count <= 0 {
                     inputOpen = false
-                    connection.finishSending()
-                } else if !connection.sendBytes(block[..<count]) {
-                    inputOpen = false
+                    // NB: the agent runs whole lines only: a last line gets its newline.
+                    if !endsInNewline { outgoing.append(0x0A) }
+                } else {
+                    outgoing += block[..<count]
+                    endsInNewline = block[count - 1] == 0x0A
                 }
             }
+            if ready.writable || (ready.other && sent < outgoing.count) {
+                guard let count = connection.sendAvailable(outgoing[sent...]) else { return appExited() }
+                sent += count
+                if sent == outgoing.count {
+                    outgoing.removeAll(keepingCapacity: true)
+                    sent = 0
+                }
+            }
+            if !inputOpen, outgoing.isEmpty, !connection.isFinishedSending { connection.finishSending() }
             guard ready.socket else { continue }
             guard let frames = connection.receive() else { return appExited() }
             for frame in frames {

@@ -12,14 +12,23 @@ import FluxShellAgent
 /// a shell that never reads; then how fast a reading shell gets the app's actions, and how long
 /// one takes from the app's dispatch to its line on the shell.
 enum AgentBenchmarks {
-    static func run() {
+    /// `only`: `stalled`, `reading` or `latency` runs that one alone (for a profiler).
+    static func run(only: String? = nil) {
         print("Agent benchmarks (release build; the counter with one reflecting view, best of 5 rounds)")
-        setenv("XDG_RUNTIME_DIR", "/tmp/fluxbench-agent-\(getpid())", 1)
+        let runtime = "/tmp/fluxbench-agent-\(getpid())"
+        mkdir(runtime, 0o700)
+        setenv("XDG_RUNTIME_DIR", runtime, 1)
         defer { system("rm -rf /tmp/fluxbench-agent-\(getpid())") }
 
         let (alone, aloneFlux) = counter()
         let without = measure("without an agent") { alone.dispatch(.increment) }
         _ = aloneFlux
+        switch only {
+        case "stalled": return stalledShell(baseline: without)
+        case "reading": return readingShell()
+        case "latency": return latency()
+        default: break
+        }
 
         let (served, servedFlux) = counter()
         let agent = try! ShellAgent(serving: servedFlux, as: "bench-idle")
@@ -163,9 +172,14 @@ enum AgentBenchmarks {
     }
 
     static func residentMiB() -> Int {
-        guard let bytes = try? FileSystem.read("/proc/self/statm") else { return -1 }
-        let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+        let file = open("/proc/self/statm", O_RDONLY)
+        guard file >= 0 else { return -1 }
+        defer { close(file) }
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let count = read(file, &bytes, bytes.count)
+        guard count > 0 else { return -1 }
+        let fields = String(decoding: bytes[..<count], as: UTF8.self).split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return -1 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) >> 20
+        return (pages * Int(sysconf(Int32(_SC_PAGESIZE)))) >> 20
     }
 }

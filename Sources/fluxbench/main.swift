@@ -47,7 +47,7 @@ case "explore":
     ExploreBenchmarks.run()
     exit(0)
 case "agent":
-    AgentBenchmarks.run()
+    AgentBenchmarks.run(only: CommandLine.arguments.dropFirst(2).first)
     exit(0)
 default:
     break

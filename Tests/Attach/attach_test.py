@@ -105,10 +105,26 @@ def test_piped_session_runs_in_the_app():
     check("~ items[0].done: false -> true" in out and "~ items[0].done: true -> false" in out,
           f"toggle and undo diffs: {out!r}")
     check(app.ask("state") == "count 2 items [\"milk\"] tags [\"new\"]", "the app's own store holds the shell's changes")
+    # A shell that sends commands without reading the answers: the agent stops reading it.
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection.connect(app.socket)
+    connection.setblocking(False)
+    sent = 0
+    try:
+        for _ in range(100_000):
+            sent += connection.send(b"state\n" * 1000)
+    except BlockingIOError:
+        pass
+    check(sent < 50_000_000, f"a shell that does not read is read no more (it sent {sent} bytes)")
+    check(app.number("rss") < 300 * 1024, "the answers waiting for it stay bounded")
+    connection.close()
+    status, out, err = attach("shop", "dispatch tick\nstate count")
+    check(status == 0 and out.endswith("3\n"), f"a last line without its newline runs: {status} {out!r}")
+    app.ask("state")
     status, out, err = attach("shop", "dispatch nope\nstate count\n")
     check(status == 1, "a failed command: status 1")
     check(err.startswith("<stdin>:1: error: unknown action 'nope'"), f"located error: {err!r}")
-    check(out == "2\n", f"the next line still runs: {out!r}")
+    check(out == "3\n", f"the next line still runs: {out!r}")
     app.end()
 
 
@@ -230,7 +246,7 @@ def test_garbage_on_the_socket_changes_nothing():
     random.seed(7)
     raw(app.socket, bytes(random.getrandbits(8) for _ in range(200_000)))
     raw(app.socket, b"dispatch add title: " + b"x" * (20 << 20) + b"\nstate count\n")
-    raw(app.socket, b"dispatch ti", read=False)
+    raw(app.socket, b"dispatch tick", read=False)
     raw(app.socket, b'{"fluxsh":1,"format":"json"}\n{"complete":' + b"[" * 100_000 + b"\n")
     raw(app.socket, b"\xff\xfe\x00\ndispatch add title: \"\\ud800\"\n")
     check(waits_until(lambda: app.number("shells") == 0), "garbage connections end")

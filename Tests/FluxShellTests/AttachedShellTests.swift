@@ -97,16 +97,37 @@ struct AttachedShellTests {
         #expect(connection.flux.store.state.note == nil)
     }
 
-    @Test func theEndOfInputRunsALastLineWithoutItsNewline() throws {
+    @Test func theEndOfInputDropsAHalfLineAndEndsTheSession() throws {
         let connection = try Connection()
         _ = connection.send(Self.textHello + "\n")
         #expect(connection.send("dispatch bu") == [])
         #expect(connection.send("mp") == [])
+        #expect(connection.end() == [#"{"bye":"detached"}"#])
+        #expect(connection.flux.store.state.bumps == 0)
+    }
+
+    @Test func expectedLinesThatFailAtTheEndAreCounted() throws {
+        let connection = try Connection()
+        _ = connection.send(Self.textHello + "\n")
         #expect(
-            connection.end() == [
-                #"{"out":"~ bumps: 0 -> 1"}"#, #"{"done":1,"failed":false,"prompt":"shop> "}"#, #"{"bye":"detached"}"#,
+            connection.send("dispatch bump\n~ bumps: 0 -> 5\n") == [
+                #"{"out":"~ bumps: 0 -> 1"}"#, #"{"done":1,"failed":false,"prompt":"shop> "}"#,
+                #"{"done":2,"failed":false,"prompt":"shop> "}"#,
             ])
-        #expect(connection.flux.store.state.bumps == 1)
+        let end = connection.end()
+        #expect(end.first?.hasPrefix(#"{"err":"<stdin>:1: error: the diff of 'dispatch bump' differs"#) == true)
+        #expect(end.suffix(2) == [#"{"done":2,"failed":true,"prompt":"shop> "}"#, #"{"bye":"detached"}"#])
+    }
+
+    @Test func theAppsActionsWaitForTheShellsFirstLine() throws {
+        let connection = try Connection()
+        connection.flux.dispatcher.dispatch(.bump)
+        #expect(connection.appSteps() == [])
+        #expect(
+            connection.send(Self.textHello + "\nstate bumps\n") == [
+                #"{"attached":"shop-app","prompt":"shop> "}"#, #"{"app":"<= bump"}"#, #"{"app":"~ bumps: 0 -> 1"}"#,
+                #"{"out":"1"}"#, #"{"done":1,"failed":false,"prompt":"shop> "}"#,
+            ])
     }
 
     @Test func theAppExitingSaysSoToAFramedShell() throws {

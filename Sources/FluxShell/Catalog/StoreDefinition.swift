@@ -80,6 +80,7 @@ public struct StoreDefinition: Sendable {
 
 extension StoreDefinition {
     /// A running app's store, as a shell attached to it lists it: its actions, no maker.
+    @usableFromInline
     init(live actionType: Any.Type, name: String) {
         self.name = name
         self.summary = "the running app's store"

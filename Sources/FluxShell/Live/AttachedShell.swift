@@ -78,23 +78,21 @@
         }
     }
 
-    /// The shell's input ended: a last line without its newline runs, then the session ends.
+    /// The shell's input ended: the session ends. A last line without its newline is dropped
+    /// unread: a shell that crashed mid-line changes nothing (`fluxsh attach` ends what it
+    /// sends with a newline).
     public func endOfInput(to output: inout OutputBuffer) {
         guard !isFinished else { return }
-        if skipping {
-            skipping = false
-            rejectTooLong(to: &output)
-        } else if !partial.isEmpty {
-            let line = partial[...]
-            partial = []
-            run(line, to: &output)
-        }
+        partial = []
+        skipping = false
         writeAppSteps(to: &output)
         finish(to: &output)
     }
 
-    /// Appends the lines of what the app did by itself since the last call.
+    /// Appends the lines of what the app did by itself since the last call (none before the
+    /// shell's first line, which says how it wants them).
     public func writeAppSteps(to output: inout OutputBuffer) {
+        guard sawFirstLine else { return }
         let steps = session.takeAppSteps()
         guard !steps.isEmpty else { return }
         var text = OutputBuffer()
@@ -159,6 +157,8 @@
     /// Sends what line `line` printed, then `done`; ends the session when the line asked to.
     private func ended(line: Int, failures: Int, to output: inout OutputBuffer) {
         guard let runner else { return }
+        // NB: the app's actions taken while the line ran came before its own steps.
+        writeAppSteps(to: &output)
         sendPrinted(to: &output)
         if hello != nil {
             output.appendLine(
@@ -183,11 +183,18 @@
 
     private func finish(to output: inout OutputBuffer) {
         guard !isFinished else { return }
+        let failures = runner?.failures.count ?? 0
         runner?.finish()
         sendPrinted(to: &output)
         isFinished = true
         session.detach()
-        if hello != nil { output.appendLine(AttachWire.Frame.bye(AttachWire.detached).line) }
+        guard hello != nil else { return }
+        // NB: the last command's expected diff lines are checked only now: a failure there is
+        // said with one more `done`, so that the shell's exit status counts it.
+        if let runner, runner.failures.count > failures {
+            output.appendLine(AttachWire.Frame.done(line: lineNumber, failed: true, prompt: session.prompt).line)
+        }
+        output.appendLine(AttachWire.Frame.bye(AttachWire.detached).line)
     }
 
     private func sendPrinted(to output: inout OutputBuffer) {

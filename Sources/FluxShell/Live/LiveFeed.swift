@@ -17,9 +17,9 @@ protocol LiveSource: AnyObject {
 
 /// A served store's part in its feed: the states the feed copies, for the session to diff.
 protocol LiveMember: AnyObject {
-    /// Copies the store's state after the action being delivered. Called with the feed's lock
-    /// held, on the delivering thread.
-    func capture(_ slot: LiveSlot)
+    /// Copies the store's state after the action being delivered into the slot. Called with the
+    /// feed's lock held, on the delivering thread.
+    var capture: (LiveSlot) -> Void { get }
     /// Moves the first `count` queued states (and the latest, with `latest`) to where the session
     /// reads them. Called with the feed's lock held.
     func takeQueued(_ count: Int, latest: Bool)
@@ -28,6 +28,7 @@ protocol LiveMember: AnyObject {
 }
 
 /// Where a copied state goes.
+@usableFromInline
 enum LiveSlot {
     /// After one of the app's actions, queued for the session.
     case queued
@@ -37,47 +38,100 @@ enum LiveSlot {
     case own
 }
 
+/// The states a feed copies for one served store, typed.
+///
+/// NB: @unchecked Sendable, and no run-time exclusivity checks, are safe: every access holds the
+/// feed's lock, but `own`'s, which only the session's thread touches (the feed fills it on that
+/// thread, while the session dispatches its own action).
+@usableFromInline
+final class LiveStates<State: FluxCore.State>: @unchecked Sendable {
+    @usableFromInline @exclusivity(unchecked) var queued: [State] = []
+    @usableFromInline @exclusivity(unchecked) var latest: State?
+    @usableFromInline @exclusivity(unchecked) var own: [State] = []
+
+    @usableFromInline init() {}
+
+    /// What copies `store`'s state into these slots.
+    ///
+    /// NB: inlinable, and made where the store is served (``LiveStore``), so that the copy an app
+    /// pays per action is compiled for its state's type, not generic code that looks up metadata.
+    @inlinable
+    func capture(from store: Store<State>) -> (LiveSlot) -> Void {
+        { [self] slot in
+            switch slot {
+            case .queued: queued.append(store.state)
+            case .latest: latest = store.state
+            case .own: own.append(store.state)
+            }
+        }
+    }
+}
+
 /// Copies each action the app's dispatcher delivers into a bounded inbox, from a handler
 /// registered after the app's stores (so it sees their states after the action). The app never
 /// waits for the shell: a full inbox counts what it drops and keeps only the latest states.
+///
+/// NB: the handler's path (``receive(_:)``) is inlinable, and the feed is made where the store is
+/// served (``LiveStore``): it is compiled for the app's action type. Generic, it looked up tuple
+/// and array metadata on every action.
+@usableFromInline
 final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: `inbox` is behind its lock; `subscription` is touched by
-    // the session's thread only.
-    private struct Inbox {
-        var queued: [(sequence: Int, action: Action)] = []
-        var dropped = 0
-        var lastDropped = 0
-        var nextSequence = 0
+    // NB: @unchecked Sendable is safe: `inbox` is behind its lock; `subscription` and `handler`
+    // are touched by the session's thread only.
+    @usableFromInline
+    struct Inbox {
+        @usableFromInline var queued: [Action] = []
+        /// The sequence number of each queued action.
+        @usableFromInline var sequences: [Int] = []
+        @usableFromInline var dropped = 0
+        @usableFromInline var lastDropped = 0
+        @usableFromInline var nextSequence = 0
         /// The session's thread while it dispatches its own action: what is delivered on it is
         /// the shell's action and its follow-ups, not the app's.
-        var ownThread: ThreadIdentity?
-        var own: [Action] = []
-        var ownStart = 0
+        @usableFromInline var ownThread: ThreadIdentity?
+        @usableFromInline var own: [Action] = []
+        @usableFromInline var ownStart = 0
         /// A wake is on its way to the session and it has not taken the inbox since.
-        var wakePending = false
-        /// The served stores' runtimes, which copy their states; none once the feed stopped.
+        @usableFromInline var wakePending = false
+        /// What copies each served store's state; none once the feed stopped.
+        @usableFromInline var captures: [(LiveSlot) -> Void] = []
+        /// The served stores' runtimes; none once the feed stopped.
         var members: [any LiveMember] = []
+
+        @usableFromInline init() {}
     }
 
-    let dispatcher: Dispatcher<Action>
-    let capacity: Int
-    private let inbox = LockedValue(Inbox())
+    @usableFromInline let dispatcher: Dispatcher<Action>
+    @usableFromInline let capacity: Int
+    @usableFromInline let inbox = LockedValue(Inbox())
     private var subscription: Subscription<Action>?
+    /// What the feed registers on the app's dispatcher: made in `init`, so that it is compiled
+    /// where the feed is made (see above).
+    private var handler: ((Action) -> Void)?
     /// Tells the session that actions arrived in an empty inbox; called on the app's thread,
     /// without the lock.
-    private let wake: @Sendable () -> Void
+    @usableFromInline let wake: @Sendable () -> Void
 
+    @inlinable
     init(_ dispatcher: Dispatcher<Action>, capacity: Int, wake: @escaping @Sendable () -> Void) {
         self.dispatcher = dispatcher
         self.capacity = max(1, capacity)
         self.wake = wake
+        // NB: unowned(unsafe) (no reference counting per action) is safe: the handler is
+        // registered only between `start` and `stop`, and the session that owns the feed stops
+        // it when it detaches and in its deinit, before the feed can go.
+        setHandler { [unowned(unsafe) self] action in self.receive(action) }
     }
 
+    @usableFromInline
+    func setHandler(_ handler: @escaping (Action) -> Void) { self.handler = handler }
+
     func start(_ members: [any LiveMember]) {
-        inbox.withLock { $0.members = members }
-        // NB: the handler holds the feed until `stop()`, which the session calls when it detaches
-        // (and in its deinit).
-        subscription = dispatcher.register { [self] action in receive(action) }
+        inbox.withLock { inbox in
+            inbox.members = members
+            inbox.captures = members.map(\.capture)
+        }
+        if let handler { subscription = dispatcher.register(handler) }
     }
 
     func stop() {
@@ -88,30 +142,34 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         // with them (its states were theirs).
         inbox.withLock { inbox in
             inbox.members = []
+            inbox.captures = []
             inbox.queued = []
+            inbox.sequences = []
             inbox.dropped = 0
         }
     }
 
     /// On the delivering thread, for each action: the cost the app pays per attached shell.
-    private func receive(_ action: Action) {
+    @inlinable
+    func receive(_ action: Action) {
         let wakes = inbox.withLock { inbox -> Bool in
-            let members = inbox.members
             let sequence = inbox.nextSequence
             inbox.nextSequence += 1
             if let ownThread = inbox.ownThread, ownThread == .current {
                 if inbox.own.isEmpty { inbox.ownStart = sequence }
                 inbox.own.append(action)
-                for member in members { member.capture(.own) }
+                for capture in inbox.captures { capture(.own) }
                 return false
             }
             if inbox.queued.count < capacity {
-                inbox.queued.append((sequence, action))
-                for member in members { member.capture(.queued) }
+                inbox.queued.append(action)
+                inbox.sequences.append(sequence)
+                for index in inbox.captures.indices { inbox.captures[index](.queued) }
             } else {
                 inbox.dropped += 1
                 inbox.lastDropped = sequence
-                for member in members { member.capture(.latest) }
+                // NB: by index: calling each in place, not a copy of the list (a retain per store).
+                for index in inbox.captures.indices { inbox.captures[index](.latest) }
             }
             guard !inbox.wakePending else { return false }
             inbox.wakePending = true
@@ -122,16 +180,16 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
 
     func take(before limit: Int) -> (actions: [ActionInvocation], dropped: Int) {
         let (actions, dropped) = inbox.withLock { inbox -> ([Action], Int) in
-            let members = inbox.members
-            let count = inbox.queued.firstIndex { $0.sequence >= limit } ?? inbox.queued.count
-            let actions = inbox.queued.prefix(count).map(\.action)
+            let count = inbox.sequences.firstIndex { $0 >= limit } ?? inbox.sequences.count
+            let actions = Array(inbox.queued.prefix(count))
             inbox.queued.removeFirst(count)
+            inbox.sequences.removeFirst(count)
             var dropped = 0
             if inbox.dropped > 0, inbox.lastDropped < limit {
                 dropped = inbox.dropped
                 inbox.dropped = 0
             }
-            for member in members { member.takeQueued(count, latest: dropped > 0) }
+            for member in inbox.members { member.takeQueued(count, latest: dropped > 0) }
             if limit == .max { inbox.wakePending = false }
             return (actions, dropped)
         }

@@ -12,21 +12,28 @@ public struct LiveStore: Sendable {
     /// The name the shell prints in paths, `history` and saved scenarios.
     public let alias: String
     /// The dispatcher's identity: stores served together must share it.
-    let dispatcherID: ObjectIdentifier
+    @usableFromInline let dispatcherID: ObjectIdentifier
     /// The store's actions, for `actions`, completion and `dispatch`; it has no maker: an app's
     /// store is attached, never loaded.
-    let definition: StoreDefinition
-    /// A feed of the dispatcher's actions, for one attached session (made once per session).
-    let makeFeed: @Sendable (_ capacity: Int, _ wake: @escaping @Sendable () -> Void) -> any LiveSource
-    /// This store's runtime in an attached session, on the feed the first store made.
-    let makeRuntime: @Sendable (LiveContext) -> any LiveRuntime
+    @usableFromInline let definition: StoreDefinition
+    /// A feed of the dispatcher's actions, for one attached session (made once per session): a
+    /// ``LiveSource``.
+    @usableFromInline let makeFeed: @Sendable (_ capacity: Int, _ wake: @escaping @Sendable () -> Void) -> AnyObject
+    /// This store's runtime in an attached session, on the feed the first store made: a
+    /// ``LiveRuntime``.
+    @usableFromInline let makeRuntime: @Sendable (LiveContext) -> AnyObject
 
     /// The store of `flux`, with its dispatcher.
+    @inlinable
     public init<Action, State>(_ flux: Flux<Action, State>, as alias: String) {
         self.init(store: flux.store, dispatcher: flux.dispatcher, as: alias)
     }
 
     /// A store and the dispatcher whose actions change it (the store listens to it already).
+    ///
+    /// NB: inlinable, as the feed and the state copies it makes: what the app pays per action
+    /// is compiled where the store is served, for its own types.
+    @inlinable
     public init<Action, State>(store: Store<State>, dispatcher: Dispatcher<Action>, as alias: String) {
         self.alias = alias
         self.dispatcherID = ObjectIdentifier(dispatcher)
@@ -34,9 +41,10 @@ public struct LiveStore: Sendable {
         self.definition = definition
         self.makeFeed = { capacity, wake in LiveFeed(dispatcher, capacity: capacity, wake: wake) }
         self.makeRuntime = { context in
-            LiveStoreRuntime<Action, State>(
-                alias: alias, store: store, feed: context.feed as! LiveFeed<Action>,
-                actionCases: definition.actionCases, context: context)
+            let states = LiveStates<State>()
+            return LiveStoreRuntime<Action, State>(
+                alias: alias, store: store, states: states, capture: states.capture(from: store),
+                definition: definition, context: context)
         }
     }
 }
@@ -58,6 +66,7 @@ extension LiveStore {
 }
 
 /// What a live store's runtime is given by the session attaching it.
+@usableFromInline
 struct LiveContext {
     /// The feed of the app's dispatcher, shared by the session's live stores.
     let feed: any LiveSource

@@ -15,9 +15,10 @@ protocol LiveRuntime: StoreRuntime, LiveMember {
     func forgetTaken()
 }
 
+@usableFromInline
 final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: LiveRuntime {
-    let alias: String
-    var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
+    @usableFromInline let alias: String
+    @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
     var dispatchesOwnActions = false
     /// The app's store: read only by the feed, on the delivering thread (``capture(_:)``), and
     /// set by `undo`, `redo` and `reset`.
@@ -36,23 +37,26 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
     private var history: StateHistory<State, Action>
     private var restoredWithoutAction = false
 
-    // NB: written by the feed with its lock held (``LiveMember``): `queued` and `latest` on the
-    // app's threads, `own` on the session's own thread while it dispatches; `taken`, `takenLatest`
-    // and `ownCursor` only on the session's thread.
-    private var queued: [State] = []
-    private var latest: State?
-    private var own: [State] = []
+    /// What the feed copies for this store (see ``LiveStates``).
+    private let states: LiveStates<State>
+    let capture: (LiveSlot) -> Void
+    // NB: only on the session's thread.
     private var taken: [State] = []
     private var takenLatest: State?
     private var ownCursor = 0
 
+    @usableFromInline
     init(
-        alias: String, store: Store<State>, feed: LiveFeed<Action>, actionCases: ActionCases, context: LiveContext
+        alias: String, store: Store<State>, states: LiveStates<State>, capture: @escaping (LiveSlot) -> Void,
+        definition: StoreDefinition, context: LiveContext
     ) {
         self.alias = alias
         self.store = store
-        self.feed = feed
-        self.actionCases = actionCases
+        self.states = states
+        self.capture = capture
+        // NB: the stores served together share one dispatcher (`LiveStore.check`), so one action type.
+        self.feed = context.feed as! LiveFeed<Action>
+        self.actionCases = definition.actionCases
         self.trace = context.trace
         self.absorbAppActions = context.absorbAppActions
         let state = store.state
@@ -88,8 +92,8 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
 
     /// The next step of the shell's action (its own, then each follow-up's).
     private func takeOwnStep() {
-        guard ownCursor < own.count else { return }
-        let state = own[ownCursor]
+        guard ownCursor < states.own.count else { return }
+        let state = states.own[ownCursor]
         ownCursor += 1
         trace.add(advance(to: state), of: alias)
     }
@@ -104,24 +108,16 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
 
     // MARK: - The feed
 
-    func capture(_ slot: LiveSlot) {
-        switch slot {
-        case .queued: queued.append(store.state)
-        case .latest: latest = store.state
-        case .own: own.append(store.state)
-        }
-    }
-
     func takeQueued(_ count: Int, latest takesLatest: Bool) {
-        taken.append(contentsOf: queued.prefix(count))
-        queued.removeFirst(count)
+        taken.append(contentsOf: states.queued.prefix(count))
+        states.queued.removeFirst(count)
         if takesLatest {
-            takenLatest = latest
-            latest = nil
+            takenLatest = states.latest
+            states.latest = nil
         }
     }
 
-    func beginOwn() { own.removeAll(keepingCapacity: true) }
+    func beginOwn() { states.own.removeAll(keepingCapacity: true) }
 
     func step(toTaken index: Int) -> [DiffEntry] { advance(to: taken[index]) }
 
@@ -137,58 +133,60 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
 
     // MARK: - StoreRuntime
 
-    func decode(_ invocation: ActionInvocation) -> DecodeOutcome { actionCases.decode(invocation, as: Action.self) }
+    @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
+        actionCases.decode(invocation, as: Action.self)
+    }
 
     /// The app checks its own actions, if it does: the shell does not.
-    func validate(_ action: TypedAction) throws {}
-    var validates: Bool { false }
+    @usableFromInline func validate(_ action: TypedAction) throws {}
+    @usableFromInline var validates: Bool { false }
 
-    var json: JSONValue {
+    @usableFromInline var json: JSONValue {
         if let cachedJSON { return cachedJSON }
         let json = ValueReader.read(recorded)
         cachedJSON = json
         return json
     }
 
-    func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
+    @usableFromInline func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
         if cachedJSON == nil, !path.segments.isEmpty, let value = ValueReader().read(recorded, at: path.segments[...]) {
             return value
         }
         return try path.lookup(in: json)
     }
 
-    func isUnchanged(since cursor: Int) -> Bool {
+    @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
         guard let before = try? history.state(at: cursor, apply: Self.keptOnly) else { return false }
         return ValueDiffer.entries(from: before, to: recorded).isEmpty
     }
 
-    func recordHistory(cursor: Int, forgetting dropped: Int) {
+    @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
         history.record(
             recorded, cursor: cursor, forgetting: dropped, pinned: restoredWithoutAction, apply: Self.keptOnly)
         restoredWithoutAction = false
     }
 
-    func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
+    @usableFromInline func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
         guard let state = try? history.state(at: cursor, apply: Self.keptOnly) else {
             throw ShellError("store '\(alias)' no longer has that state")
         }
         return { self.restore(state) }
     }
 
-    func readStateAfresh() -> JSONValue { ValueReader.read(recorded) }
+    @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(recorded) }
 
-    func hasSameState(as other: any StoreRuntime) -> Bool { json == other.json }
+    @usableFromInline func hasSameState(as other: any StoreRuntime) -> Bool { json == other.json }
 
-    func brokenInvariant() -> String? { nil }
+    @usableFromInline func brokenInvariant() -> String? { nil }
 
-    func historyDiff(ofEntry index: Int) -> [DiffEntry] {
+    @usableFromInline func historyDiff(ofEntry index: Int) -> [DiffEntry] {
         guard let before = try? history.state(at: index, apply: Self.keptOnly),
             let after = try? history.state(at: index + 1, apply: Self.keptOnly)
         else { return [] }
         return ValueDiffer.entries(from: before, to: after)
     }
 
-    func restoreInitial() -> [DiffEntry] {
+    @usableFromInline func restoreInitial() -> [DiffEntry] {
         restoredWithoutAction = true
         return restore(attachedState)
     }

@@ -35,13 +35,14 @@ extension Session {
         var catalog = StoreCatalog(stores.map(\.definition))
         catalog.programName = programName
         self.init(catalog: catalog, historyLimit: historyLimit)
-        let feed = stores[0].makeFeed(queueLimit, wake)
+        // NB: what `LiveStore` makes, for these protocols, which it cannot name (see there).
+        let feed = stores[0].makeFeed(queueLimit, wake) as! any LiveSource
         let context = LiveContext(
             feed: feed, dispatcher: dispatcher, trace: trace, historyEntries: 0,
             absorbAppActions: { [unowned self] limit in self.absorbAppActions(before: limit) })
         var runtimes: [any LiveRuntime] = []
         for store in stores {
-            let runtime = store.makeRuntime(context)
+            let runtime = store.makeRuntime(context) as! any LiveRuntime
             runtimes.append(runtime)
             add(runtime, store.definition)
         }

@@ -8,13 +8,16 @@
 
 /// Which thread is running: how a live store tells the shell's own actions, delivered on the
 /// thread that dispatched them, from the app's, delivered on the app's threads.
+@usableFromInline
 struct ThreadIdentity: Equatable {
-    private let thread: pthread_t
+    @usableFromInline let thread: pthread_t
+
+    @usableFromInline init(thread: pthread_t) { self.thread = thread }
 
     /// The calling thread.
-    static var current: ThreadIdentity { ThreadIdentity(thread: pthread_self()) }
+    @inlinable static var current: ThreadIdentity { ThreadIdentity(thread: pthread_self()) }
 
-    static func == (left: ThreadIdentity, right: ThreadIdentity) -> Bool {
+    @inlinable static func == (left: ThreadIdentity, right: ThreadIdentity) -> Bool {
         pthread_equal(left.thread, right.thread) != 0
     }
 }

@@ -26,7 +26,7 @@ extension Session {
     func listHistory() -> CommandResult {
         let entries = history.entries.enumerated().map { index, entry in
             HistoryListing.Entry(
-                number: entry.number, text: history.text(of: entry), followUps: entry.followUps,
+                number: entry.number, text: entry.text, followUps: entry.followUps,
                 isUndone: index >= history.undoable)
         }
         return CommandResult(.history(HistoryListing(entries: entries, forgotten: history.forgotten)))
@@ -77,8 +77,7 @@ extension Session {
         }
         let storeIndex = stores.firstIndex { $0 === store } ?? 0
         let query = WhyQuery(path: path, alias: store.alias, storeIndex: storeIndex, countsElements: countsElements)
-        let (steps, foundCreation) = query.steps(
-            in: history.entries[..<history.undoable], text: history.text(of:), diff: diff(ofHistoryEntry:))
+        let (steps, foundCreation) = query.steps(in: history.entries[..<history.undoable], diff: diff(ofHistoryEntry:))
         // NB: forgotten steps matter only when the walk did not reach the value's creation and
         // the store was loaded before them (the oldest kept step already had it).
         let loadedBefore = (history.entries.first?.storeCount ?? 0) > storeIndex

@@ -34,11 +34,6 @@ struct SessionHistory {
     private(set) var cursor = 0
     private(set) var forgotten = 0
     private var nextNumber = 1
-    /// What the steps no command made say of themselves (`(3 changes dropped)`), by number.
-    ///
-    /// NB: kept apart from the entries: one more member of `Entry` cost a piped line 1.6 %
-    /// (callgrind, 20,000 `dispatch increment`: 207.2M instructions against 203.9M).
-    private var notes: [Int: String] = [:]
 
     init(limit: Int) { self.limit = max(1, limit) }
 
@@ -79,14 +74,8 @@ struct SessionHistory {
             entries.removeFirst(dropped)
             forgotten += dropped
         }
-        if !notes.isEmpty, let first = entries.first?.number { notes = notes.filter { $0.key >= first } }
         cursor = entries.count
         return dropped
-    }
-
-    /// The step as `history` and `why` list it: its note, else its text.
-    func text(of entry: Entry) -> String {
-        notes.isEmpty ? entry.text : notes[entry.number] ?? entry.text
     }
 
     /// Moves back `steps` entries.

@@ -19,10 +19,7 @@ struct WhyQuery {
 
     /// The steps among `entries` (the done history entries), oldest first, and whether the walk
     /// reached the value's creation; `diff` gives what the entry at an index printed.
-    func steps(
-        in entries: ArraySlice<SessionHistory.Entry>, text: (SessionHistory.Entry) -> String,
-        diff: (Int) -> CommandDiff
-    )
+    func steps(in entries: ArraySlice<SessionHistory.Entry>, diff: (Int) -> CommandDiff)
         -> (steps: [WhyListing.Step], foundCreation: Bool)
     {
         var tracked: [ValuePath.Segment]? = countsElements ? Array(path.segments.dropLast()) : path.segments
@@ -48,7 +45,7 @@ struct WhyQuery {
             }
             if tracked != nil { tracked = Array(place.dropFirst(prefix.count)) }
             if !groups.isEmpty {
-                listed.append(WhyListing.Step(number: entry.number, action: text(entry), groups: groups.reversed()))
+                listed.append(WhyListing.Step(number: entry.number, action: entry.text, groups: groups.reversed()))
             }
         }
         return (listed.reversed(), tracked == nil)

@@ -11,6 +11,8 @@
 final class AttachConnection {
     let descriptor: Int32
     private var received: [UInt8] = []
+    /// `finishSending()` was called.
+    private(set) var isFinishedSending = false
     private var start = 0
 
     /// Connects to the app's socket at `path`; `nil` with `errno` set when no app listens there.
@@ -42,8 +44,17 @@ final class AttachConnection {
         return true
     }
 
+    /// Sends what the socket takes now without waiting: how many bytes (0 when it is full), or
+    /// `nil` when the app is gone.
+    func sendAvailable(_ bytes: ArraySlice<UInt8>) -> Int? {
+        let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if sent >= 0 { return sent }
+        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
+    }
+
     /// No more lines will be sent: the agent ends the session once it has answered them.
     func finishSending() {
+        isFinishedSending = true
         #if canImport(Glibc)
             shutdown(descriptor, Int32(SHUT_WR))
         #else
@@ -72,13 +83,17 @@ final class AttachConnection {
         return frames
     }
 
-    /// Waits until the socket or `other` (a descriptor, or -1 for none) has something to read;
-    /// returns which: (socket, other).
-    func wait(alsoOn other: Int32) -> (socket: Bool, other: Bool) {
-        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+    /// Waits until the socket or `other` (a descriptor, or -1 for none) has something to read,
+    /// or, with `writing`, the socket takes more; returns which.
+    func wait(alsoOn other: Int32, writing: Bool = false) -> (socket: Bool, writable: Bool, other: Bool) {
+        let events = Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0)
+        var descriptors = [pollfd(fd: descriptor, events: events, revents: 0)]
         if other >= 0 { descriptors.append(pollfd(fd: other, events: Int16(POLLIN), revents: 0)) }
         while poll(&descriptors, nfds_t(descriptors.count), -1) < 0, errno == EINTR {}
         let ready = Int16(POLLIN | POLLHUP | POLLERR)
-        return (descriptors[0].revents & ready != 0, other >= 0 && descriptors[1].revents & ready != 0)
+        return (
+            descriptors[0].revents & ready != 0, descriptors[0].revents & Int16(POLLOUT) != 0,
+            other >= 0 && descriptors[1].revents & ready != 0
+        )
     }
 }
