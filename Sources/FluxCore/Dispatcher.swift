@@ -151,6 +151,16 @@ public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
         lock.withLock { middlewares.append(middleware) }
     }
 
+    /// Runs `body` between two deliveries: no action is delivered while it runs (a `dispatch`
+    /// from another thread waits for it), so what it reads of the stores and sets in them is not
+    /// interleaved with an action. Called from a handler or a middleware, it runs at once, within
+    /// the delivery under way.
+    ///
+    /// A tool attached to the app uses it to set stores (`undo`) or read them together.
+    public func betweenDeliveries<T>(_ body: () throws -> T) rethrows -> T {
+        try lock.withLock(body)
+    }
+
     /// The number of registered handlers.
     public var handlerCount: Int { lock.withLock { handlers.count } }
 

@@ -160,7 +160,7 @@ def test_several_shells_each_see_everything():
     first.stdin.write('dispatch add title: "tea"\n')
     first.stdin.flush()
     lines = [second.stdout.readline().strip() for _ in range(4)]
-    check(lines == ['<= add title: tea', '+ items[0]: {"id":1,"title":"tea","done":false}', "<= tag new",
+    check(lines == ['<= add title: tea', '+ items[0]: {"id":1,"title":"tea","done":false}', "=> tag new",
                     '+ tags[0]: "new"'], f"one shell's action is the app's action to the other: {lines}")
     for shell in shells:
         shell.stdin.close()

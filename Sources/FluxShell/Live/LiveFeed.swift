@@ -8,11 +8,13 @@ protocol LiveSource: AnyObject {
     func start(_ members: [any LiveMember])
     /// Stops copying; the app's dispatcher forgets the feed.
     func stop()
+    /// Runs `body` while the app's dispatcher delivers no action.
+    func betweenDeliveries(_ body: () -> Void)
     /// Moves out the app's actions queued before sequence number `limit`, each in command syntax;
     /// each member moves their states out with them (``LiveMember/takeQueued(_:latest:)``).
     /// `dropped` counts the actions left out because the inbox was full, when those came before
     /// `limit`: the members then hold the latest state too.
-    func take(before limit: Int) -> (actions: [ActionInvocation], dropped: Int)
+    func take(before limit: Int) -> (actions: [(ActionInvocation, isFollowUp: Bool)], dropped: Int)
 }
 
 /// A served store's part in its feed: the states the feed copies, for the session to diff.
@@ -20,11 +22,18 @@ protocol LiveMember: AnyObject {
     /// Copies the store's state after the action being delivered into the slot. Called with the
     /// feed's lock held, on the delivering thread.
     var capture: (LiveSlot) -> Void { get }
-    /// Moves the first `count` queued states (and the latest, with `latest`) to where the session
-    /// reads them. Called with the feed's lock held.
-    func takeQueued(_ count: Int, latest: Bool)
+    /// Moves the first `count` queued states to where the session reads them, and the latest
+    /// state kept while dropping: the one kept before the shell's own action (`.sealed`), or the
+    /// newest (`.latest`). Called with the feed's lock held.
+    func takeQueued(_ count: Int, latest: LiveLatest?)
+    /// The shell's own action begins while actions were being dropped: the latest state so far
+    /// is kept apart, for the step before the shell's. Called with the feed's lock held.
+    func sealLatest()
     /// Forgets the states of the shell's previous action. Called with the feed's lock held.
     func beginOwn()
+    /// Takes the store's state now as the one the shell attached at. Called while the app's
+    /// dispatcher delivers nothing, right after the feed started.
+    func attachHere()
 }
 
 /// Where a copied state goes.
@@ -38,6 +47,14 @@ enum LiveSlot {
     case own
 }
 
+/// Which latest state a session takes after dropped actions.
+enum LiveLatest {
+    /// The one kept when the shell's own action began.
+    case sealed
+    /// The newest.
+    case latest
+}
+
 /// The states a feed copies for one served store, typed.
 ///
 /// NB: @unchecked Sendable, and no run-time exclusivity checks, are safe: every access holds the
@@ -47,6 +64,8 @@ enum LiveSlot {
 final class LiveStates<State: FluxCore.State>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var queued: [State] = []
     @usableFromInline @exclusivity(unchecked) var latest: State?
+    /// The latest state when the shell's own action began, while actions were being dropped.
+    @usableFromInline @exclusivity(unchecked) var sealed: State?
     @usableFromInline @exclusivity(unchecked) var own: [State] = []
 
     @usableFromInline init() {}
@@ -83,8 +102,12 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         @usableFromInline var queued: [Action] = []
         /// The sequence number of each queued action.
         @usableFromInline var sequences: [Int] = []
+        /// Whether each queued action was dispatched while another was delivered (a follow-up).
+        @usableFromInline var followUps: [Bool] = []
+        /// How many actions were dropped, since the shell's own action began, if one did.
         @usableFromInline var dropped = 0
-        @usableFromInline var lastDropped = 0
+        /// How many actions were dropped before the shell's own action began.
+        @usableFromInline var sealedDropped = 0
         @usableFromInline var nextSequence = 0
         /// The session's thread while it dispatches its own action: what is delivered on it is
         /// the shell's action and its follow-ups, not the app's.
@@ -131,8 +154,15 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
             inbox.members = members
             inbox.captures = members.map(\.capture)
         }
-        if let handler { subscription = dispatcher.register(handler) }
+        // NB: between two deliveries, so that every store's first state is the one before the
+        // first action the feed copies: none is missed, and none is counted twice.
+        dispatcher.betweenDeliveries {
+            if let handler { subscription = dispatcher.register(handler) }
+            for member in members { member.attachHere() }
+        }
     }
+
+    func betweenDeliveries(_ body: () -> Void) { dispatcher.betweenDeliveries(body) }
 
     func stop() {
         guard let subscription else { return }
@@ -145,7 +175,9 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
             inbox.captures = []
             inbox.queued = []
             inbox.sequences = []
+            inbox.followUps = []
             inbox.dropped = 0
+            inbox.sealedDropped = 0
         }
     }
 
@@ -156,18 +188,24 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
             let sequence = inbox.nextSequence
             inbox.nextSequence += 1
             if let ownThread = inbox.ownThread, ownThread == .current {
-                if inbox.own.isEmpty { inbox.ownStart = sequence }
+                if inbox.own.isEmpty {
+                    inbox.ownStart = sequence
+                    // NB: what was dropped so far came before the shell's action: its step first.
+                    if inbox.dropped > 0 { Self.sealDrops(&inbox) }
+                }
                 inbox.own.append(action)
                 for capture in inbox.captures { capture(.own) }
                 return false
             }
-            if inbox.queued.count < capacity {
+            // NB: once one action is dropped, every later one is, until the session takes them:
+            // the state it is then sent is the newest, never one older than an action it saw.
+            if inbox.queued.count < capacity, inbox.dropped == 0, inbox.sealedDropped == 0 {
                 inbox.queued.append(action)
                 inbox.sequences.append(sequence)
+                inbox.followUps.append(dispatcher.isDeliveringFollowUp)
                 for index in inbox.captures.indices { inbox.captures[index](.queued) }
             } else {
                 inbox.dropped += 1
-                inbox.lastDropped = sequence
                 // NB: by index: calling each in place, not a copy of the list (a retain per store).
                 for index in inbox.captures.indices { inbox.captures[index](.latest) }
             }
@@ -178,22 +216,36 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         if wakes { wake() }
     }
 
-    func take(before limit: Int) -> (actions: [ActionInvocation], dropped: Int) {
-        let (actions, dropped) = inbox.withLock { inbox -> ([Action], Int) in
+    /// Keeps what was dropped so far apart, for the step before the shell's own action.
+    @usableFromInline
+    static func sealDrops(_ inbox: inout Inbox) {
+        inbox.sealedDropped += inbox.dropped
+        inbox.dropped = 0
+        for member in inbox.members { member.sealLatest() }
+    }
+
+    func take(before limit: Int) -> (actions: [(ActionInvocation, isFollowUp: Bool)], dropped: Int) {
+        let (actions, followUps, dropped) = inbox.withLock { inbox -> ([Action], [Bool], Int) in
             let count = inbox.sequences.firstIndex { $0 >= limit } ?? inbox.sequences.count
             let actions = Array(inbox.queued.prefix(count))
+            let followUps = Array(inbox.followUps.prefix(count))
             inbox.queued.removeFirst(count)
             inbox.sequences.removeFirst(count)
-            var dropped = 0
-            if inbox.dropped > 0, inbox.lastDropped < limit {
-                dropped = inbox.dropped
+            inbox.followUps.removeFirst(count)
+            // NB: before the shell's own action (`limit`), only what was dropped before it began.
+            var dropped = inbox.sealedDropped
+            var latest: LiveLatest? = dropped > 0 ? .sealed : nil
+            inbox.sealedDropped = 0
+            if limit == .max, inbox.dropped > 0 {
+                dropped += inbox.dropped
+                latest = .latest
                 inbox.dropped = 0
             }
-            for member in inbox.members { member.takeQueued(count, latest: dropped > 0) }
+            for member in inbox.members { member.takeQueued(count, latest: latest) }
             if limit == .max { inbox.wakePending = false }
-            return (actions, dropped)
+            return (actions, followUps, dropped)
         }
-        return (actions.map { ActionText.announcement(of: $0) }, dropped)
+        return (zip(actions, followUps).map { (ActionText.announcement(of: $0), $1) }, dropped)
     }
 
     /// Dispatches the shell's action on the app's dispatcher, from the session's thread. Returns

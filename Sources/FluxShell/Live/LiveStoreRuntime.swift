@@ -28,7 +28,7 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
     private let trace: DispatchTrace
     private let absorbAppActions: (_ before: Int) -> Void
     /// The state when the shell attached: what `reset` puts back.
-    private let attachedState: State
+    private var attachedState: State
     /// The state as of the last step the session made: what it reads and diffs from.
     private var recorded: State
     private var cachedJSON: JSONValue?
@@ -108,13 +108,32 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
 
     // MARK: - The feed
 
-    func takeQueued(_ count: Int, latest takesLatest: Bool) {
+    func takeQueued(_ count: Int, latest: LiveLatest?) {
         taken.append(contentsOf: states.queued.prefix(count))
         states.queued.removeFirst(count)
-        if takesLatest {
+        switch latest {
+        case .sealed?:
+            takenLatest = states.sealed
+        case .latest?:
             takenLatest = states.latest
             states.latest = nil
+        case nil:
+            return
         }
+        states.sealed = nil
+    }
+
+    func attachHere() {
+        let state = store.state
+        attachedState = state
+        recorded = state
+        cachedJSON = nil
+        history = StateHistory(initial: state, entries: 0, replays: false)
+    }
+
+    func sealLatest() {
+        states.sealed = states.latest
+        states.latest = nil
     }
 
     func beginOwn() { states.own.removeAll(keepingCapacity: true) }

@@ -6,6 +6,8 @@ final class LiveLink {
     let runtimes: [any LiveRuntime]
     /// The app's steps recorded and not yet printed.
     var pending: [AppStep] = []
+    /// How many of the app's actions this session never saw (its shell read too slowly).
+    var droppedActions = 0
 
     init(feed: any LiveSource, runtimes: [any LiveRuntime]) {
         self.feed = feed
@@ -23,18 +25,22 @@ extension Session {
     ///   - programName: the shell's name in what it prints.
     ///   - queueLimit: how many of the app's actions wait for the session at most; the app drops
     ///     the rest (the session then says how many, and takes the latest state).
-    ///   - historyLimit: how many steps `undo` can go back.
+    ///   - historyLimit: how many steps `undo` can go back. Each step keeps the app's states after
+    ///     it (their collections shared with the app's as long as neither changes them), in the
+    ///     app's memory: fewer than a shell of its own keeps.
     ///   - wake: called on the app's thread when its actions arrive and the session has taken
     ///     all the earlier ones: the session's owner then calls ``takeAppSteps()`` on its own
     ///     thread.
     public convenience init(
         attachingTo stores: [LiveStore], programName: String = "fluxsh", queueLimit: Int = 4_096,
-        historyLimit: Int = 1_000, wake: @escaping @Sendable () -> Void
+        historyLimit: Int = 200, wake: @escaping @Sendable () -> Void
     ) throws(ShellError) {
         try LiveStore.check(stores)
         var catalog = StoreCatalog(stores.map(\.definition))
         catalog.programName = programName
         self.init(catalog: catalog, historyLimit: historyLimit)
+        // NB: what `save` can write, kept in the app's memory too.
+        transcriptLimit = 10_000
         // NB: what `LiveStore` makes, for these protocols, which it cannot name (see there).
         let feed = stores[0].makeFeed(queueLimit, wake) as! any LiveSource
         let context = LiveContext(
@@ -74,20 +80,35 @@ extension Session {
         let (actions, dropped) = live.feed.take(before: limit)
         guard !actions.isEmpty || dropped > 0 else { return }
         let loaded = stores
-        func step(_ change: (any LiveRuntime) -> [DiffEntry]) -> CommandDiff {
+        func entries(_ change: (any LiveRuntime) -> [DiffEntry]) -> [DiffEntry] {
             var entries: [DiffEntry] = []
             for (store, runtime) in zip(loaded, live.runtimes) {
                 entries += AliasPrefix.entries(change(runtime), of: store.alias, amongStores: loaded.count)
             }
-            return CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: entries.isEmpty)
+            return entries
         }
-        for (index, action) in actions.enumerated() {
-            let diff = step { $0.step(toTaken: index) }
-            timeline.record(action, followUps: [], diff: diff, in: loaded)
+        // NB: the actions an action's delivery led to (the app's middlewares dispatched them) are
+        // its follow-ups, as a dispatch's are: `=> ACTION` lines of its step.
+        var index = 0
+        while index < actions.count {
+            let (action, _) = actions[index]
+            let own = CommandDiff.Step(followUp: nil, entries: entries { $0.step(toTaken: index) })
+            index += 1
+            var followUps: [CommandDiff.Step] = []
+            while index < actions.count, actions[index].isFollowUp {
+                let followUp = actions[index].0
+                followUps.append(CommandDiff.Step(followUp: followUp, entries: entries { $0.step(toTaken: index) }))
+                index += 1
+            }
+            let diff = CommandDiff(
+                ownStep: own, followUpSteps: followUps,
+                isUnchanged: own.entries.isEmpty && followUps.allSatisfy { $0.entries.isEmpty })
+            timeline.record(action, followUps: followUps.compactMap(\.followUp), diff: diff, in: loaded)
             live.pending.append(.action(action, diff))
         }
         if dropped > 0 {
-            _ = step { $0.stepToLatestTaken() }
+            live.droppedActions += dropped
+            _ = entries { $0.stepToLatestTaken() }
             timeline.recordUnseenSteps("(\(dropped) change\(dropped == 1 ? "" : "s") dropped)", in: loaded)
             live.pending.append(.dropped(count: dropped, states: states()))
         }

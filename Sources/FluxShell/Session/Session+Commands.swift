@@ -145,14 +145,38 @@ extension Session {
                 "this session is too long to save (over \(transcript.limit) commands)",
                 hint: "save earlier, or replay a script file with '\(catalog.programName) run'")
         }
+        if let live, live.droppedActions > 0 {
+            throw ShellError(
+                "\(live.droppedActions) of the app's actions were dropped while this shell read too slowly: a scenario of this session would not replay",
+                hint: "attach again and save before the app outpaces the shell, or record the app with ScenarioRecorder"
+            )
+        }
         try FileSystem.writeAtomically(scenarioText(), to: file)
         return CommandResult(.saved(file: file, commands: transcript.stateChangingCount))
     }
 
     /// The session as a scenario that `fluxsh test --exhaustive` passes.
     func scenarioText() -> String {
-        timeline.transcript.scenarioText(
-            programName: catalog.programName, stores: stores.map { ($0.alias, $0.json) }, activeAlias: activeAlias)
+        // NB: an attached app's own actions may have no text form (a closure, an `Error`): each
+        // line is checked as a replaying shell would read it, and written as a comment if not.
+        let loaded = stores
+        let unreplayable: ((ActionInvocation) -> String?)? =
+            live == nil
+            ? nil
+            : { invocation in
+                var reason: String?
+                for store in loaded {
+                    switch store.runtime.decode(invocation) {
+                    case .accepted: return nil
+                    case .rejected(let error): reason = reason ?? error.message
+                    case .unknownCase: reason = reason ?? "no store has an action '\(invocation.name)'"
+                    }
+                }
+                return reason
+            }
+        return timeline.transcript.scenarioText(
+            programName: catalog.programName, stores: loaded.map { ($0.alias, $0.json) }, activeAlias: activeAlias,
+            unreplayable: unreplayable)
     }
 
     func help(_ topic: String?) throws(ShellError) -> CommandResult {

@@ -303,17 +303,34 @@ import FluxCore
     // MARK: - Undo, redo, reset
 
     func undo(_ steps: Int) throws(ShellError) -> CommandResult {
-        let loaded = stores
-        return CommandResult(try timeline.undo(steps, in: loaded))
+        try restoring { loaded throws(ShellError) in CommandResult(try timeline.undo(steps, in: loaded)) }
     }
 
     func redo(_ steps: Int) throws(ShellError) -> CommandResult {
-        let loaded = stores
-        return CommandResult(try timeline.redo(steps, in: loaded))
+        try restoring { loaded throws(ShellError) in CommandResult(try timeline.redo(steps, in: loaded)) }
     }
 
     func reset() -> CommandResult {
-        let loaded = stores
-        return CommandResult(timeline.reset(loaded))
+        (try? restoring { loaded in CommandResult(timeline.reset(loaded)) }) ?? CommandResult()
+    }
+
+    /// Runs `undo`, `redo` or `reset` on the loaded stores. Attached to an app, it runs between
+    /// two of the app's deliveries, after the app's actions so far became steps: the stores are
+    /// set together, and no action of the app is diffed against a state it never had.
+    private func restoring(_ body: ([LoadedStore]) throws(ShellError) -> CommandResult) throws(ShellError)
+        -> CommandResult
+    {
+        guard let live else { return try body(stores) }
+        var result: Result<CommandResult, ShellError> = .success(CommandResult())
+        live.feed.betweenDeliveries {
+            absorbAppActions(before: .max)
+            let loaded = stores
+            do throws(ShellError) {
+                result = .success(try body(loaded))
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return try result.get()
     }
 }

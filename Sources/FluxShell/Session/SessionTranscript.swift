@@ -33,11 +33,22 @@ struct SessionTranscript {
 
     /// The scenario `fluxsh test --exhaustive` passes: the commands with their diff lines, then
     /// each store's final state (`stores` as alias and state, in load order).
-    func scenarioText(programName: String, stores: [(alias: String, state: JSONValue)], activeAlias: String?) -> String
-    {
+    ///
+    /// - Parameter unreplayable: why a dispatched action would not replay, if it would not: its
+    ///   line is then a comment (`# not replayable: …`).
+    func scenarioText(
+        programName: String, stores: [(alias: String, state: JSONValue)], activeAlias: String?,
+        unreplayable: ((ActionInvocation) -> String?)? = nil
+    ) -> String {
         var scenario = ScenarioText()
         scenario.comment("Saved by \(programName). Replay with: \(programName) test FILE")
-        for entry in entries { scenario.command(entry.command, diff: entry.diff?.lines ?? []) }
+        for entry in entries {
+            if let unreplayable, case .dispatch(let invocation) = entry.command, let reason = unreplayable(invocation) {
+                scenario.comment("not replayable: \(invocation) (\(reason))")
+                continue
+            }
+            scenario.command(entry.command, diff: entry.diff?.lines ?? [])
+        }
         for store in stores { scenario.expectState(store.state, of: store.alias) }
         if let activeAlias, stores.last?.alias != activeAlias { scenario.command(.use(alias: activeAlias)) }
         return scenario.text
