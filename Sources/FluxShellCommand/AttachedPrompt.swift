@@ -45,13 +45,20 @@ struct AttachedPrompt {
             return answer
         }
         editor.watch(connection.descriptor) { [connection] in
-            guard let frames = connection.receive() else {
-                progress.status = appExited()
-                return true
-            }
             var lines = progress.held
             progress.held = []
-            for frame in frames { handle(frame, progress, print: { lines.append($0) }) }
+            guard let frames = connection.receive() else {
+                if progress.status == nil {
+                    progress.status = 1
+                    lines.append(AttachWire.appExited)
+                }
+                editor.printAboveLine(lines)
+                return true
+            }
+            // NB: errors too are printed above the line being typed, not in the middle of it.
+            for frame in frames {
+                handle(frame, progress, print: { lines.append($0) }, printError: { lines.append($0) })
+            }
             streams.flush()
             editor.printAboveLine(lines)
             return progress.status != nil
@@ -92,7 +99,12 @@ struct AttachedPrompt {
         until isLast: (AttachWire.Frame) -> Bool, _ progress: Progress, print: (String) -> Void
     ) -> Int32? {
         while true {
-            guard let frames = connection.receive() else { return appExited() }
+            guard let frames = connection.receive() else { return progress.status ?? appExited() }
+            if frames.isEmpty, LineEditor.takeInterrupt() {
+                // NB: the app goes on with the command; what it prints comes above the next line.
+                StandardStreams.shared.err("(interrupted: the app still runs it; its output follows when it ends)")
+                return nil
+            }
             var done = false
             for frame in frames {
                 handle(frame, progress, print: print)
@@ -104,19 +116,29 @@ struct AttachedPrompt {
         }
     }
 
-    private func handle(_ frame: AttachWire.Frame, _ progress: Progress, print: (String) -> Void) {
+    private func handle(
+        _ frame: AttachWire.Frame, _ progress: Progress, print: (String) -> Void,
+        printError: ((String) -> Void)? = nil
+    ) {
         switch frame {
         case .attached(let name, let prompt):
             progress.name = name
             progress.prompt = prompt
         case .out(let text), .app(let text): print(text)
         case .err(let text):
+            if let printError { return printError(text) }
             StandardStreams.shared.flush()
             StandardStreams.shared.err(text)
         case .done(_, _, let prompt): progress.prompt = prompt
         case .completions: break
         case .bye(AttachWire.detached): progress.status = 0
-        case .bye(let reason): progress.status = appExited(reason)
+        case .bye(let reason):
+            guard let printError else {
+                progress.status = appExited(reason)
+                return
+            }
+            printError(reason)
+            progress.status = 1
         }
     }
 }

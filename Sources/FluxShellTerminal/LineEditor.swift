@@ -87,6 +87,10 @@ public final class LineEditor {
         fluxsh_print("\r\u{1B}[K" + lines.joined(separator: "\n") + "\n")
     }
 
+    /// Whether Ctrl-C was pressed since the last call, outside a line being edited (while the
+    /// caller waited for something else).
+    public static func takeInterrupt() -> Bool { fluxsh_take_interrupt() != 0 }
+
     /// Reads one line (without its newline).
     public func readLine() -> Input {
         var count: Int32 = 0

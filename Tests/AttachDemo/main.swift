@@ -1,4 +1,4 @@
-// A running app for the end-to-end tests of `fluxsh attach` (Tests/Attach/attach.sh): a feature
+// A running app for the end-to-end tests of `fluxsh attach` (Tests/Attach/attach_test.py): a feature
 // store with the types apps hold, served by a `ShellAgent`, and a few words on standard input
 // that make the app act by itself:
 //   tick N     the app dispatches N actions of its own

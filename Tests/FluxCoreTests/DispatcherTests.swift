@@ -1,3 +1,4 @@
+import Dispatch
 import FluxCore
 import XCTest
 
@@ -12,6 +13,36 @@ final class DispatcherTests: XCTestCase {
         dispatcher.dispatch(.increment)
 
         XCTAssertEqual(calls, ["a", "b", "c", "d"])
+    }
+
+    func testBetweenDeliveriesHoldsOffAnotherThreadsAction() {
+        let flux = Flux(state: CounterState(), mutation: CounterMutation())
+        let delivered = DispatchSemaphore(value: 0)
+        let dispatcher = flux.dispatcher
+        let seen = flux.dispatcher.betweenDeliveries { () -> Int in
+            DispatchQueue.global().async {
+                dispatcher.dispatch(.increment)
+                delivered.signal()
+            }
+            // NB: a bound, not a wait for work: the other thread's action must not be delivered
+            // while the closure runs, however long it runs.
+            XCTAssertEqual(delivered.wait(timeout: .now() + 0.2), .timedOut)
+            return flux.store.state.count
+        }
+        XCTAssertEqual(seen, 0)
+        delivered.wait()
+        XCTAssertEqual(flux.store.state.count, 1)
+    }
+
+    func testBetweenDeliveriesFromAHandlerRunsAtOnce() {
+        let flux = Flux(state: CounterState(), mutation: CounterMutation())
+        var counts: [Int] = []
+        flux.dispatcher.register { [dispatcher = flux.dispatcher, store = flux.store] _ in
+            dispatcher.betweenDeliveries { counts.append(store.state.count) }
+        }
+        flux.dispatcher.dispatch(.increment)
+        flux.dispatcher.dispatch(.increment)
+        XCTAssertEqual(counts, [1, 2])
     }
 
     func testUnregisterReleasesTheHandler() {

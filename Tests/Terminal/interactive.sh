@@ -124,7 +124,12 @@ if [ -x "$demo" ]; then
     expect "dispatched in the app" '+ items[0]: {"id":1,"title":"eggs","done":false}'
     send C-d
     expect "Ctrl-D detaches with 0" "EXIT=0"
+    start "$binary attach term"
+    expect "attached again" "term>"
+    send "dispatch ti"
     echo "stop" >&4
+    expect "the app's end is said above the line" "app exited"
+    expect "and the shell exits with 1" "EXIT=1"
     exec 4>&-
     wait
 fi
