@@ -58,6 +58,20 @@ struct LiveSessionTests {
             ])
     }
 
+    /// A middleware that stops the shell's action and dispatches another: the action changed
+    /// nothing, and the other is its follow-up.
+    @Test func anActionAMiddlewareReplacesByAFollowUpShowsIt() throws {
+        let app = try App(
+            middleware: AnyMiddleware(willDispatch: { action, dispatcher in
+                guard case .clear = action else { return .pass }
+                dispatcher.dispatch(.bump)
+                return .stop
+            }))
+        #expect(app.shell.run("dispatch clear") == ["=> bump", "~ bumps: 0 -> 1"])
+        #expect(app.appLines() == [])
+        #expect(app.shell.run("history") == ["  1  clear", "     => bump"])
+    }
+
     @Test func undoRedoAndResetSetTheAppsStoreAndNotifyItsObservers() throws {
         let app = try App()
         app.flux.dispatcher.dispatch(.bump)

@@ -85,7 +85,8 @@
         guard !isFinished else { return }
         partial = []
         skipping = false
-        writeAppSteps(to: &output)
+        // NB: a shell that said nothing gets nothing, but its session still takes what the app did.
+        if sawFirstLine { writeAppSteps(to: &output) } else { _ = session.takeAppSteps() }
         finish(to: &output)
     }
 

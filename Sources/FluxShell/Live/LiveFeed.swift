@@ -114,6 +114,8 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         @usableFromInline var ownThread: ThreadIdentity?
         @usableFromInline var own: [Action] = []
         @usableFromInline var ownStart = 0
+        /// The first action delivered for the shell's is its own (no middleware stopped it).
+        @usableFromInline var ownStartsWithAction = true
         /// A wake is on its way to the session and it has not taken the inbox since.
         @usableFromInline var wakePending = false
         /// What copies each served store's state; none once the feed stopped.
@@ -190,6 +192,7 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
             if let ownThread = inbox.ownThread, ownThread == .current {
                 if inbox.own.isEmpty {
                     inbox.ownStart = sequence
+                    inbox.ownStartsWithAction = !dispatcher.isDeliveringFollowUp
                     // NB: what was dropped so far came before the shell's action: its step first.
                     if inbox.dropped > 0 { Self.sealDrops(&inbox) }
                 }
@@ -248,9 +251,14 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         return (zip(actions, followUps).map { (ActionText.announcement(of: $0), $1) }, dropped)
     }
 
+    /// Whether the first action delivered for the shell's last one was that action (as the
+    /// app's middlewares let it through), not a follow-up of it that a middleware dispatched
+    /// instead. Read on the session's thread, after ``dispatchOwn(_:absorb:)``.
+    private(set) var ownStartsWithAction = true
+
     /// Dispatches the shell's action on the app's dispatcher, from the session's thread. Returns
-    /// the actions delivered for it (the action as the app's middlewares let it through, then its
-    /// follow-ups), after `absorb` took the app's actions that came before it.
+    /// the actions delivered for it (the action as the app's middlewares let it through, if they
+    /// did, then its follow-ups), after `absorb` took the app's actions that came before it.
     func dispatchOwn(_ action: Action, absorb: (_ before: Int) -> Void) -> [Action] {
         inbox.withLock { inbox in
             inbox.own.removeAll(keepingCapacity: true)
@@ -258,10 +266,11 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
             for member in inbox.members { member.beginOwn() }
         }
         dispatcher.dispatch(action)
-        let (own, start, end) = inbox.withLock { inbox in
+        let (own, start, end, startsWithAction) = inbox.withLock { inbox in
             inbox.ownThread = nil
-            return (inbox.own, inbox.ownStart, inbox.nextSequence)
+            return (inbox.own, inbox.ownStart, inbox.nextSequence, inbox.ownStartsWithAction || inbox.own.isEmpty)
         }
+        ownStartsWithAction = startsWithAction
         absorb(own.isEmpty ? end : start)
         return own
     }

@@ -80,10 +80,13 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
     private func takeOwnAction(_ action: Action) {
         var followUps: ArraySlice<Action> = []
         if dispatchesOwnActions {
-            followUps = feed.dispatchOwn(action, absorb: absorbAppActions).dropFirst()
+            let delivered = feed.dispatchOwn(action, absorb: absorbAppActions)
+            followUps = feed.ownStartsWithAction ? delivered.dropFirst() : delivered[...]
         }
         ownCursor = 0
-        takeOwnStep()
+        // NB: a middleware that stopped the action changed nothing for it: what it dispatched
+        // instead is a follow-up.
+        if feed.ownStartsWithAction { takeOwnStep() }
         guard let onFollowUp else { return }
         for followUp in followUps {
             onFollowUp(ActionText.announcement(of: followUp), TypedActionBox(followUp), ObjectIdentifier(self))
