@@ -110,16 +110,11 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     /// unread bytes resets the connection, and the peer would lose the frame that says why.
     private func refuse(_ context: ChannelHandlerContext, _ reason: String) {
         refused = true
-        var buffer = context.channel.allocator.buffer(capacity: 64)
-        buffer.writeString(AttachWire.Frame.bye(reason).line + "\n")
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in
-            channel.close(mode: .output, promise: nil)
-            channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-            channel.read()
-        }
-        // NB: a peer that never leaves is closed anyway.
-        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+        var output = OutputBuffer()
+        output.appendLine(AttachWire.Frame.bye(reason).line)
+        send(output, close: true)
+        context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        context.read()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -138,8 +133,8 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case ChannelEvent.inputClosed:
-            // NB: a session that ended already closes once its last lines are written.
-            if let shell, shell.isFinished, !refused { return }
+            // NB: the shell read what a session that ended said last, and left.
+            if let shell, shell.isFinished { return context.close(promise: nil) }
             guard !refused, let shell else { return context.close(promise: nil) }
             var output = OutputBuffer()
             shell.endOfInput(to: &output)
@@ -191,17 +186,25 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
         context.close(promise: nil)
     }
 
+    /// Writes `output`; with `close`, then ends the connection: its side at once, once written,
+    /// and the whole of it when the shell leaves too (at most 5 s later).
+    ///
+    /// NB: what the shell still sends meanwhile is read and dropped (`channelRead` ignores a
+    /// finished session): a Unix socket closed with unread bytes resets the connection, and the
+    /// shell would lose the last lines and the `bye` (a piped script after its `quit`).
     private func send(_ output: borrowing OutputBuffer, close: Bool) {
         guard let context else { return }
         let channel = context.channel
-        guard !output.isEmpty else {
-            if close { channel.close(promise: nil) }
-            return
+        var written: EventLoopFuture<Void>?
+        if !output.isEmpty {
+            var buffer = channel.allocator.buffer(capacity: output.count)
+            _ = output.withUnsafeBytes { buffer.writeBytes($0) }
+            written = context.writeAndFlush(wrapOutboundOut(buffer))
         }
-        var buffer = channel.allocator.buffer(capacity: output.count)
-        _ = output.withUnsafeBytes { buffer.writeBytes($0) }
-        let written = context.writeAndFlush(wrapOutboundOut(buffer))
-        // NB: closed once the last lines are written, so that the shell reads why it ends.
-        if close { written.whenComplete { _ in channel.close(promise: nil) } }
+        guard close else { return }
+        channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        let endOutput: @Sendable () -> Void = { channel.close(mode: .output, promise: nil) }
+        if let written { written.whenComplete { _ in endOutput() } } else { endOutput() }
+        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
     }
 }

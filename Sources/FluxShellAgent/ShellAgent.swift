@@ -100,7 +100,9 @@ public final class ShellAgent: Sendable {
     public func stop() {
         guard let channels = connections.stop() else { return }
         for channel in channels {
-            channel.pipeline.fireUserInboundEventTriggered(AgentConnection.Stopping())
+            // NB: on the channel's loop, later: called there (from an app observer during a
+            // shell's command), it must not run inside that command.
+            channel.eventLoop.execute { channel.pipeline.fireUserInboundEventTriggered(AgentConnection.Stopping()) }
         }
         if MultiThreadedEventLoopGroup.currentEventLoop == nil, !channels.isEmpty {
             let closed = DispatchSemaphore(value: 0)
@@ -113,7 +115,7 @@ public final class ShellAgent: Sendable {
         group.shutdownGracefully { _ in }
     }
 
-    /// How many shells are attached now (each from its first line until it leaves).
+    /// How many shells are attached now (each from the first bytes it sends until it leaves).
     public var attachedShells: Int { connections.count }
 
     deinit { stop() }

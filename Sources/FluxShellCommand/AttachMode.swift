@@ -95,6 +95,24 @@ struct AttachMode {
         while true {
             let ready = connection.wait(
                 alsoOn: inputOpen && outgoing.count < 1 << 20 ? 0 : -1, writing: sent < outgoing.count)
+            // NB: what the app said first: after a `quit` or `--bail`, its last lines and its
+            // `bye` are read before a write to the closed socket could fail.
+            if ready.socket {
+                guard let frames = connection.receive() else { return appExited() }
+                for frame in frames {
+                    switch frame {
+                    case .out(let text), .app(let text): streams.out(text)
+                    case .err(let text): streams.err(text)
+                    case .done(_, let lineFailed, _): failed = failed || lineFailed
+                    case .bye(AttachWire.detached):
+                        streams.flush()
+                        return failed ? 1 : 0
+                    case .bye(let reason):
+                        return appExited(reason)
+                    case .attached, .completions: break
+                    }
+                }
+            }
             if ready.other {
                 let count = block.withUnsafeMutableBytes { Platform.read(0, into: $0) }
                 if count <= 0 {
@@ -107,29 +125,20 @@ struct AttachMode {
                 }
             }
             if ready.writable || (ready.other && sent < outgoing.count) {
-                guard let count = connection.sendAvailable(outgoing[sent...]) else { return appExited() }
-                sent += count
+                if let count = connection.sendAvailable(outgoing[sent...]) {
+                    sent += count
+                } else {
+                    // NB: the app closed its side (it ended the session): what it said last is
+                    // still to be read, and nothing more is sent.
+                    inputOpen = false
+                    sent = outgoing.count
+                }
                 if sent == outgoing.count {
                     outgoing.removeAll(keepingCapacity: true)
                     sent = 0
                 }
             }
             if !inputOpen, outgoing.isEmpty, !connection.isFinishedSending { connection.finishSending() }
-            guard ready.socket else { continue }
-            guard let frames = connection.receive() else { return appExited() }
-            for frame in frames {
-                switch frame {
-                case .out(let text), .app(let text): streams.out(text)
-                case .err(let text): streams.err(text)
-                case .done(_, let lineFailed, _): failed = failed || lineFailed
-                case .bye(AttachWire.detached):
-                    streams.flush()
-                    return failed ? 1 : 0
-                case .bye(let reason):
-                    return appExited(reason)
-                case .attached, .completions: break
-                }
-            }
             streams.flush()
         }
     }

@@ -15,6 +15,8 @@ struct AttachedPrompt {
         var status: Int32?
         /// Lines that came while a completion was asked for: printed at the next chance.
         var held: [String] = []
+        /// Command lines sent whose `done` has not come (one left behind by Ctrl-C).
+        var awaited = 0
     }
 
     /// The exit status; `nil` when line editing is unavailable (the caller reads plain lines).
@@ -82,11 +84,11 @@ struct AttachedPrompt {
                 editor.remember(line)
                 if let history { _ = editor.saveHistory(to: history.path) }
                 guard connection.sendLine(line) else { return appExited() }
+                progress.awaited += 1
                 for held in progress.held { streams.out(held) }
                 progress.held = []
-                if let status = receive(
-                    until: { if case .done = $0 { true } else { false } }, progress, print: streams.out)
-                {
+                // NB: the `done` of this line: those of lines left behind by Ctrl-C come first.
+                if let status = receive(until: { _ in progress.awaited == 0 }, progress, print: streams.out) {
                     return status
                 }
             }
@@ -129,7 +131,9 @@ struct AttachedPrompt {
             if let printError { return printError(text) }
             StandardStreams.shared.flush()
             StandardStreams.shared.err(text)
-        case .done(_, _, let prompt): progress.prompt = prompt
+        case .done(_, _, let prompt):
+            progress.prompt = prompt
+            progress.awaited = max(0, progress.awaited - 1)
         case .completions: break
         case .bye(AttachWire.detached): progress.status = 0
         case .bye(let reason):

@@ -121,6 +121,12 @@ def test_piped_session_runs_in_the_app():
     status, out, err = attach("shop", "dispatch tick\nstate count")
     check(status == 0 and out.endswith("3\n"), f"a last line without its newline runs: {status} {out!r}")
     app.ask("state")
+    status, out, err = attach("shop", "state count\nquit\n" + "state count\n" * 100_000)
+    check(status == 0 and out == "3\n" and err == "", f"lines after a quit are not run, status 0: {status} {err!r}")
+    done = subprocess.run([FLUXSH, "attach", "--bail", "shop"], input="dispatch nope\n" + "dispatch tick\n" * 100_000,
+                          capture_output=True, text=True, env=ENV, timeout=30)
+    check(done.returncode == 1 and "unknown action 'nope'" in done.stderr and "app exited" not in done.stderr,
+          f"--bail stops at the first failure, and says why: {done.returncode} {done.stderr[:300]!r}")
     status, out, err = attach("shop", "dispatch nope\nstate count\n")
     check(status == 1, "a failed command: status 1")
     check(err.startswith("<stdin>:1: error: unknown action 'nope'"), f"located error: {err!r}")

@@ -237,6 +237,31 @@ struct LiveSessionTests {
         #expect(shell.run("state bumps") == ["0"])
     }
 
+    /// One shell's `undo` sets the app's stores: another attached shell takes their states again.
+    @Test func anotherShellsUndoIsSeenAsTheStoresSet() throws {
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let stores = [LiveStore(flux, as: "shop")]
+        let first = Transcript(session: try Session(attachingTo: stores, wake: {}))
+        let second = Transcript(session: try Session(attachingTo: stores, wake: {}))
+        func lines(_ shell: Transcript) -> [String] {
+            var output = OutputBuffer()
+            for step in shell.session.takeAppSteps() { Renderer().write(step, to: &output) }
+            return output.text.split(separator: "\n").map(String.init)
+        }
+        #expect(first.run("dispatch bump") == ["~ bumps: 0 -> 1"])
+        #expect(lines(second) == ["<= bump", "~ bumps: 0 -> 1"])
+        #expect(first.run("undo") == ["~ bumps: 1 -> 0"])
+        let seen = lines(second)
+        #expect(seen.first == "(the app's stores were set from another shell)")
+        #expect(seen.contains(#"  "bumps": 0"#))
+        #expect(second.run("state bumps") == ["0"])
+        let refused = second.run("save /tmp/never-written.scenario")
+        #expect(refused.first?.hasPrefix("error: another shell set") == true, "\(refused)")
+        flux.dispatcher.dispatch(.bump)
+        #expect(lines(second) == ["<= bump", "~ bumps: 0 -> 1"])
+        #expect(lines(first) == ["<= bump", "~ bumps: 0 -> 1"])
+    }
+
     @Test func storesOnDifferentDispatchersAreRefused() throws {
         let one = Flux(state: ShopState(), mutation: ShopMutation())
         let two = Flux(state: ShopState(), mutation: ShopMutation())

@@ -3,6 +3,14 @@
 @_spi(Engine) public enum AppStep: Sendable {
     /// One of the app's actions, in command syntax, and what it changed.
     case action(ActionInvocation, CommandDiff)
-    /// `(N changes dropped)`: the app's actions the shell did not see, then every store's state.
+    /// `(N changes dropped)`: the app's actions the shell did not see, then every store's state;
+    /// with none dropped, another shell set the stores (`undo`).
     case dropped(count: Int, states: [(alias: String, state: JSONValue)])
+
+    /// What the step says of itself, in `history` and before the states.
+    static func resyncNote(dropped: Int) -> String {
+        dropped == 0
+            ? "(the app's stores were set from another shell)"
+            : "(\(dropped) change\(dropped == 1 ? "" : "s") dropped)"
+    }
 }

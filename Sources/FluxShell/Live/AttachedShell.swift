@@ -126,6 +126,9 @@
             if let hello = Self.decode(line).flatMap({ AttachWire.Hello(line: $0[...]) }) {
                 begin(hello)
                 output.appendLine(AttachWire.Frame.attached(name: name, prompt: session.prompt).line)
+                // NB: a wake that came before the first line took nothing: what it announced is
+                // sent now.
+                writeAppSteps(to: &output)
                 return
             }
             begin(nil)

@@ -14,7 +14,10 @@ protocol LiveSource: AnyObject {
     /// each member moves their states out with them (``LiveMember/takeQueued(_:latest:)``).
     /// `dropped` counts the actions left out because the inbox was full, when those came before
     /// `limit`: the members then hold the latest state too.
-    func take(before limit: Int) -> (actions: [(ActionInvocation, isFollowUp: Bool)], dropped: Int)
+    func take(before limit: Int) -> (actions: [(ActionInvocation, isFollowUp: Bool)], dropped: Int, resyncs: Bool)
+    /// Another shell set the app's stores (`undo`): this session takes their states again, as
+    /// after dropped actions. Called while the app's dispatcher delivers nothing.
+    func storesSetElsewhere()
 }
 
 /// A served store's part in its feed: the states the feed copies, for the session to diff.
@@ -106,8 +109,13 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         @usableFromInline var followUps: [Bool] = []
         /// How many actions were dropped, since the shell's own action began, if one did.
         @usableFromInline var dropped = 0
-        /// How many actions were dropped before the shell's own action began.
+        /// Actions were dropped, or another shell set the stores, since: the session takes the
+        /// latest states (and nothing is queued until it does).
+        @usableFromInline var resyncs = false
+        /// How many actions were dropped before the shell's own action began, and whether the
+        /// session must take the states kept then.
         @usableFromInline var sealedDropped = 0
+        @usableFromInline var sealedResyncs = false
         @usableFromInline var nextSequence = 0
         /// The session's thread while it dispatches its own action: what is delivered on it is
         /// the shell's action and its follow-ups, not the app's.
@@ -180,6 +188,8 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
             inbox.followUps = []
             inbox.dropped = 0
             inbox.sealedDropped = 0
+            inbox.resyncs = false
+            inbox.sealedResyncs = false
         }
     }
 
@@ -194,7 +204,7 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
                     inbox.ownStart = sequence
                     inbox.ownStartsWithAction = !dispatcher.isDeliveringFollowUp
                     // NB: what was dropped so far came before the shell's action: its step first.
-                    if inbox.dropped > 0 { Self.sealDrops(&inbox) }
+                    if inbox.resyncs { Self.sealDrops(&inbox) }
                 }
                 inbox.own.append(action)
                 for capture in inbox.captures { capture(.own) }
@@ -202,13 +212,14 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
             }
             // NB: once one action is dropped, every later one is, until the session takes them:
             // the state it is then sent is the newest, never one older than an action it saw.
-            if inbox.queued.count < capacity, inbox.dropped == 0, inbox.sealedDropped == 0 {
+            if inbox.queued.count < capacity, !inbox.resyncs, !inbox.sealedResyncs {
                 inbox.queued.append(action)
                 inbox.sequences.append(sequence)
                 inbox.followUps.append(dispatcher.isDeliveringFollowUp)
                 for index in inbox.captures.indices { inbox.captures[index](.queued) }
             } else {
                 inbox.dropped += 1
+                inbox.resyncs = true
                 // NB: by index: calling each in place, not a copy of the list (a retain per store).
                 for index in inbox.captures.indices { inbox.captures[index](.latest) }
             }
@@ -224,11 +235,24 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
     static func sealDrops(_ inbox: inout Inbox) {
         inbox.sealedDropped += inbox.dropped
         inbox.dropped = 0
+        inbox.sealedResyncs = true
+        inbox.resyncs = false
         for member in inbox.members { member.sealLatest() }
     }
 
-    func take(before limit: Int) -> (actions: [(ActionInvocation, isFollowUp: Bool)], dropped: Int) {
-        let (actions, followUps, dropped) = inbox.withLock { inbox -> ([Action], [Bool], Int) in
+    func storesSetElsewhere() {
+        let wakes = inbox.withLock { inbox -> Bool in
+            inbox.resyncs = true
+            for index in inbox.captures.indices { inbox.captures[index](.latest) }
+            guard !inbox.wakePending else { return false }
+            inbox.wakePending = true
+            return true
+        }
+        if wakes { wake() }
+    }
+
+    func take(before limit: Int) -> (actions: [(ActionInvocation, isFollowUp: Bool)], dropped: Int, resyncs: Bool) {
+        let (actions, followUps, dropped, resyncs) = inbox.withLock { inbox -> ([Action], [Bool], Int, Bool) in
             let count = inbox.sequences.firstIndex { $0 >= limit } ?? inbox.sequences.count
             let actions = Array(inbox.queued.prefix(count))
             let followUps = Array(inbox.followUps.prefix(count))
@@ -237,18 +261,20 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
             inbox.followUps.removeFirst(count)
             // NB: before the shell's own action (`limit`), only what was dropped before it began.
             var dropped = inbox.sealedDropped
-            var latest: LiveLatest? = dropped > 0 ? .sealed : nil
+            var latest: LiveLatest? = inbox.sealedResyncs ? .sealed : nil
             inbox.sealedDropped = 0
-            if limit == .max, inbox.dropped > 0 {
+            inbox.sealedResyncs = false
+            if limit == .max, inbox.resyncs {
                 dropped += inbox.dropped
                 latest = .latest
                 inbox.dropped = 0
+                inbox.resyncs = false
             }
             for member in inbox.members { member.takeQueued(count, latest: latest) }
             if limit == .max { inbox.wakePending = false }
-            return (actions, followUps, dropped)
+            return (actions, followUps, dropped, latest != nil)
         }
-        return (zip(actions, followUps).map { (ActionText.announcement(of: $0), $1) }, dropped)
+        return (zip(actions, followUps).map { (ActionText.announcement(of: $0), $1) }, dropped, resyncs)
     }
 
     /// Whether the first action delivered for the shell's last one was that action (as the

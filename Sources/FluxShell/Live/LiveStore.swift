@@ -22,6 +22,8 @@ public struct LiveStore: Sendable {
     /// This store's runtime in an attached session, on the feed the first store made: a
     /// ``LiveRuntime``.
     @usableFromInline let makeRuntime: @Sendable (LiveContext) -> AnyObject
+    /// The sessions attached to the app through this store.
+    @usableFromInline let peers = LivePeers()
 
     /// The store of `flux`, with its dispatcher.
     @inlinable

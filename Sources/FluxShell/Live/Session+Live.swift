@@ -8,10 +8,15 @@ final class LiveLink {
     var pending: [AppStep] = []
     /// How many of the app's actions this session never saw (its shell read too slowly).
     var droppedActions = 0
+    /// Another shell set the app's stores (`undo`, `redo`, `reset`) while this one was attached.
+    var setElsewhere = false
+    /// The feeds of the other sessions on the same app, told when this one sets its stores.
+    let peers: LivePeers
 
-    init(feed: any LiveSource, runtimes: [any LiveRuntime]) {
+    init(feed: any LiveSource, runtimes: [any LiveRuntime], peers: LivePeers) {
         self.feed = feed
         self.runtimes = runtimes
+        self.peers = peers
     }
 }
 
@@ -54,8 +59,10 @@ extension Session {
         }
         runtimes[0].dispatchesOwnActions = true
         activeIndex = 0
-        live = LiveLink(feed: feed, runtimes: runtimes)
+        let peers = stores[0].peers
+        live = LiveLink(feed: feed, runtimes: runtimes, peers: peers)
         feed.start(runtimes)
+        peers.add(feed)
     }
 
     /// Whether the session is attached to a running app.
@@ -72,13 +79,17 @@ extension Session {
     }
 
     /// Stops following the app: its dispatcher forgets this session.
-    public func detach() { live?.feed.stop() }
+    public func detach() {
+        guard let live else { return }
+        live.peers.remove(live.feed)
+        live.feed.stop()
+    }
 
     /// Records the app's actions that arrived before sequence number `limit` as steps.
     func absorbAppActions(before limit: Int) {
         guard let live else { return }
-        let (actions, dropped) = live.feed.take(before: limit)
-        guard !actions.isEmpty || dropped > 0 else { return }
+        let (actions, dropped, resyncs) = live.feed.take(before: limit)
+        guard !actions.isEmpty || resyncs else { return }
         let loaded = stores
         func entries(_ change: (any LiveRuntime) -> [DiffEntry]) -> [DiffEntry] {
             var entries: [DiffEntry] = []
@@ -106,12 +117,39 @@ extension Session {
             timeline.record(action, followUps: followUps.compactMap(\.followUp), diff: diff, in: loaded)
             live.pending.append(.action(action, diff))
         }
-        if dropped > 0 {
+        if resyncs {
             live.droppedActions += dropped
+            if dropped == 0 { live.setElsewhere = true }
             _ = entries { $0.stepToLatestTaken() }
-            timeline.recordUnseenSteps("(\(dropped) change\(dropped == 1 ? "" : "s") dropped)", in: loaded)
+            timeline.recordUnseenSteps(AppStep.resyncNote(dropped: dropped), in: loaded)
             live.pending.append(.dropped(count: dropped, states: states()))
         }
         for runtime in live.runtimes { runtime.forgetTaken() }
+    }
+}
+
+/// The sessions attached to one app (through the same ``LiveStore``s): when one sets the app's
+/// stores (`undo`), the others take their states again.
+@usableFromInline
+final class LivePeers: Sendable {
+    private let feeds = LockedValue<[ObjectIdentifier: Weak]>([:])
+
+    private struct Weak: @unchecked Sendable {
+        // NB: @unchecked Sendable is safe: read only to call `storesSetElsewhere()`, which is.
+        weak var feed: (any LiveSource)?
+    }
+
+    @usableFromInline init() {}
+
+    func add(_ feed: any LiveSource) { feeds.withLock { $0[ObjectIdentifier(feed)] = Weak(feed: feed) } }
+
+    func remove(_ feed: any LiveSource) { feeds.withLock { $0[ObjectIdentifier(feed)] = nil } }
+
+    /// Tells every session but the one of `feed` that the stores were set.
+    func storesSet(by feed: any LiveSource) {
+        let others = feeds.withLock { feeds in
+            feeds.filter { $0.key != ObjectIdentifier(feed) }.compactMap(\.value.feed)
+        }
+        for other in others { other.storesSetElsewhere() }
     }
 }

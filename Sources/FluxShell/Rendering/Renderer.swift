@@ -311,12 +311,12 @@
             for (key, value) in Self.jsonMembers(of: diff) { object[key] = value }
             output.appendLine(JSONText.compact(.object(object)))
         case (.dropped(let count, let states), .text):
-            output.appendLine("(\(count) change\(count == 1 ? "" : "s") dropped)")
+            output.appendLine(AppStep.resyncNote(dropped: count))
             let state = states.count == 1 ? states[0].state : .object(JSONObject(states.map { ($0.alias, $0.state) }))
             output.appendLine(JSONText.pretty(state))
         case (.dropped(let count, let states), .json):
             let object = JSONObject([
-                ("event", .string("dropped")), ("dropped", .int(count)),
+                ("event", .string(count == 0 ? "set" : "dropped")), ("dropped", .int(count)),
                 ("states", .object(JSONObject(states.map { ($0.alias, $0.state) }))),
             ])
             output.appendLine(JSONText.compact(.object(object)))

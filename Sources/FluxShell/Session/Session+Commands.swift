@@ -151,6 +151,11 @@ extension Session {
                 hint: "attach again and save before the app outpaces the shell, or record the app with ScenarioRecorder"
             )
         }
+        if let live, live.setElsewhere {
+            throw ShellError(
+                "another shell set the app's stores during this session: a scenario of it would not replay",
+                hint: "save from the shell that ran undo, redo or reset")
+        }
         try FileSystem.writeAtomically(scenarioText(), to: file)
         return CommandResult(.saved(file: file, commands: transcript.stateChangingCount))
     }

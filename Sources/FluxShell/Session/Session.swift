@@ -327,6 +327,8 @@ import FluxCore
             let loaded = stores
             do throws(ShellError) {
                 result = .success(try body(loaded))
+                // NB: still between deliveries: the other shells take the states set, not later ones.
+                live.peers.storesSet(by: live.feed)
             } catch {
                 result = .failure(error)
             }
