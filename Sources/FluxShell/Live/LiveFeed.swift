@@ -14,10 +14,25 @@ protocol LiveSource: AnyObject {
     /// each member moves their states out with them (``LiveMember/takeQueued(_:latest:)``).
     /// `dropped` counts the actions left out because the inbox was full, when those came before
     /// `limit`: the members then hold the latest state too.
-    func take(before limit: Int) -> (actions: [(ActionInvocation, isFollowUp: Bool)], dropped: Int, resyncs: Bool)
+    ///
+    /// The latest states are read from the stores then, so only `exact`, between two of the
+    /// app's deliveries; otherwise `needsExact` says that they are still to be taken.
+    func take(before limit: Int, exact: Bool) -> LiveBatch
     /// Another shell set the app's stores (`undo`): this session takes their states again, as
-    /// after dropped actions. Called while the app's dispatcher delivers nothing.
+    /// after dropped actions.
     func storesSetElsewhere()
+}
+
+/// What a session takes from its feed.
+struct LiveBatch {
+    /// The app's actions, in command syntax, each with whether it is a follow-up of the one before.
+    var actions: [(ActionInvocation, isFollowUp: Bool)] = []
+    /// How many of the app's actions were dropped after them.
+    var dropped = 0
+    /// The members took the latest states (after dropped actions, or stores set elsewhere).
+    var resyncs = false
+    /// The latest states are still to be taken, between two of the app's deliveries.
+    var needsExact = false
 }
 
 /// A served store's part in its feed: the states the feed copies, for the session to diff.
@@ -203,8 +218,6 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
                 if inbox.own.isEmpty {
                     inbox.ownStart = sequence
                     inbox.ownStartsWithAction = !dispatcher.isDeliveringFollowUp
-                    // NB: what was dropped so far came before the shell's action: its step first.
-                    if inbox.resyncs { Self.sealDrops(&inbox) }
                 }
                 inbox.own.append(action)
                 for capture in inbox.captures { capture(.own) }
@@ -218,41 +231,46 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
                 inbox.followUps.append(dispatcher.isDeliveringFollowUp)
                 for index in inbox.captures.indices { inbox.captures[index](.queued) }
             } else {
+                // NB: only counted: the session reads the newest states itself, between two
+                // deliveries, when it takes them (see `take(before:exact:)`).
                 inbox.dropped += 1
                 inbox.resyncs = true
-                // NB: by index: calling each in place, not a copy of the list (a retain per store).
-                for index in inbox.captures.indices { inbox.captures[index](.latest) }
             }
-            guard !inbox.wakePending else { return false }
-            inbox.wakePending = true
-            return true
+            return Self.wakes(&inbox)
         }
         if wakes { wake() }
     }
 
-    /// Keeps what was dropped so far apart, for the step before the shell's own action.
-    @usableFromInline
-    static func sealDrops(_ inbox: inout Inbox) {
+    /// Whether the session is to be woken: not when a wake is on its way already.
+    @inlinable
+    static func wakes(_ inbox: inout Inbox) -> Bool {
+        guard !inbox.wakePending else { return false }
+        inbox.wakePending = true
+        return true
+    }
+
+    /// Keeps what was dropped so far apart, with the states now, for the step before the
+    /// shell's own action. Called between two of the app's deliveries.
+    private static func sealDrops(_ inbox: inout Inbox) {
         inbox.sealedDropped += inbox.dropped
         inbox.dropped = 0
         inbox.sealedResyncs = true
         inbox.resyncs = false
+        for capture in inbox.captures { capture(.latest) }
         for member in inbox.members { member.sealLatest() }
     }
 
     func storesSetElsewhere() {
         let wakes = inbox.withLock { inbox -> Bool in
             inbox.resyncs = true
-            for index in inbox.captures.indices { inbox.captures[index](.latest) }
-            guard !inbox.wakePending else { return false }
-            inbox.wakePending = true
-            return true
+            return Self.wakes(&inbox)
         }
         if wakes { wake() }
     }
 
-    func take(before limit: Int) -> (actions: [(ActionInvocation, isFollowUp: Bool)], dropped: Int, resyncs: Bool) {
-        let (actions, followUps, dropped, resyncs) = inbox.withLock { inbox -> ([Action], [Bool], Int, Bool) in
+    func take(before limit: Int, exact: Bool) -> LiveBatch {
+        var batch = LiveBatch()
+        let (actions, followUps) = inbox.withLock { inbox -> ([Action], [Bool]) in
             let count = inbox.sequences.firstIndex { $0 >= limit } ?? inbox.sequences.count
             let actions = Array(inbox.queued.prefix(count))
             let followUps = Array(inbox.followUps.prefix(count))
@@ -260,21 +278,29 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
             inbox.sequences.removeFirst(count)
             inbox.followUps.removeFirst(count)
             // NB: before the shell's own action (`limit`), only what was dropped before it began.
-            var dropped = inbox.sealedDropped
+            batch.dropped = inbox.sealedDropped
             var latest: LiveLatest? = inbox.sealedResyncs ? .sealed : nil
             inbox.sealedDropped = 0
             inbox.sealedResyncs = false
             if limit == .max, inbox.resyncs {
-                dropped += inbox.dropped
-                latest = .latest
-                inbox.dropped = 0
-                inbox.resyncs = false
+                if exact {
+                    // NB: between two deliveries: the states now are those after the last action.
+                    for capture in inbox.captures { capture(.latest) }
+                    batch.dropped += inbox.dropped
+                    latest = .latest
+                    inbox.dropped = 0
+                    inbox.resyncs = false
+                } else {
+                    batch.needsExact = true
+                }
             }
             for member in inbox.members { member.takeQueued(count, latest: latest) }
-            if limit == .max { inbox.wakePending = false }
-            return (actions, followUps, dropped, latest != nil)
+            if limit == .max, !batch.needsExact { inbox.wakePending = false }
+            batch.resyncs = latest != nil
+            return (actions, followUps)
         }
-        return (zip(actions, followUps).map { (ActionText.announcement(of: $0), $1) }, dropped, resyncs)
+        batch.actions = zip(actions, followUps).map { (ActionText.announcement(of: $0), $1) }
+        return batch
     }
 
     /// Whether the first action delivered for the shell's last one was that action (as the
@@ -286,12 +312,17 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
     /// the actions delivered for it (the action as the app's middlewares let it through, if they
     /// did, then its follow-ups), after `absorb` took the app's actions that came before it.
     func dispatchOwn(_ action: Action, absorb: (_ before: Int) -> Void) -> [Action] {
-        inbox.withLock { inbox in
-            inbox.own.removeAll(keepingCapacity: true)
-            inbox.ownThread = .current
-            for member in inbox.members { member.beginOwn() }
+        // NB: between two deliveries, so that what was dropped before the shell's action is
+        // sealed with the states right before it.
+        dispatcher.betweenDeliveries {
+            inbox.withLock { inbox in
+                inbox.own.removeAll(keepingCapacity: true)
+                inbox.ownThread = .current
+                for member in inbox.members { member.beginOwn() }
+                if inbox.resyncs { Self.sealDrops(&inbox) }
+            }
+            dispatcher.dispatch(action)
         }
-        dispatcher.dispatch(action)
         let (own, start, end, startsWithAction) = inbox.withLock { inbox in
             inbox.ownThread = nil
             return (inbox.own, inbox.ownStart, inbox.nextSequence, inbox.ownStartsWithAction || inbox.own.isEmpty)

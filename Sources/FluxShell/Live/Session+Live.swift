@@ -88,8 +88,18 @@ extension Session {
     /// Records the app's actions that arrived before sequence number `limit` as steps.
     func absorbAppActions(before limit: Int) {
         guard let live else { return }
-        let (actions, dropped, resyncs) = live.feed.take(before: limit)
-        guard !actions.isEmpty || resyncs else { return }
+        let batch = live.feed.take(before: limit, exact: false)
+        record(batch, live)
+        // NB: the newest states after dropped actions are read between two deliveries (this
+        // waits for the one under way, if any).
+        if batch.needsExact {
+            live.feed.betweenDeliveries { record(live.feed.take(before: .max, exact: true), live) }
+        }
+    }
+
+    private func record(_ batch: LiveBatch, _ live: LiveLink) {
+        let actions = batch.actions
+        guard !actions.isEmpty || batch.resyncs else { return }
         let loaded = stores
         func entries(_ change: (any LiveRuntime) -> [DiffEntry]) -> [DiffEntry] {
             var entries: [DiffEntry] = []
@@ -117,7 +127,8 @@ extension Session {
             timeline.record(action, followUps: followUps.compactMap(\.followUp), diff: diff, in: loaded)
             live.pending.append(.action(action, diff))
         }
-        if resyncs {
+        if batch.resyncs {
+            let dropped = batch.dropped
             live.droppedActions += dropped
             if dropped == 0 { live.setElsewhere = true }
             _ = entries { $0.stepToLatestTaken() }
