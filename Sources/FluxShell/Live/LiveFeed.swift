@@ -165,10 +165,11 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         self.dispatcher = dispatcher
         self.capacity = max(1, capacity)
         self.wake = wake
-        // NB: unowned(unsafe) (no reference counting per action) is safe: the handler is
-        // registered only between `start` and `stop`, and the session that owns the feed stops
-        // it when it detaches and in its deinit, before the feed can go.
-        setHandler { [unowned(unsafe) self] action in self.receive(action) }
+        // NB: the handler holds the feed while it is registered; `stop()` unregisters it and lets
+        // it go, which the session does when it detaches and in its deinit. (Holding it
+        // unowned(unsafe) instead measured slower: 71.1-71.3 ns per action against 63.2-64.6 with
+        // a stalled shell, `fluxbench agent stalled`.)
+        setHandler { [self] action in self.receive(action) }
     }
 
     @usableFromInline
@@ -190,6 +191,7 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
     func betweenDeliveries(_ body: () -> Void) { dispatcher.betweenDeliveries(body) }
 
     func stop() {
+        handler = nil
         guard let subscription else { return }
         self.subscription = nil
         dispatcher.unregister(subscription)
