@@ -75,16 +75,17 @@ enum LiveLatest {
 
 /// The states a feed copies for one served store, typed.
 ///
-/// NB: @unchecked Sendable, and no run-time exclusivity checks, are safe: every access holds the
-/// feed's lock, but `own`'s, which only the session's thread touches (the feed fills it on that
-/// thread, while the session dispatches its own action).
+/// NB: @unchecked Sendable is safe: every access holds the feed's lock, but `own`'s, which only
+/// the session's thread touches (the feed fills it on that thread, while the session dispatches
+/// its own action). The run-time exclusivity checks stay: skipping them measured nothing (a
+/// reading shell, 242,000-263,000 actions/s without them against 249,000 with).
 @usableFromInline
 final class LiveStates<State: FluxCore.State>: @unchecked Sendable {
-    @usableFromInline @exclusivity(unchecked) var queued: [State] = []
-    @usableFromInline @exclusivity(unchecked) var latest: State?
+    @usableFromInline var queued: [State] = []
+    @usableFromInline var latest: State?
     /// The latest state when the shell's own action began, while actions were being dropped.
-    @usableFromInline @exclusivity(unchecked) var sealed: State?
-    @usableFromInline @exclusivity(unchecked) var own: [State] = []
+    @usableFromInline var sealed: State?
+    @usableFromInline var own: [State] = []
 
     @usableFromInline init() {}
 
