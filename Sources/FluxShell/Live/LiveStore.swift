@@ -75,8 +75,6 @@ struct LiveContext {
     /// The session's dispatcher, on which the store takes the shell's actions.
     let dispatcher: Dispatcher<SessionAction>
     let trace: DispatchTrace
-    /// How many history entries the session has (none: it has just attached).
-    let historyEntries: Int
     /// Records the app's actions that arrived before sequence number `limit` as steps of their
     /// own: called by the first store right after the shell's action was delivered, so that a
     /// dispatch's diff holds only its own changes.

@@ -59,11 +59,11 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
         self.actionCases = definition.actionCases
         self.trace = context.trace
         self.absorbAppActions = context.absorbAppActions
+        // NB: a first state, taken again between two deliveries when the feed starts (`attachHere`).
         let state = store.state
         attachedState = state
         recorded = state
-        // NB: every state is kept: the app's mutation is the app's, so no state is made again.
-        history = StateHistory(initial: state, entries: context.historyEntries, replays: false)
+        history = StateHistory(initial: state, entries: 0, replays: false)
         let id = ObjectIdentifier(self)
         context.dispatcher.register { [unowned self] envelope in
             if envelope.isFollowUp {
@@ -132,6 +132,7 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
         attachedState = state
         recorded = state
         cachedJSON = nil
+        // NB: every state is kept: the app's mutation is the app's, so no state is made again.
         history = StateHistory(initial: state, entries: 0, replays: false)
     }
 

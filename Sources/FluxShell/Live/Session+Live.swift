@@ -49,7 +49,7 @@ extension Session {
         // NB: what `LiveStore` makes, for these protocols, which it cannot name (see there).
         let feed = stores[0].makeFeed(queueLimit, wake) as! any LiveSource
         let context = LiveContext(
-            feed: feed, dispatcher: dispatcher, trace: trace, historyEntries: 0,
+            feed: feed, dispatcher: dispatcher, trace: trace,
             absorbAppActions: { [unowned self] limit in self.absorbAppActions(before: limit) })
         var runtimes: [any LiveRuntime] = []
         for store in stores {
