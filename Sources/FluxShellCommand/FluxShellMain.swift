@@ -30,7 +30,14 @@ public enum FluxShellMain {
         let status: Int32
         do {
             let command = try Fluxsh.parseAsRoot(arguments)
-            status = execute(command, catalog: catalog)
+            // NB: a store registered wrongly (an action type that is a class) is the shell's
+            // author's to fix before anything runs, as a compile error would be.
+            if let error = catalog.definitions.lazy.compactMap(\.registrationError).first {
+                StandardStreams.shared.err(Diagnostic(error, kind: .usage))
+                status = 2
+            } else {
+                status = execute(command, catalog: catalog)
+            }
         } catch {
             status = report(error)
         }

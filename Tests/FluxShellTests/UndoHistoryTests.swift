@@ -71,8 +71,10 @@ struct UndoHistoryTests {
         @discardableResult
         func run(_ line: String) -> [String] { Transcript(session: session).run(line) }
 
-        var runtime: TypedStoreRuntime<TeamMutation> { session.stores[0].runtime as! TypedStoreRuntime<TeamMutation> }
-        var state: Team { runtime.store.state }
+        var runtime: ReducerRuntime<MutationReducer<TeamMutation>> {
+            session.stores[0].runtime as! ReducerRuntime<MutationReducer<TeamMutation>>
+        }
+        var state: Team { runtime.state }
         var keptStates: Int { runtime.history.entries.count(where: { $0.state != nil }) }
         /// Whether the history makes states again (printed as a word: the history itself is long).
         var replays: Bool { runtime.history.replays }

@@ -6,8 +6,10 @@ import FluxCore
     import Foundation
 #endif
 
-/// How text becomes the actions of one enum type (SPEC §3, §4): each case's parameters, read from
-/// the runtime's description of the enum, and a value of the case built in place from them.
+/// How text becomes the actions of a store: the cases of one enum type, or the types listed in
+/// `actionTypes:` (structs, each one case named after its type with its stored properties as
+/// parameters, and enums, each giving its cases), each case's parameters read from the runtime's
+/// description of the type, and a value of the case built in place from them.
 ///
 /// No `Codable` conformance of the action is needed: each parameter's value is read from text on
 /// its own (through its type's `Decodable` form, or a case name for an enum that has none), written
@@ -20,17 +22,29 @@ final class ActionCases: @unchecked Sendable {
     /// (from any thread; once).
     @usableFromInline
     final class Lazy: Sendable {
-        private let type: Any.Type
+        private let types: [Any.Type]
+        private let listsTypes: Bool
         private let cases = LockedValue<ActionCases?>(nil)
 
+        /// The cases of the enum `type`.
         @usableFromInline
-        init(_ type: Any.Type) { self.type = type }
+        init(_ type: Any.Type) {
+            self.types = [type]
+            self.listsTypes = false
+        }
+
+        /// The actions of a store registered with `actionTypes:`.
+        @usableFromInline
+        init(types: [Any.Type]) {
+            self.types = types
+            self.listsTypes = true
+        }
 
         @usableFromInline
         var value: ActionCases {
             cases.withLock { cases in
                 if let cases { return cases }
-                let made = ActionCases(type)
+                let made = listsTypes ? ActionCases(types: types) : ActionCases(types[0])
                 cases = made
                 return made
             }
@@ -44,20 +58,34 @@ final class ActionCases: @unchecked Sendable {
     // which is then one reference count each instead of one per member (a signature's strings,
     // a reader's closures).
     final class Case {
-        /// The runtime's tag of the case.
-        let tag: Int
+        /// The type the case makes a value of: the enum, or a struct listed in `actionTypes:`.
+        let owner: Any.Type
+        /// The runtime's tag of the case; `nil` for a struct, whose stored properties are the
+        /// parameters.
+        let tag: Int?
         let signature: ActionSignature
         /// Where each parameter's value goes in the payload, and how it is read from text.
         let parameters: [Parameter]
         /// The payload's type, when the case is `indirect` (its payload lives in a box).
         let boxedPayload: Any.Type?
 
-        init(tag: Int, signature: ActionSignature, parameters: [Parameter], boxedPayload: Any.Type?) {
+        init(owner: Any.Type, tag: Int?, signature: ActionSignature, parameters: [Parameter], boxedPayload: Any.Type?) {
+            self.owner = owner
             self.tag = tag
             self.signature = signature
             self.parameters = parameters
             self.boxedPayload = boxedPayload
         }
+    }
+
+    /// A type listed in `actionTypes:`, as its actions are written.
+    struct ListedType {
+        /// Its name as the shell writes it: its last component, qualified as far as needed.
+        let name: String
+        /// The index of its case, for a struct.
+        let structCase: Int?
+        /// For an enum, the case names another listed type also has: they are written `TYPE.CASE`.
+        let qualifiedCases: Set<String>
     }
 
     final class Parameter {
@@ -72,30 +100,79 @@ final class ActionCases: @unchecked Sendable {
         }
     }
 
+    /// The action enum, or the first type listed in `actionTypes:`.
     let type: Any.Type
     /// In declaration order when the enum is `Decodable` (its `CodingKeys` keep that order), else
-    /// in the runtime's order (cases with a payload first).
+    /// in the runtime's order (cases with a payload first); for listed types, type by type in the
+    /// order given.
     let cases: [Case]
     /// Cases by name: several when an enum (not `Codable`) has cases of one name with different
     /// labels (`add(Int)`, `add(title: String)`).
     private let indexByName: [String: [Int]]
+    /// The types listed in `actionTypes:`, by identity; empty for a store with one action enum.
+    private let listed: [ObjectIdentifier: ListedType]
 
     @usableFromInline
     init(_ type: Any.Type) {
         self.type = type
-        let runtimeCases = RuntimeMetadata.enumCases(of: type) ?? []
-        var cases: [Case] = []
-        for (tag, runtimeCase) in runtimeCases.enumerated() {
-            cases.append(Self.makeCase(runtimeCase, tag: tag))
+        cases = Self.enumCases(of: type, qualifiedBy: nil, qualifying: [])
+        indexByName = Dictionary(cases.enumerated().map { ($1.signature.name, [$0]) }, uniquingKeysWith: +)
+        listed = [:]
+    }
+
+    /// The actions of the types listed in `actionTypes:`: a struct is one case named after the
+    /// type (its last component, qualified as far as two listed types need), whose stored
+    /// properties are its parameters; an enum gives its cases, each written `TYPE.CASE` only
+    /// where two listed types have a case of that name.
+    init(types: [Any.Type]) {
+        self.type = types.first ?? Never.self
+        let names = TypeNames.distinct(types)
+        var nameCount: [String: Int] = [:]
+        for (type, name) in zip(types, names) {
+            if let enumCases = RuntimeMetadata.enumCases(of: type) {
+                for enumCase in enumCases { nameCount[enumCase.name, default: 0] += 1 }
+            } else {
+                nameCount[name, default: 0] += 1
+            }
         }
-        if let declared = Self.declaredNames(of: type) {
-            let position = Dictionary(declared.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            cases.sort {
-                (position[$0.signature.name] ?? Int.max, $0.tag) < (position[$1.signature.name] ?? Int.max, $1.tag)
+        var cases: [Case] = []
+        var listed: [ObjectIdentifier: ListedType] = [:]
+        for (type, name) in zip(types, names) {
+            if let enumCases = RuntimeMetadata.enumCases(of: type) {
+                let qualified = Set(enumCases.map(\.name).filter { nameCount[$0, default: 0] > 1 })
+                cases += Self.enumCases(of: type, qualifiedBy: name, qualifying: qualified)
+                listed[ObjectIdentifier(type)] = ListedType(name: name, structCase: nil, qualifiedCases: qualified)
+            } else if RuntimeMetadata.kind(of: type) == .structure, let fields = TypeShape.storedFields(of: type) {
+                listed[ObjectIdentifier(type)] = ListedType(name: name, structCase: cases.count, qualifiedCases: [])
+                cases.append(Self.makeStructCase(type, name: name, fields: fields))
             }
         }
         self.cases = cases
         indexByName = Dictionary(cases.enumerated().map { ($1.signature.name, [$0]) }, uniquingKeysWith: +)
+        self.listed = listed
+    }
+
+    /// The cases of the enum `type`, in declaration order when it is `Decodable`; a case named
+    /// in `qualifying` is written `QUALIFIER.CASE`.
+    private static func enumCases(of type: Any.Type, qualifiedBy qualifier: String?, qualifying: Set<String>)
+        -> [Case]
+    {
+        let runtimeCases = RuntimeMetadata.enumCases(of: type) ?? []
+        var cases: [Case] = []
+        for (tag, runtimeCase) in runtimeCases.enumerated() {
+            let name =
+                qualifying.contains(runtimeCase.name) ? "\(qualifier ?? "").\(runtimeCase.name)" : runtimeCase.name
+            cases.append(makeCase(runtimeCase, of: type, named: name, tag: tag))
+        }
+        if let declared = declaredNames(of: type) {
+            let position = Dictionary(declared.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            func place(_ item: Case) -> (Int, Int) {
+                let name = item.signature.name.split(separator: ".").last.map(String.init) ?? item.signature.name
+                return (position[name] ?? Int.max, item.tag ?? 0)
+            }
+            cases.sort { place($0) < place($1) }
+        }
+        return cases
     }
 
     @usableFromInline var signatures: [ActionSignature] { cases.map(\.signature) }
@@ -103,6 +180,7 @@ final class ActionCases: @unchecked Sendable {
     /// Why there are no cases to list, when there are none.
     @usableFromInline var unlistedBecause: String? {
         guard cases.isEmpty else { return nil }
+        guard listed.isEmpty else { return "its action types have no cases" }
         guard RuntimeMetadata.kind(of: type) == .enumeration else { return "its action type is not an enum" }
         guard RuntimeMetadata.enumCases(of: type) != nil else {
             // NB: the runtime describes an enum's cases only in its module's reflection metadata.
@@ -150,19 +228,12 @@ final class ActionCases: @unchecked Sendable {
         }
     }
 
-    private static func makeCase(_ runtimeCase: RuntimeMetadata.EnumCase, tag: Int) -> Case {
-        var parameters: [Parameter] = []
-        var signatureParameters: [ActionSignature.Parameter] = []
-        func add(label: String?, type: Any.Type, offset: Int) {
-            let reader = ArgumentReader.of(type)
-            parameters.append(Parameter(offset: offset, reader: reader, shape: TypeShape.of(type)))
-            var parameter = ActionSignature.Parameter(
-                label: label, key: label ?? "_\(signatureParameters.count)", typeName: TypeNames.display(type),
-                choices: choices(of: type), hasTextForm: reader.hasTextForm)
-            parameter.example = example(of: RuntimeMetadata.wrappedType(ofOptional: type) ?? type)
-            parameter.caseOpenings = caseOpenings(of: type)
-            signatureParameters.append(parameter)
-        }
+    private static func makeCase(
+        _ runtimeCase: RuntimeMetadata.EnumCase, of owner: Any.Type, named name: String, tag: Int
+    )
+        -> Case
+    {
+        var parameters = Parameters()
         if let payload = runtimeCase.payload {
             // NB: several values, or one with a label, are a tuple (`(id: Int)`); its elements are
             // laid out as a tuple's stored fields, unlabeled ones named `_0`, `_1`, …
@@ -170,19 +241,44 @@ final class ActionCases: @unchecked Sendable {
                 // NB: a tuple with no elements (`case ping(Void)`) has no fields: no parameters.
                 if case .fields(let fields) = TypeShape.of(payload).kind {
                     for (position, field) in fields.enumerated() {
-                        add(
+                        parameters.add(
                             label: field.name == "_\(position)" ? nil : field.name, type: field.shape.type,
                             offset: field.offset)
                     }
                 }
             } else {
-                add(label: nil, type: payload, offset: 0)
+                parameters.add(label: nil, type: payload, offset: 0)
             }
         }
-        let signature = ActionSignature(name: runtimeCase.name, parameters: signatureParameters)
+        let signature = ActionSignature(name: name, parameters: parameters.signature)
         return Case(
-            tag: tag, signature: signature, parameters: parameters,
+            owner: owner, tag: tag, signature: signature, parameters: parameters.list,
             boxedPayload: runtimeCase.isIndirect ? runtimeCase.payload : nil)
+    }
+
+    /// A struct listed in `actionTypes:`: one case, whose parameters are its stored properties.
+    private static func makeStructCase(_ type: Any.Type, name: String, fields: [TypeShape.Field]) -> Case {
+        var parameters = Parameters()
+        for field in fields { parameters.add(label: field.name, type: field.shape.type, offset: field.offset) }
+        let signature = ActionSignature(name: name, parameters: parameters.signature)
+        return Case(owner: type, tag: nil, signature: signature, parameters: parameters.list, boxedPayload: nil)
+    }
+
+    /// A case's parameters as they are made, with their signature.
+    private struct Parameters {
+        var list: [Parameter] = []
+        var signature: [ActionSignature.Parameter] = []
+
+        mutating func add(label: String?, type: Any.Type, offset: Int) {
+            let reader = ArgumentReader.of(type)
+            list.append(Parameter(offset: offset, reader: reader, shape: TypeShape.of(type)))
+            var parameter = ActionSignature.Parameter(
+                label: label, key: label ?? "_\(signature.count)", typeName: TypeNames.display(type),
+                choices: ActionCases.choices(of: type), hasTextForm: reader.hasTextForm)
+            parameter.example = ActionCases.example(of: RuntimeMetadata.wrappedType(ofOptional: type) ?? type)
+            parameter.caseOpenings = ActionCases.caseOpenings(of: type)
+            signature.append(parameter)
+        }
     }
 
     /// The values an enum-typed parameter takes (`all`, `active`, `done`), for `actions` and
@@ -269,7 +365,7 @@ final class ActionCases: @unchecked Sendable {
 extension ActionCases {
     /// The action of type `Action` (this enum) that `invocation` names, as a store takes it.
     @inlinable
-    func decode<Action: FluxCore.Action>(_ invocation: ActionInvocation, as _: Action.Type) -> DecodeOutcome {
+    func decode<Action>(_ invocation: ActionInvocation, as _: Action.Type) -> DecodeOutcome {
         guard let index = index(for: invocation) else { return .unknownCase }
         do throws(ShellError) {
             let made = try make(index, invocation, as: Action.self)
@@ -277,6 +373,44 @@ extension ActionCases {
         } catch {
             return .rejected(error)
         }
+    }
+}
+
+extension ActionCases {
+    /// A typed action in command syntax, as `history`, `save` and `=> ` lines write it: an enum's
+    /// case (`add 5`), or a listed type's name and stored properties (`AddTodo title: "Milk"`);
+    /// by its case name when it has no case-name form.
+    @usableFromInline
+    func announcement<A>(of action: A) -> ActionInvocation {
+        guard !listed.isEmpty else { return ActionText.announcement(of: action) }
+        // NB: the action is the library's protocol (`any Action`): what it holds says its type.
+        let value = action as Any
+        guard let listedType = listed[ObjectIdentifier(Swift.type(of: value))] else {
+            return Self.announcement(ofHeld: value)
+        }
+        guard let structCase = listedType.structCase else {
+            var invocation = Self.announcement(ofHeld: value)
+            if listedType.qualifiedCases.contains(invocation.name) {
+                invocation.name = listedType.name + "." + invocation.name
+            }
+            return invocation
+        }
+        let signature = cases[structCase].signature
+        var invocation = ActionInvocation(name: signature.name)
+        guard !signature.parameters.isEmpty else { return invocation }
+        func read<T>(_ typed: T) -> JSONValue { ValueReader.read(typed) }
+        let printed = _openExistential(value, do: read)
+        guard case .object(let members) = printed else { return invocation }
+        for parameter in signature.parameters {
+            invocation.arguments.append(.init(label: parameter.label, value: members[parameter.key] ?? .null))
+        }
+        return invocation
+    }
+
+    /// ``ActionText/announcement(of:)`` of the value an `Any` holds, typed as what it holds.
+    private static func announcement(ofHeld value: Any) -> ActionInvocation {
+        func open<T>(_ typed: T) -> ActionInvocation { ActionText.announcement(of: typed) }
+        return _openExistential(value, do: open)
     }
 }
 

@@ -28,12 +28,13 @@ public struct SessionAction: Action {
 @usableFromInline
 class TypedAction: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: this base class has no stored properties; the subclass
-    // holds one immutable `Sendable` value.
+    // holds one immutable action, which need not be `Sendable` (ReSwift's are not): it is made,
+    // delivered and applied on the thread of the session that decoded it (see ``AppValue``).
     @usableFromInline init() {}
 }
 
 @usableFromInline
-final class TypedActionBox<A: Action>: TypedAction, @unchecked Sendable {
+final class TypedActionBox<A>: TypedAction, @unchecked Sendable {
     @usableFromInline let action: A
 
     @usableFromInline init(_ action: A) { self.action = action }

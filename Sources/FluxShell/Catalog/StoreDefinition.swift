@@ -1,17 +1,26 @@
 import FluxCore
 
-/// A named store the shell can load: its initial state, its mutation, how text becomes its
-/// actions, and optionally a check before each action and effects after it.
+/// A named store the shell can load: how a session makes it, how text becomes its actions, and
+/// what it checks.
 ///
-/// Registering a store takes one line, for any state and any action enum (`Codable` or not):
+/// A store is registered in one expression, whatever the app is written with, and its types
+/// need no conformance to a FluxCore or FluxShell protocol, nor `Sendable`:
 ///
 /// ```swift
-/// let counter = StoreDefinition("counter", state: CounterState(), mutation: CounterMutation())
+/// StoreDefinition("counter", state: CounterState(), mutation: CounterMutation())          // FluxCore, Prex
+/// StoreDefinition("todos", state: Todos.State(), reduce: { state, action in               // TCA, Elm
+///     _ = Todos().reduce(into: &state, action: action)
+/// })
+/// StoreDefinition("redux", state: AppState(), reducer: appReducer)                       // Redux, ReSwift
+/// StoreDefinition("typed", state: AppState(), actionTypes: [AddTodo.self, ClearCompleted.self],
+///                 reducer: appReducer)                                                    // actions that are types
+/// StoreDefinition("vcounter", make: { CounterStore() }, state: { $0.snapshot },
+///                 send: { store, action in store.commit(action) })                        // a store object
 /// ```
 ///
 /// Text becomes the action case by case (`ActionCases`): `dispatch add 5` is `.add(5)`,
-/// `dispatch rename id: 2 title: "x"` is `.rename(id: 2, title: "x")`, each argument read back
-/// from its printed form (SPEC §4).
+/// `dispatch rename id: 2 title: "x"` is `.rename(id: 2, title: "x")`, `dispatch AddTodo title: "x"`
+/// is `AddTodo(title: "x")`, each argument read back from its printed form.
 public struct StoreDefinition: Sendable {
     /// The name used by `load` and `--store`.
     public let name: String
@@ -24,22 +33,36 @@ public struct StoreDefinition: Sendable {
     public var actionsUnlistedBecause: String? { actionCases.unlistedBecause }
     /// The names of the invariants it declares.
     public let invariantNames: [String]
+    /// Why the store cannot be loaded, found when it was registered (an action type that is a
+    /// class, a state that is a class instance given to a reducer); `nil` when it can.
+    public let registrationError: ShellError?
     /// How text becomes its actions, case by case (what `explore` makes actions from).
     var actionCases: ActionCases { lazyActionCases.value }
     /// Read from the action type's metadata when first needed: most of what registering a store
     /// costs, which a process that loads no store (`--version`, a `test` that only supervises its
     /// child) does not pay.
     @usableFromInline let lazyActionCases: ActionCases.Lazy
-    /// Makes the store's runtime for `load`; `nil` for a running app's store (``LiveStore``),
-    /// which is attached, never loaded.
-    @usableFromInline let makeRuntime:
-        (
-            @Sendable (
-                _ alias: String, _ dispatcher: Dispatcher<SessionAction>, _ trace: DispatchTrace, _ historyEntries: Int,
-                _ historyForgetsWholeWindows: Bool
-            ) -> any StoreRuntime
-        )?
+    /// Makes the store's runtime for `load`, or says why it cannot; `nil` for a running app's
+    /// store (``LiveStore``), which is attached, never loaded.
+    @usableFromInline let makeRuntime: (@Sendable (StoreLoad) throws(ShellError) -> any StoreRuntime)?
 
+    /// The one initializer every form goes through.
+    @usableFromInline
+    init(
+        name: String, summary: String, actionCases: ActionCases.Lazy, invariantNames: [String],
+        registrationError: ShellError?,
+        makeRuntime: (@Sendable (StoreLoad) throws(ShellError) -> any StoreRuntime)?
+    ) {
+        self.name = name
+        self.summary = summary
+        self.lazyActionCases = actionCases
+        self.invariantNames = invariantNames
+        self.registrationError = registrationError
+        self.makeRuntime = makeRuntime
+    }
+
+    /// A store of the FluxCore (or Prex) form: a state and a ``Mutation``.
+    ///
     /// - Parameters:
     ///   - name: the name for `load NAME`.
     ///   - summary: one line for `stores`.
@@ -61,32 +84,31 @@ public struct StoreDefinition: Sendable {
         effect: (@Sendable (M.Action, M.State) -> [M.Action])? = nil,
         invariants: [StoreInvariant<M.State>] = []
     ) {
-        self.name = name
-        self.summary = summary
-        let actionCases = ActionCases.Lazy(M.Action.self)
-        self.lazyActionCases = actionCases
-        self.invariantNames = invariants.map(\.name)
-        self.makeRuntime = { alias, dispatcher, trace, historyEntries, historyForgetsWholeWindows in
-            let runtime = TypedStoreRuntime(
-                alias: alias, initialState: state, mutation: mutation,
-                actionCases: actionCases.value, validate: validate, effect: effect, invariants: invariants,
-                trace: trace, historyEntries: historyEntries,
-                historyForgetsWholeWindows: historyForgetsWholeWindows)
-            runtime.attach(to: dispatcher)
-            return runtime
-        }
+        self.init(
+            reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(M.Action.self),
+            reducer: MutationReducer(mutation), validate: validate, effect: effect, invariants: invariants)
     }
+}
+
+/// The state a session gives a store's runtime when it loads the store.
+@usableFromInline
+struct StoreLoad {
+    @usableFromInline let alias: String
+    @usableFromInline let dispatcher: Dispatcher<SessionAction>
+    @usableFromInline let trace: DispatchTrace
+    /// How many entries the session's history has already: undoing past the load gives the
+    /// store's initial state.
+    @usableFromInline let historyEntries: Int
+    @usableFromInline let historyForgetsWholeWindows: Bool
 }
 
 extension StoreDefinition {
     /// A running app's store, as a shell attached to it lists it: its actions, no maker.
     @usableFromInline
-    init(live actionType: Any.Type, name: String) {
-        self.name = name
-        self.summary = "the running app's store"
-        self.lazyActionCases = ActionCases.Lazy(actionType)
-        self.invariantNames = []
-        self.makeRuntime = nil
+    init(live actionCases: ActionCases.Lazy, name: String) {
+        self.init(
+            name: name, summary: "the running app's store", actionCases: actionCases, invariantNames: [],
+            registrationError: nil, makeRuntime: nil)
     }
 }
 

@@ -2,6 +2,32 @@
 /// generic arguments qualified by the types they are nested in (`PresentationAction<SyncUpForm.Action>`,
 /// where every feature's action is called `Action`), never by their module.
 enum TypeNames {
+    /// The names the types listed in `actionTypes:` are dispatched by: each one's last component
+    /// (`AddTodo` for `TodoActions.AddTodo`), qualified by its enclosing types as far as needed
+    /// for two listed types not to share it, and by its module when nothing else tells them apart.
+    static func distinct(_ types: [Any.Type]) -> [String] {
+        let paths = types.map { type in
+            // NB: without generic arguments: `Wrapper<Int>` is dispatched as `Wrapper`.
+            let qualified = _typeName(type, qualified: true)
+            let plain = qualified.prefix { $0 != "<" }
+            return plain.split(separator: ".").map(String.init)
+        }
+        return paths.indices.map { index in
+            let path = paths[index]
+            // NB: the module (the first component) is used only when the whole path is shared.
+            var length = 1
+            while length < path.count - 1,
+                paths.indices.contains(where: { $0 != index && paths[$0].suffix(length) == path.suffix(length) })
+            {
+                length += 1
+            }
+            if paths.indices.contains(where: { $0 != index && paths[$0].suffix(length) == path.suffix(length) }) {
+                length = path.count
+            }
+            return path.suffix(length).joined(separator: ".")
+        }
+    }
+
     static func display(_ type: Any.Type) -> String {
         tidy(withoutModules(_typeName(type, qualified: true))[...])
     }

@@ -39,7 +39,7 @@ public struct LiveStore: Sendable {
     public init<Action, State>(store: Store<State>, dispatcher: Dispatcher<Action>, as alias: String) {
         self.alias = alias
         self.dispatcherID = ObjectIdentifier(dispatcher)
-        let definition = StoreDefinition(live: Action.self, name: alias)
+        let definition = StoreDefinition(live: ActionCases.Lazy(Action.self), name: alias)
         self.definition = definition
         self.makeFeed = { capacity, wake in LiveFeed(dispatcher, capacity: capacity, wake: wake) }
         self.makeRuntime = { context in

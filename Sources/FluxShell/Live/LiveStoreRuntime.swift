@@ -210,9 +210,11 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
         return ValueDiffer.entries(from: before, to: after)
     }
 
-    @usableFromInline func restoreInitial() -> [DiffEntry] {
-        restoredWithoutAction = true
-        return restore(attachedState)
+    @usableFromInline func initialRestorer() throws(ShellError) -> () -> [DiffEntry] {
+        {
+            self.restoredWithoutAction = true
+            return self.restore(self.attachedState)
+        }
     }
 
     /// Sets the app's store to `state`: its observers and presenters see the change as any other.

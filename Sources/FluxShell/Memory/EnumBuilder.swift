@@ -12,6 +12,7 @@ extension ActionCases {
     func make<Action>(_ index: Int, _ invocation: ActionInvocation, as _: Action.Type) throws(ShellError)
         -> (action: Action, printed: ActionInvocation?)
     {
+        guard owner(ofCase: index) == Action.self else { return try makeListed(index, invocation, as: Action.self) }
         // NB: the action is built in place in memory of its own type, then moved out: `build`
         // either initializes the whole value (payload, then tag) or throws having destroyed what
         // it wrote, so `move()` runs only on a complete value. Building it this way, not through
@@ -25,6 +26,38 @@ extension ActionCases {
         } catch {
             throw error as? ShellError ?? ShellError("\(error)")
         }
+    }
+
+    /// The type the case at `index` makes a value of.
+    @usableFromInline
+    func owner(ofCase index: Int) -> Any.Type { cases[index].owner }
+
+    /// An action of a type listed in `actionTypes:` (a struct, or an enum's case), built in
+    /// memory of its own type, then given as the store's action type (the library's `any Action`).
+    @usableFromInline
+    func makeListed<Action>(_ index: Int, _ invocation: ActionInvocation, as _: Action.Type) throws(ShellError)
+        -> (action: Action, printed: ActionInvocation?)
+    {
+        func make<Owner>(_: Owner.Type) -> Result<(Any, ActionInvocation?), ShellError> {
+            do {
+                return .success(
+                    try withUnsafeTemporaryAllocation(of: Owner.self, capacity: 1) { buffer in
+                        let value = buffer.baseAddress!
+                        let printed = try build(index, invocation, into: UnsafeMutableRawPointer(value))
+                        return (value.move() as Any, printed)
+                    })
+            } catch {
+                return .failure(error as? ShellError ?? ShellError("\(error)"))
+            }
+        }
+        let owner = cases[index].owner
+        let (value, printed) = try _openExistential(owner, do: make).get()
+        guard let action = value as? Action else {
+            throw ShellError(
+                "the store takes \(TypeNames.display(Action.self)) actions, and \(TypeNames.display(owner)) is not one",
+                hint: "list in actionTypes: only types that conform to the reducer's action protocol")
+        }
+        return (action, printed)
     }
 
     /// Initializes the memory at `value` to the case at `index` with `invocation`'s arguments.
@@ -42,7 +75,14 @@ extension ActionCases {
         var written = 0
         var printed: ActionInvocation?
         do {
-            try RuntimeMetadata.initializeCase(item.tag, of: type, boxing: item.boxedPayload, at: value) { payload in
+            // NB: a struct's stored properties are written where the runtime places them, as an
+            // enum's payload is; it has no tag to set.
+            func initialize(_ fill: (UnsafeMutableRawPointer) throws -> Void) throws {
+                guard let tag = item.tag else { return try fill(value) }
+                try RuntimeMetadata.initializeCase(
+                    tag, of: item.owner, boxing: item.boxedPayload, at: value, payload: fill)
+            }
+            try initialize { payload in
                 var isPrinted = true
                 do {
                     for (number, parameter) in item.parameters.enumerated() {

@@ -157,7 +157,7 @@ import FluxCore
         case .history: return listHistory()
         case .undo(let steps): return try undo(steps)
         case .redo(let steps): return try redo(steps)
-        case .reset: return reset()
+        case .reset: return try reset()
         case .expect(let expectation): return try expect(expectation)
         case .why(let path): return try why(path)
         case .invariants: return try checkInvariants()
@@ -192,8 +192,11 @@ import FluxCore
                 "store '\(name)' is the running app's: it is attached already, and cannot be loaded again",
                 hint: "use \(name)")
         }
-        let runtime = makeRuntime(
-            alias, dispatcher, trace, history.entries.count, history.forgetsWholeWindows)
+        if let error = definition.registrationError { throw error }
+        let runtime = try makeRuntime(
+            StoreLoad(
+                alias: alias, dispatcher: dispatcher, trace: trace, historyEntries: history.entries.count,
+                historyForgetsWholeWindows: history.forgetsWholeWindows))
         add(runtime, definition)
         return CommandResult(.loaded(store: name, alias: alias))
     }
@@ -310,8 +313,8 @@ import FluxCore
         try restoring { loaded throws(ShellError) in CommandResult(try timeline.redo(steps, in: loaded)) }
     }
 
-    func reset() -> CommandResult {
-        (try? restoring { loaded in CommandResult(timeline.reset(loaded)) }) ?? CommandResult()
+    func reset() throws(ShellError) -> CommandResult {
+        try restoring { loaded throws(ShellError) in CommandResult(try timeline.reset(loaded)) }
     }
 
     /// Runs `undo`, `redo` or `reset` on the loaded stores. Attached to an app, it runs between

@@ -70,9 +70,11 @@ struct Timeline {
     }
 
     /// `reset`: every store's initial state, as a step of its own (so `undo` brings the states back).
-    mutating func reset(_ stores: [Session.LoadedStore]) -> CommandDiff {
+    mutating func reset(_ stores: [Session.LoadedStore]) throws(ShellError) -> CommandDiff {
+        var restorers: [() -> [DiffEntry]] = []
+        for store in stores { restorers.append(try store.runtime.initialRestorer()) }
         let transcriptIndex = transcript.nextIndex
-        let diff = restore(.reset, stores.map { store in { store.runtime.restoreInitial() } }, in: stores)
+        let diff = restore(.reset, restorers, in: stores)
         appendStep(action: nil, followUps: [], in: stores, transcriptIndex: transcriptIndex)
         return diff
     }

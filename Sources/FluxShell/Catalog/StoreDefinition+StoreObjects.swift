@@ -1,0 +1,73 @@
+/// The form of a store that is an object the app's library runs: TCA's `Store`, ReSwift's
+/// `Store`, a class-based store (VueFlux), the app's own store object.
+extension StoreDefinition {
+    /// A store object: each `load` makes a new one, each action is sent to it, and each command's
+    /// diff is the difference between its state before and after.
+    ///
+    /// ```swift
+    /// StoreDefinition("vcounter", make: { CounterStore() }, state: { $0.snapshot },
+    ///                 send: { store, action in store.commit(action) })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: the name for `load NAME`.
+    ///   - summary: one line for `stores`.
+    ///   - make: creates a new store, every time it is called (a store returned twice is refused).
+    ///   - state: the store's state as a value: for a class-based state, a struct that copies
+    ///     what it holds (a class instance is refused).
+    ///   - send: hands the store one action, which its own library runs (reducers, middleware,
+    ///     the follow-ups it dispatches at once).
+    ///   - restore: sets the store's state, for `undo`, `redo` and `reset`. Without it they make a
+    ///     new store and send it the kept actions again; the state it reaches must be the one
+    ///     shown at that step, or the command is refused.
+    @inlinable
+    public init<Object: AnyObject, State, Action>(
+        _ name: String,
+        summary: String = "",
+        make: @escaping () -> Object,
+        state: @escaping (Object) -> State,
+        send: @escaping (Object, Action) -> Void,
+        restore: ((Object, State) -> Void)? = nil
+    ) {
+        self.init(
+            objects: name, summary: summary, actionCases: ActionCases.Lazy(Action.self),
+            form: StoreObjectForm(make: make, state: state, send: send, restore: restore), actionTypes: nil)
+    }
+
+    /// A store object whose actions are types (ReSwift's and mini-swift's stores): each type in
+    /// `actionTypes` is dispatched by its name, as for
+    /// ``init(_:summary:state:actionTypes:reducer:validate:effect:invariants:)``.
+    @inlinable
+    public init<Object: AnyObject, State, Action>(
+        _ name: String,
+        summary: String = "",
+        make: @escaping () -> Object,
+        state: @escaping (Object) -> State,
+        actionTypes: [Any.Type],
+        send: @escaping (Object, Action) -> Void,
+        restore: ((Object, State) -> Void)? = nil
+    ) {
+        self.init(
+            objects: name, summary: summary, actionCases: ActionCases.Lazy(types: actionTypes),
+            form: StoreObjectForm(make: make, state: state, send: send, restore: restore), actionTypes: actionTypes)
+    }
+
+    @inlinable
+    init<Object: AnyObject, State, Action>(
+        objects name: String, summary: String, actionCases: ActionCases.Lazy,
+        form: StoreObjectForm<Object, State, Action>, actionTypes: [Any.Type]?
+    ) {
+        let app = AppValue(form)
+        self.init(
+            name: name, summary: summary, actionCases: actionCases, invariantNames: [],
+            registrationError: Self.registrationError(
+                name, stateType: State.self, actionType: Action.self, actionTypes: actionTypes, ofStoreObject: true),
+            makeRuntime: { load throws(ShellError) in
+                let runtime = try StoreObjectRuntime(
+                    alias: load.alias, form: app.value, actionCases: actionCases.value, trace: load.trace,
+                    historyEntries: load.historyEntries)
+                runtime.attach(to: load.dispatcher)
+                return runtime
+            })
+    }
+}

@@ -1,0 +1,277 @@
+import FluxCore
+
+/// What an app gives for a store object: how to make a new one, read its state as a value, send
+/// it an action and, optionally, set its state.
+@usableFromInline
+struct StoreObjectForm<Object: AnyObject, State, Action> {
+    @usableFromInline let make: () -> Object
+    @usableFromInline let state: (Object) -> State
+    @usableFromInline let send: (Object, Action) -> Void
+    @usableFromInline let restore: ((Object, State) -> Void)?
+    /// The objects the loads of this store received, so that one returned twice is refused.
+    @usableFromInline let made: MadeObjects
+
+    @inlinable
+    init(
+        make: @escaping () -> Object, state: @escaping (Object) -> State, send: @escaping (Object, Action) -> Void,
+        restore: ((Object, State) -> Void)?
+    ) {
+        self.make = make
+        self.state = state
+        self.send = send
+        self.restore = restore
+        self.made = MadeObjects()
+    }
+}
+
+/// The store objects a store's `make` returned that are still alive, shared by every session of
+/// the process: a `make` that returns an object another load holds (a shared instance) is refused,
+/// since two sessions, or a store and its replay, would change each other's state.
+@usableFromInline
+final class MadeObjects: Sendable {
+    private struct Entry {
+        weak var object: AnyObject?
+        let id: ObjectIdentifier
+    }
+
+    private let entries = LockedValue<[Entry]>([])
+
+    @usableFromInline init() {}
+
+    /// Takes `object` for a load; false when a load holds it already.
+    @usableFromInline
+    func claim(_ object: AnyObject) -> Bool {
+        let id = ObjectIdentifier(object)
+        return entries.withLock { entries in
+            entries.removeAll { $0.object == nil }
+            guard !entries.contains(where: { $0.id == id }) else { return false }
+            entries.append(Entry(object: object, id: id))
+            return true
+        }
+    }
+}
+
+/// A store object (TCA's `Store`, ReSwift's `Store`, a class-based store, the app's own) as the
+/// session sees it: each action is sent to it, and its diff is the difference between its state,
+/// read as a value, before and after.
+///
+/// `undo`, `redo` and `reset` set the store's state with the app's `restore`, when it gave one;
+/// otherwise they make a new store and send it the kept actions again, and the state it reaches
+/// must equal the one shown at that step, or the command is refused and nothing changes.
+@usableFromInline
+final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
+    /// How the state of one history entry is made again without `restore`: a new store, sent
+    /// `log[start..<end]`.
+    struct Replay {
+        var start: Int
+        var end: Int
+    }
+
+    @usableFromInline let alias: String
+    @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
+    @usableFromInline let actionCases: ActionCases
+    @usableFromInline let form: StoreObjectForm<Object, State, Action>
+    // NB: a runtime belongs to one session, used from one thread at a time (see `ReducerRuntime`).
+    @usableFromInline @exclusivity(unchecked) var object: Object
+    /// The state as of the last step: what was shown.
+    @usableFromInline @exclusivity(unchecked) var recorded: State
+    let initialState: State
+    @usableFromInline @exclusivity(unchecked) var cachedJSON: JSONValue?
+    @usableFromInline let differ = ValueDiffer()
+    @usableFromInline let stateShape = TypeShape.of(State.self)
+    @usableFromInline let trace: DispatchTrace
+    /// Every state is kept: no action is applied to a state value outside the store.
+    var history: StateHistory<State, Action>
+    /// The actions sent since the store was loaded, for a new store to be sent again.
+    var log: [Action] = []
+    /// The actions sent since the last recorded step.
+    @usableFromInline @exclusivity(unchecked) var pending: [Action] = []
+    /// One per history entry.
+    var replays: [Replay]
+    var restoredWithoutAction = false
+
+    @usableFromInline
+    init(
+        alias: String, form: StoreObjectForm<Object, State, Action>, actionCases: ActionCases, trace: DispatchTrace,
+        historyEntries: Int
+    ) throws(ShellError) {
+        self.alias = alias
+        self.form = form
+        self.actionCases = actionCases
+        self.trace = trace
+        object = try Self.make(form, alias: alias)
+        let state = try Self.state(of: object, form, alias: alias)
+        initialState = state
+        recorded = state
+        history = StateHistory(initial: state, entries: historyEntries, replays: false)
+        replays = Array(repeating: Replay(start: 0, end: 0), count: historyEntries)
+    }
+
+    /// A new store object from the app's `make`, refused when a load holds it already.
+    static func make(_ form: StoreObjectForm<Object, State, Action>, alias: String) throws(ShellError) -> Object {
+        let object = form.make()
+        guard form.made.claim(object) else {
+            throw ShellError(
+                "store '\(alias)': make: returned a store object that is in use already (\(TypeNames.display(Object.self)))",
+                hint:
+                    "make: must create a new store each time it is called, e.g. make: { CounterStore() }, not a shared instance"
+            )
+        }
+        return object
+    }
+
+    /// The store's state, refused when it is a class instance: changed in place, it would show
+    /// no change and no step could be undone.
+    static func state(of object: Object, _ form: StoreObjectForm<Object, State, Action>, alias: String)
+        throws(ShellError) -> State
+    {
+        let state = form.state(object)
+        let held = Swift.type(of: state as Any)
+        guard RuntimeMetadata.kind(of: held) != .classInstance else {
+            throw ShellError(
+                "store '\(alias)': state: returned a class instance (\(TypeNames.display(held)))",
+                hint: "return a value (a struct) that copies what the store holds, e.g. state: { $0.snapshot }")
+        }
+        return state
+    }
+
+    /// Starts taking this store's actions from the dispatcher.
+    @inlinable
+    func attach(to dispatcher: Dispatcher<SessionAction>) {
+        let id = ObjectIdentifier(self)
+        // NB: unowned(unsafe) is safe for the reason `ReducerRuntime.attach(to:)` gives.
+        dispatcher.register { [unowned(unsafe) self] envelope in
+            guard let payload = envelope.payload(for: id) else { return }
+            self.apply(unsafeDowncast(payload, to: TypedActionBox<Action>.self).action)
+        }
+    }
+
+    @inlinable
+    func apply(_ action: Action) {
+        form.send(object, action)
+        pending.append(action)
+        trace.add(advance(to: form.state(object)), of: alias)
+    }
+
+    /// The diff from the state shown to `state`, which becomes the state shown.
+    @inlinable
+    func advance(to state: State) -> [DiffEntry] {
+        let entries = differ.step(from: recorded, to: state, stateShape)
+        recorded = state
+        if !entries.isEmpty { cachedJSON = nil }
+        return entries
+    }
+
+    @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
+        actionCases.decode(invocation, as: Action.self)
+    }
+
+    /// The store checks its own actions, if it does: the shell does not.
+    @usableFromInline func validate(_ action: TypedAction) throws {}
+    @usableFromInline var validates: Bool { false }
+
+    @usableFromInline var json: JSONValue {
+        if let cachedJSON { return cachedJSON }
+        let json = ValueReader.read(recorded)
+        cachedJSON = json
+        return json
+    }
+
+    @usableFromInline func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
+        if cachedJSON == nil, !path.segments.isEmpty, let value = ValueReader().read(recorded, at: path.segments[...]) {
+            return value
+        }
+        return try path.lookup(in: json)
+    }
+
+    @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
+        guard let before = try? history.state(at: cursor, apply: Self.keptOnly) else { return false }
+        return ValueDiffer.entries(from: before, to: recorded).isEmpty
+    }
+
+    @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
+        if cursor < replays.count {
+            // NB: the steps undone are dropped, and the actions they sent with them.
+            log.removeSubrange((cursor > 0 ? replays[cursor - 1].end : 0)...)
+            replays.removeSubrange(cursor...)
+        }
+        let start = restoredWithoutAction ? log.count : cursor > 0 ? replays[cursor - 1].start : 0
+        log += pending
+        pending.removeAll(keepingCapacity: true)
+        replays.append(Replay(start: start, end: log.count))
+        history.record(
+            recorded, cursor: cursor, forgetting: dropped, pinned: restoredWithoutAction, apply: Self.keptOnly)
+        restoredWithoutAction = false
+        if dropped > 0 { replays.removeFirst(dropped) }
+    }
+
+    @usableFromInline func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
+        guard let target = try? history.state(at: cursor, apply: Self.keptOnly) else {
+            throw ShellError("store '\(alias)' no longer has that state")
+        }
+        let replay = cursor > 0 ? replays[cursor - 1] : Replay(start: 0, end: 0)
+        return try setter(to: target, replaying: log[replay.start..<replay.end])
+    }
+
+    @usableFromInline func initialRestorer() throws(ShellError) -> () -> [DiffEntry] {
+        let set = try setter(to: initialState, replaying: [])
+        return {
+            self.restoredWithoutAction = true
+            return set()
+        }
+    }
+
+    /// What sets the store to `target`: the app's `restore`, else a new store sent `actions`,
+    /// which must reach `target` (checked now, before anything changes).
+    private func setter(to target: State, replaying actions: ArraySlice<Action>) throws(ShellError)
+        -> () -> [DiffEntry]
+    {
+        if let restore = form.restore {
+            return {
+                restore(self.object, target)
+                // NB: the state is read back, not assumed: the diff shows where the store is.
+                return self.advance(to: self.form.state(self.object))
+            }
+        }
+        let fresh = try Self.make(form, alias: alias)
+        for action in actions { form.send(fresh, action) }
+        let reached = try Self.state(of: fresh, form, alias: alias)
+        guard history.reaches(reached, target) else {
+            let differences = ValueDiffer.entries(from: target, to: reached)
+            throw ShellError(
+                "store '\(alias)' does not come back to that state: a new store sent the same \(actions.count) action\(actions.count == 1 ? "" : "s") reaches another"
+                    + (differences.first.map {
+                        " (at \($0.path): \(Self.printed($0.new)) where it showed \(Self.printed($0.old)))"
+                    } ?? ""),
+                hint:
+                    "its store reads something besides its actions (the clock, a random number, a global); "
+                    + "give restore: to set its state directly")
+        }
+        return {
+            self.object = fresh
+            return self.advance(to: reached)
+        }
+    }
+
+    private static func printed(_ value: JSONValue?) -> String { value.map(JSONText.compact) ?? "nothing" }
+
+    @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(form.state(object)) }
+
+    @usableFromInline func hasSameState(as other: any StoreRuntime) -> Bool {
+        guard let other = other as? Self else { return false }
+        return history.reaches(recorded, other.recorded)
+    }
+
+    @usableFromInline func brokenInvariant() -> String? { nil }
+
+    @usableFromInline func historyDiff(ofEntry index: Int) -> [DiffEntry] {
+        guard let before = try? history.state(at: index, apply: Self.keptOnly),
+            let after = try? history.state(at: index + 1, apply: Self.keptOnly)
+        else { return [] }
+        return ValueDiffer.entries(from: before, to: after)
+    }
+
+    /// NB: a store object's history keeps every state (`replays: false`): no action is ever
+    /// applied to a state value outside the store.
+    private static func keptOnly(_: Action, _: inout State) {}
+}

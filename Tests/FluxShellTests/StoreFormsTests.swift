@@ -1,0 +1,343 @@
+import Testing
+
+@_spi(Engine) @testable import FluxShell
+
+// A Redux app as ReSwift writes it: a marker protocol that is not `Sendable`, actions that are
+// structs (one without stored properties) and an enum, a pure reducer that switches on types.
+protocol ReduxAction {}
+
+struct AddTodo: ReduxAction {
+    let title: String
+}
+
+struct ToggleTodo: ReduxAction {
+    let index: Int
+}
+
+struct ClearCompleted: ReduxAction {}
+
+enum VisibilityAction: ReduxAction {
+    case show(ReduxState.Filter)
+    case clear
+}
+
+struct ReduxState {
+    enum Filter: String { case all, active, done }
+    struct Todo {
+        var title: String
+        var done = false
+    }
+    var todos: [Todo] = []
+    var filter = Filter.all
+}
+
+func reduxReducer(action: ReduxAction, state: ReduxState?) -> ReduxState {
+    var state = state ?? ReduxState()
+    switch action {
+    case let action as AddTodo: state.todos.append(.init(title: action.title))
+    case let action as ToggleTodo where state.todos.indices.contains(action.index):
+        state.todos[action.index].done.toggle()
+    case is ClearCompleted: state.todos.removeAll { $0.done }
+    case VisibilityAction.show(let filter): state.filter = filter
+    case VisibilityAction.clear: state.filter = .all
+    default: break
+    }
+    return state
+}
+
+// Types of two modules' features that share a last component.
+enum Inbox { struct Archive: ReduxAction { let id: Int } }
+enum Outbox { struct Archive: ReduxAction { let id: Int } }
+enum Compose: ReduxAction { case clear, send }
+
+final class ClassAction: ReduxAction {}
+
+// A TCA feature: `reduce(into:action:)` on a state with a child's, returning an effect value.
+struct CounterFeature {
+    struct State: Equatable {
+        var count = 0
+        var child = Child()
+    }
+    struct Child: Equatable { var isOn = false }
+    enum Action {
+        case increment
+        case add(Int)
+        case child(ChildAction)
+    }
+    enum ChildAction { case toggle }
+    enum Effect { case none, run }
+
+    func reduce(into state: inout State, action: Action) -> Effect {
+        switch action {
+        case .increment: state.count += 1
+        case .add(let amount): state.count += amount
+        case .child(.toggle): state.child.isOn.toggle()
+        }
+        return .none
+    }
+}
+
+// A VueFlux store: a class state of observable variables, changed in place by its commits.
+final class Variable<Value> {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+final class VueState {
+    let count = Variable(0)
+    let history = Variable<[Int]>([])
+}
+
+final class VueStore {
+    let state = VueState()
+    nonisolated(unsafe) static let shared = VueStore()
+
+    enum Action {
+        case increment
+        case add(Int)
+    }
+
+    struct Snapshot {
+        var count: Int
+        var history: [Int]
+    }
+
+    var snapshot: Snapshot { Snapshot(count: state.count.value, history: state.history.value) }
+
+    func commit(_ action: Action) {
+        switch action {
+        case .increment: state.count.value += 1
+        case .add(let amount): state.count.value += amount
+        }
+        state.history.value.append(state.count.value)
+    }
+}
+
+/// A store whose every action reads the world: made again, it reaches another state.
+final class DriftingStore {
+    nonisolated(unsafe) static var ticks = 0
+    var state = 0
+
+    func send(_ action: VueStore.Action) {
+        DriftingStore.ticks += 1
+        state = DriftingStore.ticks
+    }
+}
+
+struct StoreFormsTests {
+    static let reduxTodos = StoreDefinition(
+        "redux", state: ReduxState(),
+        actionTypes: [AddTodo.self, ToggleTodo.self, ClearCompleted.self, VisibilityAction.self],
+        reducer: { action, state in reduxReducer(action: action, state: state) })
+
+    static let counter = StoreDefinition(
+        "tca", state: CounterFeature.State(),
+        reduce: { state, action in _ = CounterFeature().reduce(into: &state, action: action) })
+
+    static let vue = StoreDefinition(
+        "vue", make: { VueStore() }, state: { $0.snapshot }, send: { store, action in store.commit(action) })
+
+    static func shell(_ definitions: StoreDefinition...) -> Transcript {
+        Transcript(catalog: StoreCatalog(definitions))
+    }
+
+    @Test func structActionsAreDispatchedByNameWithLabelsPositionsAndBareWords() {
+        let shell = Self.shell(Self.reduxTodos)
+        shell.run("load redux")
+        #expect(
+            shell.run("dispatch AddTodo title: \"Milk\"") == [
+                "+ todos[0]: {\"title\":\"Milk\",\"done\":false}"
+            ])
+        #expect(shell.run("dispatch AddTodo \"Eggs\"") == ["+ todos[1]: {\"title\":\"Eggs\",\"done\":false}"])
+        #expect(shell.run("dispatch ToggleTodo index: 0") == ["~ todos[0].done: false -> true"])
+        #expect(shell.run("dispatch ClearCompleted") == ["- todos[0]: {\"title\":\"Milk\",\"done\":true}"])
+        #expect(shell.run("dispatch show done") == ["~ filter: \"all\" -> \"done\""])
+        #expect(
+            shell.run("actions") == [
+                "AddTodo(title: String)", "ToggleTodo(index: Int)", "ClearCompleted",
+                "show(Filter)    all | active | done", "clear",
+            ])
+        #expect(
+            shell.run("history") == [
+                "  1  AddTodo title: Milk", "  2  AddTodo Eggs", "  3  ToggleTodo index: 0",
+                "  4  ClearCompleted", "  5  show done",
+            ])
+        #expect(
+            shell.run("undo 2") == ["+ todos[0]: {\"title\":\"Milk\",\"done\":true}", "~ filter: \"done\" -> \"all\""])
+        #expect(shell.run("redo") == ["- todos[0]: {\"title\":\"Milk\",\"done\":true}"])
+    }
+
+    @Test func aLabelThatNamesNoFieldIsAnErrorThatChangesNothing() {
+        let shell = Self.shell(Self.reduxTodos)
+        shell.run("load redux")
+        #expect(
+            shell.run("dispatch AddTodo name: \"x\"") == [
+                "error: 'AddTodo' has no argument 'name' (usage: dispatch AddTodo title: \"text\")"
+            ])
+        #expect(
+            shell.run("dispatch ClearCompleted 5").first?.hasPrefix("error: 'ClearCompleted' takes no arguments")
+                == true)
+        #expect(
+            shell.run("dispatch AddTodos title: \"x\"") == [
+                "error: unknown action 'AddTodos' for store 'redux' (did you mean 'AddTodo'?)"
+            ])
+        #expect(shell.run("state todos") == ["[]"])
+        #expect(shell.run("history") == ["(no actions dispatched yet)"])
+    }
+
+    @Test func followUpsOfListedTypesAreWrittenAsTheyAreDispatched() {
+        let definition = StoreDefinition(
+            "redux", state: ReduxState(), actionTypes: [AddTodo.self, ClearCompleted.self],
+            reducer: { action, state in reduxReducer(action: action, state: state) },
+            effect: { action, _ in action is ClearCompleted ? [AddTodo(title: "again") as any ReduxAction] : [] })
+        let shell = Self.shell(definition)
+        shell.run("load redux")
+        #expect(
+            shell.run("dispatch ClearCompleted") == [
+                "=> AddTodo title: again", "+ todos[0]: {\"title\":\"again\",\"done\":false}",
+            ])
+    }
+
+    @Test func typesThatShareANameAreQualifiedAsFarAsNeeded() {
+        let definition = StoreDefinition(
+            "mail", state: [Int](),
+            actionTypes: [Inbox.Archive.self, Outbox.Archive.self, Compose.self, VisibilityAction.self],
+            reduce: { (state: inout [Int], action: any ReduxAction) in
+                if let archive = action as? Inbox.Archive { state.append(archive.id) }
+                if let archive = action as? Outbox.Archive { state.append(-archive.id) }
+                if case Compose.clear = action { state = [] }
+            })
+        let shell = Self.shell(definition)
+        shell.run("load mail")
+        #expect(
+            shell.run("actions") == [
+                "Inbox.Archive(id: Int)", "Outbox.Archive(id: Int)", "Compose.clear", "send",
+                "show(Filter)    all | active | done", "VisibilityAction.clear",
+            ])
+        #expect(shell.run("dispatch Inbox.Archive id: 3") == ["+ [0]: 3"])
+        #expect(shell.run("dispatch Outbox.Archive 4") == ["+ [1]: -4"])
+        #expect(shell.run("dispatch Compose.clear") == ["- [0]: 3", "- [1]: -4"])
+        #expect(shell.run("history") == ["  1  Inbox.Archive id: 3", "  2  Outbox.Archive 4", "  3  Compose.clear"])
+    }
+
+    @Test func anActionTypeThatIsAClassIsRefusedAtRegistration() {
+        let definition = StoreDefinition(
+            "bad", state: ReduxState(), actionTypes: [AddTodo.self, ClassAction.self],
+            reducer: { action, state in reduxReducer(action: action, state: state) })
+        #expect(definition.registrationError?.message == "store 'bad': the action type ClassAction is a class")
+        let shell = Self.shell(definition)
+        #expect(
+            shell.run("load bad").first
+                == "error: store 'bad': the action type ClassAction is a class (actions listed in actionTypes: are structs or enums, which the shell builds from text and keeps)"
+        )
+        #expect(shell.run("state").first?.hasPrefix("error: no store is loaded") == true)
+    }
+
+    @Test func listedTypesThatTheReducerCannotTakeAreRefusedAtRegistration() {
+        let definition = StoreDefinition(
+            "narrow", state: ReduxState(), actionTypes: [AddTodo.self, ClearCompleted.self],
+            reducer: { (action: AddTodo, state: ReduxState) in reduxReducer(action: action, state: state) })
+        #expect(
+            definition.registrationError?.message
+                == "store 'narrow': its reducer takes AddTodo, so it cannot take the action type ClearCompleted")
+    }
+
+    @Test func aReducerOfAClassStateIsRefusedAtRegistration() {
+        let definition = StoreDefinition(
+            "vstate", state: VueState(),
+            reduce: { (state: inout VueState, action: VueStore.Action) in state.count.value += 1 })
+        #expect(
+            definition.registrationError?.message.hasPrefix("store 'vstate': its state VueState is a class") == true)
+        #expect(definition.registrationError?.hint?.contains("store object") == true)
+    }
+
+    @Test func anInPlaceReducerDispatchesUndoesAndResets() {
+        let shell = Self.shell(Self.counter)
+        shell.run("load tca")
+        #expect(shell.run("dispatch increment") == ["~ count: 0 -> 1"])
+        #expect(shell.run("dispatch add 5") == ["~ count: 1 -> 6"])
+        #expect(shell.run("dispatch child toggle") == ["~ child.isOn: false -> true"])
+        #expect(shell.run("undo") == ["~ child.isOn: true -> false"])
+        #expect(shell.run("reset") == ["~ count: 6 -> 0"])
+        #expect(shell.run("undo") == ["~ count: 0 -> 6"])
+    }
+
+    @Test func aStoreObjectOfAClassStateShowsEachChangeAndUndoesByReplaying() {
+        let shell = Self.shell(Self.vue)
+        shell.run("load vue")
+        #expect(shell.run("dispatch increment") == ["~ count: 0 -> 1", "+ history[0]: 1"])
+        #expect(shell.run("dispatch add 4") == ["~ count: 1 -> 5", "+ history[1]: 5"])
+        #expect(shell.run("undo") == ["~ count: 5 -> 1", "- history[1]: 5"])
+        #expect(shell.run("redo") == ["~ count: 1 -> 5", "+ history[1]: 5"])
+        #expect(shell.run("undo 2") == ["~ count: 5 -> 0", "- history[0]: 1", "- history[1]: 5"])
+        #expect(shell.run("dispatch add 2") == ["~ count: 0 -> 2", "+ history[0]: 2"])
+        #expect(shell.run("reset") == ["~ count: 2 -> 0", "- history[0]: 2"])
+        // A second load is a new store, whatever the first one holds.
+        #expect(shell.run("load vue as other") == [])
+        #expect(shell.run("state other.count") == ["0"])
+    }
+
+    @Test func aStoreObjectWithRestoreIsSetByIt() {
+        let definition = StoreDefinition(
+            "vue", make: { VueStore() }, state: { $0.snapshot }, send: { store, action in store.commit(action) },
+            restore: { store, snapshot in
+                store.state.count.value = snapshot.count
+                store.state.history.value = snapshot.history
+            })
+        let shell = Self.shell(definition)
+        shell.run("load vue")
+        shell.run("dispatch add 3")
+        #expect(shell.run("undo") == ["~ count: 3 -> 0", "- history[0]: 3"])
+        #expect(shell.run("redo") == ["~ count: 0 -> 3", "+ history[0]: 3"])
+    }
+
+    @Test func aSharedStoreObjectIsRefusedOnItsSecondLoad() {
+        let shared = StoreDefinition(
+            "shared", make: { VueStore.shared }, state: { $0.snapshot }, send: { store, action in store.commit(action) }
+        )
+        let shell = Self.shell(shared)
+        #expect(shell.run("load shared") == [])
+        #expect(
+            shell.run("load shared as again") == [
+                "error: store 'again': make: returned a store object that is in use already (VueStore) (make: must create a new store each time it is called, e.g. make: { CounterStore() }, not a shared instance)"
+            ])
+        #expect(shell.run("use again").first?.hasPrefix("error: no loaded store is called 'again'") == true)
+        // Undone without `restore:`, it would need a new store: refused, and nothing changes.
+        shell.run("dispatch increment")
+        #expect(
+            shell.run("undo").first?.hasPrefix(
+                "error: store 'shared': make: returned a store object that is in use already") == true)
+        #expect(shell.run("state count") == ["\(VueStore.shared.state.count.value)"])
+    }
+
+    @Test func aStateClosureThatReturnsAClassInstanceIsRefused() {
+        let definition = StoreDefinition(
+            "raw", make: { VueStore() }, state: { $0.state }, send: { store, action in store.commit(action) })
+        #expect(
+            definition.registrationError?.message.hasPrefix("store 'raw': state: returns a class instance (VueState)")
+                == true)
+        let anyState = StoreDefinition(
+            "anyraw", make: { VueStore() }, state: { $0.state as Any }, send: { store, action in store.commit(action) })
+        let shell = Self.shell(anyState)
+        #expect(
+            shell.run("load anyraw").first?.hasPrefix(
+                "error: store 'anyraw': state: returned a class instance (VueState)") == true)
+    }
+
+    @Test func aReplayThatReachesAnotherStateIsRefusedAndChangesNothing() {
+        let definition = StoreDefinition(
+            "drift", make: { DriftingStore() }, state: { $0.state }, send: { store, action in store.send(action) })
+        let shell = Self.shell(definition)
+        shell.run("load drift")
+        shell.run("dispatch increment")
+        shell.run("dispatch increment")
+        let before = shell.run("state")
+        let undo = shell.run("undo")
+        #expect(
+            undo.first?.hasPrefix(
+                "error: store 'drift' does not come back to that state: a new store sent the same 1 action reaches another"
+            ) == true)
+        #expect(shell.run("state") == before)
+        #expect(shell.run("history").count == 2)
+    }
+}
