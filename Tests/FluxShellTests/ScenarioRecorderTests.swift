@@ -257,7 +257,7 @@ struct ScenarioRecorderTests {
     @Test func releasingTheRecorderClosesTheFileWithoutAnExpectation() throws {
         let path = Self.scratchFile("released.scenario")
         let flux = Flux(state: ShopState(), mutation: ShopMutation())
-        weak var released: ScenarioRecorder<ShopAction, ShopState>?
+        weak var released: ScenarioRecorder?
         do {
             let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: path)
             released = recorder
@@ -292,7 +292,7 @@ struct ScenarioRecorderTests {
         let flux = Flux(state: ShopState(), mutation: ShopMutation())
         let reports = Locked<[String]>([])
         let recorder = ScenarioRecorder(
-            recording: flux, as: "shop", file: try OutputFile.create("/dev/full"), path: "/dev/full",
+            recording: LiveStore(flux, as: "shop"), file: try OutputFile.create("/dev/full"), path: "/dev/full",
             report: { message in reports.set(reports.get() + [message]) })
         for _ in 0..<3 { flux.dispatcher.dispatch(.bump) }
 
@@ -320,7 +320,7 @@ struct ScenarioRecorderTests {
         let flux = Flux(state: ShopState(), mutation: ShopMutation())
         let reports = Locked<[String]>([])
         let recorder = ScenarioRecorder(
-            recording: flux, as: "shop", file: OutputFile(descriptor: ends[1]), path: "pipe",
+            recording: LiveStore(flux, as: "shop"), file: OutputFile(descriptor: ends[1]), path: "pipe",
             report: { message in reports.set(reports.get() + [message]) })
         flux.dispatcher.dispatch(.bump)
         // Fill the pipe: the recorder's next write finds no room and fails (EAGAIN).
@@ -353,7 +353,7 @@ struct ScenarioRecorderTests {
         let flux = Flux(state: ShopState(), mutation: ShopMutation())
         let reports = Locked<[String]>([])
         let recorder = ScenarioRecorder(
-            recording: flux, as: "shop", file: file, path: "pipe",
+            recording: LiveStore(flux, as: "shop"), file: file, path: "pipe",
             report: { message in reports.set(reports.get() + [message]) })
         flux.dispatcher.dispatch(.bump)
         var received = [UInt8](repeating: 0, count: 64)

@@ -383,13 +383,22 @@ extension ActionCases {
     @usableFromInline
     func announcement<A>(of action: A) -> ActionInvocation {
         guard !listed.isEmpty else { return ActionText.announcement(of: action) }
+        return invocation(of: action, printed: nil) ?? Self.announcement(ofHeld: action as Any)
+    }
+
+    /// A typed action in command syntax, or `nil` when it has none; `printed` is the action as it
+    /// reads (``ValueReader/read(_:)``), when the caller has it already.
+    func invocation<A>(of action: A, printed: JSONValue?) -> ActionInvocation? {
+        guard !listed.isEmpty else {
+            return try? ActionText.invocation(printed: printed ?? ValueReader.read(action), of: action)
+        }
         // NB: the action is the library's protocol (`any Action`): what it holds says its type.
         let value = action as Any
-        guard let listedType = listed[ObjectIdentifier(Swift.type(of: value))] else {
-            return Self.announcement(ofHeld: value)
-        }
+        guard let listedType = listed[ObjectIdentifier(Swift.type(of: value))] else { return nil }
+        func read<T>(_ typed: T) -> JSONValue { ValueReader.read(typed) }
+        let printed = printed ?? _openExistential(value, do: read)
         guard let structCase = listedType.structCase else {
-            var invocation = Self.announcement(ofHeld: value)
+            guard var invocation = try? ActionText.invocation(printed: printed, of: action) else { return nil }
             if listedType.qualifiedCases.contains(invocation.name) {
                 invocation.name = listedType.name + "." + invocation.name
             }
@@ -398,9 +407,7 @@ extension ActionCases {
         let signature = cases[structCase].signature
         var invocation = ActionInvocation(name: signature.name)
         guard !signature.parameters.isEmpty else { return invocation }
-        func read<T>(_ typed: T) -> JSONValue { ValueReader.read(typed) }
-        let printed = _openExistential(value, do: read)
-        guard case .object(let members) = printed else { return invocation }
+        guard case .object(let members) = printed else { return nil }
         for parameter in signature.parameters {
             invocation.arguments.append(.init(label: parameter.label, value: members[parameter.key] ?? .null))
         }

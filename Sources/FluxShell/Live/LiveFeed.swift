@@ -80,7 +80,7 @@ enum LiveLatest {
 /// its own action). The run-time exclusivity checks stay: skipping them measured nothing (a
 /// reading shell, 242,000-263,000 actions/s without them against 249,000 with).
 @usableFromInline
-final class LiveStates<State: FluxCore.State>: @unchecked Sendable {
+final class LiveStates<State>: @unchecked Sendable {
     @usableFromInline var queued: [State] = []
     @usableFromInline var latest: State?
     /// The latest state when the shell's own action began, while actions were being dropped.
@@ -94,12 +94,24 @@ final class LiveStates<State: FluxCore.State>: @unchecked Sendable {
     /// NB: inlinable, and made where the store is served (``LiveStore``), so that the copy an app
     /// pays per action is compiled for its state's type, not generic code that looks up metadata.
     @inlinable
-    func capture(from store: Store<State>) -> (LiveSlot) -> Void {
+    func capture(from store: Store<State>) -> (LiveSlot) -> Void where State: FluxCore.State {
         { [self] slot in
             switch slot {
             case .queued: queued.append(store.state)
             case .latest: latest = store.state
             case .own: own.append(store.state)
+            }
+        }
+    }
+
+    /// What copies the state of a store of another form, as its hook recorded it.
+    @inlinable
+    func capture<Action>(from hub: LiveHub<Action, State>) -> (LiveSlot) -> Void {
+        { [self] slot in
+            switch slot {
+            case .queued: queued.append(hub.state)
+            case .latest: latest = hub.state
+            case .own: own.append(hub.state)
             }
         }
     }
@@ -110,10 +122,11 @@ final class LiveStates<State: FluxCore.State>: @unchecked Sendable {
 /// waits for the shell: a full inbox counts what it drops and keeps only the latest states.
 ///
 /// NB: the handler's path (``receive(_:)``) is inlinable, and the feed is made where the store is
-/// served (``LiveStore``): it is compiled for the app's action type. Generic, it looked up tuple
-/// and array metadata on every action.
+/// served (``LiveStore``): it is compiled for the app's tap and action type. Generic, it looked
+/// up tuple and array metadata on every action.
 @usableFromInline
-final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
+final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
+    @usableFromInline typealias Action = Tap.Action
     // NB: @unchecked Sendable is safe: `inbox` is behind its lock; `subscription` and `handler`
     // are touched by the session's thread only.
     @usableFromInline
@@ -136,6 +149,9 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         /// The session's thread while it dispatches its own action: what is delivered on it is
         /// the shell's action and its follow-ups, not the app's.
         @usableFromInline var ownThread: ThreadIdentity?
+        /// What is delivered on any thread while the shell's action is sent is the shell's (its
+        /// store applies it on a thread of its own).
+        @usableFromInline var ownOnAnyThread = false
         @usableFromInline var own: [Action] = []
         @usableFromInline var ownStart = 0
         /// The first action delivered for the shell's is its own (no middleware stopped it).
@@ -150,10 +166,12 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         @usableFromInline init() {}
     }
 
-    @usableFromInline let dispatcher: Dispatcher<Action>
+    @usableFromInline let dispatcher: Tap
     @usableFromInline let capacity: Int
     @usableFromInline let inbox = LockedValue(Inbox())
-    private var subscription: Subscription<Action>?
+    /// The app's actions in command syntax (a listed type's name and properties, an enum's case).
+    @usableFromInline let announce: (Action) -> ActionInvocation
+    private var subscription: Tap.Registration?
     /// What the feed registers on the app's dispatcher: made in `init`, so that it is compiled
     /// where the feed is made (see above).
     private var handler: ((Action) -> Void)?
@@ -162,8 +180,12 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
     @usableFromInline let wake: @Sendable () -> Void
 
     @inlinable
-    init(_ dispatcher: Dispatcher<Action>, capacity: Int, wake: @escaping @Sendable () -> Void) {
+    init(
+        _ dispatcher: Tap, capacity: Int, announce: @escaping (Action) -> ActionInvocation,
+        wake: @escaping @Sendable () -> Void
+    ) {
         self.dispatcher = dispatcher
+        self.announce = announce
         self.capacity = max(1, capacity)
         self.wake = wake
         // NB: the handler holds the feed while it is registered; `stop()` unregisters it and lets
@@ -183,13 +205,13 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         }
         // NB: between two deliveries, so that every store's first state is the one before the
         // first action the feed copies: none is missed, and none is counted twice.
-        dispatcher.betweenDeliveries {
+        dispatcher.whileNoDelivery {
             if let handler { subscription = dispatcher.register(handler) }
             for member in members { member.attachHere() }
         }
     }
 
-    func betweenDeliveries(_ body: () -> Void) { dispatcher.betweenDeliveries(body) }
+    func betweenDeliveries(_ body: () -> Void) { dispatcher.whileNoDelivery(body) }
 
     func stop() {
         handler = nil
@@ -217,7 +239,7 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
         let wakes = inbox.withLock { inbox -> Bool in
             let sequence = inbox.nextSequence
             inbox.nextSequence += 1
-            if let ownThread = inbox.ownThread, ownThread == .current {
+            if let ownThread = inbox.ownThread, inbox.ownOnAnyThread || ownThread == .current {
                 if inbox.own.isEmpty {
                     inbox.ownStart = sequence
                     inbox.ownStartsWithAction = !dispatcher.isDeliveringFollowUp
@@ -302,7 +324,7 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
             batch.resyncs = latest != nil
             return (actions, followUps)
         }
-        batch.actions = zip(actions, followUps).map { (ActionText.announcement(of: $0), $1) }
+        batch.actions = zip(actions, followUps).map { (announce($0), $1) }
         return batch
     }
 
@@ -315,19 +337,20 @@ final class LiveFeed<Action: FluxCore.Action>: LiveSource, @unchecked Sendable {
     /// the actions delivered for it (the action as the app's middlewares let it through, if they
     /// did, then its follow-ups), after `absorb` took the app's actions that came before it.
     func dispatchOwn(_ action: Action, absorb: (_ before: Int) -> Void) -> [Action] {
-        // NB: between two deliveries, so that what was dropped before the shell's action is
+        // NB: begun between two deliveries, so that what was dropped before the shell's action is
         // sealed with the states right before it.
-        dispatcher.betweenDeliveries {
+        dispatcher.sendOwn(action) { onAnyThread in
             inbox.withLock { inbox in
                 inbox.own.removeAll(keepingCapacity: true)
                 inbox.ownThread = .current
+                inbox.ownOnAnyThread = onAnyThread
                 for member in inbox.members { member.beginOwn() }
                 if inbox.resyncs { Self.sealDrops(&inbox) }
             }
-            dispatcher.dispatch(action)
         }
         let (own, start, end, startsWithAction) = inbox.withLock { inbox in
             inbox.ownThread = nil
+            inbox.ownOnAnyThread = false
             return (inbox.own, inbox.ownStart, inbox.nextSequence, inbox.ownStartsWithAction || inbox.own.isEmpty)
         }
         ownStartsWithAction = startsWithAction

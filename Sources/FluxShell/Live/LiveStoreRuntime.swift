@@ -16,14 +16,18 @@ protocol LiveRuntime: StoreRuntime, LiveMember {
 }
 
 @usableFromInline
-final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: LiveRuntime {
+final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
+    @usableFromInline typealias Action = Tap.Action
+
     @usableFromInline let alias: String
     @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
     var dispatchesOwnActions = false
-    /// The app's store: read only by the feed, on the delivering thread (``capture(_:)``), and
-    /// set by `undo`, `redo` and `reset`.
-    let store: Store<State>
-    let feed: LiveFeed<Action>
+    /// Reads the app's store's state, between two deliveries.
+    let readState: () -> State
+    /// Sets the app's store's state (`undo`, `redo`, `reset`), between two deliveries; `nil` when
+    /// the app gave no way to.
+    let setState: ((State) -> Void)?
+    let feed: LiveFeed<Tap>
     let actionCases: ActionCases
     private let trace: DispatchTrace
     private let absorbAppActions: (_ before: Int) -> Void
@@ -47,20 +51,21 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
 
     @usableFromInline
     init(
-        alias: String, store: Store<State>, states: LiveStates<State>, capture: @escaping (LiveSlot) -> Void,
-        definition: StoreDefinition, context: LiveContext
+        alias: String, read: @escaping () -> State, set: ((State) -> Void)?, states: LiveStates<State>,
+        capture: @escaping (LiveSlot) -> Void, definition: StoreDefinition, context: LiveContext
     ) {
         self.alias = alias
-        self.store = store
+        self.readState = read
+        self.setState = set
         self.states = states
         self.capture = capture
         // NB: the stores served together share one dispatcher (`LiveStore.check`), so one action type.
-        self.feed = context.feed as! LiveFeed<Action>
+        self.feed = context.feed as! LiveFeed<Tap>
         self.actionCases = definition.actionCases
         self.trace = context.trace
         self.absorbAppActions = context.absorbAppActions
         // NB: a first state, taken again between two deliveries when the feed starts (`attachHere`).
-        let state = store.state
+        let state = readState()
         attachedState = state
         recorded = state
         history = StateHistory(initial: state, entries: 0, replays: false)
@@ -90,7 +95,7 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
         if feed.ownStartsWithAction { takeOwnStep() }
         guard let onFollowUp else { return }
         for followUp in followUps {
-            onFollowUp(ActionText.announcement(of: followUp), TypedActionBox(followUp), ObjectIdentifier(self))
+            onFollowUp(actionCases.announcement(of: followUp), TypedActionBox(followUp), ObjectIdentifier(self))
         }
     }
 
@@ -128,7 +133,7 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
     }
 
     func attachHere() {
-        let state = store.state
+        let state = readState()
         attachedState = state
         recorded = state
         cachedJSON = nil
@@ -191,6 +196,7 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
     }
 
     @usableFromInline func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
+        try checkSettable()
         guard let state = try? history.state(at: cursor, apply: Self.keptOnly) else {
             throw ShellError("store '\(alias)' no longer has that state")
         }
@@ -211,15 +217,24 @@ final class LiveStoreRuntime<Action: FluxCore.Action, State: FluxCore.State>: Li
     }
 
     @usableFromInline func initialRestorer() throws(ShellError) -> () -> [DiffEntry] {
-        {
+        try checkSettable()
+        return {
             self.restoredWithoutAction = true
             return self.restore(self.attachedState)
         }
     }
 
+    /// Throws unless the app's store can be set (its `LiveStore` was given `restore:`).
+    private func checkSettable() throws(ShellError) {
+        guard setState == nil else { return }
+        throw ShellError(
+            "the running app's store '\(alias)' cannot be set: its LiveStore was given no restore:",
+            hint: "undo, redo and reset need LiveStore(…, restore: { state in … }) in the app")
+    }
+
     /// Sets the app's store to `state`: its observers and presenters see the change as any other.
     private func restore(_ state: State) -> [DiffEntry] {
-        _ = store.replace(with: state)
+        setState?(state)
         return advance(to: state)
     }
 

@@ -12,6 +12,7 @@
 /// NB: no buffering on purpose (``ScenarioRecorder`` writes one line per dispatched action and
 /// must not lose the last ones when the app crashes); not `FileHandle`, whose `write(_:)` raises
 /// an Objective-C exception on Darwin when a write fails, which Swift cannot catch.
+@usableFromInline
 struct OutputFile: Sendable {
     let descriptor: Int32
     #if !canImport(Darwin)

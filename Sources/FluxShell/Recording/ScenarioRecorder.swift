@@ -34,8 +34,8 @@ import FluxCore
 ///   written after it, and the app's dispatches go on as before.
 ///
 /// Safe to use from any thread: ``finish()`` may run on another thread than the dispatches.
-public final class ScenarioRecorder<Action: FluxCore.Action, State: FluxCore.State>: Sendable {
-    private let writer: ScenarioWriter<Action, State>
+public final class ScenarioRecorder: Sendable {
+    private let writer: any RecordingWriter
 
     /// Starts recording: creates (or empties) the file at `path`, writes `load NAME`, and adds
     /// the recorder to `flux`'s dispatcher as its last middleware.
@@ -46,23 +46,31 @@ public final class ScenarioRecorder<Action: FluxCore.Action, State: FluxCore.Sta
     ///   - path: the scenario file, conventionally `*.scenario`.
     /// - Throws: a ``ShellError`` when `name` is not one word or the file cannot be created. A
     ///   failure to write the `load` line does not throw: it is reported as any later one.
-    public convenience init(recording flux: Flux<Action, State>, as name: String, to path: String) throws(ShellError) {
-        guard ArgumentText.isBareWord(name) else {
+    @inlinable
+    public convenience init<Action, State>(recording flux: Flux<Action, State>, as name: String, to path: String)
+        throws(ShellError)
+    {
+        try self.init(recording: LiveStore(flux, as: name), to: path)
+    }
+
+    /// Starts recording a store of any form, as it is served to `fluxsh attach` (a FluxCore flux,
+    /// or a store whose hook calls ``LiveStore/record(_:state:)``): creates (or empties) the file
+    /// at `path` and writes `load ALIAS`, the store's alias.
+    ///
+    /// - Throws: a ``ShellError`` when the alias is not one word or the file cannot be created.
+    public convenience init(recording store: LiveStore, to path: String) throws(ShellError) {
+        guard ArgumentText.isBareWord(store.alias) else {
             throw ShellError(
-                "cannot record as \(JSONText.quoted(name)): a store name is one word", hint: "e.g. as: \"notes\"")
+                "cannot record as \(JSONText.quoted(store.alias)): a store name is one word", hint: "e.g. as: \"notes\""
+            )
         }
         let file = try OutputFile.create(path)
-        self.init(recording: flux, as: name, file: file, path: path) { OutputFile.writeToStandardError($0) }
+        self.init(recording: store, file: file, path: path) { OutputFile.writeToStandardError($0) }
     }
 
     /// Records to `file`, already open, telling a failure to `report` (tests use it).
-    init(
-        recording flux: Flux<Action, State>, as name: String, file: OutputFile, path: String,
-        report: @escaping @Sendable (String) -> Void
-    ) {
-        writer = ScenarioWriter(file: file, path: path, store: flux.store, report: report)
-        writer.write("load \(name)\n", stateAfter: nil)
-        flux.dispatcher.use(writer)
+    init(recording store: LiveStore, file: OutputFile, path: String, report: @escaping @Sendable (String) -> Void) {
+        writer = store.makeWriter(file, path, "load \(store.alias)\n", report)
     }
 
     deinit { writer.close() }

@@ -1,12 +1,27 @@
 import FluxCore
 
-/// The middleware behind a ``ScenarioRecorder``: writes a scenario line for each action its
-/// dispatcher delivers, before the dispatch returns.
+/// What a ``ScenarioRecorder`` holds, whatever the store's types.
+@usableFromInline
+protocol RecordingWriter: AnyObject, Sendable {
+    var path: String { get }
+    var error: ShellError? { get }
+    func write(_ line: String)
+    func finish() throws(ShellError)
+    func close()
+}
+
+/// What is behind a ``ScenarioRecorder``: writes a scenario line for each action the app's store
+/// applied, before the app goes on: as the last middleware of a FluxCore dispatcher, or as a
+/// listener of a store's tap (``LiveHub``).
 ///
 /// NB: a class of its own, not the recorder itself: a dispatcher keeps its middlewares as long as
 /// it lives, and the recorder must be released (and close its file) when the app lets it go.
 /// Once closed, the writer stays on the dispatcher and writes nothing.
-final class ScenarioWriter<Action: FluxCore.Action, State: FluxCore.State>: Middleware, Sendable {
+@usableFromInline
+final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: `progress` is behind its lock; the rest is immutable but
+    // `readState`, the app's, called on the thread the app applies its actions on, and
+    // `registration`, set once before any action is recorded.
     /// What changes as the scenario is written, under one lock.
     struct Progress {
         /// `nil` once the file is finished, closed or failed.
@@ -18,39 +33,50 @@ final class ScenarioWriter<Action: FluxCore.Action, State: FluxCore.State>: Midd
         var error: ShellError?
     }
 
-    let path: String
-    private let store: Store<State>
+    @usableFromInline let path: String
+    private let readState: () -> State
     private let actionCases: ActionCases
     private let report: @Sendable (String) -> Void
     private let progress: LockedValue<Progress>
+    /// Stops the listening, for a writer on a store's tap.
+    private var stopListening: (() -> Void)?
 
     /// - Parameters:
     ///   - file: the scenario file, open for writing; the writer closes it.
+    ///   - readState: the store's state, after the action being recorded.
     ///   - report: where a failure to write is told, once (standard error).
-    init(file: OutputFile, path: String, store: Store<State>, report: @escaping @Sendable (String) -> Void) {
+    @usableFromInline
+    init(
+        file: OutputFile, path: String, readState: @escaping () -> State, actionCases: ActionCases,
+        report: @escaping @Sendable (String) -> Void
+    ) {
         self.path = path
-        self.store = store
-        self.actionCases = ActionCases(Action.self)
+        self.readState = readState
+        self.actionCases = actionCases
         self.report = report
-        self.progress = LockedValue(Progress(file: file, state: store.state))
+        self.progress = LockedValue(Progress(file: file, state: readState()))
     }
 
-    var error: ShellError? { progress.withLock { $0.error } }
+    /// Writes each action `hub`'s store records from now on.
+    @usableFromInline
+    func listen(to hub: LiveHub<Action, State>) {
+        let registration = hub.register { [weak self] action in
+            self?.record(action, isFollowUp: hub.isDeliveringFollowUp)
+        }
+        stopListening = { hub.unregister(registration) }
+    }
+
+    @usableFromInline var error: ShellError? { progress.withLock { $0.error } }
 
     private var isOpen: Bool { progress.withLock { $0.file != nil } }
 
-    func willDispatch(_ action: Action, on dispatcher: Dispatcher<Action>) -> MiddlewareDecision<Action> {
-        .pass
+    /// Writes the line of an action the store applied; the state read now is the state after it.
+    func record(_ action: Action, isFollowUp: Bool) {
+        guard isOpen else { return }
+        write(line(for: action, isFollowUp: isFollowUp), stateAfter: readState())
     }
 
-    /// NB: after the handlers, so an action a middleware stopped is not written (nothing saw it)
-    /// and a replaced one is written as it was delivered, whatever the middlewares' order.
-    func didDispatch(_ action: Action, on dispatcher: Dispatcher<Action>) {
-        guard isOpen else { return }
-        // NB: delivery is serialised by the dispatcher, so the state read here is the state right
-        // after this action (and its follow-ups come after this line).
-        write(line(for: action, isFollowUp: dispatcher.isDeliveringFollowUp), stateAfter: store.state)
-    }
+    @usableFromInline func write(_ line: String) { write(line, stateAfter: nil) }
 
     /// Writes `line`, which brings the replayed state to `state`.
     func write(_ line: String, stateAfter state: State?) {
@@ -68,7 +94,8 @@ final class ScenarioWriter<Action: FluxCore.Action, State: FluxCore.State>: Midd
     /// Ends the file with `expect . == STATE` and closes it; then nothing more is written.
     ///
     /// - Throws: the failure that stopped the recording, now or before.
-    func finish() throws(ShellError) {
+    @usableFromInline func finish() throws(ShellError) {
+        defer { stopListening?() }
         let outcome = progress.withLock { progress -> (error: ShellError?, isNew: Bool) in
             if let error = progress.error { return (error, false) }
             guard let file = progress.file, let state = progress.state else { return (nil, false) }
@@ -89,7 +116,8 @@ final class ScenarioWriter<Action: FluxCore.Action, State: FluxCore.State>: Midd
     }
 
     /// Closes the file without ending it; nothing more is written.
-    func close() {
+    @usableFromInline func close() {
+        stopListening?()
         progress.withLock { progress in
             progress.file?.close()
             progress.file = nil
@@ -114,7 +142,7 @@ final class ScenarioWriter<Action: FluxCore.Action, State: FluxCore.State>: Midd
     /// action with no text form).
     func line(for action: Action, isFollowUp: Bool) -> String {
         let printed = ValueReader.read(action)
-        let invocation = try? ActionText.invocation(printed: printed, of: action)
+        let invocation = actionCases.invocation(of: action, printed: printed)
         let text = invocation?.description ?? JSONText.compact(printed)
         var scenario = ScenarioText()
         if isFollowUp {
@@ -161,5 +189,21 @@ final class ScenarioWriter<Action: FluxCore.Action, State: FluxCore.State>: Midd
     private static func oneLine(_ text: String) -> String {
         guard text.contains(where: \.isNewline) else { return text }
         return String(text.map { $0.isNewline ? " " : $0 })
+    }
+}
+
+extension ScenarioWriter: Middleware where Action: FluxCore.Action {
+    @usableFromInline
+    func willDispatch(_ action: Action, on dispatcher: Dispatcher<Action>) -> MiddlewareDecision<Action> {
+        .pass
+    }
+
+    /// NB: after the handlers, so an action a middleware stopped is not written (nothing saw it)
+    /// and a replaced one is written as it was delivered, whatever the middlewares' order.
+    /// Delivery is serialised by the dispatcher, so the state read here is the state right after
+    /// this action (and its follow-ups come after this line).
+    @usableFromInline
+    func didDispatch(_ action: Action, on dispatcher: Dispatcher<Action>) {
+        record(action, isFollowUp: dispatcher.isDeliveringFollowUp)
     }
 }

@@ -1,0 +1,149 @@
+import Dispatch
+import Foundation
+import Testing
+
+@_spi(Engine) @testable import FluxShell
+
+/// A ReSwift-like store: a class that runs a pure reducer and then its middleware, which is where
+/// an app taps its actions for the shell.
+final class ReduxStore: @unchecked Sendable {
+    // NB: @unchecked Sendable for the tests: every access is on the thread of `dispatch`, or of
+    // `queue` when one is given.
+    private(set) var state = ReduxState()
+    var afterReduce: [(ReduxAction, ReduxState) -> Void] = []
+    /// Where the store applies the actions it is sent, when not on the sender's thread.
+    let queue: DispatchQueue?
+
+    init(queue: DispatchQueue? = nil) { self.queue = queue }
+
+    func dispatch(_ action: ReduxAction) {
+        guard let queue else { return apply(action) }
+        queue.sync { apply(action) }
+    }
+
+    private func apply(_ action: ReduxAction) {
+        state = reduxReducer(action: action, state: state)
+        for hook in afterReduce { hook(action, state) }
+    }
+
+    func replace(_ state: ReduxState) { self.state = state }
+}
+
+struct LiveStoreFormsTests {
+    static let actionTypes: [Any.Type] = [AddTodo.self, ToggleTodo.self, ClearCompleted.self, VisibilityAction.self]
+
+    /// The app: its store served through a middleware tap, and a session attached to it.
+    final class App {
+        let store: ReduxStore
+        let live: LiveStore
+        let shell: Transcript
+        var session: Session { shell.session }
+
+        init(restores: Bool = true, queue: DispatchQueue? = nil) throws {
+            let store = ReduxStore(queue: queue)
+            self.store = store
+            live = LiveStore(
+                as: "todos", state: { store.state }, actionTypes: LiveStoreFormsTests.actionTypes,
+                send: { store.dispatch($0) }, restore: restores ? { store.replace($0) } : nil)
+            let live = self.live
+            store.afterReduce.append { action, state in live.record(action, state: state) }
+            shell = Transcript(session: try Session(attachingTo: [live], wake: {}))
+        }
+
+        func appLines() -> [String] {
+            var output = OutputBuffer()
+            for step in session.takeAppSteps() { Renderer().write(step, to: &output) }
+            return output.text.split(separator: "\n").map(String.init)
+        }
+    }
+
+    @Test func theAppsStructActionsAreStepsWrittenByTheirTypes() throws {
+        let app = try App()
+        app.store.dispatch(AddTodo(title: "Milk"))
+        app.store.dispatch(VisibilityAction.show(.done))
+        #expect(
+            app.appLines() == [
+                "<= AddTodo title: Milk", #"+ todos[0]: {"title":"Milk","done":false}"#, "<= show done",
+                #"~ filter: "all" -> "done""#,
+            ])
+        #expect(app.shell.run("history") == ["  1  AddTodo title: Milk", "  2  show done"])
+    }
+
+    @Test func theShellsActionGoesThroughSendAndIsItsOwn() throws {
+        let app = try App()
+        #expect(app.shell.run("dispatch AddTodo title: \"Tea\"") == [#"+ todos[0]: {"title":"Tea","done":false}"#])
+        #expect(app.store.state.todos.map(\.title) == ["Tea"])
+        #expect(app.appLines() == [])
+        #expect(app.shell.run("dispatch ToggleTodo 0") == ["~ todos[0].done: false -> true"])
+        #expect(app.shell.run("dispatch ClearCompleted") == [#"- todos[0]: {"title":"Tea","done":true}"#])
+        #expect(app.shell.run("actions").first == "AddTodo(title: String)")
+    }
+
+    /// A store that applies what it is sent on a thread of its own (a TCA store's main actor):
+    /// what its hook records while `send` runs is still the shell's.
+    @Test func aStoreThatAppliesOnItsOwnThreadStillShowsTheShellsActionAsItsOwn() throws {
+        let app = try App(queue: DispatchQueue(label: "the app's store"))
+        #expect(app.shell.run("dispatch AddTodo title: \"Tea\"") == [#"+ todos[0]: {"title":"Tea","done":false}"#])
+        #expect(app.appLines() == [])
+        app.store.dispatch(AddTodo(title: "Milk"))
+        #expect(app.appLines() == ["<= AddTodo title: Milk", #"+ todos[1]: {"title":"Milk","done":false}"#])
+    }
+
+    @Test func undoSetsTheAppsStoreThroughRestore() throws {
+        let app = try App()
+        app.store.dispatch(AddTodo(title: "Milk"))
+        _ = app.shell.run("dispatch AddTodo \"Tea\"")
+        #expect(app.appLines() == ["<= AddTodo title: Milk", #"+ todos[0]: {"title":"Milk","done":false}"#])
+        #expect(app.shell.run("undo") == [#"- todos[1]: {"title":"Tea","done":false}"#])
+        #expect(app.store.state.todos.map(\.title) == ["Milk"])
+        #expect(app.shell.run("reset") == [#"- todos[0]: {"title":"Milk","done":false}"#])
+        #expect(app.store.state.todos.isEmpty)
+    }
+
+    @Test func withoutRestoreUndoIsRefusedAndChangesNothing() throws {
+        let app = try App(restores: false)
+        _ = app.shell.run("dispatch AddTodo \"Tea\"")
+        #expect(
+            app.shell.run("undo") == [
+                "error: the running app's store 'todos' cannot be set: its LiveStore was given no restore: (undo, redo and reset need LiveStore(…, restore: { state in … }) in the app)"
+            ])
+        #expect(app.shell.run("reset").first?.hasPrefix("error: the running app's store 'todos' cannot be set") == true)
+        #expect(app.store.state.todos.map(\.title) == ["Tea"])
+        #expect(app.shell.run("history") == ["  1  AddTodo Tea"])
+    }
+
+    @Test func recordingWithoutAShellCostsOnlyACheck() throws {
+        let store = ReduxStore()
+        let live = LiveStore(
+            as: "todos", state: { store.state }, actionTypes: Self.actionTypes, send: { store.dispatch($0) })
+        store.afterReduce.append { action, state in live.record(action, state: state) }
+        for index in 0..<100 { store.dispatch(AddTodo(title: "\(index)")) }
+        #expect(store.state.todos.count == 100)
+        // A shell that attaches then starts from the state now.
+        let shell = Transcript(session: try Session(attachingTo: [live], wake: {}))
+        #expect(shell.run("state todos[99].title") == [#""99""#])
+    }
+
+    @Test func theRecorderWritesAScenarioThatTheRegisteredStoreReplays() throws {
+        let store = ReduxStore()
+        let live = LiveStore(
+            as: "redux", state: { store.state }, actionTypes: Self.actionTypes, send: { store.dispatch($0) })
+        store.afterReduce.append { action, state in live.record(action, state: state) }
+        let path = ScenarioRecorderTests.scratchFile("redux.scenario")
+        let recorder = try ScenarioRecorder(recording: live, to: path)
+        store.dispatch(AddTodo(title: "say \"hi\""))
+        store.dispatch(ToggleTodo(index: 0))
+        store.dispatch(ClearCompleted())
+        store.dispatch(AddTodo(title: "Eggs"))
+        store.dispatch(VisibilityAction.show(.active))
+        try recorder.finish()
+        let lines = try ScenarioRecorderTests.lines(of: path)
+        #expect(
+            Array(lines.prefix(6)) == [
+                "load redux", #"dispatch AddTodo title: "say \"hi\"""#, "dispatch ToggleTodo index: 0",
+                "dispatch ClearCompleted", "dispatch AddTodo title: Eggs", "dispatch show active",
+            ])
+        let result = ScenarioRunner(catalog: StoreCatalog([StoreFormsTests.reduxTodos])).run(path)
+        #expect(result.passed, "\(result.failures.map(\.message))")
+    }
+}
