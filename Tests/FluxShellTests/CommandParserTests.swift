@@ -106,6 +106,50 @@ struct CommandParserTests {
                         name: "rename",
                         arguments: [.init(label: "id", value: .null), .init(label: "title", value: .string("x"))]),
                     paths: [ArgumentPath(index: 0, path: ValuePath([.key("todos"), .index(0), .key("id")]))]))
+        // `$PATH` anywhere inside a JSON argument: a `null` in its place, and where it goes.
+        #expect(
+            try command(#"dispatch add [$a, 3] x: {"id": $todos[0].id, "t": "$x", "in": [1, {"k":$b["c d"]}]}"#)
+                == .dispatchReading(
+                    ActionInvocation(
+                        name: "add",
+                        arguments: [
+                            .init(label: nil, value: .array([.null, .int(3)])),
+                            .init(
+                                label: "x",
+                                value: .object(
+                                    JSONObject([
+                                        ("id", .null), ("t", .string("$x")),
+                                        ("in", .array([.int(1), .object(JSONObject([("k", .null)]))])),
+                                    ]))),
+                        ]),
+                    paths: [
+                        ArgumentPath(index: 0, within: ValuePath([.index(0)]), path: ValuePath([.key("a")])),
+                        ArgumentPath(
+                            index: 1, within: ValuePath([.key("id")]),
+                            path: ValuePath([.key("todos"), .index(0), .key("id")])),
+                        ArgumentPath(
+                            index: 1, within: ValuePath([.key("in"), .index(1), .key("k")]),
+                            path: ValuePath([.key("b"), .key("c d")])),
+                    ]))
+        // A key given twice keeps its last value, `$PATH` or not.
+        #expect(
+            try command(#"dispatch add {"a":$x,"a":1}"#)
+                == .dispatch(
+                    ActionInvocation(
+                        name: "add", arguments: [.init(label: nil, value: .object(JSONObject([("a", .int(1))])))])
+                ))
+        #expect(
+            try command(#"dispatch add {"a":1,"a":[$x[id: "]"]]}"#)
+                == .dispatchReading(
+                    ActionInvocation(
+                        name: "add",
+                        arguments: [.init(label: nil, value: .object(JSONObject([("a", .array([.null]))])))]
+                    ),
+                    paths: [
+                        ArgumentPath(
+                            index: 0, within: ValuePath([.key("a"), .index(0)]),
+                            path: ValuePath([.key("x"), .id(.string("]"))]))
+                    ]))
         #expect(try command("why todos[0].done") == .why(path: ValuePath([.key("todos"), .index(0), .key("done")])))
         #expect(try command("watch a b[*]") == .watch([ValuePath([.key("a")]), ValuePath([.key("b"), .every])]))
         #expect(try command("unwatch") == .unwatch([]))
@@ -138,6 +182,24 @@ struct CommandParserTests {
         ),
         ("state todos[", "unterminated '[' starting at column 7"),
         ("! ", "'!' must be followed by a command"),
+        // `$PATH` inside JSON: the top-level form's errors, with the column of the `$`.
+        (
+            #"dispatch add [1, $]"#,
+            "'$' at column 18 must be followed by a path of the state"
+        ),
+        (
+            #"dispatch add {"id": $ }"#,
+            "'$' at column 21 must be followed by a path of the state"
+        ),
+        (
+            #"dispatch add {"id": $todos[x]}"#,
+            "invalid path 'todos[x]' at column 21: expected an index, * or a quoted key inside [ ]"
+        ),
+        (#"dispatch add [$a b]"#, "invalid JSON [$a b]: expected ',' or ']' in array"),
+        (
+            #"expect count == [$a]"#,
+            "invalid JSON [$a]: a value read from the state ($PATH) works inside JSON in dispatch arguments only"
+        ),
     ])
     func badInputIsAClearError(line: String, message: String) {
         #expect(error(line)?.message == message)

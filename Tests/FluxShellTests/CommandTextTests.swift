@@ -41,7 +41,33 @@ struct CommandTextTests {
                     .init(label: Bool.random(using: &random) ? word() : nil, value: value())
                 })
         }
-        switch Int.random(in: 0...21, using: &random) {
+        /// An argument at `index` with `$PATH`s anywhere inside its JSON: the value (a `null` where
+        /// each stands) and the paths read, in the order they are written.
+        func reading(at index: Int) -> (JSONValue, [ArgumentPath]) {
+            var reads: [ArgumentPath] = []
+            func nested(_ place: [ValuePath.Segment]) -> JSONValue {
+                if !place.isEmpty, place.count >= 3 || Bool.random(using: &random) {
+                    guard Int.random(in: 0...2, using: &random) == 0 else { return value() }
+                    reads.append(ArgumentPath(index: index, within: ValuePath(place), path: path()))
+                    return .null
+                }
+                let count = Int.random(in: 0...3, using: &random)
+                if Bool.random(using: &random) { return .array((0..<count).map { nested(place + [.index($0)]) }) }
+                return .object(
+                    JSONObject(
+                        (0..<count).map { number in
+                            let key = word() + "\(number)"
+                            return (key, nested(place + [.key(key)]))
+                        }))
+            }
+            let built = nested([])
+            guard reads.isEmpty else { return (built, reads) }
+            return (
+                .array([built, .null]),
+                [ArgumentPath(index: index, within: ValuePath([.index(1)]), path: path())]
+            )
+        }
+        switch Int.random(in: 0...22, using: &random) {
         case 0:
             return .help(
                 topic: Bool.random(using: &random) ? CommandParser.commandWords.randomElement(using: &random) : nil)
@@ -76,11 +102,22 @@ struct CommandTextTests {
             else { return .quit }
             return .save(file: file)
         case 20: return .exhaustive(Bool.random(using: &random))
+        case 21:
+            var made = invocation()
+            let (argument, reads) = reading(at: made.arguments.count)
+            made.arguments.append(.init(label: Bool.random(using: &random) ? word() : nil, value: argument))
+            return .dispatchReading(made, paths: reads)
         default: return .quit
         }
     }
 
     @Test func parsingWhatThePrinterWritesGivesTheCommandBack() async {
+        // The commands drawn hold `$PATH`s inside JSON arguments too.
+        #expect(
+            (0..<500).contains { seed in
+                guard case .dispatchReading(_, let paths) = Self.command(seed) else { return false }
+                return paths.contains { $0.within.segments.count > 1 }
+            })
         await propertyCheck(input: Gen.int(in: 0...Int.max)) { seed in
             let command = Self.command(seed)
             let line = command.description
@@ -101,5 +138,8 @@ struct CommandTextTests {
             try CommandParser.parse("dispatch add   5  title:  $todos[0].title").command?.description
                 == "dispatch add 5 title: $todos[0].title")
         #expect(Command.save(file: "my file.scenario").description == #"save "my file.scenario""#)
+        #expect(
+            try CommandParser.parse(#"dispatch add  [ $a , {"id" : $todos[id: "x y"].id, "n": null} ]"#).command?
+                .description == #"dispatch add [$a,{"id":$todos[id: "x y"].id,"n":null}]"#)
     }
 }

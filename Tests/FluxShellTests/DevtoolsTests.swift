@@ -1,5 +1,6 @@
 import FluxCore
 import FluxStores
+import Foundation
 import Testing
 
 @_spi(Engine) @testable import FluxShell
@@ -289,6 +290,63 @@ struct DevtoolsTests {
                 "error: '$nextID': a path is written without '$', which marks a value read from the state (e.g. state nextID, or expect count == $nextID)"
             ])
         #expect(shell.run("state nextID") == ["5"])
+    }
+
+    /// SPEC §11: `$PATH` stands for a value anywhere inside a JSON argument, read when the command
+    /// runs; `history` and `save` keep the values read, and a bad path is the top-level form's error.
+    @Test func pathValuesInsideJSONArgumentsAreReadWhenTheCommandRuns() throws {
+        let shell = Transcript(catalog: Self.gridCatalog)
+        shell.run("load grid")
+        shell.run(#"dispatch replace [{"name":"a","tags":["x"]}]"#)
+        // Swaps the name and the tag: the same line again reads the state as it is then.
+        let swap = #"dispatch replace [{"name": $items[0].tags[0], "tags": [$items[0].name]}]"#
+        #expect(shell.run(swap) == [#"~ items[0].name: "a" -> "x""#, #"~ items[0].tags[0]: "x" -> "a""#])
+        #expect(shell.run(swap) == [#"~ items[0].name: "x" -> "a""#, #"~ items[0].tags[0]: "a" -> "x""#])
+        // A whole element read; a `$` in a string is that string.
+        #expect(
+            shell.run(#"dispatch replace [$items[0], {"name":"$items","tags":$items[0].tags}]"#) == [
+                #"+ items[1]: {"name":"$items","tags":["x"]}"#
+            ])
+        #expect(
+            shell.run("history").suffix(3) == [
+                #"  2  replace [{"name":"x","tags":["a"]}]"#,
+                #"  3  replace [{"name":"a","tags":["x"]}]"#,
+                #"  4  replace [{"name":"a","tags":["x"]},{"name":"$items","tags":["x"]}]"#,
+            ])
+        // Bad paths: the errors of `dispatch set $PATH`, and nothing changes.
+        #expect(
+            shell.run(#"dispatch replace [{"name":$items[5].name,"tags":[]}]"#) == [
+                "error: $items[5].name: index 5 is past the end of items (2 elements)"
+            ])
+        #expect(
+            shell.run(#"dispatch replace [{"name":$nope,"tags":[]}]"#) == [
+                "error: $nope: no key 'nope' in the state (its keys are: items)"
+            ])
+        #expect(
+            shell.run(#"dispatch replace [{"name":$,"tags":[]}]"#) == [
+                #"error: '$' at column 27 must be followed by a path of the state (e.g. $count, or "$" for the string)"#
+            ])
+        #expect(
+            shell.run(#"dispatch replace [{"name":$items[0],"tags":[]}]"#).first?.hasPrefix(
+                #"error: argument 1 (at [0].name) of 'replace': expected a string, found {"name":"a","tags":["x"]}"#)
+                == true)
+        #expect(shell.run("history").count == 4)
+        #expect(shell.run("state items[1].name") == [#""$items""#])
+
+        // Across stores: a path of the active store inside another store's action.
+        let stores = Transcript()
+        stores.run("load library")
+        stores.run("load todos")
+        stores.run("dispatch add title: milk")
+        #expect(
+            stores.run(#"dispatch setStatus {"failed":{"reason":$todos[0].title,"attempts":$nextID}}"#) == [
+                #"~ library.status: "idle" -> {"failed":{"reason":"milk","attempts":2}}"#
+            ])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dollar-\(UUID().uuidString).scenario")
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(stores.run("save \(file.path)").count == 1)
+        let saved = try String(contentsOf: file, encoding: .utf8)
+        #expect(saved.contains(#"dispatch setStatus {"failed":{"reason":"milk","attempts":2}}"#), "\(saved)")
     }
 
     // MARK: - watch

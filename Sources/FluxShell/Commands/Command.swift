@@ -6,8 +6,9 @@
     case use(alias: String)
     case actions
     case dispatch(ActionInvocation)
-    /// `dispatch` with `$PATH` arguments: each is read from the active store when the command
-    /// runs and put in the invocation, at its argument's index, before the action is built.
+    /// `dispatch` with `$PATH` arguments, or `$PATH`s inside JSON arguments: each is read from the
+    /// active store when the command runs and put in the invocation, in its argument at its
+    /// place, before the action is built.
     case dispatchReading(ActionInvocation, paths: [ArgumentPath])
     case state(path: ValuePath)
     case history
@@ -84,14 +85,49 @@ public struct ActionInvocation: Sendable, Equatable, CustomStringConvertible {
     public var description: String { description(reading: []) }
 }
 
-/// An argument given as `$PATH`: the argument at `index` of its invocation is the value at `path`.
+/// A `$PATH` of a `dispatch`: the value at `path` goes in the argument at `index` of its
+/// invocation, at `within` inside it: the whole argument (`set $count`), or a member or element
+/// at any depth of a JSON argument (`[0].id` in `toggle [{"id":$todos[0].id}]`), where the
+/// invocation holds a `null` until the value is read.
 @_spi(Engine) public struct ArgumentPath: Sendable, Equatable {
     public var index: Int
+    public var within: ValuePath
     public var path: ValuePath
 
-    public init(index: Int, path: ValuePath) {
+    public init(index: Int, within: ValuePath = .root, path: ValuePath) {
         self.index = index
+        self.within = within
         self.path = path
+    }
+}
+
+extension ActionInvocation {
+    /// Puts `value`, read at `read.path`, in its argument at its place.
+    mutating func fill(_ read: ArgumentPath, with value: JSONValue) {
+        arguments[read.index].value.put(value, at: read.within.segments[...])
+    }
+}
+
+extension JSONValue {
+    /// Puts `value` at `place` inside this value, which is the whole value for an empty `place`;
+    /// an index or key that is not there changes nothing (the parser makes only places that are).
+    fileprivate mutating func put(_ value: JSONValue, at place: ArraySlice<ValuePath.Segment>) {
+        guard let first = place.first else {
+            self = value
+            return
+        }
+        switch (self, first) {
+        case (.array(var elements), .index(let index)) where elements.indices.contains(index):
+            elements[index].put(value, at: place.dropFirst())
+            self = .array(elements)
+        case (.object(var object), .key(let key)):
+            guard var member = object[key] else { return }
+            member.put(value, at: place.dropFirst())
+            object[key] = member
+            self = .object(object)
+        default:
+            return
+        }
     }
 }
 

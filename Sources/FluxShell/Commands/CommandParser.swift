@@ -41,10 +41,13 @@
             if expectsFailure { throw ShellError("'!' must be followed by a command") }
             return ParsedLine(command: nil, expectsFailure: false)
         }
-        return ParsedLine(command: try command(first, tokens[1...]), expectsFailure: expectsFailure)
+        return ParsedLine(command: try command(first, tokens[1...], in: line), expectsFailure: expectsFailure)
     }
 
-    private static func command(_ first: Token, _ rest: ArraySlice<Token>) throws(ShellError) -> Command {
+    /// The command of the tokens of `line`.
+    private static func command(_ first: Token, _ rest: ArraySlice<Token>, in line: Substring) throws(ShellError)
+        -> Command
+    {
         guard case .word = first.kind else {
             throw ShellError("expected a command, found \(first.text)", hint: "try 'help'")
         }
@@ -58,7 +61,7 @@
             var paths: [ArgumentPath] = []
             let invocation = ActionInvocation(
                 name: try name(action, what: "action name"),
-                arguments: try self.arguments(rest.dropFirst(), paths: &paths))
+                arguments: try self.arguments(rest.dropFirst(), in: line, paths: &paths))
             return paths.isEmpty ? .dispatch(invocation) : .dispatchReading(invocation, paths: paths)
         }
         let arguments = Array(rest)
@@ -155,10 +158,10 @@
         return Expectation(path: path, op: op, value: try operand(arguments[2]))
     }
 
-    /// The arguments of `dispatch`; a `$PATH` argument is a `null` in its place, and its path is
-    /// added to `paths`.
-    private static func arguments(_ tokens: ArraySlice<Token>, paths: inout [ArgumentPath]) throws(ShellError)
-        -> [ActionInvocation.Argument]
+    /// The arguments of `dispatch` in `line`; a `$PATH`, as an argument or inside one, is a `null`
+    /// in its place, and its path is added to `paths`.
+    private static func arguments(_ tokens: ArraySlice<Token>, in line: Substring, paths: inout [ArgumentPath])
+        throws(ShellError) -> [ActionInvocation.Argument]
     {
         var result: [ActionInvocation.Argument] = []
         result.reserveCapacity(tokens.count)
@@ -173,10 +176,12 @@
                     throw ShellError("argument '\(label):' has no value", hint: "e.g. \(label): 1")
                 }
                 result.append(
-                    .init(label: label, value: try argument(tokens[index + 1], at: result.count, paths: &paths)))
+                    .init(
+                        label: label, value: try argument(tokens[index + 1], at: result.count, in: line, paths: &paths))
+                )
                 index += 2
             } else {
-                result.append(.init(label: nil, value: try argument(token, at: result.count, paths: &paths)))
+                result.append(.init(label: nil, value: try argument(token, at: result.count, in: line, paths: &paths)))
                 index += 1
             }
         }
@@ -193,15 +198,63 @@
         return try ValuePath.parse(token.text)
     }
 
-    /// A `dispatch` argument's value; for `$PATH`, a `null` standing in for the value read later.
-    private static func argument(_ token: Token, at index: Int, paths: inout [ArgumentPath]) throws(ShellError)
-        -> JSONValue
+    /// A `dispatch` argument's value; for `$PATH`, a `null` standing in for the value read later,
+    /// and in a JSON literal, a `null` where each `$PATH` in it stands.
+    private static func argument(_ token: Token, at index: Int, in line: Substring, paths: inout [ArgumentPath])
+        throws(ShellError) -> JSONValue
     {
         if let path = try referencedPath(token) {
             paths.append(ArgumentPath(index: index, path: path))
             return .null
         }
-        return try value(token)
+        guard case .json = token.kind else { return try value(token) }
+        do {
+            return try JSONParser.parse(token.text)
+        } catch {
+            // NB: only a literal that failed at a `$` is parsed again, for its paths: a line
+            // without one costs what it did.
+            guard failsAtDollar(error, token) else { throw invalidJSON(token.text, error) }
+            return try valueReadingPaths(token, at: index, in: line, paths: &paths)
+        }
+    }
+
+    /// A JSON literal with `$PATH`s inside (`{"id":$todos[0].id}`): `null` in their places, and
+    /// each path added to `paths` with its place, in the order written.
+    private static func valueReadingPaths(
+        _ token: Token, at index: Int, in line: Substring, paths: inout [ArgumentPath]
+    ) throws(ShellError) -> JSONValue {
+        var holes: [JSONParser.Hole] = []
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(token.text, holes: &holes)
+        } catch {
+            throw invalidJSON(token.text, error)
+        }
+        for hole in holes {
+            // NB: the column of the `$`: one line may hold several.
+            let text = token.text
+            let dollar = text.utf8.index(text.startIndex, offsetBy: hole.offset)
+            let column = token.column(in: line) + text.unicodeScalars.distance(from: text.startIndex, to: dollar)
+            guard !hole.text.isEmpty else {
+                throw ShellError(
+                    "'$' at column \(column) must be followed by a path of the state",
+                    hint: "e.g. $count, or \"$\" for the string")
+            }
+            let path = try ValuePath.parse(hole.text, column: column)
+            paths.append(ArgumentPath(index: index, within: ValuePath(hole.place), path: path))
+        }
+        return value
+    }
+
+    /// Whether the JSON literal of `token` failed to parse at a `$`.
+    private static func failsAtDollar(_ error: JSONParseError, _ token: Token) -> Bool {
+        let bytes = token.text.utf8
+        guard error.offset < bytes.count else { return false }
+        return bytes[bytes.index(bytes.startIndex, offsetBy: error.offset)] == UInt8(ascii: "$")
+    }
+
+    private static func invalidJSON(_ text: Substring, _ error: JSONParseError) -> ShellError {
+        ShellError("invalid JSON \(abbreviated(text)): \(error.message)")
     }
 
     /// An `expect` VALUE: a literal, or `$PATH`.
@@ -230,7 +283,10 @@
             do {
                 return try JSONParser.parse(token.text)
             } catch {
-                throw ShellError("invalid JSON \(abbreviated(token.text)): \(error.message)")
+                guard failsAtDollar(error, token) else { throw invalidJSON(token.text, error) }
+                throw ShellError(
+                    "invalid JSON \(abbreviated(token.text)): a value read from the state ($PATH) works inside JSON in dispatch arguments only",
+                    hint: "compare a part at a time, e.g. expect todos[0].id == $nextID")
             }
         case .label(let label):
             throw ShellError("unexpected label '\(label):'", hint: "quote a value containing ':'")

@@ -29,18 +29,54 @@ extension Command: CustomStringConvertible {
 }
 
 extension ActionInvocation {
-    /// The invocation with `$PATH` in place of the arguments `paths` reads.
+    /// The invocation with `$PATH` where `paths` read: in place of a whole argument, or inside
+    /// one's JSON.
     func description(reading paths: [ArgumentPath]) -> String {
         var text = name
         for (index, argument) in arguments.enumerated() {
             text += " "
             if let label = argument.label { text += label + ": " }
-            if let read = paths.first(where: { $0.index == index }) {
-                text += "$" + read.path.description
-            } else {
+            let reads = paths.filter { $0.index == index }
+            if reads.isEmpty {
                 text += ArgumentText.render(argument.value)
+            } else {
+                Self.write(argument.value, reading: reads.map { ($0.within.segments[...], $0.path) }, to: &text)
             }
         }
         return text
+    }
+
+    /// `value` as compact JSON, with `$PATH` at the places `reads` name (relative to `value`).
+    private static func write(
+        _ value: JSONValue, reading reads: [(place: ArraySlice<ValuePath.Segment>, path: ValuePath)],
+        to text: inout String
+    ) {
+        if let read = reads.first(where: { $0.place.isEmpty }) {
+            text += "$" + read.path.description
+            return
+        }
+        // The reads under `segment`, relative to it.
+        func under(_ segment: ValuePath.Segment) -> [(place: ArraySlice<ValuePath.Segment>, path: ValuePath)] {
+            reads.compactMap { $0.place.first == segment ? ($0.place.dropFirst(), $0.path) : nil }
+        }
+        switch value {
+        case .array(let elements) where !reads.isEmpty:
+            text += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += "," }
+                write(element, reading: under(.index(index)), to: &text)
+            }
+            text += "]"
+        case .object(let object) where !reads.isEmpty:
+            text += "{"
+            for (number, member) in object.members.enumerated() {
+                if number > 0 { text += "," }
+                text += JSONText.quoted(member.key) + ":"
+                write(member.value, reading: under(.key(member.key)), to: &text)
+            }
+            text += "}"
+        default:
+            text += JSONText.compact(value)
+        }
     }
 }

@@ -35,7 +35,7 @@ enum HelpText {
         Entry(
             word: "dispatch", usage: "dispatch ACTION [ARG...]",
             summary:
-                "Dispatches an action to every loaded store that accepts it and prints the diff. Arguments are VALUE or LABEL: VALUE; a value is JSON, a bare word, or $PATH (read from the state).",
+                "Dispatches an action to every loaded store that accepts it and prints the diff. Arguments are VALUE or LABEL: VALUE; a value is JSON, a bare word, or $PATH (read from the state), also inside JSON: {\"id\":$todos[0].id}.",
             example: "dispatch rename id: 2 title: \"Buy milk\""),
         Entry(
             word: "state", usage: "state [PATH]",

@@ -287,12 +287,13 @@ import FluxCore
         dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: true, payloads: payloads))
     }
 
-    /// `dispatch` with `$PATH` arguments: each read from the active store, then dispatched.
+    /// `dispatch` with `$PATH` arguments, or `$PATH`s inside JSON arguments: each read from the
+    /// active store and put in its place, then dispatched.
     func dispatch(_ invocation: ActionInvocation, reading paths: [ArgumentPath]) throws(ShellError) -> CommandResult {
         var invocation = invocation
         for argument in paths {
             do {
-                invocation.arguments[argument.index].value = try value(at: argument.path)
+                invocation.fill(argument, with: try value(at: argument.path))
             } catch {
                 throw ShellError("$\(argument.path): \(error.message)", hint: error.hint)
             }

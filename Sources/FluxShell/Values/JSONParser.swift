@@ -3,26 +3,59 @@
     /// The deepest nesting of arrays and objects accepted.
     public static let maximumDepth = 512
 
+    /// A `$PATH` written where a value goes (`{"id":$todos[0].id}`), which a `dispatch` argument
+    /// reads from the state when the command runs.
+    public struct Hole: Sendable, Equatable {
+        /// Where it stands in the value parsed: `[0].id` in `[{"id":$todos[0].id}]`.
+        public var place: [ValuePath.Segment]
+        /// What follows the `$`, up to a `,`, `]`, `}` or white space outside brackets and quotes
+        /// (`todos[0].id`); empty for a lone `$`.
+        public var text: Substring
+        /// The byte offset of the `$` in the text parsed.
+        public var offset: Int
+    }
+
     private let bytes: [UInt8]
     private var position = 0
+    /// The holes found so far, when they are allowed (`parse(_:holes:)`); `nil`: a `$` is an error.
+    private var holes: [Hole]?
+    /// Where the value being parsed stands, kept only while holes are allowed.
+    private var place: [ValuePath.Segment] = []
 
     /// Parses `text`, which must hold exactly one JSON value (white space around it is allowed).
     public static func parse(_ text: Substring) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: Array(text.utf8))
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        guard parser.position == parser.bytes.count else {
-            throw parser.error("unexpected text after the value")
-        }
-        return value
+        var parser = JSONParser(bytes: Array(text.utf8), holes: nil)
+        return try parser.parseWhole()
     }
 
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(text[...])
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    /// Parses `text` as `parse(_:)` does, and also allows a `$PATH` wherever a value goes:
+    /// it is `null` in the value returned, and is listed in `holes`, in the order written.
+    ///
+    /// NB: a parser of its own, not an option of every parse: a literal with no `$` is parsed
+    /// once, as before, and only one that failed at a `$` is parsed again this way.
+    public static func parse(_ text: Substring, holes: inout [Hole]) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(text.utf8), holes: [])
+        let value = try parser.parseWhole()
+        holes = parser.holes ?? []
+        return value
+    }
+
+    private init(bytes: [UInt8], holes: [Hole]?) {
+        self.bytes = bytes
+        self.holes = holes
+    }
+
+    private mutating func parseWhole() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        guard position == bytes.count else { throw error("unexpected text after the value") }
+        return value
+    }
 
     private func error(_ message: String) -> JSONParseError {
         JSONParseError(message: message, offset: position)
@@ -46,8 +79,41 @@
         case UInt8(ascii: "t"): return try parseWord("true", .bool(true))
         case UInt8(ascii: "f"): return try parseWord("false", .bool(false))
         case UInt8(ascii: "n"): return try parseWord("null", .null)
+        case UInt8(ascii: "$") where holes != nil:
+            parseHole()
+            return .null
         default: throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
         }
+    }
+
+    /// Records the `$PATH` at the current position, and moves past it.
+    private mutating func parseHole() {
+        let offset = position
+        position += 1
+        let start = position
+        // NB: a path's brackets may hold quoted keys and ids (`scores["a, b"]`, `todos[id: "x"]`).
+        var depth = 0
+        scan: while let byte = current {
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                while let inner = current, inner != UInt8(ascii: "\"") {
+                    position += inner == UInt8(ascii: "\\") ? 2 : 1
+                }
+            case UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "]") where depth > 0:
+                depth -= 1
+            case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x09, 0x0A, 0x0D:
+                if depth == 0 { break scan }
+            default:
+                break
+            }
+            position += 1
+        }
+        position = min(position, bytes.count)
+        let text = Substring(String(decoding: bytes[start..<position], as: UTF8.self))
+        holes?.append(Hole(place: place, text: text, offset: offset))
     }
 
     private mutating func parseWord(_ word: String, _ value: JSONValue) throws(JSONParseError)
@@ -78,7 +144,13 @@
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth))
+            if holes != nil {
+                place.append(.index(elements.count))
+                elements.append(try parseValue(depth: depth))
+                place.removeLast()
+            } else {
+                elements.append(try parseValue(depth: depth))
+            }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
@@ -110,7 +182,12 @@
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after key") }
             position += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth)
+            let value: JSONValue
+            if holes != nil {
+                value = try parseMember(key, depth: depth, replacing: object[key] != nil)
+            } else {
+                value = try parseValue(depth: depth)
+            }
             // NB: a repeated key keeps its first place and takes the last value, as in most JSON
             // readers; the object finds it by hashing, so a 100,000-key object stays linear.
             object[key] = value
@@ -124,6 +201,18 @@
             default: throw error("expected ',' or '}' in object")
             }
         }
+    }
+
+    /// A member's value while holes are allowed: its holes placed under `key`, and those of an
+    /// earlier value of the same key, which this one replaces, dropped.
+    private mutating func parseMember(_ key: String, depth: Int, replacing: Bool) throws(JSONParseError) -> JSONValue {
+        place.append(.key(key))
+        defer { place.removeLast() }
+        if replacing {
+            let replaced = place
+            holes?.removeAll { $0.place.starts(with: replaced) }
+        }
+        return try parseValue(depth: depth)
     }
 
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {

@@ -136,13 +136,19 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a path as typed in `state` and `expect`.
     public static func parse(_ text: Substring) throws(ShellError) -> ValuePath {
+        try parse(text, column: nil)
+    }
+
+    /// Parses a path; an error names `column`, where its `$` stands in its line, when given (a
+    /// `$PATH` inside a JSON argument, one of several on the line).
+    static func parse(_ text: Substring, column: Int?) throws(ShellError) -> ValuePath {
         var segments: [Segment] = []
         let bytes = Array(text.utf8)
         var position = 0
         if bytes == [UInt8(ascii: ".")] { return .root }
         func fail(_ message: String) -> ShellError {
             ShellError(
-                "invalid path '\(text)': \(message)",
+                "invalid path '\(text)'\(column.map { " at column \($0)" } ?? ""): \(message)",
                 hint: "paths look like count, todos[0].title or scores[\"alice\"]")
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") { position += 1 }
