@@ -42,6 +42,7 @@ struct ActionCasesTests {
         case fail(any Error & Sendable)
         case setError((any Error & Sendable)?)
         case run(@Sendable () -> Void)
+        case maybeRun((@Sendable () -> Void)?)
         case handle(Handle)
         indirect case twice(Plain)
         case void(Void)
@@ -65,7 +66,7 @@ struct ActionCasesTests {
             state.count += 1
             switch action {
             case .fail(let error), .setError(let error?): state.last = "error \(error)"
-            case .run: state.last = "run"
+            case .run, .maybeRun: state.last = "run"
             case .handle: state.last = "handle"
             default: state.last = String(describing: action)
             }
@@ -115,13 +116,15 @@ struct ActionCasesTests {
         #expect(lines.contains("role(Role)    ADMIN | guest"))
         #expect(lines.contains("sort(by: Sort)    by-title | by-date"))
         #expect(lines.contains("ping") && lines.contains("pong"))
-        #expect(lines.contains("fail(Error)    (not dispatchable from text: Error has no text form)"))
+        // An `any Error` takes a string: the description of the error it makes.
+        #expect(lines.contains("fail(Error)"))
         #expect(lines.contains { $0.hasPrefix("run(") && $0.contains("not dispatchable from text") })
         #expect(lines.contains { $0.hasPrefix("handle(Handle)") && $0.contains("not dispatchable from text") })
         // An indirect case is built in a box of the runtime's, like any other.
         #expect(lines.contains("twice(Plain)"))
-        // An optional without text form still takes null: not marked.
         #expect(lines.contains("setError(Error?)"))
+        // An optional without text form still takes null: not marked.
+        #expect(lines.contains { $0.hasPrefix("maybeRun(") && !$0.contains("not dispatchable") })
     }
 
     @Test(arguments: [
@@ -180,10 +183,11 @@ struct ActionCasesTests {
     }
 
     @Test(arguments: [
-        ("fail x", "argument 1 of 'fail' cannot be given as text: "),
+        ("fail 5", "argument 1 of 'fail': expected a string (the error's description), found 5"),
         ("run x", "argument 1 of 'run' cannot be given as text: "),
         ("handle x", "argument 1 of 'handle' cannot be given as text: Handle has no text form"),
-        ("setError x", "argument 1 of 'setError' cannot be given as text: "),
+        ("setError [1]", "argument 1 of 'setError': expected a string (the error's description), found [1]"),
+        ("maybeRun x", "argument 1 of 'maybeRun' cannot be given as text: "),
         ("speed medium", "argument 1 of 'speed': not one of its values: fast, slow"),
         ("role ADMN", "argument 1 of 'role': not one of its values: ADMIN, guest (did you mean 'ADMIN'?)"),
         ("level 3", "argument 1 of 'level': not one of its values: low, high"),
@@ -219,11 +223,20 @@ struct ActionCasesTests {
         #expect(shell.run("state status") == [#""idle""#])
     }
 
+    /// An `any Error` takes a string: an error whose description it is.
+    @Test func aStringMakesAnError() {
+        let shell = shell()
+        shell.run("dispatch fail offline")
+        #expect(shell.run("state last") == [#""error offline""#])
+        shell.run(#"dispatch setError "no network""#)
+        #expect(shell.run("state last") == [#""error no network""#])
+    }
+
     @Test func anOptionalWithoutTextFormSaysItTakesOnlyNull() {
-        let output = shell().run("dispatch setError x")
+        let output = shell().run("dispatch maybeRun x")
         #expect(
             output.first?.hasSuffix(
-                "has no text form; it takes only null (dispatch 'setError' from Swift (a test, or an effect))") == true,
+                "has no text form; it takes only null (dispatch 'maybeRun' from Swift (a test, or an effect))") == true,
             "\(output)")
     }
 }

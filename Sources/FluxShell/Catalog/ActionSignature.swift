@@ -17,7 +17,8 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         public var caseOpenings: [String] = []
         /// What Tab offers for the parameter's value: its ``choices``, else its ``caseOpenings``.
         public var completions: [String] { choices.isEmpty ? caseOpenings : choices }
-        /// Whether text can give it a value other than `nil` (not for an `Error` or a closure).
+        /// Whether text can give it a value other than `nil` (not for a closure, or an error type
+        /// of the app's that is not `Decodable`; an `any Error` takes a string).
         public var hasTextForm: Bool
         /// A value of its type for `usage` (`900` for a `Duration`, `[]` for an `IndexSet`), when
         /// its type's shape gives one; otherwise one is guessed from ``typeName``.
@@ -50,7 +51,7 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         return name + "(" + list.joined(separator: ", ") + ")"
     }
 
-    /// Why the case cannot be dispatched from text (`Error has no text form`), or `nil`: a
+    /// Why the case cannot be dispatched from text (`Handle has no text form`), or `nil`: a
     /// parameter that text cannot give and that is not `Optional`.
     public var notDispatchableBecause: String? {
         return parameters.first { !$0.hasTextForm && !$0.isOptional }.map { "\($0.typeName) has no text form" }
@@ -98,6 +99,8 @@ public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
         case "URL": return "\"https://example.com\""
         case "UUID": return "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\""
         case "Data": return "\"aGVsbG8=\""
+        // NB: `any Error`, which takes the description of the error it makes.
+        case "Error": return "\"offline\""
         default:
             // NB: `[Int: String]` is a dictionary (an object); `[String]` and `Set<…>` arrays.
             let isDictionary = typeName.hasPrefix("[") && Self.hasTopLevelColon(typeName.dropFirst().dropLast())

@@ -51,7 +51,8 @@ struct ArgumentGenerator {
     var state = StateValues()
 
     /// A value for a parameter of `type` labeled `label`; `nil` when the type has no text form
-    /// the generator can make (a closure, an `Error`, a class).
+    /// the generator can make (a closure, an error type of the user's own, a class). An
+    /// `any Error` is a short string, the description of the error it makes.
     mutating func value(for type: Any.Type, label: String?, depth: Int = 0) -> JSONValue? {
         if let wrapped = RuntimeMetadata.wrappedType(ofOptional: type) {
             if random.chance(20) { return .null }
@@ -111,6 +112,8 @@ struct ArgumentGenerator {
                 object[field.name] = member
             }
             return .object(object)
+        case .opaque where DescribedError.isErrorExistential(type):
+            return DescribedError.examples.randomElement(using: &random)
         case .object, .existential, .opaque, .withoutMetadata:
             return nil
         }

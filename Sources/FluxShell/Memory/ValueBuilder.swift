@@ -44,6 +44,9 @@ enum ValueBuilder {
                 }
                 return built
             }
+        case .opaque where DescribedError.isErrorExistential(T.self):
+            // NB: `any Error` takes a string, the description of the error it makes (SPEC §11).
+            return try DescribedError.existential(T.self, from: value, at: path)
         case .object, .existential, .opaque, .withoutMetadata:
             return try decoded(T.self, from: value, at: path)
         }
@@ -204,8 +207,9 @@ enum ValueBuilder {
 
     // MARK: - Which types have a text form
 
-    /// Whether text can give a value of `type` other than `nil`: `false` for an `Error`, a
-    /// closure, an existential, and a struct or enum made only of those.
+    /// Whether text can give a value of `type` other than `nil`: `false` for a closure, an
+    /// existential other than `any Error`, an error type that is not `Decodable`, and a struct or
+    /// enum made only of those.
     static func hasTextForm(_ type: Any.Type) -> Bool {
         var visiting: Set<ObjectIdentifier> = []
         return hasTextForm(type, visiting: &visiting)
@@ -234,14 +238,16 @@ enum ValueBuilder {
                 guard let payload = enumCase.payload else { return true }
                 return hasTextForm(payload, visiting: &visiting)
             }
-        case .object, .existential, .opaque, .withoutMetadata:
+        case .opaque:
+            return decodable || DescribedError.isErrorExistential(type)
+        case .object, .existential, .withoutMetadata:
             return decodable
         }
     }
 }
 
-/// A value of a type that has no text form was asked for (an `Error`, a closure, an
-/// existential): the type, and where in the argument.
+/// A value of a type that has no text form was asked for (a closure, an existential, an error
+/// type that is not `Decodable`): the type, and where in the argument.
 struct NoTextForm: Error {
     let type: Any.Type
     let codingPath: [any CodingKey]
