@@ -12,7 +12,8 @@ run: deps
 
 ## test: the lint, a build with no compiler warning in the project's own code, every unit and end-to-end test (the attach tests against a real
 ## app process), replay Scenarios/ with `fluxsh test`, then build and
-## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive Examples/NotesApp, a user's own package over FluxShell; build the API docs
+## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive the packages in Examples/, users' own
+## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); build the API docs
 test: deps lint
 	@log=$$(mktemp); $(SWIFT) build --build-tests >$$log 2>&1; status=$$?; cat $$log; \
 	warnings=$$(grep -E '(Sources|Tests)/[^:]*:[0-9]+:[0-9]+: warning:' $$log | grep -v '/\.build/'); rm -f $$log; \
@@ -59,7 +60,9 @@ fuzz: deps
 	Scripts/fuzz.sh
 
 FORMATTED := Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift Examples/NotesApp/Sources \
-	Examples/NotesApp/Package.swift Examples/SyncUps/Sources Examples/SyncUps/Package.swift
+	Examples/NotesApp/Package.swift Examples/SyncUps/Sources Examples/SyncUps/Package.swift \
+	Examples/ReduxTodos/Sources Examples/ReduxTodos/Package.swift Examples/WeatherSearch/Sources \
+	Examples/WeatherSearch/Package.swift Examples/ClassCounter/Sources Examples/ClassCounter/Package.swift
 
 ## docs: the API documentation of FluxCore and FluxShell (DocC), written to
 ## .build/plugins/Swift-DocC/outputs/*.doccarchive; any warning (a broken link) fails it

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# End-to-end test of Examples/NotesApp and Examples/SyncUps, packages written the way FluxShell
-# users write them: builds each one's shell (debug) and drives it as a user and CI would.
+# End-to-end test of the packages in Examples/, written the way FluxShell users write them:
+# builds each one's shell (debug) and drives it as a user and CI would. Examples/NotesApp:
 #   1. `notesh test Examples/NotesApp/Scenarios` passes (and passes with --exhaustive);
 #   2. a piped session gives byte for byte the checked-in stdout, stderr and exit status 1,
 #      and the scenario it saves passes `notesh test --exhaustive`;
 #   3. a scenario that fails on purpose is reported, line by line, with exit status 1;
 #   4. its running app serves its store, and `notesh attach notes` dispatches into it.
+# Then Examples/SyncUps, and the apps of other architectures (ReduxTodos, WeatherSearch,
+# ClassCounter), below.
 # Usage: Scripts/test-example.sh  (from anywhere; called by `make test`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Every example builds in this one scratch folder: FluxShell and its dependencies are compiled
+# once for all of them, not once per example package (llbuild keeps the objects of a dependency
+# whose command lines did not change when the root package changes).
+examples_build=.build/examples
+bin=$examples_build/debug
 example=Examples/NotesApp
-notesh=$example/.build/debug/notesh
+notesh=$bin/notesh
 failures=0
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -45,7 +52,10 @@ build_example() {
     # a source file added to FluxShell was not seen ("cannot find … in scope"); touching the
     # example's manifest makes it plan again.
     touch "$1/Package.swift"
-    swift build --package-path "$1"
+    swift build --package-path "$1" --scratch-path "$examples_build"
+    # The checked-in sessions save into the example's own .build folder, which the build above
+    # no longer makes.
+    mkdir -p "$1/.build"
 }
 
 # `scenarios_pass SHELL FOLDER`: every scenario in FOLDER passes, also with --exhaustive (every
@@ -58,6 +68,15 @@ scenarios_pass() {
             cat "$out" "$err" >&2
         fi
     done
+}
+
+# `explores_clean SHELL STORE`: a few seconds of `explore` find nothing and generate every action.
+explores_clean() {
+    run "$1" explore "$2" --seed 1 --time 3 --runs 200 --no-color --save "$scratch/$2-explore.scenario"
+    if [ "$status" -ne 0 ] || grep -q "never generated" "$out"; then
+        fail "$(basename "$1") explore $2 exited $status or left a case ungenerated:"
+        cat "$out" "$err" >&2
+    fi
 }
 
 build_example "$example"
@@ -85,7 +104,7 @@ fi
 #    it and reads the state back, and the app goes on after the shell detached.
 runtime=$scratch/runtime
 mkdir -m 700 "$runtime"
-exec 3< <(XDG_RUNTIME_DIR=$runtime exec "$example/.build/debug/notes-app")
+exec 3< <(XDG_RUNTIME_DIR=$runtime exec "$bin/notes-app")
 app=$!
 read -r serving <&3 || true
 [[ $serving == "notes-app: serving its store"* ]] || fail "notes-app did not start serving: '$serving'"
@@ -136,7 +155,7 @@ head -1 "$saved" | grep -q '^# Saved by notesh\. Replay with: notesh test FILE$'
 #   3. explore generates every case (identified arrays, tagged ids, durations, index sets,
 #      wrapper enums) and finds nothing.
 example=Examples/SyncUps
-syncupsh=$example/.build/debug/syncupsh
+syncupsh=$bin/syncupsh
 build_example "$example"
 scenarios_pass "$syncupsh" "$example/Scenarios"
 session=$example/Session
@@ -150,11 +169,20 @@ for process in first second; do
 done
 run "$syncupsh" test --no-color --exhaustive "$saved"
 [ "$status" -eq 0 ] || { fail "the saved sync-ups session does not replay (status $status):"; cat "$out" "$err" >&2; }
-run "$syncupsh" explore syncups --seed 1 --time 3 --runs 200 --no-color --save "$scratch/syncups-explore.scenario"
-if [ "$status" -ne 0 ] || grep -q "never generated" "$out"; then
-    fail "syncupsh explore syncups exited $status or left a case ungenerated:"
-    cat "$out" "$err" >&2
-fi
+explores_clean "$syncupsh" syncups
+
+# Apps written with other architectures' libraries, each with a stand-in module of that library:
+# Examples/ReduxTodos (ReSwift: struct actions of a marker protocol, `actionTypes:` + `reducer:`),
+# Examples/WeatherSearch (TCA: `reduce(into:action:)`, a scoped child, `Result<…, any Error>`
+# payloads), Examples/ClassCounter (VueFlux: a class state run by a store object, undone by replay).
+#   1. their scenarios pass (and with --exhaustive);
+#   2. explore generates every action and finds nothing.
+for entry in "ReduxTodos todosh todos" "WeatherSearch weathersh search" "ClassCounter vcountersh vcounter"; do
+    read -r name shell store <<<"$entry"
+    build_example "Examples/$name"
+    scenarios_pass "$bin/$shell" "Examples/$name/Scenarios"
+    explores_clean "$bin/$shell" "$store"
+done
 
 if [ "$failures" -ne 0 ]; then
     echo "test-example: $failures check(s) failed" >&2
