@@ -46,6 +46,12 @@ case "memory":
 case "explore":
     ExploreBenchmarks.run()
     exit(0)
+case "forms":
+    FormsBenchmarks.run(only: CommandLine.arguments.dropFirst(2).first)
+    exit(0)
+case "forms-agent":
+    FormsBenchmarks.runAgent(only: CommandLine.arguments.dropFirst(2).first)
+    exit(0)
 case "agent":
     AgentBenchmarks.run(only: CommandLine.arguments.dropFirst(2).first)
     exit(0)

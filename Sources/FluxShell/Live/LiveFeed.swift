@@ -174,7 +174,7 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
     private var subscription: Tap.Registration?
     /// What the feed registers on the app's dispatcher: made in `init`, so that it is compiled
     /// where the feed is made (see above).
-    private var handler: ((Action) -> Void)?
+    private var handler: Tap.Handler?
     /// Tells the session that actions arrived in an empty inbox; called on the app's thread,
     /// without the lock.
     @usableFromInline let wake: @Sendable () -> Void
@@ -192,11 +192,11 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
         // it go, which the session does when it detaches and in its deinit. (Holding it
         // unowned(unsafe) instead measured slower: 71.1-71.3 ns per action against 63.2-64.6 with
         // a stalled shell, `fluxbench agent stalled`.)
-        setHandler { [self] action in self.receive(action) }
+        setHandler(dispatcher.handler { [self] action in self.receive(action) })
     }
 
     @usableFromInline
-    func setHandler(_ handler: @escaping (Action) -> Void) { self.handler = handler }
+    func setHandler(_ handler: Tap.Handler) { self.handler = handler }
 
     func start(_ members: [any LiveMember]) {
         inbox.withLock { inbox in

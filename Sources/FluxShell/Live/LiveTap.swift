@@ -1,4 +1,5 @@
 import FluxCore
+import Synchronization
 
 /// Where a running app's applied actions come from, for a ``LiveFeed``: a FluxCore dispatcher,
 /// or the hook of a store of another form (a ReSwift middleware, a TCA `Reduce` at the end of the
@@ -10,9 +11,15 @@ import FluxCore
 @usableFromInline
 protocol LiveTap: AnyObject, Sendable {
     associatedtype Action
+    associatedtype Handler
     associatedtype Registration
+    /// What `register` takes to call `body` with each action.
+    ///
+    /// NB: made apart from `register`, by the feed's inlinable initializer, so that the closure
+    /// an action goes through is compiled for the app's types, not as generic code.
+    func handler(_ body: @escaping (Action) -> Void) -> Handler
     /// Calls `handler` with each action applied from now on, after the app's stores applied it.
-    func register(_ handler: @escaping (Action) -> Void) -> Registration
+    func register(_ handler: Handler) -> Registration
     func unregister(_ registration: Registration)
     /// Runs `body` while no action is being delivered.
     func whileNoDelivery(_ body: () -> Void)
@@ -26,6 +33,9 @@ protocol LiveTap: AnyObject, Sendable {
 }
 
 extension Dispatcher: LiveTap {
+    @inlinable
+    func handler(_ body: @escaping (Action) -> Void) -> (Action) -> Void { body }
+
     @usableFromInline
     func sendOwn(_ action: Action, beginning begin: (_ onAnyThread: Bool) -> Void) {
         // NB: between two deliveries, so that what was dropped before the shell's action is
@@ -45,10 +55,11 @@ extension Dispatcher: LiveTap {
 ///
 /// NB: deliveries go through a FluxCore dispatcher of its own: it orders them, queues one recorded
 /// while another is delivered (a hook that records from a handler) and tells follow-ups, as the
-/// dispatcher of a FluxCore app does.
+/// dispatcher of a FluxCore app does. What runs per action is inlinable, compiled for the app's
+/// types where the store is served: as generic code, it looked up metadata on every action.
 @usableFromInline
 final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: `deliveries` is a dispatcher (thread-safe); `app`'s
+    // NB: @unchecked Sendable is safe: `deliveries` is a dispatcher (thread-safe); the app's
     // closures are the app's own, called as the app's hook and the shell's sends are (see
     // ``AppValue``); `delivering` is read and written only by the delivering thread, between the
     // dispatcher's lock and unlock (handlers run under it).
@@ -65,45 +76,66 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     }
 
     @usableFromInline let deliveries = Dispatcher<Delivery>()
-    @usableFromInline let app: AppValue<(state: () -> State, send: (Action) -> Void, restore: ((State) -> Void)?)>
+    /// How many listen (attached sessions, a recorder): with none, recording is one load of it.
+    @usableFromInline let listeners = Atomic<Int>(0)
+    @usableFromInline let readState: AppValue<() -> State>
+    @usableFromInline let send: AppValue<(Action) -> Void>
+    @usableFromInline let restore: AppValue<((State) -> Void)?>
     /// The state the action being delivered left, for the feed's copies.
     @usableFromInline var delivering: State?
 
     @inlinable
     init(state: @escaping () -> State, send: @escaping (Action) -> Void, restore: ((State) -> Void)?) {
-        app = AppValue((state, send, restore))
+        readState = AppValue(state)
+        self.send = AppValue(send)
+        self.restore = AppValue(restore)
     }
 
     /// The app's hook: `action` was applied, and `state` is the store's state after it.
     ///
-    /// NB: with no shell attached, one read of the handler count (under the dispatcher's lock).
+    /// NB: with no shell attached, one relaxed atomic load: a listener that starts meanwhile
+    /// takes its first state between two deliveries, so it misses no action it would diff.
     @inlinable
     func record(_ action: Action, state: State) {
-        guard deliveries.handlerCount > 0 else { return }
+        guard listeners.load(ordering: .relaxed) > 0 else { return }
         deliveries.dispatch(Delivery(action: action, state: state))
     }
 
     /// The store's state now: as the last delivery left it, while one is delivered; else as the
     /// app's `state` reads it.
     @inlinable
-    var state: State { delivering ?? app.value.state() }
+    var state: State {
+        if let delivering { return delivering }
+        return readState.value()
+    }
 
-    @usableFromInline
-    func register(_ handler: @escaping (Action) -> Void) -> Subscription<Delivery> {
-        deliveries.register { [unowned self] delivery in
+    @inlinable
+    func handler(_ body: @escaping (Action) -> Void) -> (Delivery) -> Void {
+        // NB: the handler holds the hub strongly (no unowned check per action); `unregister`,
+        // which every listener calls when it stops, breaks the cycle.
+        { [self] delivery in
             self.delivering = delivery.state
-            handler(delivery.action)
+            body(delivery.action)
             self.delivering = nil
         }
     }
 
-    @usableFromInline
-    func unregister(_ registration: Subscription<Delivery>) { deliveries.unregister(registration) }
+    @inlinable
+    func register(_ handler: @escaping (Delivery) -> Void) -> Subscription<Delivery> {
+        listeners.add(1, ordering: .relaxed)
+        return deliveries.register(handler)
+    }
+
+    @inlinable
+    func unregister(_ registration: Subscription<Delivery>) {
+        deliveries.unregister(registration)
+        listeners.subtract(1, ordering: .relaxed)
+    }
 
     @usableFromInline
     func whileNoDelivery(_ body: () -> Void) { deliveries.betweenDeliveries { body() } }
 
-    @usableFromInline
+    @inlinable
     var isDeliveringFollowUp: Bool { deliveries.isDeliveringFollowUp }
 
     @usableFromInline
@@ -111,6 +143,6 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
         deliveries.betweenDeliveries { begin(true) }
         // NB: not between deliveries: the app's `send` may hand the action to a thread of its
         // own (a TCA store's main actor) and wait, and that thread's hook must not wait on us.
-        app.value.send(action)
+        send.value(action)
     }
 }

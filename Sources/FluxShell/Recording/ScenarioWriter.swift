@@ -60,9 +60,8 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
     /// Writes each action `hub`'s store records from now on.
     @usableFromInline
     func listen(to hub: LiveHub<Action, State>) {
-        let registration = hub.register { [weak self] action in
-            self?.record(action, isFollowUp: hub.isDeliveringFollowUp)
-        }
+        let registration = hub.register(
+            hub.handler { [weak self] action in self?.record(action, isFollowUp: hub.isDeliveringFollowUp) })
         stopListening = { hub.unregister(registration) }
     }
 
