@@ -26,7 +26,15 @@ final class ReduxStore: @unchecked Sendable {
         for hook in afterReduce { hook(action, state) }
     }
 
-    func replace(_ state: ReduxState) { self.state = state }
+    /// Sets the state as a ReSwift app does, through an action its middleware sees too.
+    func replace(_ state: ReduxState) {
+        self.state = state
+        for hook in afterReduce { hook(ReplaceState(state: state), state) }
+    }
+}
+
+struct ReplaceState: ReduxAction {
+    let state: ReduxState
 }
 
 struct LiveStoreFormsTests {
@@ -98,6 +106,12 @@ struct LiveStoreFormsTests {
         #expect(app.store.state.todos.map(\.title) == ["Milk"])
         #expect(app.shell.run("reset") == [#"- todos[0]: {"title":"Milk","done":false}"#])
         #expect(app.store.state.todos.isEmpty)
+        // What the hook recorded while the shell set the state is not an action of the app's.
+        #expect(app.appLines() == [])
+        #expect(
+            app.shell.run("history") == [
+                "  1  AddTodo title: Milk", "     (step 2 was undone, then replaced)", "  3  reset",
+            ])
     }
 
     @Test func withoutRestoreUndoIsRefusedAndChangesNothing() throws {

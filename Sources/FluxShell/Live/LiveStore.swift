@@ -121,7 +121,8 @@ public struct LiveStore: Sendable {
         self.makeRuntime = { context in
             let states = LiveStates<State>()
             return LiveStoreRuntime<LiveHub<Action, State>, State>(
-                alias: alias, read: { hub.state }, set: hub.restore.value, states: states,
+                alias: alias, read: { hub.state }, set: hub.restore.value == nil ? nil : { hub.restoreState($0) },
+                states: states,
                 capture: states.capture(from: hub), definition: definition, context: context)
         }
         self.makeWriter = { file, path, header, report in

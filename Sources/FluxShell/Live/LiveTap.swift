@@ -78,6 +78,9 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     @usableFromInline let deliveries = Dispatcher<Delivery>()
     /// How many listen (attached sessions, a recorder): with none, recording is one load of it.
     @usableFromInline let listeners = Atomic<Int>(0)
+    /// The shell is setting the store's state (`undo`): what the hook records meanwhile is that
+    /// (an app may restore through an action of its own), not an action of the app's.
+    @usableFromInline let restoring = Atomic<Bool>(false)
     @usableFromInline let readState: AppValue<() -> State>
     @usableFromInline let send: AppValue<(Action) -> Void>
     @usableFromInline let restore: AppValue<((State) -> Void)?>
@@ -114,6 +117,7 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
         // NB: the handler holds the hub strongly (no unowned check per action); `unregister`,
         // which every listener calls when it stops, breaks the cycle.
         { [self] delivery in
+            guard !self.restoring.load(ordering: .relaxed) else { return }
             self.delivering = delivery.state
             body(delivery.action)
             self.delivering = nil
@@ -132,8 +136,21 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
         listeners.subtract(1, ordering: .relaxed)
     }
 
+    /// NB: `body` runs at once, not under the dispatcher's lock: what it does reads and sets the
+    /// app's store through the app's closures, which may hop to the store's own thread (a TCA
+    /// store's main actor) where the hook records, and must not wait for us there. An action
+    /// the app applies meanwhile is diffed from the state read, as any other.
     @usableFromInline
-    func whileNoDelivery(_ body: () -> Void) { deliveries.betweenDeliveries { body() } }
+    func whileNoDelivery(_ body: () -> Void) { body() }
+
+    /// Sets the store's state with the app's `restore`; what the hook records meanwhile is not
+    /// delivered.
+    @usableFromInline
+    func restoreState(_ state: State) {
+        restoring.store(true, ordering: .relaxed)
+        restore.value?(state)
+        restoring.store(false, ordering: .relaxed)
+    }
 
     @inlinable
     var isDeliveringFollowUp: Bool { deliveries.isDeliveringFollowUp }
