@@ -42,8 +42,15 @@ extension StoreDefinition {
     /// StoreDefinition("todos", state: AppState(), reducer: { action, state in appReducer(action: action, state: state) })
     /// ```
     ///
-    /// The parameters are those of ``init(_:summary:state:reduce:validate:effect:invariants:)``,
-    /// with `reducer` returning the next state.
+    /// - Parameters:
+    ///   - name: the name for `load NAME`.
+    ///   - summary: one line for `stores`.
+    ///   - state: the initial state: a value (a struct or an enum), not a class instance.
+    ///   - reducer: returns the state after an action.
+    ///   - validate: called before an action is dispatched; throw a ``ShellError`` to refuse it.
+    ///   - effect: called after an action was applied, with the new state; the actions it returns
+    ///     are dispatched next, each announced by a `=> ACTION` line.
+    ///   - invariants: what must hold of the state after every action (`explore`, `invariants`).
     @inlinable
     public init<State, Action>(
         _ name: String,
@@ -66,7 +73,17 @@ extension StoreDefinition {
     /// no stored properties; an enum listed there gives its cases. The reducer's action is the
     /// library's action protocol (`any Action`).
     ///
-    /// - Parameter actionTypes: the action types, structs or enums, in the order `actions` lists them.
+    /// - Parameters:
+    ///   - name: the name for `load NAME`.
+    ///   - summary: one line for `stores`.
+    ///   - state: the initial state: a value (a struct or an enum), not a class instance.
+    ///   - actionTypes: the action types, structs or enums, in the order `actions` lists them.
+    ///   - reduce: applies an action to the state in place. An effect value it returns (TCA's
+    ///     `Effect`) is the app's: drop it (`_ = …`) or give the follow-ups to `effect`.
+    ///   - validate: called before an action is dispatched; throw a ``ShellError`` to refuse it.
+    ///   - effect: called after an action was applied, with the new state; the actions it returns
+    ///     are dispatched next, each announced by a `=> ACTION` line.
+    ///   - invariants: what must hold of the state after every action (`explore`, `invariants`).
     @inlinable
     public init<State, Action>(
         _ name: String,
@@ -87,7 +104,16 @@ extension StoreDefinition {
     /// A store whose actions are types, with a pure reducer: ReSwift's
     /// `StoreDefinition("todos", state: AppState(), actionTypes: [AddTodo.self, ToggleTodo.self], reducer: appReducer)`.
     ///
-    /// - Parameter actionTypes: the action types, structs or enums, in the order `actions` lists them.
+    /// - Parameters:
+    ///   - name: the name for `load NAME`.
+    ///   - summary: one line for `stores`.
+    ///   - state: the initial state: a value (a struct or an enum), not a class instance.
+    ///   - actionTypes: the action types, structs or enums, in the order `actions` lists them.
+    ///   - reducer: returns the state after an action.
+    ///   - validate: called before an action is dispatched; throw a ``ShellError`` to refuse it.
+    ///   - effect: called after an action was applied, with the new state; the actions it returns
+    ///     are dispatched next, each announced by a `=> ACTION` line.
+    ///   - invariants: what must hold of the state after every action (`explore`, `invariants`).
     @inlinable
     public init<State, Action>(
         _ name: String,

@@ -37,6 +37,16 @@ extension StoreDefinition {
     /// A store object whose actions are types (ReSwift's and mini-swift's stores): each type in
     /// `actionTypes` is dispatched by its name, as for
     /// ``init(_:summary:state:actionTypes:reducer:validate:effect:invariants:)``.
+    ///
+    /// - Parameters:
+    ///   - name: the name for `load NAME`.
+    ///   - summary: one line for `stores`.
+    ///   - make: creates a new store, every time it is called (a store returned twice is refused).
+    ///   - state: the store's state as a value (a class instance is refused).
+    ///   - actionTypes: the action types, structs or enums, in the order `actions` lists them.
+    ///   - send: hands the store one action, which its own library runs.
+    ///   - restore: sets the store's state, for `undo`, `redo` and `reset` (see
+    ///     ``init(_:summary:make:state:send:restore:)``).
     @inlinable
     public init<Object: AnyObject, State, Action>(
         _ name: String,

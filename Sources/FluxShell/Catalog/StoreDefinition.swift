@@ -61,7 +61,7 @@ public struct StoreDefinition: Sendable {
         self.makeRuntime = makeRuntime
     }
 
-    /// A store of the FluxCore (or Prex) form: a state and a ``Mutation``.
+    /// A store of the FluxCore (or Prex) form: a state and a `Mutation`.
     ///
     /// - Parameters:
     ///   - name: the name for `load NAME`.
