@@ -212,7 +212,27 @@ enum FormsBenchmarks {
             "stalled shell, added per action: FluxCore \(((fluxStalled - fluxWithout) * 10).rounded() / 10) ns, tap \(((tapStalled - tapWithout) * 10).rounded() / 10) ns"
         )
 
-        // A reading shell: the app's actions to its lines.
+        // A reading shell: the app's actions to its lines, FluxCore's then the tap's.
+        let readFlux = Flux(state: CounterState(), mutation: CounterMutation())
+        let fluxReadAgent = try! ShellAgent(serving: readFlux, as: "forms-flux-reading", queueLimit: 1 << 20)
+        let fluxReading = AgentBenchmarks.attach(fluxReadAgent, hello: true)
+        let handlers = readFlux.dispatcher.handlerCount
+        AgentBenchmarks.waitUntil { readFlux.dispatcher.handlerCount > handlers }
+        let fluxStart = ContinuousClock.now
+        let fluxDone = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "shell").async {
+            let seen = AgentBenchmarks.countActionLines(on: fluxReading, until: 200_000)
+            precondition(seen == 200_000, "the shell saw \(seen) of 200000 actions")
+            fluxDone.signal()
+        }
+        for _ in 0..<200_000 { readFlux.dispatcher.dispatch(.increment) }
+        fluxDone.wait()
+        print(
+            "FluxCore: a reading shell, the app's actions to its lines".padding(to: 64)
+                + "\(Int(200_000 / AgentBenchmarks.seconds(since: fluxStart))) actions/s")
+        close(fluxReading)
+        fluxReadAgent.stop()
+
         let (readStore, readLive) = tapped()
         let readAgent = try! ShellAgent(serving: [readLive], as: "forms-tap-reading", queueLimit: 1 << 20)
         let reading = AgentBenchmarks.attach(readAgent, hello: true)

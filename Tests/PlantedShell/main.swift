@@ -2,6 +2,10 @@ import FluxCore
 @_spi(Engine) import FluxShell
 import FluxShellCommand
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 // A user's shell with stores planted to break `fluxsh explore`'s checks, for the end-to-end
 // tests: none of them is a built-in store.
 
@@ -61,10 +65,65 @@ struct TagsMutation: Mutation {
     }
 }
 
-let catalog = StoreCatalog([
+// Stores of other forms, written as a ReSwift app and a class-based store are.
+
+/// A ReSwift-style ledger: struct actions and a pure reducer; `Withdraw` does not check the
+/// balance, which its invariant says is never negative.
+protocol LedgerAction {}
+struct Deposit: LedgerAction { let amount: Int }
+struct Withdraw: LedgerAction { let amount: Int }
+struct Close: LedgerAction {}
+struct Ledger {
+    var balance = 0
+    var isClosed = false
+}
+
+func ledgerReducer(action: LedgerAction, state: Ledger?) -> Ledger {
+    var state = state ?? Ledger()
+    switch action {
+    case let deposit as Deposit where deposit.amount > 0: state.balance &+= deposit.amount
+    case let withdrawal as Withdraw where withdrawal.amount > 0: state.balance &-= withdrawal.amount
+    case is Close: state.isClosed = true
+    default: break
+    }
+    return state
+}
+
+/// A class-based store whose every tick reads a clock of the process: a new store sent the same
+/// actions reaches another state.
+final class Meter {
+    nonisolated(unsafe) static var clock = 0
+    var reading = 0
+    enum Action { case tick, zero }
+
+    func send(_ action: Action) {
+        switch action {
+        case .tick:
+            Meter.clock += 1
+            reading = Meter.clock
+        case .zero: reading = 0
+        }
+    }
+}
+
+/// An action type that is a class: refused when the store is registered.
+final class Shout: LedgerAction {}
+
+var definitions = [
     StoreDefinition("quotient", state: Quotient(), mutation: QuotientMutation()),
     StoreDefinition("level", state: Level(), mutation: LevelMutation()),
     StoreDefinition("bag", state: Bag(), mutation: BagMutation()),
     StoreDefinition("tags", state: Tags(), mutation: TagsMutation()),
-])
-FluxShellMain.run(catalog: catalog)
+    StoreDefinition(
+        "ledger", state: Ledger(), actionTypes: [Deposit.self, Withdraw.self, Close.self],
+        reducer: { action, state in ledgerReducer(action: action, state: state) },
+        invariants: [StoreInvariant("the balance is never negative") { $0.balance >= 0 }]),
+    StoreDefinition("meter", make: { Meter() }, state: { $0.reading }, send: { meter, action in meter.send(action) }),
+]
+if getenv("PLANTED_CLASS_ACTION") != nil {
+    definitions.append(
+        StoreDefinition(
+            "shouts", state: Ledger(), actionTypes: [Deposit.self, Shout.self],
+            reducer: { action, state in ledgerReducer(action: action, state: state) }))
+}
+FluxShellMain.run(catalog: StoreCatalog(definitions))
