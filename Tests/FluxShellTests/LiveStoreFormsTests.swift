@@ -33,6 +33,10 @@ final class ReduxStore: @unchecked Sendable {
     }
 }
 
+struct Rename: ReduxAction {
+    let title: String
+}
+
 struct ReplaceState: ReduxAction {
     let state: ReduxState
 }
@@ -75,6 +79,14 @@ struct LiveStoreFormsTests {
                 #"~ filter: "all" -> "done""#,
             ])
         #expect(app.shell.run("history") == ["  1  AddTodo title: Milk", "  2  show done"])
+    }
+
+    /// An action the store was not given the type of is written by its type and properties,
+    /// never as a case it is not.
+    @Test func anUnlistedStructActionIsWrittenByItsType() throws {
+        let app = try App()
+        app.store.dispatch(Rename(title: "Groceries"))
+        #expect(app.appLines() == [#"<= Rename title: Groceries"#, "(no changes)"])
     }
 
     @Test func theShellsActionGoesThroughSendAndIsItsOwn() throws {

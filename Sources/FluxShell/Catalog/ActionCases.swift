@@ -394,8 +394,18 @@ extension ActionCases {
         }
         // NB: the action is the library's protocol (`any Action`): what it holds says its type.
         let value = action as Any
-        guard let listedType = listed[ObjectIdentifier(Swift.type(of: value))] else { return nil }
+        let type = Swift.type(of: value)
         func read<T>(_ typed: T) -> JSONValue { ValueReader.read(typed) }
+        guard let listedType = listed[ObjectIdentifier(type)] else {
+            // NB: a struct the store was not given (an app's own `ReplaceState`) is written as a
+            // listed one would be, so that its line says what it was; it does not replay.
+            guard RuntimeMetadata.kind(of: type) == .structure else { return nil }
+            var invocation = ActionInvocation(name: TypeNames.distinct([type])[0])
+            if case .object(let members) = printed ?? _openExistential(value, do: read) {
+                invocation.arguments = members.members.map { .init(label: $0.key, value: $0.value) }
+            }
+            return invocation
+        }
         let printed = printed ?? _openExistential(value, do: read)
         guard let structCase = listedType.structCase else {
             guard var invocation = try? ActionText.invocation(printed: printed, of: action) else { return nil }
