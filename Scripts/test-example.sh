@@ -7,7 +7,7 @@
 #   3. a scenario that fails on purpose is reported, line by line, with exit status 1;
 #   4. its running app serves its store, and `notesh attach notes` dispatches into it.
 # Then Examples/SyncUps, and the apps of other architectures (ReduxTodos, WeatherSearch,
-# ClassCounter), below.
+# ClassCounter), below, with ReduxTodos's running app attached to as notes-app is.
 # Usage: Scripts/test-example.sh  (from anywhere; called by `make test`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,9 @@ example=Examples/NotesApp
 notesh=$bin/notesh
 failures=0
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+# The running apps started below, stopped however the script ends.
+apps=()
+trap 'kill "${apps[@]}" 2>/dev/null || true; rm -rf "$scratch"' EXIT
 
 fail() {
     echo "test-example: FAIL: $*" >&2
@@ -43,6 +45,16 @@ same() {
         fail "$3 differs from $1 (expected <, actual >):"
         diff "$1" "$2" >&2 || true
     fi
+}
+
+# `wait_for FILE PATTERN`: waits, up to 20 seconds, until a line of FILE matches the extended
+# regular expression PATTERN; fails if none does.
+wait_for() {
+    for _ in $(seq 1 200); do
+        grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    return 1
 }
 
 # Builds the example package $1.
@@ -183,6 +195,83 @@ for entry in "ReduxTodos todosh todos" "WeatherSearch weathersh search" "ClassCo
     scenarios_pass "$bin/$shell" "Examples/$name/Scenarios"
     explores_clean "$bin/$shell" "$store"
 done
+
+# Examples/ReduxTodos's running app, `todo-app`: a ReSwift store on the main thread, served through
+# a middleware (`live.record(action, state:)` after `next(action)`), set back by a `ReplaceState`
+# action. Standard input is its user (`add Bread`), standard output its screen (the list after each
+# change). A piped `todosh attach todos`, fed line by line:
+#   1. dispatches into the app: its diff, and no `<=` line for it; `state` and `expect` read it;
+#   2. prints an action the app dispatches by itself as `<= AddTodo title: Bread`, with its diff;
+#   3. `undo` sets the app's store: the app's own screen shows the list without Bread;
+#   4. `save` writes a scenario that `todosh test --exhaustive` replays;
+#   5. detaches with status 0; a shell attached again reads the state `undo` left, and the app goes
+#      on (its next to-do takes the id `undo` gave back).
+todo_runtime=$scratch/todo-runtime
+mkdir -m 700 "$todo_runtime"
+app_in=$scratch/todo-app.in app_out=$scratch/todo-app.out
+shell_in=$scratch/todo-shell.in shell_out=$scratch/todo-shell.out shell_err=$scratch/todo-shell.err
+saved=$scratch/todo-app.scenario
+mkfifo "$app_in" "$shell_in"
+# NB: opened for reading and writing, so that neither open waits for the other end.
+exec 6<>"$app_in" 7<>"$shell_in"
+XDG_RUNTIME_DIR=$todo_runtime "$bin/todo-app" <"$app_in" >"$app_out" 2>&1 &
+apps+=($!)
+todo_app=$!
+if ! wait_for "$app_out" '^todo-app: serving its store'; then
+    fail "todo-app did not start serving:"
+    cat "$app_out" >&2
+else
+    # NB: under `timeout`, so that a session that hangs fails the test rather than stalling it.
+    XDG_RUNTIME_DIR=$todo_runtime timeout 60 "$bin/todosh" attach todos <"$shell_in" >"$shell_out" 2>"$shell_err" &
+    shell=$!
+    # The shell's own action: its diff, then what `state` reads (`expect` prints nothing when met).
+    printf '%s\n' 'dispatch AddTodo title: "Milk"' 'expect todos[0].title == "Milk"' 'state todos[0].title' >&7
+    wait_for "$shell_out" '^"Milk"$' || fail "todosh attach todos: no answer to 'state todos[0].title'"
+    grep -qx '+ todos\[0\]: {"id":1,"title":"Milk","completed":false}' "$shell_out" ||
+        fail "the shell's dispatch did not print its diff"
+    # The app's own action.
+    echo "add Bread" >&6
+    wait_for "$shell_out" '^<= ' || fail "the app's own action did not reach the shell"
+    # Its undo, then its save.
+    printf '%s\n' undo "save $saved" >&7
+    wait_for "$shell_out" '^saved [0-9]+ state-changing commands to ' || fail "the attached shell did not save"
+    wait_for "$app_out" '^todo-app: To-do \(all\): \[ \] 1 Milk, \[ \] 2 Bread$' ||
+        fail "the app's screen never showed Bread"
+    [ "$(tail -n 1 "$app_out")" = "todo-app: To-do (all): [ ] 1 Milk" ] ||
+        fail "undo did not set the app's store: its screen shows '$(tail -n 1 "$app_out")'"
+    echo detach >&7
+    set +e
+    wait "$shell"
+    status=$?
+    set -e
+    expected_shell='+ todos[0]: {"id":1,"title":"Milk","completed":false}
+~ nextID: 1 -> 2
+"Milk"
+<= AddTodo title: Bread
++ todos[1]: {"id":2,"title":"Bread","completed":false}
+~ nextID: 2 -> 3
+- todos[1]: {"id":2,"title":"Bread","completed":false}
+~ nextID: 3 -> 2
+saved 3 state-changing commands to '"$saved"
+    if [ "$status" -ne 0 ] || [ "$(cat "$shell_out")" != "$expected_shell" ] || [ -s "$shell_err" ]; then
+        fail "todosh attach todos exited $status; its output, expected <, actual >:"
+        diff <(echo "$expected_shell") "$shell_out" >&2 || true
+        cat "$shell_err" >&2
+    fi
+    run "$bin/todosh" test --no-color --exhaustive "$saved"
+    if [ "$status" -ne 0 ]; then
+        fail "the scenario saved while attached to todo-app does not replay (status $status):"
+        cat "$out" "$err" "$saved" >&2
+    fi
+    run env XDG_RUNTIME_DIR="$todo_runtime" timeout 60 "$bin/todosh" attach todos <<<'state todos'
+    [ "$status" -eq 0 ] && [ "$(cat "$out")" = '[{"id":1,"title":"Milk","completed":false}]' ] ||
+        fail "a shell attached again does not read the state undo left (status $status): $(cat "$out" "$err")"
+    echo "add Eggs" >&6
+    wait_for "$app_out" '^todo-app: To-do \(all\): \[ \] 1 Milk, \[ \] 2 Eggs$' ||
+        fail "todo-app did not go on after the shell detached: $(tail -n 1 "$app_out")"
+fi
+kill "$todo_app" 2>/dev/null || fail "todo-app exited before the end of its test: $(tail -n 5 "$app_out")"
+exec 6>&- 7>&-
 
 if [ "$failures" -ne 0 ]; then
     echo "test-example: $failures check(s) failed" >&2

@@ -23,5 +23,14 @@ let package = Package(
                 .product(name: "FluxShell", package: "FluxShell"),
                 .product(name: "FluxShellCommand", package: "FluxShell"),
             ]),
+        // The app itself, running: its debug build serves its store to `todosh attach todos`
+        // through a middleware.
+        .executableTarget(
+            name: "todo-app",
+            dependencies: [
+                "MiniRedux", "TodoFeature",
+                .product(name: "FluxShell", package: "FluxShell"),
+                .product(name: "FluxShellAgent", package: "FluxShell"),
+            ]),
     ]
 )
