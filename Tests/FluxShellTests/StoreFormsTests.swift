@@ -218,6 +218,10 @@ struct StoreFormsTests {
         #expect(shell.run("dispatch Outbox.Archive 4") == ["+ [1]: -4"])
         #expect(shell.run("dispatch Compose.clear") == ["- [0]: 3", "- [1]: -4"])
         #expect(shell.run("history") == ["  1  Inbox.Archive id: 3", "  2  Outbox.Archive 4", "  3  Compose.clear"])
+        // A case listed unqualified is also taken qualified, and written as listed.
+        #expect(shell.run("dispatch Compose.send") == ["(no changes)"])
+        #expect(shell.run("history").last == "  4  Compose.send")
+        #expect(shell.run("dispatch Compose.nope").first?.hasPrefix("error: unknown action 'Compose.nope'") == true)
     }
 
     @Test func anActionTypeThatIsAClassIsRefusedAtRegistration() {

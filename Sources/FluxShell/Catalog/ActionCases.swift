@@ -148,7 +148,15 @@ final class ActionCases: @unchecked Sendable {
             }
         }
         self.cases = cases
-        indexByName = Dictionary(cases.enumerated().map { ($1.signature.name, [$0]) }, uniquingKeysWith: +)
+        var indexByName = Dictionary(cases.enumerated().map { ($1.signature.name, [$0]) }, uniquingKeysWith: +)
+        // NB: a case written unqualified is also taken qualified (`SetVisibility.cycle`), as a
+        // user who reads the enum's name in the code may type it; it is listed unqualified.
+        for (index, item) in cases.enumerated() where item.tag != nil && !item.signature.name.contains(".") {
+            guard let owner = listed[ObjectIdentifier(item.owner)] else { continue }
+            let alias = owner.name + "." + item.signature.name
+            if indexByName[alias] == nil { indexByName[alias] = [index] }
+        }
+        self.indexByName = indexByName
         self.listed = listed
     }
 
