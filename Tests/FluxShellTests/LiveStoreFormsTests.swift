@@ -21,6 +21,15 @@ final class ReduxStore: @unchecked Sendable {
         queue.sync { apply(action) }
     }
 
+    /// Queues actions of the app's own on the store's queue, applied once `gate` is signalled.
+    func dispatchLater(_ actions: [ReduxAction], after gate: DispatchSemaphore) {
+        let actions = AppValue(actions)
+        queue!.async {
+            gate.wait()
+            for action in actions.value { self.apply(action) }
+        }
+    }
+
     private func apply(_ action: ReduxAction) {
         state = reduxReducer(action: action, state: state)
         for hook in afterReduce { hook(action, state) }
@@ -107,6 +116,66 @@ struct LiveStoreFormsTests {
         #expect(app.appLines() == [])
         app.store.dispatch(AddTodo(title: "Milk"))
         #expect(app.appLines() == ["<= AddTodo title: Milk", #"+ todos[1]: {"title":"Milk","done":false}"#])
+    }
+
+    /// A store that applies on its own queue, with the app's actions queued there before the
+    /// shell's: they are the app's (`<=`), and the shell's diff holds its own change only.
+    @Test func theAppsActionsQueuedBeforeTheShellsAreTheAppsOwn() throws {
+        let queue = DispatchQueue(label: "the app's store")
+        let store = ReduxStore(queue: queue)
+        let gate = DispatchSemaphore(value: 0)
+        let live = LiveStore(
+            as: "todos", state: { queue.sync { store.state } }, actionTypes: Self.actionTypes,
+            send: { action in
+                gate.signal()
+                store.dispatch(action)
+            })
+        store.afterReduce.append { action, state in live.record(action, state: state) }
+        let shell = Transcript(session: try Session(attachingTo: [live], wake: {}))
+        store.dispatchLater([AddTodo(title: "a1"), AddTodo(title: "a2")], after: gate)
+        #expect(shell.run("dispatch AddTodo title: \"Tea\"") == [#"+ todos[2]: {"title":"Tea","done":false}"#])
+        var output = OutputBuffer()
+        for step in shell.session.takeAppSteps() { Renderer().write(step, to: &output) }
+        #expect(
+            output.text.split(separator: "\n").map(String.init) == [
+                "<= AddTodo title: a1", #"+ todos[0]: {"title":"a1","done":false}"#, "<= AddTodo title: a2",
+                #"+ todos[1]: {"title":"a2","done":false}"#,
+            ])
+        #expect(
+            shell.run("history") == ["  1  AddTodo title: a1", "  2  AddTodo title: a2", "  3  AddTodo title: Tea"])
+    }
+
+    /// A store restored on its own queue, with the app's actions queued there before the
+    /// restore: their order against it is unknown, so the shell says it missed them and takes the
+    /// newest state, never a diff against a state the app did not have; the app's `state` is
+    /// read only when the shell attaches (it may wait for the app's thread).
+    @Test func theAppsActionsDuringARestoreOnItsQueueAreToldMissed() throws {
+        let queue = DispatchQueue(label: "the app's store")
+        let store = ReduxStore(queue: queue)
+        let gate = DispatchSemaphore(value: 0)
+        let reads = LockedValue(0)
+        let live = LiveStore(
+            as: "todos",
+            state: {
+                reads.withLock { $0 += 1 }
+                return queue.sync { store.state }
+            }, actionTypes: Self.actionTypes, send: { store.dispatch($0) },
+            restore: { state in
+                gate.signal()
+                queue.sync { store.replace(state) }
+            })
+        store.afterReduce.append { action, state in live.record(action, state: state) }
+        let shell = Transcript(session: try Session(attachingTo: [live], wake: {}))
+        let readsAtAttach = reads.withLock { $0 }
+        _ = shell.run("dispatch AddTodo title: \"Tea\"")
+        store.dispatchLater([AddTodo(title: "a1")], after: gate)
+        #expect(shell.run("undo") == [#"- todos[0]: {"title":"Tea","done":false}"#])
+        #expect(queue.sync { store.state.todos.isEmpty })
+        var output = OutputBuffer()
+        for step in shell.session.takeAppSteps() { Renderer().write(step, to: &output) }
+        #expect(output.text.hasPrefix("(1 change dropped)\n"), "\(output.text)")
+        #expect(shell.run("state todos") == ["[]"])
+        #expect(reads.withLock { $0 } == readsAtAttach)
     }
 
     @Test func undoSetsTheAppsStoreThroughRestore() throws {

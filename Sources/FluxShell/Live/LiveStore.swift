@@ -121,7 +121,7 @@ public struct LiveStore: Sendable {
         self.makeRuntime = { context in
             let states = LiveStates<State>()
             return LiveStoreRuntime<LiveHub<Action, State>, State>(
-                alias: alias, read: { hub.state }, set: hub.restore.value == nil ? nil : { hub.restoreState($0) },
+                alias: alias, read: { hub.stateNow() }, set: hub.restore.value == nil ? nil : { hub.restoreState($0) },
                 states: states,
                 capture: states.capture(from: hub), definition: definition, context: context)
         }

@@ -13,11 +13,12 @@ protocol LiveTap: AnyObject, Sendable {
     associatedtype Action
     associatedtype Handler
     associatedtype Registration
-    /// What `register` takes to call `body` with each action.
+    /// What `register` takes to call `body` with each action, and `missed` for one the listener
+    /// cannot place in order (the app's, applied while the shell set the store's state).
     ///
     /// NB: made apart from `register`, by the feed's inlinable initializer, so that the closure
     /// an action goes through is compiled for the app's types, not as generic code.
-    func handler(_ body: @escaping (Action) -> Void) -> Handler
+    func handler(_ body: @escaping (Action) -> Void, missed: @escaping () -> Void) -> Handler
     /// Calls `handler` with each action applied from now on, after the app's stores applied it.
     func register(_ handler: Handler) -> Registration
     func unregister(_ registration: Registration)
@@ -34,7 +35,7 @@ protocol LiveTap: AnyObject, Sendable {
 
 extension Dispatcher: LiveTap {
     @inlinable
-    func handler(_ body: @escaping (Action) -> Void) -> (Action) -> Void { body }
+    func handler(_ body: @escaping (Action) -> Void, missed: @escaping () -> Void) -> (Action) -> Void { body }
 
     @usableFromInline
     func sendOwn(_ action: Action, beginning begin: (_ onAnyThread: Bool) -> Void) {
@@ -62,7 +63,8 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     // NB: @unchecked Sendable is safe: `deliveries` is a dispatcher (thread-safe); the app's
     // closures are the app's own, called as the app's hook and the shell's sends are (see
     // ``AppValue``); `delivering` is read and written only by the delivering thread, between the
-    // dispatcher's lock and unlock (handlers run under it).
+    // dispatcher's lock and unlock (handlers run under it); `restorer` is written before
+    // `restoring` is set (releasing) and read after it was seen set (acquiring).
     @usableFromInline
     struct Delivery: FluxCore.Action, @unchecked Sendable {
         // NB: @unchecked Sendable is safe: the action is delivered on the thread that recorded it.
@@ -78,9 +80,15 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     @usableFromInline let deliveries = Dispatcher<Delivery>()
     /// How many listen (attached sessions, a recorder): with none, recording is one load of it.
     @usableFromInline let listeners = Atomic<Int>(0)
-    /// The shell is setting the store's state (`undo`): what the hook records meanwhile is that
-    /// (an app may restore through an action of its own), not an action of the app's.
+    /// The shell is setting the store's state (`undo`) from `restorer`'s thread: what the hook
+    /// records meanwhile on that thread is the restore (an app may restore through an action of
+    /// its own); on another, an action of the app's whose place against the restore is unknown.
     @usableFromInline let restoring = Atomic<Bool>(false)
+    @usableFromInline var restorer: ThreadIdentity?
+    /// The newest state the hook recorded (or the shell read or set): what the feed copies when
+    /// it needs the latest state, without calling the app's `state` (which may wait for the
+    /// app's thread, while that thread waits to record).
+    @usableFromInline let latest = LockedValue<State?>(nil)
     @usableFromInline let readState: AppValue<() -> State>
     @usableFromInline let send: AppValue<(Action) -> Void>
     @usableFromInline let restore: AppValue<((State) -> Void)?>
@@ -104,20 +112,33 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
         deliveries.dispatch(Delivery(action: action, state: state))
     }
 
-    /// The store's state now: as the last delivery left it, while one is delivered; else as the
-    /// app's `state` reads it.
+    /// The store's state as the feed copies it: as the delivery under way left it, else the
+    /// newest one known.
     @inlinable
     var state: State {
         if let delivering { return delivering }
-        return readState.value()
+        if let latest = latest.withLock({ $0 }) { return latest }
+        return stateNow()
+    }
+
+    /// The store's state read now through the app's `state` (when a shell attaches).
+    @usableFromInline
+    func stateNow() -> State {
+        let state = readState.value()
+        latest.withLock { $0 = state }
+        return state
     }
 
     @inlinable
-    func handler(_ body: @escaping (Action) -> Void) -> (Delivery) -> Void {
+    func handler(_ body: @escaping (Action) -> Void, missed: @escaping () -> Void) -> (Delivery) -> Void {
         // NB: the handler holds the hub strongly (no unowned check per action); `unregister`,
         // which every listener calls when it stops, breaks the cycle.
         { [self] delivery in
-            guard !self.restoring.load(ordering: .relaxed) else { return }
+            self.latest.withLock { $0 = delivery.state }
+            if self.restoring.load(ordering: .acquiring) {
+                if let restorer = self.restorer, restorer == .current { return }
+                return missed()
+            }
             self.delivering = delivery.state
             body(delivery.action)
             self.delivering = nil
@@ -143,13 +164,18 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     @usableFromInline
     func whileNoDelivery(_ body: () -> Void) { body() }
 
-    /// Sets the store's state with the app's `restore`; what the hook records meanwhile is not
-    /// delivered.
+    /// Sets the store's state with the app's `restore`. What the hook records meanwhile on this
+    /// thread is the restore's own doing and is not delivered; what it records on another (the
+    /// app's thread, where `restore` may hand the work) is told as missed: the listener then
+    /// takes the newest state, rather than diff actions whose order against the restore it
+    /// cannot know.
     @usableFromInline
     func restoreState(_ state: State) {
-        restoring.store(true, ordering: .relaxed)
+        restorer = .current
+        restoring.store(true, ordering: .releasing)
         restore.value?(state)
-        restoring.store(false, ordering: .relaxed)
+        restoring.store(false, ordering: .releasing)
+        latest.withLock { $0 = state }
     }
 
     @inlinable

@@ -61,7 +61,8 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
     @usableFromInline
     func listen(to hub: LiveHub<Action, State>) {
         let registration = hub.register(
-            hub.handler { [weak self] action in self?.record(action, isFollowUp: hub.isDeliveringFollowUp) })
+            hub.handler(
+                { [weak self] action in self?.record(action, isFollowUp: hub.isDeliveringFollowUp) }, missed: {}))
         stopListening = { hub.unregister(registration) }
     }
 
