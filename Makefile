@@ -44,10 +44,12 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## bench: release-mode benchmarks of FluxCore, of the shell and of the attach agent (figures in docs/performance.md)
+## bench: release-mode benchmarks of FluxCore, of the shell, of each form a store can take and of the attach agent (figures in docs/performance.md)
 bench: release
 	.build/release/fluxbench
 	.build/release/fluxbench agent
+	.build/release/fluxbench forms
+	.build/release/fluxbench forms-agent
 	Scripts/bench-shell.sh
 	Scripts/bench-anchor.sh
 
