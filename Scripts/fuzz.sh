@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the fuzzers (Fuzz/, libFuzzer through --sanitize=fuzzer) and runs each FUZZ_SECONDS (600):
 # `fluxfuzz` (command lines and scripts), `fluxfuzzvalues` (values typed back, SPEC §4) and
-# `fluxfuzzattach` (what an attached shell sends the app's agent).
-# FUZZ_TARGETS picks some ("fluxfuzzvalues"). Crashes are written as Fuzz/crash-* files; each
-# corpus grows in Fuzz/Corpus/generated*. Inputs run in /tmp/fluxfuzz-*, never the checkout.
+# `fluxfuzzattach` (what an attached shell sends the app's agent); a target with a dictionary,
+# Fuzz/Dictionaries/TARGET.dict, is given it. FUZZ_TARGETS picks some ("fluxfuzzvalues"). Crashes
+# are written as Fuzz/crash-* files; each corpus grows in Fuzz/Corpus/generated*. Inputs run in
+# /tmp/fluxfuzz-*, never the checkout.
 set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
 for target in ${FUZZ_TARGETS:-fluxfuzz fluxfuzzvalues fluxfuzzattach}; do
@@ -16,7 +17,10 @@ for target in ${FUZZ_TARGETS:-fluxfuzz fluxfuzzvalues fluxfuzzattach}; do
         *) corpus=Corpus/values generated=Corpus/generated-values ;;
     esac
     mkdir -p "$generated"
+    dictionary=()
+    if [[ -f Dictionaries/$target.dict ]]; then dictionary=(-dict="$PWD/Dictionaries/$target.dict"); fi
+    # NB: `${dictionary[@]+…}`: an empty array is an unbound variable to bash 3.2 under `set -u`.
     SWIFT_BACKTRACE=enable=no ".build/release/$target" "$PWD/$generated" "$PWD/$corpus" \
         -artifact_prefix="$PWD/" -max_total_time="${FUZZ_SECONDS:-600}" -max_len=4096 -timeout=10 \
-        -rss_limit_mb=4096 -print_final_stats=1
+        -rss_limit_mb=4096 -print_final_stats=1 ${dictionary[@]+"${dictionary[@]}"}
 done

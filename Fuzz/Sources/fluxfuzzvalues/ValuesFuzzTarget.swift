@@ -71,6 +71,13 @@ private enum Routed<ID: Hashable, Child> {
     case element(id: ID, action: Child)
 }
 
+/// An app's response with `any Error` at several depths: typed as a string, a `DescribedError`.
+private struct Outcome {
+    var result: Result<Int, any Error>
+    var errors: [any Error]
+    var nested: Result<Result<Tree, any Error>, any Error>?
+}
+
 /// Reads `value` as `T` through `read`; when that works, the printed form must read back to the
 /// same printed form (print, parse, print is a fixed point).
 private func checkFixedPoint<T>(_ type: T.Type, _ value: JSONValue, _ read: (JSONValue) throws -> T) {
@@ -138,6 +145,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         checkAny(Measurement<UnitLength>.self, candidate)
         checkAny(Measurement<Unit>.self, candidate)
         checkAny(TimeZone.self, candidate)
+        checkAny((any Error).self, candidate)
+        checkAny(Result<Int, any Error>.self, candidate)
+        checkAny(Outcome.self, candidate)
     }
     return 0
 }
