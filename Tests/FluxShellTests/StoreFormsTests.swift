@@ -52,6 +52,21 @@ enum Compose: ReduxAction { case clear, send }
 
 final class ClassAction: ReduxAction {}
 
+// Listed types that are easy to name or print wrongly.
+struct Wrapper<Value>: ReduxAction { let value: Value }
+enum Feature<Value> { struct Load: ReduxAction { let id: Int } }
+enum Overloaded: ReduxAction {
+    case add(Int)
+    case add(title: String)
+}
+struct Priority: ReduxAction, RawRepresentable {
+    let rawValue: String
+}
+enum Level: String, ReduxAction {
+    case low = "LOW"
+    case high = "HIGH"
+}
+
 // A TCA feature: `reduce(into:action:)` on a state with a child's, returning an effect value.
 struct CounterFeature {
     struct State: Equatable {
@@ -224,6 +239,39 @@ struct StoreFormsTests {
         #expect(shell.run("dispatch Compose.nope").first?.hasPrefix("error: unknown action 'Compose.nope'") == true)
     }
 
+    static let miscTypes: [Any.Type] = [
+        Wrapper<Int>.self, Wrapper<String>.self, Feature<Int>.Load.self, Overloaded.self, Priority.self, Level.self,
+    ]
+
+    static func miscEffect(_ action: any ReduxAction, _ state: [String]) -> [any ReduxAction] {
+        guard let priority = action as? Priority, priority.rawValue == "first" else { return [] }
+        let followUps: [any ReduxAction] = [Level.high, Priority(rawValue: "again")]
+        return followUps
+    }
+
+    static func miscReduce(_ state: inout [String], _ action: any ReduxAction) { state.append("\(action)") }
+
+    @Test func listedTypesAreNamedAndWrittenSoThatTheyReplay() {
+        let definition = StoreDefinition(
+            "misc", state: [String](), actionTypes: Self.miscTypes, reduce: Self.miscReduce, effect: Self.miscEffect)
+        let shell = Self.shell(definition)
+        shell.run("load misc")
+        let listed: [String] = [
+            "Wrapper<Int>(value: Int)", "Wrapper<String>(value: String)", "Load(id: Int)", "add(Int)",
+            "add(title: String)", "Priority(rawValue: String)", "low", "high",
+        ]
+        #expect(shell.run("actions") == listed)
+        #expect(shell.run("dispatch add 5").count == 1)
+        #expect(shell.run("dispatch add title: x").count == 1)
+        #expect(shell.run("dispatch Load id: 3").count == 1)
+        #expect(shell.run("dispatch Wrapper<Int> value: 1").count == 1)
+        let printed = shell.run("dispatch Priority rawValue: first")
+        #expect(printed.contains("=> high"), "\(printed)")
+        #expect(printed.contains("=> Priority rawValue: again"), "\(printed)")
+        let history = shell.run("history")
+        #expect(history.suffix(2) == ["     => high", "     => Priority rawValue: again"], "\(history)")
+    }
+
     @Test func anActionTypeThatIsAClassIsRefusedAtRegistration() {
         let definition = StoreDefinition(
             "bad", state: ReduxState(), actionTypes: [AddTodo.self, ClassAction.self],
@@ -326,6 +374,21 @@ struct StoreFormsTests {
         #expect(
             shell.run("load anyraw").first?.hasPrefix(
                 "error: store 'anyraw': state: returned a class instance (VueState)") == true)
+    }
+
+    /// Once the history forgets its oldest steps, the oldest kept one is made again from the
+    /// actions after the forgotten ones.
+    @Test func aStoreObjectIsUndoneByReplayPastForgottenSteps() {
+        let session = Session(catalog: StoreCatalog([Self.vue]), historyLimit: 8)
+        let shell = Transcript(session: session)
+        shell.run("load vue")
+        for _ in 0..<9 { shell.run("dispatch increment") }
+        #expect(shell.run("undo 7").first == "~ count: 9 -> 2")
+        #expect(shell.run("state count") == ["2"])
+        #expect(shell.run("redo 7").first == "~ count: 2 -> 9")
+        shell.run("undo 3")
+        #expect(shell.run("dispatch add 10").first == "~ count: 6 -> 16")
+        #expect(shell.run("undo").first == "~ count: 16 -> 6")
     }
 
     @Test func aReplayThatReachesAnotherStateIsRefusedAndChangesNothing() {

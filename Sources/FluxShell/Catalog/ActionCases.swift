@@ -130,7 +130,8 @@ final class ActionCases: @unchecked Sendable {
         var nameCount: [String: Int] = [:]
         for (type, name) in zip(types, names) {
             if let enumCases = RuntimeMetadata.enumCases(of: type) {
-                for enumCase in enumCases { nameCount[enumCase.name, default: 0] += 1 }
+                // NB: an enum's own cases of one name (`add(Int)`, `add(title:)`) are one name.
+                for caseName in Set(enumCases.map(\.name)) { nameCount[caseName, default: 0] += 1 }
             } else {
                 nameCount[name, default: 0] += 1
             }
@@ -401,41 +402,41 @@ extension ActionCases {
             return try? ActionText.invocation(printed: printed ?? ValueReader.read(action), of: action)
         }
         // NB: the action is the library's protocol (`any Action`): what it holds says its type.
+        // Opening the `Any` may give back the protocol's existential itself (an `Any` made in
+        // generic code holds it); `type(of:)` sees through every level, so the value is cast to
+        // that type, never read as its container.
         let value = action as Any
         let type = Swift.type(of: value)
-        func read<T>(_ typed: T) -> JSONValue { ValueReader.read(typed) }
+        func read<T>(_: T.Type) -> JSONValue { ValueReader.read(value as! T) }
         guard let listedType = listed[ObjectIdentifier(type)] else {
             // NB: a struct the store was not given (an app's own `ReplaceState`) is written as a
             // listed one would be, so that its line says what it was; it does not replay.
             guard RuntimeMetadata.kind(of: type) == .structure else { return nil }
             var invocation = ActionInvocation(name: TypeNames.distinct([type])[0])
-            if case .object(let members) = printed ?? _openExistential(value, do: read) {
+            if case .object(let members) = printed ?? _openExistential(type, do: read) {
                 invocation.arguments = members.members.map { .init(label: $0.key, value: $0.value) }
             }
             return invocation
         }
-        let printed = printed ?? _openExistential(value, do: read)
         guard let structCase = listedType.structCase else {
-            guard var invocation = try? ActionText.invocation(printed: printed, of: action) else { return nil }
+            let printed = printed ?? _openExistential(type, do: read)
+            func enumInvocation<T>(_: T.Type) -> ActionInvocation? {
+                try? ActionText.invocation(printed: printed, of: value as! T)
+            }
+            guard var invocation = _openExistential(type, do: enumInvocation) else { return nil }
             if listedType.qualifiedCases.contains(invocation.name) {
                 invocation.name = listedType.name + "." + invocation.name
             }
             return invocation
         }
-        let signature = cases[structCase].signature
-        var invocation = ActionInvocation(name: signature.name)
-        guard !signature.parameters.isEmpty else { return invocation }
-        guard case .object(let members) = printed else { return nil }
-        for parameter in signature.parameters {
-            invocation.arguments.append(.init(label: parameter.label, value: members[parameter.key] ?? .null))
-        }
-        return invocation
+        func structInvocation<T>(_: T.Type) -> ActionInvocation { invocation(ofStruct: value as! T, case: structCase) }
+        return _openExistential(type, do: structInvocation)
     }
 
     /// ``ActionText/announcement(of:)`` of the value an `Any` holds, typed as what it holds.
     private static func announcement(ofHeld value: Any) -> ActionInvocation {
-        func open<T>(_ typed: T) -> ActionInvocation { ActionText.announcement(of: typed) }
-        return _openExistential(value, do: open)
+        func open<T>(_: T.Type) -> ActionInvocation { ActionText.announcement(of: value as! T) }
+        return _openExistential(Swift.type(of: value), do: open)
     }
 }
 

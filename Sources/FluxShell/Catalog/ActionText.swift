@@ -101,7 +101,11 @@ enum ActionText {
 
     /// ``invocation(of:)`` of an action already read: `value` is `ValueReader.read(action)`.
     static func invocation<A>(printed value: JSONValue, of action: A) throws -> ActionInvocation {
-        if case .string(let name) = value { return ActionInvocation(name: name) }
+        // NB: a case without payload of a raw-value enum prints as its raw value (`"HIGH"`), but
+        // is dispatched by its name (`high`).
+        if case .string(let name) = value {
+            return ActionInvocation(name: RuntimeMetadata.caseName(ofTyped: action) ?? name)
+        }
         guard case .object(let outer) = value, outer.count == 1, let name = outer.keys.first else {
             throw ShellError("action \(action) has no case-name form")
         }

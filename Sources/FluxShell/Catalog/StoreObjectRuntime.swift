@@ -60,8 +60,8 @@ final class MadeObjects: Sendable {
 /// must equal the one shown at that step, or the command is refused and nothing changes.
 @usableFromInline
 final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
-    /// How the state of one history entry is made again without `restore`: a new store, sent
-    /// `log[start..<end]`.
+    /// How the state of one history entry is made again without `restore`: a new store, sent the
+    /// actions numbered `start..<end` since the store was loaded.
     struct Replay {
         var start: Int
         var end: Int
@@ -82,8 +82,13 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     @usableFromInline let trace: DispatchTrace
     /// Every state is kept: no action is applied to a state value outside the store.
     var history: StateHistory<State, Action>
-    /// The actions sent since the store was loaded, for a new store to be sent again.
+    /// The actions a new store may be sent again: those numbered from `logStart` on (the earlier
+    /// ones are forgotten with the history entries that needed them).
     var log: [Action] = []
+    var logStart = 0
+    /// How the state before the oldest kept entry is made again (the initial state until the
+    /// history forgets entries).
+    var baseline = Replay(start: 0, end: 0)
     /// The actions sent since the last recorded step.
     @usableFromInline @exclusivity(unchecked) var pending: [Action] = []
     /// One per history entry.
@@ -192,25 +197,35 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
         if cursor < replays.count {
             // NB: the steps undone are dropped, and the actions they sent with them.
-            log.removeSubrange((cursor > 0 ? replays[cursor - 1].end : 0)...)
+            log.removeSubrange((replay(at: cursor).end - logStart)...)
             replays.removeSubrange(cursor...)
         }
-        let start = restoredWithoutAction ? log.count : cursor > 0 ? replays[cursor - 1].start : 0
+        let end = logStart + log.count
+        let start = restoredWithoutAction ? end : replay(at: cursor).start
         log += pending
         pending.removeAll(keepingCapacity: true)
-        replays.append(Replay(start: start, end: log.count))
+        replays.append(Replay(start: start, end: logStart + log.count))
         history.record(
             recorded, cursor: cursor, forgetting: dropped, pinned: restoredWithoutAction, apply: Self.keptOnly)
         restoredWithoutAction = false
-        if dropped > 0 { replays.removeFirst(dropped) }
+        if dropped > 0 {
+            baseline = replays[dropped - 1]
+            replays.removeFirst(dropped)
+            // NB: no kept entry starts before the baseline's start: the actions before it go.
+            log.removeFirst(baseline.start - logStart)
+            logStart = baseline.start
+        }
     }
+
+    /// How the state with the first `cursor` history entries done is made again.
+    private func replay(at cursor: Int) -> Replay { cursor > 0 ? replays[cursor - 1] : baseline }
 
     @usableFromInline func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
         guard let target = try? history.state(at: cursor, apply: Self.keptOnly) else {
             throw ShellError("store '\(alias)' no longer has that state")
         }
-        let replay = cursor > 0 ? replays[cursor - 1] : Replay(start: 0, end: 0)
-        return try setter(to: target, replaying: log[replay.start..<replay.end])
+        let replay = replay(at: cursor)
+        return try setter(to: target, replaying: log[(replay.start - logStart)..<(replay.end - logStart)])
     }
 
     @usableFromInline func initialRestorer() throws(ShellError) -> () -> [DiffEntry] {

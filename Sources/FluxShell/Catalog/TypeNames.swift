@@ -7,12 +7,22 @@ enum TypeNames {
     /// for two listed types not to share it, and by its module when nothing else tells them apart.
     static func distinct(_ types: [Any.Type]) -> [String] {
         let paths = types.map { type in
-            // NB: without generic arguments: `Wrapper<Int>` is dispatched as `Wrapper`.
-            let qualified = _typeName(type, qualified: true)
-            let plain = qualified.prefix { $0 != "<" }
+            // NB: without generic arguments (`Feature<Int>.Load` is `Feature.Load`), unless two
+            // listed types differ only by them (below).
+            var plain = ""
+            var depth = 0
+            for character in _typeName(type, qualified: true) {
+                if character == "<" {
+                    depth += 1
+                } else if character == ">" {
+                    depth -= 1
+                } else if depth == 0 {
+                    plain.append(character)
+                }
+            }
             return plain.split(separator: ".").map(String.init)
         }
-        return paths.indices.map { index in
+        var names = paths.indices.map { index in
             let path = paths[index]
             // NB: the module (the first component) is used only when the whole path is shared.
             var length = 1
@@ -26,6 +36,12 @@ enum TypeNames {
             }
             return path.suffix(length).joined(separator: ".")
         }
+        // NB: types that differ only by their generic arguments are named with them.
+        let shared = names.indices.filter { index in
+            names.indices.contains { $0 != index && names[$0] == names[index] }
+        }
+        for index in shared { names[index] = display(types[index]) }
+        return names
     }
 
     static func display(_ type: Any.Type) -> String {

@@ -6,8 +6,10 @@ extension Command: CustomStringConvertible {
         switch self {
         case .help(let topic): topic.map { "help " + $0 } ?? "help"
         case .stores: "stores"
-        case .load(let name, let alias): alias.map { "load \(name) as \($0)" } ?? "load \(name)"
-        case .use(let alias): "use \(alias)"
+        // NB: an alias that is not one bare word was typed in quotes, and is written so.
+        case .load(let name, let alias):
+            alias.map { "load \(name) as \(ArgumentText.render(.string($0)))" } ?? "load \(name)"
+        case .use(let alias): "use \(ArgumentText.render(.string(alias)))"
         case .actions: "actions"
         case .dispatch(let invocation): "dispatch " + invocation.description
         case .dispatchReading(let invocation, let paths): "dispatch " + invocation.description(reading: paths)

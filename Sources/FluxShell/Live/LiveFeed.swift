@@ -154,7 +154,9 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
         /// it prints (`ownPrinted`); what comes after it until the send returns is the shell's.
         @usableFromInline var ownOnAnyThread = false
         @usableFromInline var ownPrinted: JSONValue?
-        @usableFromInline var ownSeen = false
+        /// The thread the shell's action was applied on, once seen there: its follow-ups are
+        /// what that thread delivers next, until the send returns; another's are the app's.
+        @usableFromInline var ownSeenOn: ThreadIdentity?
         @usableFromInline var own: [Action] = []
         @usableFromInline var ownStart = 0
         /// The first action delivered for the shell's is its own (no middleware stopped it).
@@ -272,11 +274,15 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
     }
 
     /// Whether `action`, delivered on another thread while the shell's is sent, is the shell's
-    /// or one of its follow-ups: the first that prints as the shell's action, and what follows.
+    /// or one of its follow-ups: the first that prints as the shell's action, and what the same
+    /// thread delivers after it.
     @usableFromInline
     static func isOwn(_ action: Action, _ inbox: inout Inbox) -> Bool {
-        if !inbox.ownSeen, ValueReader.read(action) == inbox.ownPrinted { inbox.ownSeen = true }
-        return inbox.ownSeen
+        let thread = ThreadIdentity.current
+        if let seenOn = inbox.ownSeenOn { return seenOn == thread }
+        guard ValueReader.read(action) == inbox.ownPrinted else { return false }
+        inbox.ownSeenOn = thread
+        return true
     }
 
     /// An action of the app's the tap cannot place in order: counted as dropped, and the session
@@ -371,7 +377,7 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
                 inbox.ownThread = .current
                 inbox.ownOnAnyThread = onAnyThread
                 inbox.ownPrinted = printed
-                inbox.ownSeen = false
+                inbox.ownSeenOn = nil
                 for member in inbox.members { member.beginOwn() }
                 if inbox.resyncs { Self.sealDrops(&inbox) }
             }

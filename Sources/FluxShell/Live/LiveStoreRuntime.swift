@@ -235,7 +235,8 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
     /// Sets the app's store to `state`: its observers and presenters see the change as any other.
     private func restore(_ state: State) -> [DiffEntry] {
         setState?(state)
-        return advance(to: state)
+        // NB: read back, not assumed: the diff shows where the app's store is.
+        return advance(to: readState())
     }
 
     /// NB: a live store's history keeps every state (`replays: false`), so it never applies an

@@ -62,8 +62,7 @@ extension Dispatcher: LiveTap {
 final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     // NB: @unchecked Sendable is safe: `deliveries` is a dispatcher (thread-safe); the app's
     // closures are the app's own, called as the app's hook and the shell's sends are (see
-    // ``AppValue``); `delivering` is read and written only by the delivering thread, between the
-    // dispatcher's lock and unlock (handlers run under it); `restorer` is written before
+    // ``AppValue``); `latest` is behind its lock; `restorer` is written before
     // `restoring` is set (releasing) and read after it was seen set (acquiring).
     @usableFromInline
     struct Delivery: FluxCore.Action, @unchecked Sendable {
@@ -92,8 +91,6 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     @usableFromInline let readState: AppValue<() -> State>
     @usableFromInline let send: AppValue<(Action) -> Void>
     @usableFromInline let restore: AppValue<((State) -> Void)?>
-    /// The state the action being delivered left, for the feed's copies.
-    @usableFromInline var delivering: State?
 
     @inlinable
     init(state: @escaping () -> State, send: @escaping (Action) -> Void, restore: ((State) -> Void)?) {
@@ -112,11 +109,10 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
         deliveries.dispatch(Delivery(action: action, state: state))
     }
 
-    /// The store's state as the feed copies it: as the delivery under way left it, else the
-    /// newest one known.
+    /// The store's state as the feed copies it: the newest one known (during a delivery, the one
+    /// it left: deliveries are one at a time).
     @inlinable
     var state: State {
-        if let delivering { return delivering }
         if let latest = latest.withLock({ $0 }) { return latest }
         return stateNow()
     }
@@ -139,9 +135,7 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
                 if let restorer = self.restorer, restorer == .current { return }
                 return missed()
             }
-            self.delivering = delivery.state
             body(delivery.action)
-            self.delivering = nil
         }
     }
 

@@ -118,6 +118,26 @@ extension ActionCases {
     }
 }
 
+extension ActionCases {
+    /// A struct action listed in `actionTypes:` in command syntax: its name and each stored
+    /// property read where the runtime places it, not from how the whole value prints (a raw
+    /// value, a custom mirror), so that the line names the properties as the type declares them.
+    ///
+    /// NB: `value` is of the struct type of the case at `index` (the caller found the case by the
+    /// value's type); each parameter's offset and shape are that struct's field's.
+    func invocation<T>(ofStruct value: T, case index: Int) -> ActionInvocation {
+        let item = cases[index]
+        var invocation = ActionInvocation(name: item.signature.name)
+        withUnsafePointer(to: value) { pointer in
+            for (parameter, signature) in zip(item.parameters, item.signature.parameters) {
+                let field = parameter.shape.loadRaw(UnsafeRawPointer(pointer) + parameter.offset)
+                invocation.arguments.append(.init(label: signature.label, value: ValueReader.read(field)))
+            }
+        }
+        return invocation
+    }
+}
+
 /// Reads one argument from text into the memory of a parameter of one type.
 ///
 /// NB: the pointers handed to `initialize` and `deinitialize` come only from

@@ -38,8 +38,8 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
     private let actionCases: ActionCases
     private let report: @Sendable (String) -> Void
     private let progress: LockedValue<Progress>
-    /// Stops the listening, for a writer on a store's tap.
-    private var stopListening: (() -> Void)?
+    /// Stops the listening, for a writer on a store's tap; taken out by the first to call it.
+    private let stopListening = LockedValue<(() -> Void)?>(nil)
 
     /// - Parameters:
     ///   - file: the scenario file, open for writing; the writer closes it.
@@ -63,10 +63,19 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
         let registration = hub.register(
             hub.handler(
                 { [weak self] action in self?.record(action, isFollowUp: hub.isDeliveringFollowUp) }, missed: {}))
-        stopListening = { hub.unregister(registration) }
+        stopListening.withLock { $0 = { hub.unregister(registration) } }
     }
 
     @usableFromInline var error: ShellError? { progress.withLock { $0.error } }
+
+    /// Stops listening to the tap, once however often it is called (`finish`, then `close`).
+    private func stopListeningOnce() {
+        let stop = stopListening.withLock { stop in
+            defer { stop = nil }
+            return stop
+        }
+        stop?()
+    }
 
     private var isOpen: Bool { progress.withLock { $0.file != nil } }
 
@@ -95,7 +104,7 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
     ///
     /// - Throws: the failure that stopped the recording, now or before.
     @usableFromInline func finish() throws(ShellError) {
-        defer { stopListening?() }
+        defer { stopListeningOnce() }
         let outcome = progress.withLock { progress -> (error: ShellError?, isNew: Bool) in
             if let error = progress.error { return (error, false) }
             guard let file = progress.file, let state = progress.state else { return (nil, false) }
@@ -117,7 +126,7 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
 
     /// Closes the file without ending it; nothing more is written.
     @usableFromInline func close() {
-        stopListening?()
+        stopListeningOnce()
         progress.withLock { progress in
             progress.file?.close()
             progress.file = nil
