@@ -251,7 +251,8 @@ def test_garbage_on_the_socket_changes_nothing():
     app = App("garbage")
     random.seed(7)
     raw(app.socket, bytes(random.getrandbits(8) for _ in range(200_000)))
-    raw(app.socket, b"dispatch add title: " + b"x" * (20 << 20) + b"\nstate count\n")
+    # NB: a bound, not a wait: a debug build reads a 20 MiB line in about 5 s on a busy machine.
+    raw(app.socket, b"dispatch add title: " + b"x" * (20 << 20) + b"\nstate count\n", timeout=30)
     raw(app.socket, b"dispatch tick", read=False)
     raw(app.socket, b'{"fluxsh":1,"format":"json"}\n{"complete":' + b"[" * 100_000 + b"\n")
     raw(app.socket, b"\xff\xfe\x00\ndispatch add title: \"\\ud800\"\n")
@@ -262,7 +263,7 @@ def test_garbage_on_the_socket_changes_nothing():
                                 '[{"op":"~","path":"count","old":0,"new":1}]}',
                                 '{"line":2,"command":"state","path":"count","value":1}'],
           f"a client that sends commands only gets --format json: {back!r}")
-    long_line = raw(app.socket, b"dispatch add title: " + b"x" * (20 << 20) + b"\n").decode()
+    long_line = raw(app.socket, b"dispatch add title: " + b"x" * (20 << 20) + b"\n", timeout=30).decode()
     check("line longer than 16 MiB, skipped" in long_line, f"a 20 MiB line is reported: {long_line[:200]!r}")
     app.end()
 
