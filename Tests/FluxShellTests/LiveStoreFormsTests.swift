@@ -179,6 +179,33 @@ struct LiveStoreFormsTests {
         #expect(reads.withLock { $0 } == readsAtAttach + 1)
     }
 
+    /// A restore the app applies on its own thread, through an action its hook records there:
+    /// that action is the restore's, not the app's, and nothing is said to be missed.
+    @Test func aRestoreAppliedOnTheAppsThreadIsNotTheAppsAction() throws {
+        let queue = DispatchQueue(label: "the app's store")
+        let store = ReduxStore(queue: queue)
+        let live = LiveStore(
+            as: "todos", state: { queue.sync { store.state } }, actionTypes: Self.actionTypes,
+            send: { store.dispatch($0) },
+            restore: { state in
+                // NB: on the queue's own thread, as an app's main thread would apply it.
+                let done = DispatchSemaphore(value: 0)
+                queue.async {
+                    store.replace(state)
+                    done.signal()
+                }
+                done.wait()
+            })
+        store.afterReduce.append { action, state in live.record(action, state: state) }
+        let shell = Transcript(session: try Session(attachingTo: [live], wake: {}))
+        _ = shell.run("dispatch AddTodo title: \"Tea\"")
+        #expect(shell.run("undo") == [#"- todos[0]: {"title":"Tea","done":false}"#])
+        var output = OutputBuffer()
+        for step in shell.session.takeAppSteps() { Renderer().write(step, to: &output) }
+        #expect(output.text.isEmpty, "\(output.text)")
+        #expect(shell.run("history") == ["  1  AddTodo title: Tea   (undone)"])
+    }
+
     @Test func undoSetsTheAppsStoreThroughRestore() throws {
         let app = try App()
         app.store.dispatch(AddTodo(title: "Milk"))

@@ -84,6 +84,11 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     /// its own); on another, an action of the app's whose place against the restore is unknown.
     @usableFromInline let restoring = Atomic<Bool>(false)
     @usableFromInline var restorer: ThreadIdentity?
+    /// The state the shell is setting, and whether the hook recorded reaching it on another
+    /// thread (the restore's own action, applied on the app's thread): only that one is not
+    /// the app's.
+    @usableFromInline var restoreTarget: State?
+    @usableFromInline var restoreSeen = false
     /// The newest state the hook recorded (or the shell read or set): what the feed copies when
     /// it needs the latest state, without calling the app's `state` (which may wait for the
     /// app's thread, while that thread waits to record).
@@ -133,6 +138,10 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
             self.latest.withLock { $0 = delivery.state }
             if self.restoring.load(ordering: .acquiring) {
                 if let restorer = self.restorer, restorer == .current { return }
+                if !self.restoreSeen, let target = self.restoreTarget, Self.reaches(delivery.state, target) {
+                    self.restoreSeen = true
+                    return
+                }
                 return missed()
             }
             body(delivery.action)
@@ -166,10 +175,19 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     @usableFromInline
     func restoreState(_ state: State) {
         restorer = .current
+        restoreTarget = state
+        restoreSeen = false
         restoring.store(true, ordering: .releasing)
         restore.value?(state)
         restoring.store(false, ordering: .releasing)
+        restoreTarget = nil
         latest.withLock { $0 = state }
+    }
+
+    /// Whether `state` is `target` as values (what the restore's own action left).
+    @usableFromInline
+    static func reaches(_ state: State, _ target: State) -> Bool {
+        ValueDiffer.entries(from: target, to: state).isEmpty
     }
 
     @inlinable
