@@ -71,12 +71,11 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
     @usableFromInline let actionCases: ActionCases
     @usableFromInline let form: StoreObjectForm<Object, State, Action>
-    // NB: a runtime belongs to one session, used from one thread at a time (see `ReducerRuntime`).
-    @usableFromInline @exclusivity(unchecked) var object: Object
+    @usableFromInline var object: Object
     /// The state as of the last step: what was shown.
-    @usableFromInline @exclusivity(unchecked) var recorded: State
+    @usableFromInline var recorded: State
     let initialState: State
-    @usableFromInline @exclusivity(unchecked) var cachedJSON: JSONValue?
+    @usableFromInline var cachedJSON: JSONValue?
     @usableFromInline let differ = ValueDiffer()
     @usableFromInline let stateShape = TypeShape.of(State.self)
     @usableFromInline let trace: DispatchTrace
@@ -90,7 +89,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     /// history forgets entries).
     var baseline = Replay(start: 0, end: 0)
     /// The actions sent since the last recorded step.
-    @usableFromInline @exclusivity(unchecked) var pending: [Action] = []
+    @usableFromInline var pending: [Action] = []
     /// One per history entry.
     var replays: [Replay]
     var restoredWithoutAction = false
@@ -144,10 +143,11 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     @inlinable
     func attach(to dispatcher: Dispatcher<SessionAction>) {
         let id = ObjectIdentifier(self)
-        // NB: unowned(unsafe) is safe for the reason `ReducerRuntime.attach(to:)` gives.
-        dispatcher.register { [unowned(unsafe) self] envelope in
+        dispatcher.register { [unowned self] envelope in
             guard let payload = envelope.payload(for: id) else { return }
-            self.apply(unsafeDowncast(payload, to: TypedActionBox<Action>.self).action)
+            // NB: a payload is only ever delivered to the runtime that decoded it; the cast is
+            // checked all the same (a store object's `state:` read costs more than it).
+            self.apply((payload as! TypedActionBox<Action>).action)
         }
     }
 

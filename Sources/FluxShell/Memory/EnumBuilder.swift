@@ -38,6 +38,8 @@ extension ActionCases {
     func makeListed<Action>(_ index: Int, _ invocation: ActionInvocation, as _: Action.Type) throws(ShellError)
         -> (action: Action, printed: ActionInvocation?)
     {
+        // NB: as in `make`: the memory is allocated as the listed type's own (`Owner`), and
+        // `build` initializes all of it or none, so `move()` runs only on a complete value.
         func make<Owner>(_: Owner.Type) -> Result<(Any, ActionInvocation?), ShellError> {
             do {
                 return .success(
