@@ -18,9 +18,10 @@ struct CompleterTests {
         // NB: the words the shell takes, written out: not the list the completer itself reads.
         #expect(
             completer().complete("").candidates == [
-                "actions", "dispatch", "exhaustive", "exit", "expect", "help", "history", "invariants", "load", "quit",
-                "redo",
-                "reset", "save", "state", "stores", "undo", "unwatch", "use", "watch", "why",
+                "actions", "advance", "cancel", "dispatch", "effects", "exhaustive", "exit", "expect", "help",
+                "history",
+                "invariants", "load", "quit", "redo", "reset", "save", "state", "stores", "undo", "unwatch", "use",
+                "watch", "why",
             ])
         #expect(completer().complete("dis").candidates == ["dispatch"])
         #expect(completer().complete("s").candidates == ["save", "state", "stores"])

@@ -20,7 +20,10 @@ final class Transcript {
     func run(_ line: String) -> [String] {
         do throws(ShellError) {
             guard let command = try CommandParser.parse(line).command else { return [] }
-            return Renderer().lines(of: try session.execute(command), watching: session.watchFilter)
+            let result = try session.execute(command)
+            // NB: what effects did wrong follows the command's own lines, as the runner reports it.
+            let problems = (result.effectProblems ?? []).flatMap { Renderer().lines(of: Diagnostic($0)) }
+            return Renderer().lines(of: result, watching: session.watchFilter) + problems
         } catch {
             return Renderer().lines(of: Diagnostic(error))
         }

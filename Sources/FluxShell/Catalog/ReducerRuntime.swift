@@ -26,7 +26,11 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     let initialState: State
     @usableFromInline let reducer: Reducer
     @usableFromInline let validateAction: ((Action, State) throws -> Void)?
-    @usableFromInline let effect: ((Action, State) -> [Action])?
+    @usableFromInline let effect: StoreEffect<Action, State>?
+    /// Where an effect that takes time runs: the session's.
+    @usableFromInline let effects: EffectScheduler
+    /// How this store's effects hand their actions to the session; made at the first one.
+    private var sink: EffectSink<Action>?
     @usableFromInline let invariants: [StoreInvariant<State>]
     /// The state as of the last recorded step.
     @usableFromInline @exclusivity(unchecked) var recorded: State
@@ -49,11 +53,12 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         alias: String, initialState: State, reducer: Reducer,
         actionCases: ActionCases,
         validate: ((Action, State) throws -> Void)?,
-        effect: ((Action, State) -> [Action])?,
+        effect: StoreEffect<Action, State>?,
         invariants: [StoreInvariant<State>],
-        trace: DispatchTrace, historyEntries: Int, historyForgetsWholeWindows: Bool
+        trace: DispatchTrace, historyEntries: Int, historyForgetsWholeWindows: Bool, effects: EffectScheduler
     ) {
         self.trace = trace
+        self.effects = effects
         self.invariants = invariants
         self.alias = alias
         self.initialState = initialState
@@ -102,12 +107,52 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         let entries = recordStep()
         if history.replays { history.note(action, diff: entries) }
         trace.add(entries, of: alias)
-        guard let effect, let onFollowUp else { return }
-        for followUp in effect(action, state) {
-            // NB: this store gets the action as the effect made it, not rebuilt from its text: an
-            // `Error` or a closure in it has no text form, and a date would lose its sub-milliseconds.
-            onFollowUp(actionCases.announcement(of: followUp), TypedActionBox(followUp), ObjectIdentifier(self))
+        guard let effect else { return }
+        switch effect {
+        case .immediate(let effect):
+            guard let onFollowUp else { return }
+            for followUp in effect(action, state) {
+                // NB: this store gets the action as the effect made it, not rebuilt from its text: an
+                // `Error` or a closure in it has no text form, and a date would lose its sub-milliseconds.
+                onFollowUp(actionCases.announcement(of: followUp), TypedActionBox(followUp), ObjectIdentifier(self))
+            }
+        case .overTime(let effect):
+            start(effect, after: action)
         }
+    }
+
+    /// Starts an effect that takes time, with the state after `action`; it runs when the session
+    /// runs its effects, at the end of the command.
+    @usableFromInline
+    func start(
+        _ effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], after action: Action
+    ) {
+        let sink = self.sink ?? makeSink()
+        let app = AppValue((effect: effect, action: action, state: state))
+        let environment = effects.environment
+        let actionCases = self.actionCases
+        effects.start(after: actionCases.announcement(of: action).description) { record in
+            let context = EffectContext(environment: environment, record: record, sink: sink)
+            do {
+                context.deliverReturned(try await app.value.effect(app.value.action, app.value.state, context))
+            } catch is CancellationError {
+                // NB: a cancelled effect ends this way: nothing to report.
+            } catch {
+                record.scheduler?.report(ShellError("\(record.name) threw an error: \(error)"), from: record)
+            }
+        }
+    }
+
+    private func makeSink() -> EffectSink<Action> {
+        let actionCases = self.actionCases
+        let sink = EffectSink<Action>(
+            send: { [weak self] action in
+                guard let self else { return }
+                self.onFollowUp?(actionCases.announcement(of: action), TypedActionBox(action), ObjectIdentifier(self))
+            },
+            describe: { actionCases.announcement(of: $0).description })
+        self.sink = sink
+        return sink
     }
 
     @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {

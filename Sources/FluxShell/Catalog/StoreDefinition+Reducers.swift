@@ -25,7 +25,7 @@ extension StoreDefinition {
     public init<State, Action>(
         _ name: String,
         summary: String = "",
-        state: State,
+        state: @autoclosure @escaping () -> State,
         reduce: @escaping (inout State, Action) -> Void,
         validate: ((Action, State) throws -> Void)? = nil,
         effect: ((Action, State) -> [Action])? = nil,
@@ -33,7 +33,8 @@ extension StoreDefinition {
     ) {
         self.init(
             reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(Action.self),
-            reducer: InPlaceReducer(reduce), validate: validate, effect: effect, invariants: invariants)
+            reducer: InPlaceReducer(reduce), validate: validate, effect: effect.map(StoreEffect.immediate),
+            invariants: invariants)
     }
 
     /// A store whose reducer is pure, `(action, state) -> state`: Redux, ReSwift.
@@ -55,7 +56,7 @@ extension StoreDefinition {
     public init<State, Action>(
         _ name: String,
         summary: String = "",
-        state: State,
+        state: @autoclosure @escaping () -> State,
         reducer: @escaping (Action, State) -> State,
         validate: ((Action, State) throws -> Void)? = nil,
         effect: ((Action, State) -> [Action])? = nil,
@@ -63,7 +64,8 @@ extension StoreDefinition {
     ) {
         self.init(
             reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(Action.self),
-            reducer: PureReducer(reducer), validate: validate, effect: effect, invariants: invariants)
+            reducer: PureReducer(reducer), validate: validate, effect: effect.map(StoreEffect.immediate),
+            invariants: invariants)
     }
 
     /// A store whose actions are types (ReSwift, ClassyFlux, mini-swift), changed in place.
@@ -88,7 +90,7 @@ extension StoreDefinition {
     public init<State, Action>(
         _ name: String,
         summary: String = "",
-        state: State,
+        state: @autoclosure @escaping () -> State,
         actionTypes: [Any.Type],
         reduce: @escaping (inout State, Action) -> Void,
         validate: ((Action, State) throws -> Void)? = nil,
@@ -97,7 +99,8 @@ extension StoreDefinition {
     ) {
         self.init(
             reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(types: actionTypes),
-            reducer: InPlaceReducer(reduce), validate: validate, effect: effect, invariants: invariants,
+            reducer: InPlaceReducer(reduce), validate: validate, effect: effect.map(StoreEffect.immediate),
+            invariants: invariants,
             actionTypes: actionTypes)
     }
 
@@ -118,7 +121,7 @@ extension StoreDefinition {
     public init<State, Action>(
         _ name: String,
         summary: String = "",
-        state: State,
+        state: @autoclosure @escaping () -> State,
         actionTypes: [Any.Type],
         reducer: @escaping (Action, State) -> State,
         validate: ((Action, State) throws -> Void)? = nil,
@@ -127,17 +130,18 @@ extension StoreDefinition {
     ) {
         self.init(
             reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(types: actionTypes),
-            reducer: PureReducer(reducer), validate: validate, effect: effect, invariants: invariants,
+            reducer: PureReducer(reducer), validate: validate, effect: effect.map(StoreEffect.immediate),
+            invariants: invariants,
             actionTypes: actionTypes)
     }
 
     /// The one path of every reducer form.
     @inlinable
     init<Reducer: StoreReducer>(
-        reducing name: String, summary: String, state: Reducer.State, actionCases: ActionCases.Lazy,
+        reducing name: String, summary: String, state: @escaping () -> Reducer.State, actionCases: ActionCases.Lazy,
         reducer: Reducer,
         validate: ((Reducer.Action, Reducer.State) throws -> Void)?,
-        effect: ((Reducer.Action, Reducer.State) -> [Reducer.Action])?,
+        effect: StoreEffect<Reducer.Action, Reducer.State>?,
         invariants: [StoreInvariant<Reducer.State>],
         actionTypes: [Any.Type]? = nil
     ) {
@@ -148,10 +152,10 @@ extension StoreDefinition {
                 name, stateType: Reducer.State.self, actionType: Reducer.Action.self, actionTypes: actionTypes),
             makeRuntime: { load in
                 let runtime = ReducerRuntime(
-                    alias: load.alias, initialState: app.value.state, reducer: app.value.reducer,
+                    alias: load.alias, initialState: app.value.state(), reducer: app.value.reducer,
                     actionCases: actionCases.value, validate: app.value.validate, effect: app.value.effect,
                     invariants: invariants, trace: load.trace, historyEntries: load.historyEntries,
-                    historyForgetsWholeWindows: load.historyForgetsWholeWindows)
+                    historyForgetsWholeWindows: load.historyForgetsWholeWindows, effects: load.effects)
                 runtime.attach(to: load.dispatcher)
                 return runtime
             })

@@ -31,7 +31,7 @@ extension StoreDefinition {
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(Action.self),
-            form: StoreObjectForm(make: make, state: state, send: send, restore: restore), actionTypes: nil)
+            form: StoreObjectForm(make: { _ in make() }, state: state, send: send, restore: restore), actionTypes: nil)
     }
 
     /// A store object whose actions are types (ReSwift's and mini-swift's stores): each type in
@@ -59,6 +59,48 @@ extension StoreDefinition {
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(types: actionTypes),
+            form: StoreObjectForm(make: { _ in make() }, state: state, send: send, restore: restore),
+            actionTypes: actionTypes)
+    }
+
+    /// A store object made with the session's environment, so that what it reads of the world
+    /// (the date, new ids, random numbers, a clock to sleep on) is the same in every run:
+    ///
+    /// ```swift
+    /// StoreDefinition("todos", make: { env in TodoStore(now: { env.now }, uuid: { env.uuid() }) },
+    ///                 state: { $0.state }, send: { $0.dispatch($1) })
+    /// ```
+    ///
+    /// The parameters are those of ``init(_:summary:make:state:send:restore:)``; `make` is given
+    /// the session's ``ShellEnvironment``.
+    @inlinable
+    public init<Object: AnyObject, State, Action>(
+        _ name: String,
+        summary: String = "",
+        make: @escaping (ShellEnvironment) -> Object,
+        state: @escaping (Object) -> State,
+        send: @escaping (Object, Action) -> Void,
+        restore: ((Object, State) -> Void)? = nil
+    ) {
+        self.init(
+            objects: name, summary: summary, actionCases: ActionCases.Lazy(Action.self),
+            form: StoreObjectForm(make: make, state: state, send: send, restore: restore), actionTypes: nil)
+    }
+
+    /// A store object whose actions are types, made with the session's environment (see
+    /// ``init(_:summary:make:state:send:restore:)-(_,(ShellEnvironment)->Object,_,_,_)``).
+    @inlinable
+    public init<Object: AnyObject, State, Action>(
+        _ name: String,
+        summary: String = "",
+        make: @escaping (ShellEnvironment) -> Object,
+        state: @escaping (Object) -> State,
+        actionTypes: [Any.Type],
+        send: @escaping (Object, Action) -> Void,
+        restore: ((Object, State) -> Void)? = nil
+    ) {
+        self.init(
+            objects: name, summary: summary, actionCases: ActionCases.Lazy(types: actionTypes),
             form: StoreObjectForm(make: make, state: state, send: send, restore: restore), actionTypes: actionTypes)
     }
 
@@ -75,7 +117,7 @@ extension StoreDefinition {
             makeRuntime: { load throws(ShellError) in
                 let runtime = try StoreObjectRuntime(
                     alias: load.alias, form: app.value, actionCases: actionCases.value, trace: load.trace,
-                    historyEntries: load.historyEntries)
+                    historyEntries: load.historyEntries, environment: load.environment)
                 runtime.attach(to: load.dispatcher)
                 return runtime
             })

@@ -78,7 +78,7 @@ public struct StoreDefinition: Sendable {
     public init<M: Mutation & Sendable>(
         _ name: String,
         summary: String = "",
-        state: M.State,
+        state: @autoclosure @escaping () -> M.State,
         mutation: M,
         validate: (@Sendable (M.Action, M.State) throws -> Void)? = nil,
         effect: (@Sendable (M.Action, M.State) -> [M.Action])? = nil,
@@ -86,7 +86,8 @@ public struct StoreDefinition: Sendable {
     ) {
         self.init(
             reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(M.Action.self),
-            reducer: MutationReducer(mutation), validate: validate, effect: effect, invariants: invariants)
+            reducer: MutationReducer(mutation), validate: validate, effect: effect.map(StoreEffect.immediate),
+            invariants: invariants)
     }
 }
 
@@ -100,6 +101,10 @@ struct StoreLoad {
     /// store's initial state.
     @usableFromInline let historyEntries: Int
     @usableFromInline let historyForgetsWholeWindows: Bool
+    /// The session's effects: where an effect that takes time runs.
+    @usableFromInline let effects: EffectScheduler
+    /// The session's environment, which `make` and effects are given.
+    @usableFromInline var environment: ShellEnvironment { effects.environment }
 }
 
 extension StoreDefinition {

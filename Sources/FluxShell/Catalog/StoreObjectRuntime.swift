@@ -4,7 +4,7 @@ import FluxCore
 /// it an action and, optionally, set its state.
 @usableFromInline
 struct StoreObjectForm<Object: AnyObject, State, Action> {
-    @usableFromInline let make: () -> Object
+    @usableFromInline let make: (ShellEnvironment) -> Object
     @usableFromInline let state: (Object) -> State
     @usableFromInline let send: (Object, Action) -> Void
     @usableFromInline let restore: ((Object, State) -> Void)?
@@ -13,7 +13,8 @@ struct StoreObjectForm<Object: AnyObject, State, Action> {
 
     @inlinable
     init(
-        make: @escaping () -> Object, state: @escaping (Object) -> State, send: @escaping (Object, Action) -> Void,
+        make: @escaping (ShellEnvironment) -> Object, state: @escaping (Object) -> State,
+        send: @escaping (Object, Action) -> Void,
         restore: ((Object, State) -> Void)?
     ) {
         self.make = make
@@ -93,17 +94,20 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     /// One per history entry.
     var replays: [Replay]
     var restoredWithoutAction = false
+    /// The session's environment, which `make` is given.
+    let environment: ShellEnvironment
 
     @usableFromInline
     init(
         alias: String, form: StoreObjectForm<Object, State, Action>, actionCases: ActionCases, trace: DispatchTrace,
-        historyEntries: Int
+        historyEntries: Int, environment: ShellEnvironment
     ) throws(ShellError) {
         self.alias = alias
+        self.environment = environment
         self.form = form
         self.actionCases = actionCases
         self.trace = trace
-        object = try Self.make(form, alias: alias)
+        object = try Self.make(form, alias: alias, in: environment)
         let state = try Self.state(of: object, form, alias: alias)
         initialState = state
         recorded = state
@@ -112,8 +116,10 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     }
 
     /// A new store object from the app's `make`, refused when a load holds it already.
-    static func make(_ form: StoreObjectForm<Object, State, Action>, alias: String) throws(ShellError) -> Object {
-        let object = form.make()
+    static func make(_ form: StoreObjectForm<Object, State, Action>, alias: String, in environment: ShellEnvironment)
+        throws(ShellError) -> Object
+    {
+        let object = form.make(environment)
         guard form.made.claim(object) else {
             throw ShellError(
                 "store '\(alias)': make: returned a store object that is in use already (\(TypeNames.display(Object.self)))",
@@ -248,7 +254,9 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
                 return self.advance(to: self.form.state(self.object))
             }
         }
-        let fresh = try Self.make(form, alias: alias)
+        // NB: a store made again gets an environment of its own, at the start of time: replaying
+        // must not take ids or random numbers from the session's.
+        let fresh = try Self.make(form, alias: alias, in: ShellEnvironment(seed: environment.seed))
         for action in actions { form.send(fresh, action) }
         let reached = try Self.state(of: fresh, form, alias: alias)
         guard history.reaches(reached, target) else {

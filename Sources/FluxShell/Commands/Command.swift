@@ -24,6 +24,12 @@
     /// `unwatch PATH...`; no paths removes them all.
     case unwatch([ValuePath])
     case save(file: String)
+    /// `advance [SECONDS]`: moves the session's clock (to the earliest deadline when `nil`).
+    case advance(Duration?)
+    /// `effects`: lists the effects still running.
+    case effects
+    /// `cancel`: cancels every running effect.
+    case cancel
     case exhaustive(Bool)
     case quit
 
@@ -47,6 +53,9 @@
         case .watch: "watch"
         case .unwatch: "unwatch"
         case .save: "save"
+        case .advance: "advance"
+        case .effects: "effects"
+        case .cancel: "cancel"
         case .exhaustive: "exhaustive"
         case .quit: "quit"
         }
@@ -55,7 +64,7 @@
     /// Whether the command may change state, and so is followed by its expected diff lines.
     public var changesState: Bool {
         switch self {
-        case .dispatch, .dispatchReading, .undo, .redo, .reset: true
+        case .dispatch, .dispatchReading, .undo, .redo, .reset, .advance: true
         default: false
         }
     }

@@ -8,7 +8,9 @@
     /// Every command word, for `help`, completion and did-you-mean.
     public static let commandWords = [
         "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",
-        "reset", "expect", "why", "watch", "unwatch", "invariants", "save", "exhaustive", "quit", "exit",
+        "reset", "expect", "why", "watch", "unwatch", "invariants", "save", "advance", "effects", "cancel",
+        "exhaustive",
+        "quit", "exit",
     ]
     /// What an attached session also completes: `detach` (a word of `quit` everywhere).
     public static let attachedCommandWords = commandWords + ["detach"]
@@ -115,6 +117,16 @@
         case "invariants":
             try expectCount(arguments, 0...0, usage: "invariants")
             return .invariants
+        case "advance":
+            try expectCount(arguments, 0...1, usage: "advance [SECONDS]")
+            guard let argument = arguments.first else { return .advance(nil) }
+            return .advance(try ShellClock.duration(argument.text))
+        case "effects":
+            try expectCount(arguments, 0...0, usage: "effects")
+            return .effects
+        case "cancel":
+            try expectCount(arguments, 0...0, usage: "cancel")
+            return .cancel
         case "watch", "unwatch":
             var paths: [ValuePath] = []
             for argument in arguments { paths.append(try path(argument)) }

@@ -141,6 +141,14 @@
             // NB: on a terminal, a value wider than it prints as the whole state does.
             guard !path.isRoot else { return body(.text(JSONText.pretty(value))) }
             body(.text(JSONText.fitting(value, width: width ?? .max).joined(separator: "\n")))
+        case .effects(let listing):
+            if listing.isAttached {
+                return body(
+                    .text(
+                        "(the attached app's effects run on its own clock: the shell neither lists nor advances them)"))
+            }
+            guard !listing.entries.isEmpty else { return body(.text("(no effects running)")) }
+            for entry in listing.entries { body(.text(entry.text)) }
         case .invariantsHeld(0):
             body(.text("(no loaded store declares invariants)"))
         case .invariantsHeld:
@@ -240,6 +248,16 @@
                     ]))
             }
             fields = [("history", .array(items))]
+        case .effects(let listing):
+            let items = listing.entries.map { entry in
+                var object = JSONObject([("number", .int(entry.number)), ("action", .string(entry.action))])
+                if let line = entry.line { object["line"] = .int(line) }
+                object["waitsFor"] = entry.waitsFor.map { .string($0) } ?? .null
+                object["cancelled"] = .bool(entry.isCancelled)
+                return JSONValue.object(object)
+            }
+            fields = [("effects", .array(items))]
+            if listing.isAttached { fields.append(("attached", .bool(true))) }
         case .expectationHeld: fields = [("passed", .bool(true))]
         case .invariantsHeld(let count): fields = [("passed", .bool(true)), ("invariants", .int(count))]
         case .why(let listing):

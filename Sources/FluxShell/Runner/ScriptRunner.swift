@@ -27,6 +27,9 @@
         /// command before (scripts, scenarios); the interactive shell refuses them instead, as it
         /// could only say whether they matched when the next line is typed.
         public var acceptsExpectedLines = true
+        /// The script fails at its last line when effects are still running there (scenarios:
+        /// what an effect still does at the end was not checked).
+        public var failsWithRunningEffects = false
 
         public init() {}
     }
@@ -152,6 +155,22 @@
             feed(line, number: number, file: file)
         }
         finish()
+        if options.failsWithRunningEffects {
+            failIfEffectsRun(at: SourceLocation(file: file, line: max(number, 1)))
+        }
+    }
+
+    /// Fails at `location` when effects are still running: each named with the line that
+    /// started it and what it waits for.
+    public func failIfEffectsRun(at location: SourceLocation) {
+        let running = session.runningEffects
+        guard !running.isEmpty else { return }
+        let count = running.count == 1 ? "an effect is" : "\(running.count) effects are"
+        record(
+            Diagnostic(
+                .failedLine, "the scenario ends while \(count) still running", at: location,
+                details: running.map { "    " + $0.text }
+                    + ["  (advance the clock until they end, or cancel them before the end)"]))
     }
 
     /// Runs one line (without its newline) read from `file`.
@@ -252,6 +271,7 @@
     @inline(__always)
     private func run(_ command: Command, line: String?, expectsFailure: Bool, at location: SourceLocation) {
         if options.echo { output?.echo(line.map(Self.trimmed) ?? command.description) }
+        session.line = location.line
         let result: CommandResult
         do {
             result = try session.execute(command)
@@ -268,6 +288,9 @@
                     hint: "remove the '! ' if it should succeed"))
         }
         output?.print(result, of: command, at: location, in: session)
+        if let problems = result.effectProblems {
+            for problem in problems { fail(at: location, problem) }
+        }
         if command.changesState, let line {
             let isRequired = options.exhaustive || session.isExhaustive
             if let spare = sparePending {

@@ -138,6 +138,7 @@ public struct ScenarioRunner: Sendable {
         var scriptOptions = ScriptRunner.Options()
         scriptOptions.exhaustive = options.exhaustive
         scriptOptions.collectsDiffBlocks = options.update
+        scriptOptions.failsWithRunningEffects = true
         let session = Session(catalog: catalog)
         let runner = ScriptRunner(session: session, options: scriptOptions, output: nil)
         runner.beforeEachLine = options.beforeEachLine

@@ -15,6 +15,10 @@
     public var followUpLimitReached: Int?
     /// `quit` or `exit`.
     public var quits = false
+    /// What went wrong with effects while the command ran (an effect that ran over its time, one
+    /// that threw, one that sent after it was cancelled): each an error at the command's line.
+    /// What the command changed stands.
+    public var effectProblems: [ShellError]?
 
     public init() {}
 
@@ -60,6 +64,8 @@
     indirect case why(WhyListing)
     /// `watch` with no paths: the watched paths as typed.
     indirect case watches([String])
+    /// `effects`: the effects still running.
+    indirect case effects(EffectListing)
     /// `save`: the file and how many state-changing commands it holds.
     indirect case saved(file: String, commands: Int)
     /// `help [COMMAND]`

@@ -27,8 +27,10 @@ final class DispatchTrace {
         set { steps.storeCount = newValue }
     }
 
-    /// Starts tracing a command.
-    func start() {
+    /// Starts tracing a command; `withOwnStep` for one that dispatches no action of its own
+    /// (`advance`), whose every step is a follow-up.
+    func start(withOwnStep: Bool = false) {
+        if withOwnStep { steps.own = CommandDiff.Step(followUp: nil, entries: []) }
         steps.isTracing = true
         steps.followUpCount = 0
         steps.followUpLimitReached = false

@@ -81,6 +81,18 @@ enum HelpText {
             summary: "Writes the session as a scenario that 'fluxsh test' replays.",
             example: "save Scenarios/mine.scenario"),
         Entry(
+            word: "advance", usage: "advance [SECONDS]",
+            summary:
+                "Moves the session's clock (alone, to the next effect's deadline) and runs the effects that wake, printing what they send.",
+            example: "advance 0.3"),
+        Entry(
+            word: "effects", usage: "effects",
+            summary: "Lists the effects still running: the line that started each and what it waits for.",
+            example: "effects"),
+        Entry(
+            word: "cancel", usage: "cancel",
+            summary: "Cancels every running effect (a scenario may end with none running).", example: "cancel"),
+        Entry(
             word: "exhaustive", usage: "exhaustive on|off",
             summary: "In scenarios: every later state-changing command must list its expected diff lines.",
             example: "exhaustive on"),

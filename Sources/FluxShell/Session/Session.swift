@@ -64,6 +64,8 @@ import FluxCore
 
     /// The steps of the command being dispatched: its own, then the follow-ups'.
     let trace = DispatchTrace()
+    /// The effects that take time, and the environment they and `make` are given.
+    let effects: EffectScheduler
     final class LoadedStore {
         let runtime: any StoreRuntime
         let definition: StoreDefinition
@@ -82,8 +84,10 @@ import FluxCore
     /// - Parameters:
     ///   - catalog: the stores `load` can create.
     ///   - historyLimit: how many state-changing commands `undo` can go back.
-    public init(catalog: StoreCatalog, historyLimit: Int = 1_000) {
+    ///   - seed: what the environment's random generator is seeded with (`explore`: the run's seed).
+    public init(catalog: StoreCatalog, historyLimit: Int = 1_000, seed: UInt64 = 0) {
         self.catalog = catalog
+        self.effects = EffectScheduler(environment: ShellEnvironment(seed: seed))
         self.hot = Hot(timeline: Timeline(historyLimit: historyLimit))
         // NB: registered before any store's handler, so each action's step begins before the
         // stores add to it. A handler rather than a middleware: the dispatcher's path without
@@ -93,6 +97,24 @@ import FluxCore
     }
 
     deinit { live?.feed.stop() }
+
+    /// The session's environment: its time, ids, random numbers and clock.
+    public var environment: ShellEnvironment { effects.environment }
+
+    /// The line of the command about to run, which the effects it starts are listed with.
+    public var line: Int? {
+        get { effects.line }
+        set { effects.line = newValue }
+    }
+
+    /// How long one command's effects may run without each ending or sleeping on the clock.
+    public var effectTimeLimit: Duration {
+        get { effects.timeLimit }
+        set { effects.timeLimit = newValue }
+    }
+
+    /// The effects still running, as `effects` lists them.
+    public var runningEffects: [EffectListing.Entry] { effects.listing }
 
     /// The alias of the active store, if any.
     public var activeAlias: String? { activeIndex.map { stores[$0].alias } }
@@ -164,6 +186,9 @@ import FluxCore
         case .watch(let paths): return try watch(paths)
         case .unwatch(let paths): return try unwatch(paths)
         case .save(let file): return try save(to: file)
+        case .advance(let duration): return try advance(by: duration)
+        case .effects: return try listEffects()
+        case .cancel: return try cancelEffects()
         case .exhaustive(let on):
             isExhaustive = on
             return CommandResult()
@@ -196,7 +221,7 @@ import FluxCore
         let runtime = try makeRuntime(
             StoreLoad(
                 alias: alias, dispatcher: dispatcher, trace: trace, historyEntries: history.entries.count,
-                historyForgetsWholeWindows: history.forgetsWholeWindows))
+                historyForgetsWholeWindows: history.forgetsWholeWindows, effects: effects))
         add(runtime, definition)
         return CommandResult(.loaded(store: name, alias: alias))
     }
@@ -248,27 +273,23 @@ import FluxCore
         let invocation = resolved.printed
         trace.start()
         dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: false, payloads: resolved.payloads))
+        // NB: the effects the action started run to their end or their first wait on the clock,
+        // their actions steps of this command; a session with none checks one flag.
+        if !effects.isIdle { effects.run() }
         // NB: moved out, not copied: no reference counting for what the stores filled.
         let (ownStep, followUps) = trace.finish()
-        let isUnchanged: Bool
-        if ownStep.entries.isEmpty, followUps.allSatisfy({ $0.entries.isEmpty }) {
-            isUnchanged = true
-        } else if followUps.isEmpty {
-            isUnchanged = false
-        } else {
-            // NB: steps can cancel out (a search repeated): compare the ends of the command.
-            isUnchanged = stores.allSatisfy { $0.runtime.isUnchanged(since: history.cursor) }
-        }
-        let diff = CommandDiff(ownStep: ownStep, followUpSteps: followUps, isUnchanged: isUnchanged)
+        let diff = CommandDiff(ownStep: ownStep, followUpSteps: followUps, isUnchanged: isUnchanged(ownStep, followUps))
         // NB: the stores are read before the timeline is changed: both are parts of `hot`, and the
         // two accesses must not overlap.
         let loaded = stores
         timeline.record(invocation, followUps: followUps.compactMap { $0.followUp }, diff: diff, in: loaded)
         // NB: the printed form travels with the result only when it differs from the text: a
         // result is copied on its way out, and an action is reference counting.
-        return CommandResult(
+        var result = CommandResult(
             diff, printedAction: resolved.retyped,
             followUpLimitReached: trace.followUpLimitReached ? followUpLimit : nil)
+        if !effects.problems.isEmpty { result.effectProblems = effects.takeProblems() }
+        return result
     }
 
     /// Queues an effect's follow-up action: typed for the store whose effect made it, from its

@@ -18,8 +18,9 @@ struct SessionHistory {
         /// NB: an index, not the diff itself: keeping the diff here too cost 5 reference counts
         /// and 5 % of a piped `dispatch set N` (2.09 -> 2.20 s per million lines).
         var transcriptIndex: Int?
-        /// What a step no command made says of itself: `(3 changes dropped)` for the app's actions
-        /// an attached shell read too slowly to see.
+        /// What a step that is not a dispatch or a reset says of itself: the command (`advance
+        /// 0.3`), or, for a step no command made, `(3 changes dropped)` for the app's actions an
+        /// attached shell read too slowly to see.
         var note: String?
 
         /// The step in command syntax (`increment`, `add title: milk`, `reset`), rendered when

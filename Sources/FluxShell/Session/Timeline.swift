@@ -35,6 +35,17 @@ struct Timeline {
         transcript.append(.dispatch(invocation), diff: diff)
     }
 
+    /// The step of a command that dispatches no action itself (`advance`): the actions effects
+    /// sent while it ran, and what it printed.
+    mutating func record(
+        _ command: Command, followUps: [ActionInvocation], diff: CommandDiff, in stores: [Session.LoadedStore]
+    ) {
+        appendStep(
+            action: nil, followUps: followUps, in: stores, transcriptIndex: transcript.nextIndex,
+            note: command.description)
+        transcript.append(command, diff: diff)
+    }
+
     /// A step no command made: the states an attached shell was sent again after the app's
     /// actions it read too slowly to see (`note` says how many). A scenario cannot replay it, so
     /// the transcript leaves it out.

@@ -1,0 +1,263 @@
+import Foundation
+
+/// The world a session's stores read, the same in every process and every run (see "Effects
+/// over time" in the reference): `now` starts at 2026-01-01T00:00:00Z and moves only with
+/// `advance`, `uuid()` counts up from `00000000-0000-0000-0000-000000000001`, `random` is a
+/// generator seeded with 0 (in `explore`, with the run's seed), and `clock` is a `Clock` whose
+/// time moves only with `advance`.
+///
+/// Copies share the session's generators, so `env.uuid()` works on a `let`:
+///
+/// ```swift
+/// StoreDefinition("todos", make: { env in TodoStore(now: { env.now }, uuid: { env.uuid() }) }, …)
+/// ```
+public struct ShellEnvironment: Sendable {
+    @usableFromInline let core: EnvironmentCore
+
+    init(core: EnvironmentCore) { self.core = core }
+
+    /// An environment of its own, seeded with `seed`, at the start of time.
+    public init(seed: UInt64 = 0) { self.init(core: EnvironmentCore(seed: seed)) }
+
+    /// What `random` was seeded with.
+    var seed: UInt64 { core.seed }
+
+    /// When every session's time starts: 2026-01-01T00:00:00Z.
+    public static let start = Date(timeIntervalSince1970: 1_767_225_600)
+
+    /// The session's current date: ``start`` plus the time `advance` moved.
+    public var now: Date {
+        let elapsed = core.elapsed.components
+        return Self.start.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18)
+    }
+
+    /// The next id: `00000000-0000-0000-0000-000000000001`, then `…0002`, in order.
+    public func uuid() -> UUID {
+        let count = core.nextUUIDCount()
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            for index in 0..<8 { raw[15 - index] = UInt8(truncatingIfNeeded: count >> (8 * UInt64(index))) }
+        }
+        return UUID(uuid: bytes)
+    }
+
+    /// The session's random number generator: `Int.random(in: 1...6, using: &env.random)`.
+    public var random: ShellRandom {
+        get { ShellRandom(core: core) }
+        // NB: a generator is a view of the session's: nothing to store back.
+        nonmutating set {}
+    }
+
+    /// The session's clock: sleeping on it waits until `advance` moves it past the deadline.
+    public var clock: ShellClock { ShellClock(core: core) }
+}
+
+/// The session's random number generator (``ShellEnvironment/random``): SplitMix64, seeded with
+/// 0, or with the run's seed in `explore`. Every copy draws from the same sequence.
+public struct ShellRandom: RandomNumberGenerator, Sendable {
+    let core: EnvironmentCore
+
+    public mutating func next() -> UInt64 { core.nextRandom() }
+}
+
+/// A clock whose time moves only when the session's `advance` moves it (TCA's `TestClock`, made
+/// the session's): an effect that sleeps on it waits, listed by `effects`, until then.
+public struct ShellClock: Clock, Sendable {
+    /// A point in the session's time: how long after its start.
+    public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
+        /// The time since the session started.
+        public var offset: Duration
+
+        public init(offset: Duration) { self.offset = offset }
+
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (left: Instant, right: Instant) -> Bool { left.offset < right.offset }
+    }
+
+    let core: EnvironmentCore
+
+    public var now: Instant { Instant(offset: core.elapsed) }
+    public var minimumResolution: Duration { .zero }
+
+    /// Waits until the session's time reaches `deadline`, or throws `CancellationError` when the
+    /// task is cancelled (`cancel`, or an effect that ran over its time).
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        let sleeper = Sleeper(deadline: deadline.offset, effect: EffectRecord.current)
+        let core = self.core
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+                core.park(sleeper, continuation)
+            }
+        } onCancel: {
+            core.cancel(sleeper)
+        }
+    }
+}
+
+/// One task waiting on the session's clock.
+final class Sleeper: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: every member but the two lets is touched only with the
+    // environment's lock held (see `EnvironmentCore`).
+    let deadline: Duration
+    let effect: EffectRecord?
+    var continuation: UnsafeContinuation<Void, any Error>?
+    var isCancelled = false
+    /// The order it began to sleep in: sleepers with one deadline wake in that order.
+    var order = 0
+
+    init(deadline: Duration, effect: EffectRecord?) {
+        self.deadline = deadline
+        self.effect = effect
+    }
+}
+
+/// What every copy of a session's ``ShellEnvironment`` shares: the time, the id and random
+/// generators, and the tasks asleep on the clock.
+@usableFromInline
+final class EnvironmentCore: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: every mutable member is touched only with `lock` held.
+    // Effects run on the session's thread, but the app's own tasks may read the time or sleep on
+    // the clock from any thread.
+    private let lock = NSLock()
+    private var time: Duration = .zero
+    private var uuids: UInt64 = 0
+    private var generator: SeededRandom
+    /// Sorted by deadline, then by the order they began to sleep.
+    private var sleepers: [Sleeper] = []
+    private var sleeps = 0
+
+    /// What the random generator was seeded with.
+    let seed: UInt64
+
+    init(seed: UInt64) {
+        self.seed = seed
+        generator = SeededRandom(seed: seed)
+    }
+
+    var elapsed: Duration { lock.withLock { time } }
+
+    func nextUUIDCount() -> UInt64 {
+        lock.withLock {
+            uuids &+= 1
+            return uuids
+        }
+    }
+
+    func nextRandom() -> UInt64 { lock.withLock { generator.next() } }
+
+    /// Parks `sleeper` until the time reaches its deadline; at once when it is there already or
+    /// the sleep was cancelled before it parked.
+    func park(_ sleeper: Sleeper, _ continuation: UnsafeContinuation<Void, any Error>) {
+        enum Outcome { case parked, due, cancelled }
+        let outcome = lock.withLock { () -> Outcome in
+            if sleeper.isCancelled { return .cancelled }
+            if sleeper.deadline <= time { return .due }
+            sleeps += 1
+            sleeper.order = sleeps
+            sleeper.continuation = continuation
+            let index = sleepers.firstIndex { $0.deadline > sleeper.deadline } ?? sleepers.endIndex
+            sleepers.insert(sleeper, at: index)
+            sleeper.effect?.sleepers += 1
+            return .parked
+        }
+        switch outcome {
+        case .parked: break
+        case .due: continuation.resume()
+        case .cancelled: continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Wakes `sleeper` with `CancellationError`, or marks it so that it does not park.
+    func cancel(_ sleeper: Sleeper) {
+        let continuation = lock.withLock { () -> UnsafeContinuation<Void, any Error>? in
+            sleeper.isCancelled = true
+            guard let continuation = sleeper.continuation else { return nil }
+            sleeper.continuation = nil
+            sleepers.removeAll { $0 === sleeper }
+            sleeper.effect?.sleepers -= 1
+            return continuation
+        }
+        continuation?.resume(throwing: CancellationError())
+    }
+
+    /// The earliest deadline of a task asleep on the clock, if any.
+    var nextDeadline: Duration? { lock.withLock { sleepers.first?.deadline } }
+
+    /// Moves the time to `deadline` (never back) and wakes every sleeper due by then, in order.
+    func move(to deadline: Duration) {
+        let due = lock.withLock { () -> [UnsafeContinuation<Void, any Error>] in
+            if deadline > time { time = deadline }
+            let count = sleepers.firstIndex { $0.deadline > time } ?? sleepers.endIndex
+            let woken = sleepers[..<count]
+            sleepers.removeFirst(count)
+            return woken.compactMap { sleeper in
+                sleeper.effect?.sleepers -= 1
+                defer { sleeper.continuation = nil }
+                return sleeper.continuation
+            }
+        }
+        for continuation in due { continuation.resume() }
+    }
+
+    /// Whether a task of `effect` sleeps on the clock.
+    func isAsleep(_ effect: EffectRecord) -> Bool { lock.withLock { effect.sleepers > 0 } }
+
+    /// The earliest deadline among `effect`'s sleepers.
+    func deadline(of effect: EffectRecord) -> Duration? {
+        lock.withLock { sleepers.first { $0.effect === effect }?.deadline }
+    }
+}
+
+extension ShellClock {
+    /// The longest `advance` takes, in seconds (about 31 years).
+    static let maximumAdvance: Int64 = 1_000_000_000
+
+    /// A number of seconds as `advance` takes it: decimal, not negative, at most
+    /// ``maximumAdvance``, read exactly (`0.3` is 300 ms, as `.milliseconds(300)` is).
+    static func duration(_ text: Substring) throws(ShellError) -> Duration {
+        let usage = ShellError(
+            "advance takes a number of seconds, 0 or more (e.g. 0.3 or 5), not '\(text)'", hint: "e.g. advance 0.5")
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0]
+        let fraction = parts.count > 1 ? parts[1] : ""
+        guard !(whole.isEmpty && fraction.isEmpty), whole.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            fraction.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else { throw usage }
+        let significant = whole.drop { $0 == "0" }
+        guard significant.count <= 10, let seconds = Int64(whole.isEmpty ? "0" : whole), seconds <= maximumAdvance
+        else {
+            throw ShellError(
+                "advance moves the clock at most \(maximumAdvance) seconds at a time, not \(text)",
+                hint: "advance in several steps")
+        }
+        guard fraction.count <= 18 else {
+            throw ShellError(
+                "advance takes seconds to at most 18 decimals (attoseconds), not '\(text)'", hint: "e.g. advance 0.001")
+        }
+        var attoseconds: Int64 = 0
+        for (index, digit) in fraction.utf8.enumerated() {
+            var place: Int64 = 1
+            for _ in 0..<(17 - index) { place *= 10 }
+            attoseconds += Int64(digit - 0x30) * place
+        }
+        guard seconds < maximumAdvance || attoseconds == 0 else {
+            throw ShellError(
+                "advance moves the clock at most \(maximumAdvance) seconds at a time, not \(text)",
+                hint: "advance in several steps")
+        }
+        return Duration(secondsComponent: seconds, attosecondsComponent: attoseconds)
+    }
+
+    /// A duration in seconds, exactly and with no more digits than it needs: `0.3`, `5`.
+    static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        guard attoseconds != 0 else { return String(seconds) }
+        var fraction = String(abs(attoseconds))
+        fraction = String(repeating: "0", count: 18 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        let sign = seconds < 0 || attoseconds < 0 ? "-" : ""
+        return sign + String(abs(seconds)) + "." + fraction
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import Testing
+
+@_spi(Engine) @testable import FluxShell
+
+/// A feature with effects that take time, as a TCA reducer and its `.run` effects are written
+/// for the shell: a search that answers after 300 ms, a timer that ticks every second, and the
+/// effects that misbehave (spin, throw, send after they were cancelled).
+enum Clocked {
+    struct State: Equatable {
+        var query = ""
+        var results: [String] = []
+        var ticks = 0
+        var ids: [UUID] = []
+    }
+
+    enum Action: Equatable {
+        case search(String)
+        case response([String])
+        case startTimer
+        case tick
+        case spin
+        case fail
+        case stubborn
+        case newID
+        case stamped(UUID)
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String { "the server said no" }
+    }
+
+    static func reduce(_ state: inout State, _ action: Action) {
+        switch action {
+        case .search(let query): state.query = query
+        case .response(let results): state.results = results
+        case .tick: state.ticks += 1
+        case .stamped(let id): state.ids.append(id)
+        case .startTimer, .spin, .fail, .stubborn, .newID: break
+        }
+    }
+
+    static func effect(_ action: Action, _ state: State, _ context: EffectContext<Action>) async throws -> [Action] {
+        let clock = context.environment.clock
+        switch action {
+        case .search(let query):
+            try await clock.sleep(for: .milliseconds(300))
+            return [.response([query + "-1", query + "-2"])]
+        case .startTimer:
+            while true {
+                try await clock.sleep(for: .seconds(1))
+                context.send(.tick)
+            }
+        case .spin:
+            while true { await Task.yield() }
+        case .fail:
+            throw Failure()
+        case .stubborn:
+            // NB: ignores its cancellation, and sends anyway.
+            try? await clock.sleep(for: .seconds(10))
+            context.send(.tick)
+            return []
+        case .newID:
+            return [.stamped(context.environment.uuid())]
+        case .response, .tick, .stamped:
+            return []
+        }
+    }
+
+    static let catalog = StoreCatalog([
+        StoreDefinition("clocked", state: State(), reduce: reduce, effect: effect)
+    ])
+}
+
+struct EffectsTests {
+    private func shell() -> Transcript {
+        let shell = Transcript(catalog: Clocked.catalog)
+        shell.run("load clocked")
+        return shell
+    }
+
+    @Test func anEffectWaitsOnTheClockUntilAdvanceMovesItPastItsDeadline() {
+        let shell = shell()
+        #expect(shell.run("dispatch search ab") == [#"~ query: "" -> "ab""#])
+        #expect(shell.run("effects") == ["effect 1 (search ab): waits 0.3 s on the clock"])
+        #expect(shell.run("advance 0.2") == ["(no changes)"])
+        #expect(shell.run("effects") == ["effect 1 (search ab): waits 0.1 s on the clock"])
+        #expect(
+            shell.run("advance 0.1") == [
+                #"=> response ["ab-1","ab-2"]"#, #"+ results[0]: "ab-1""#, #"+ results[1]: "ab-2""#,
+            ])
+        #expect(shell.run("effects") == ["(no effects running)"])
+        #expect(shell.session.environment.now == ShellEnvironment.start.addingTimeInterval(0.3))
+    }
+
+    @Test func advanceWithNoNumberGoesToTheEarliestDeadline() {
+        let shell = shell()
+        shell.run("dispatch startTimer")
+        shell.run("dispatch search q")
+        #expect(shell.run("advance").first == #"=> response ["q-1","q-2"]"#)
+        #expect(shell.run("advance") == ["=> tick", "~ ticks: 0 -> 1"])
+        #expect(shell.run("advance 2.5") == ["=> tick", "~ ticks: 1 -> 2", "=> tick", "~ ticks: 2 -> 3"])
+        #expect(shell.run("effects") == ["effect 1 (startTimer): waits 0.5 s on the clock"])
+        #expect(shell.run("cancel") == [])
+        #expect(shell.run("effects") == ["(no effects running)"])
+    }
+
+    @Test func theActionsEffectsSendAreStepsOfTheTimelineThatUndoAndHistorySee() {
+        let shell = shell()
+        shell.run("dispatch startTimer")
+        shell.run("advance 2")
+        #expect(shell.run("state ticks") == ["2"])
+        #expect(shell.run("undo") == ["~ ticks: 2 -> 0"])
+        #expect(shell.run("redo") == ["~ ticks: 0 -> 2"])
+        let history = shell.run("history")
+        #expect(history.contains { $0.hasSuffix("advance 2") }, "\(history)")
+        #expect(history.contains { $0.contains("=> tick") }, "\(history)")
+        #expect(shell.run("why ticks").contains { $0.contains("advance 2") })
+    }
+
+    @Test func badClockCommandsAreRefusedAndChangeNothing() {
+        let shell = shell()
+        #expect(shell.run("advance").first?.hasPrefix("error: nothing waits on the clock") == true)
+        #expect(shell.run("cancel").first == "error: no effect is running (effects lists the running effects)")
+        for bad in ["-1", "1e400", "abc", ".", "1.2.3", "0x10", "nan"] {
+            #expect(
+                shell.run("advance \(bad)").first?.hasPrefix("error: advance takes a number of seconds") == true,
+                "\(bad)")
+        }
+        #expect(shell.run("advance 1000000001").first?.hasPrefix("error: advance moves the clock at most") == true)
+        #expect(shell.run("advance 1 2").first?.hasPrefix("error:") == true)
+        #expect(shell.session.environment.now == ShellEnvironment.start)
+        #expect(shell.run("history") == ["(no actions dispatched yet)"])
+    }
+
+    @Test func advanceReadsSecondsExactly() throws {
+        #expect(try ShellClock.duration("0.3") == .milliseconds(300))
+        #expect(try ShellClock.duration("2") == .seconds(2))
+        #expect(try ShellClock.duration(".5") == .milliseconds(500))
+        #expect(try ShellClock.duration("0.000000000000000001") == .init(secondsComponent: 0, attosecondsComponent: 1))
+        #expect(ShellClock.seconds(.milliseconds(300)) == "0.3")
+        #expect(ShellClock.seconds(.seconds(5)) == "5")
+        #expect(Command.advance(.milliseconds(1500)).description == "advance 1.5")
+    }
+
+    @Test func anEffectThatNeverEndsNorSleepsIsCancelledAfterTheTimeLimit() {
+        let shell = shell()
+        shell.session.effectTimeLimit = .milliseconds(100)
+        let lines = shell.run("dispatch spin")
+        #expect(lines.count == 2)
+        #expect(lines.first == "(no changes)")
+        #expect(lines.last?.hasPrefix("error: effect 1 (spin) neither ended nor waited on the session's clock") == true)
+        #expect(shell.run("effects") == ["(no effects running)"])
+        #expect(shell.run("dispatch search x") == [#"~ query: "" -> "x""#])
+    }
+
+    @Test func anEffectThatThrowsIsReportedAndSendingAfterCancelIsAnError() {
+        let shell = shell()
+        #expect(
+            shell.run("dispatch fail") == ["(no changes)", "error: effect 1 (fail) threw an error: the server said no"])
+        shell.run("dispatch stubborn")
+        #expect(
+            shell.run("cancel") == [
+                "error: effect 2 (stubborn) sent 'tick' after it was cancelled: the action was dropped"
+                    + " (check Task.isCancelled, or let the CancellationError its sleep throws end the effect)"
+            ])
+        #expect(shell.run("state ticks") == ["0"])
+    }
+
+    @Test func theEnvironmentIsTheSameInEverySession() {
+        let first = shell()
+        first.run("dispatch newID")
+        first.run("dispatch newID")
+        #expect(
+            first.run("state ids") == [
+                #"["00000000-0000-0000-0000-000000000001","00000000-0000-0000-0000-000000000002"]"#
+            ])
+        var one = Session(catalog: Clocked.catalog).environment.random
+        var two = Session(catalog: Clocked.catalog).environment.random
+        #expect((0..<4).map { _ in one.next() } == (0..<4).map { _ in two.next() })
+        var seeded = Session(catalog: Clocked.catalog, seed: 7).environment.random
+        var other = Session(catalog: Clocked.catalog).environment.random
+        #expect(seeded.next() != other.next())
+    }
+
+    @Test func aScenarioThatEndsWithEffectsRunningFailsAtItsLastLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("effects-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let running = folder.appendingPathComponent("running.scenario").path
+        try "load clocked\ndispatch startTimer\n(no changes)\nadvance 1\n=> tick\n~ ticks: 0 -> 1\n".write(
+            toFile: running, atomically: true, encoding: .utf8)
+        let failed = ScenarioRunner(catalog: Clocked.catalog).run(running)
+        #expect(!failed.passed)
+        #expect(
+            failed.report == [
+                "\(running):6: error: the scenario ends while an effect is still running",
+                "    effect 1 (line 2: startTimer): waits 1 s on the clock",
+                "  (advance the clock until they end, or cancel them before the end)",
+            ])
+        let cancelled = folder.appendingPathComponent("cancelled.scenario").path
+        try "load clocked\ndispatch startTimer\n(no changes)\nadvance 1\n=> tick\n~ ticks: 0 -> 1\ncancel\n".write(
+            toFile: cancelled, atomically: true, encoding: .utf8)
+        let passed = ScenarioRunner(catalog: Clocked.catalog).run(cancelled)
+        #expect(passed.passed, "\(passed.report)")
+    }
+
+    @Test func aSavedSessionWithEffectsReplays() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("effects-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("saved.scenario").path
+        let shell = shell()
+        shell.run("dispatch search a")
+        shell.run("dispatch startTimer")
+        shell.run("advance 1.5")
+        shell.run("dispatch newID")
+        shell.run("cancel")
+        #expect(shell.run("save \(file)").first?.hasPrefix("saved") == true)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("advance 1.5\n=> response"), "\(text)")
+        #expect(text.contains("\ncancel\n"), "\(text)")
+        var options = ScenarioRunner.Options()
+        options.exhaustive = true
+        let result = ScenarioRunner(catalog: Clocked.catalog, options: options).run(file)
+        #expect(result.passed, "\(result.report.joined(separator: "\n"))")
+    }
+
+    @Test func aStoreObjectIsMadeWithTheSessionsEnvironment() {
+        final class Stamper {
+            let env: ShellEnvironment
+            var stamps: [String] = []
+            init(env: ShellEnvironment) { self.env = env }
+        }
+        let catalog = StoreCatalog([
+            StoreDefinition(
+                "stamper", make: { env in Stamper(env: env) }, state: { $0.stamps },
+                send: { (store: Stamper, _: Clocked.Action) in
+                    store.stamps.append(ISO8601DateFormatter().string(from: store.env.now))
+                })
+        ])
+        let shell = Transcript(catalog: catalog)
+        shell.run("load stamper")
+        #expect(shell.run("dispatch tick") == [#"+ [0]: "2026-01-01T00:00:00Z""#])
+        #expect(shell.run("advance 60") == ["(no changes)"])
+        #expect(shell.run("dispatch tick") == [#"+ [1]: "2026-01-01T00:01:00Z""#])
+    }
+}
