@@ -139,6 +139,10 @@ public struct StoreCatalog: Sendable {
     /// header): a user's executable is not `fluxsh`. `FluxShellMain.run` sets it from the
     /// command line.
     public var programName = "fluxsh"
+    /// What every command runs inside, so that the stores' code (`make`, reducers, `send`,
+    /// `state`, effects) reads the session's environment: `pinningDependencies()` of the
+    /// FluxShellDependencies library sets swift-dependencies' values from it.
+    public var scope: (any SessionScope)?
 
     public init(_ definitions: [StoreDefinition] = []) {
         self.definitions = []

@@ -167,6 +167,11 @@ import FluxCore
     ///
     /// - Throws: ``ShellError`` when the command fails; it then changed nothing.
     public func execute(_ command: Command) throws(ShellError) -> CommandResult {
+        guard let scope = catalog.scope else { return try run(command) }
+        return try scope.run(in: environment) { () throws(ShellError) in try run(command) }
+    }
+
+    private func run(_ command: Command) throws(ShellError) -> CommandResult {
         switch command {
         case .help(let topic): return try help(topic)
         case .stores: return listStores()
