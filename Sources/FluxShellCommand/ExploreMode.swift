@@ -121,7 +121,7 @@ struct ExploreMode {
             // The run that dies again the same way, the lowest first.
             guard
                 let dying = journals.sorted(by: { $0.run < $1.run }).first(where: {
-                    dies(explorer, $0.actions, as: cause, files)
+                    dies(explorer, $0.commands, as: cause, files)
                 })
             else {
                 streams.err(
@@ -135,7 +135,7 @@ struct ExploreMode {
                 // NB: one job up to that run reports what one job would: an earlier run may fail first.
                 return explore(explorer, seed: seed, jobs: 1, runs: dying.run + 1, files: files)
             }
-            return reportTrap(explorer, actions: dying.actions, run: dying.run, cause: cause, files: files)
+            return reportTrap(explorer, commands: dying.commands, run: dying.run, cause: cause, files: files)
         case nil:
             streams.err(
                 Diagnostic(.usage, "cannot start \(CommandLine.arguments.first ?? "fluxsh") again to explore in"))
@@ -143,10 +143,10 @@ struct ExploreMode {
         }
     }
 
-    /// Whether `actions`, run by `run FILE` in a child, end it the way the worker ended (same
+    /// Whether `commands`, run by `run FILE` in a child, end it the way the worker ended (same
     /// fatal error message, or same signal when there was none).
-    private func dies(_ explorer: Explorer, _ actions: [ActionInvocation], as cause: String, _ files: Files) -> Bool {
-        guard (try? FileSystem.writeAtomically(explorer.script(of: actions), to: files.candidate)) != nil else {
+    private func dies(_ explorer: Explorer, _ commands: [Command], as cause: String, _ files: Files) -> Bool {
+        guard (try? FileSystem.writeAtomically(explorer.script(of: commands), to: files.candidate)) != nil else {
             return false
         }
         let ending = ChildProcess.run(
@@ -155,12 +155,12 @@ struct ExploreMode {
         return ChildProcess.cause(ChildProcess.contents(of: files.candidateErrors), signal: signal) == cause
     }
 
-    /// Shrinks the actions that trap, by replaying candidates in children, and reports them.
-    private func reportTrap(_ explorer: Explorer, actions: [ActionInvocation], run: Int, cause: String, files: Files)
+    /// Shrinks the steps that trap, by replaying candidates in children, and reports them.
+    private func reportTrap(_ explorer: Explorer, commands: [Command], run: Int, cause: String, files: Files)
         -> Int32
     {
         var spawns = 0
-        let minimal = explorer.minimize(actions) { attempt in
+        let minimal = explorer.minimize(commands) { attempt in
             guard spawns < 400 else { return false }
             spawns += 1
             return dies(explorer, attempt, as: cause, files)
@@ -168,10 +168,10 @@ struct ExploreMode {
         var report = Explorer.Report(seed: explorer.options.seed)
         report.programName = catalog.programName
         report.checks = explorer.checkNames + [Self.survivalCheck]
-        report.actions = actions.count
+        report.actions = commands.count
         report.failure = Explorer.Failure(
-            check: .trap, message: cause, run: run, runSeed: 0, actions: actions,
-            minimal: minimal.map { Explorer.Step(action: $0, wasRefused: false) },
+            check: .trap, message: cause, run: run, runSeed: 0, commands: commands,
+            minimal: minimal.map { Explorer.Step(command: $0, wasRefused: false) },
             scenario: explorer.trapScenario(minimal, message: cause), minimalOutputs: minimal.map { _ in .printed(nil) }
         )
         return conclude(report, explorer, seconds: 0)
@@ -210,18 +210,21 @@ struct ExploreMode {
         return status
     }
 
-    /// A journal's run: its number (from its `# run N` line) and its actions.
-    private static func journalRun(_ journal: String) -> (run: Int, actions: [ActionInvocation]) {
+    /// A journal's run: its number (from its `# run N` line) and its steps.
+    private static func journalRun(_ journal: String) -> (run: Int, commands: [Command]) {
         var run = -1
-        var actions: [ActionInvocation] = []
+        var commands: [Command] = []
         for line in journal.split(separator: "\n") {
             if line.hasPrefix(Self.runComment) {
                 run = Int(line.dropFirst(Self.runComment.count)) ?? -1
-            } else if case .dispatch(let action)? = try? CommandParser.parse(line).command {
-                actions.append(action)
+            } else if let command = try? CommandParser.parse(line).command {
+                switch command {
+                case .dispatch, .advance: commands.append(command)
+                default: continue
+                }
             }
         }
-        return (run, actions)
+        return (run, commands)
     }
 
     /// The first line of a job's journal: `# run N`.
@@ -253,8 +256,8 @@ struct ExploreMode {
                 ChildProcess.endIfOrphaned()
                 journal.empty()
                 text = Self.runComment + "\(run)\n" + explorer.script(of: [])
-            case .action(let action):
-                text = Command.dispatch(action).description + "\n"
+            case .step(let command):
+                text = command.description + "\n"
             }
             journal.append(text)
         }
@@ -274,7 +277,7 @@ struct ExploreMode {
     /// The first runs replayed in another process, whose hash seed differs: a failure when one
     /// prints other lines there, shrunk by replaying candidates there too.
     private func replayElsewhere(
-        _ explorer: Explorer, _ runs: [(run: Int, actions: [ActionInvocation], outputs: [Explorer.StepOutput])],
+        _ explorer: Explorer, _ runs: [(run: Int, commands: [Command], outputs: [Explorer.StepOutput])],
         folder: String
     ) -> Explorer.Failure? {
         let script = folder + "/elsewhere.scenario"
@@ -285,8 +288,8 @@ struct ExploreMode {
         }
         /// Each step's object as `run FILE --format json` printed it in a child (`line`,
         /// `command` and `action` left out), or `nil` when the child did not end normally.
-        func printedElsewhere(_ actions: [ActionInvocation]) -> [String]? {
-            guard (try? FileSystem.writeAtomically(explorer.script(of: actions), to: script)) != nil,
+        func printedElsewhere(_ commands: [Command]) -> [String]? {
+            guard (try? FileSystem.writeAtomically(explorer.script(of: commands), to: script)) != nil,
                 case .exited = ChildProcess.run(
                     ["run", script, "--format", "json", "--in-child"], standardOutput: output,
                     standardError: "/dev/null")
@@ -300,8 +303,10 @@ struct ExploreMode {
         }
         func printedHere(_ outputs: [Explorer.StepOutput]) -> [String] { outputs.map { JSONText.compact($0.json) } }
         for run in runs {
-            guard let elsewhere = printedElsewhere(run.actions), elsewhere != printedHere(run.outputs) else { continue }
-            return explorer.replayElsewhereFailure(run: run.run, actions: run.actions) { candidate in
+            guard let elsewhere = printedElsewhere(run.commands), elsewhere != printedHere(run.outputs) else {
+                continue
+            }
+            return explorer.replayElsewhereFailure(run: run.run, commands: run.commands) { candidate in
                 guard let there = printedElsewhere(candidate) else { return false }
                 return there != printedHere(explorer.outputs(of: candidate))
             }

@@ -59,10 +59,10 @@ enum ExploreBenchmarks {
         options.invariants = ["broken == false"]
         let explorer = try! Explorer(catalog: catalog, options: options)
         var actions = (0..<1_000).map {
-            ActionInvocation(name: "noise", arguments: [.init(label: nil, value: .int($0))])
+            Command.dispatch(ActionInvocation(name: "noise", arguments: [.init(label: nil, value: .int($0))]))
         }
-        actions[10] = ActionInvocation(name: "arm")
-        actions[990] = ActionInvocation(name: "fire")
+        actions[10] = .dispatch(ActionInvocation(name: "arm"))
+        actions[990] = .dispatch(ActionInvocation(name: "fire"))
         let target = explorer.run(actions)
         precondition(target == .invariant("broken == false"))
         let start = ContinuousClock.now
@@ -72,7 +72,7 @@ enum ExploreBenchmarks {
             return explorer.run(candidate) == target
         }
         let elapsed = seconds(start.duration(to: .now))
-        precondition(minimal.map(\.description) == ["arm", "fire"])
+        precondition(minimal.map(\.description) == ["dispatch arm", "dispatch fire"])
         print(
             "shrink a failure planted 1,000 actions deep to 'arm', 'fire'".padding(to: 64)
                 + "\((elapsed * 1000).rounded() / 1000) s (\(runs) replays)")

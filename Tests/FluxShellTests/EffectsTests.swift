@@ -245,4 +245,44 @@ struct EffectsTests {
         #expect(shell.run("advance 60") == ["(no changes)"])
         #expect(shell.run("dispatch tick") == [#"+ [1]: "2026-01-01T00:01:00Z""#])
     }
+
+    /// A timer whose ticks an invariant bounds: only `advance` steps can break it.
+    enum Ticker {
+        enum Action { case start, tick, reset }
+        static func reduce(_ ticks: inout Int, _ action: Action) {
+            switch action {
+            case .tick: ticks += 1
+            case .reset: ticks = 0
+            case .start: break
+            }
+        }
+        static func effect(_ action: Action, _ ticks: Int, _ context: EffectContext<Action>) async throws -> [Action] {
+            guard action == .start else { return [] }
+            while true {
+                try await context.environment.clock.sleep(for: .seconds(1))
+                context.send(.tick)
+            }
+        }
+    }
+
+    @Test func exploreAdvancesTheClockWhileEffectsSleepAndShrinksToTheSteps() throws {
+        let catalog = StoreCatalog([
+            StoreDefinition(
+                "timer", state: 0, reduce: Ticker.reduce, effect: Ticker.effect,
+                invariants: [StoreInvariant("fewer than 3 ticks") { $0 < 3 }])
+        ])
+        var options = Explorer.Options(stores: ["timer"], seed: 3)
+        options.runs = 50
+        options.steps = 30
+        let explorer = try Explorer(catalog: catalog, options: options)
+        let report = explorer.explore()
+        let failure = try #require(report.failure)
+        #expect(failure.check == .storeInvariant(store: "timer", name: "fewer than 3 ticks"))
+        let minimal = failure.minimal.map(\.command)
+        #expect(minimal.first == .dispatch(ActionInvocation(name: "start")))
+        #expect(minimal.contains(.advance(nil)) && minimal.count <= 4, "\(minimal)")
+        // NB: the steps fail the same way again, and the scenario is what `fluxsh test` replays.
+        #expect(explorer.run(minimal) == failure.check)
+        #expect(failure.scenario.contains("\nadvance\n=> tick\n"), "\(failure.scenario)")
+    }
 }

@@ -158,7 +158,7 @@ struct ExplorerTests {
         let failure = try #require(report.failure)
         #expect(failure.check == .invariant("level >= 0"))
         // `lower by:` from 11 up breaks it: bisection finds exactly 11, alone.
-        #expect(failure.minimal.map(\.action.description) == ["lower by: 11"])
+        #expect(failure.minimal.map(\.command.stepText) == ["lower by: 11"])
         #expect(failure.minimalOutputs.map(\.lines) == [["~ level: 10 -> -1"]])
         let report2 = try scenarioFails(failure.scenario)
         #expect(report2.first?.hasSuffix("error: expectation failed: level >= 0 (actual: -1)") == true)
@@ -168,13 +168,13 @@ struct ExplorerTests {
     @Test func valuesInsideAStructArgumentShrinkToo() throws {
         let report = try explore(["configured"], invariants: ["limit < 20"])
         let failure = try #require(report.failure)
-        #expect(failure.minimal.map(\.action.description) == [#"configure {"limit":20,"name":"","tags":[]}"#])
+        #expect(failure.minimal.map(\.command.stepText) == [#"configure {"limit":20,"name":"","tags":[]}"#])
     }
 
     @Test func aFailureThatNeedsAPairKeepsBothActions() throws {
         let report = try explore(["lock"], invariants: ["broken == false"])
         let failure = try #require(report.failure)
-        #expect(failure.minimal.map(\.action.description) == ["arm", "fire"])
+        #expect(failure.minimal.map(\.command.stepText) == ["arm", "fire"])
         _ = try scenarioFails(failure.scenario)
     }
 
@@ -193,7 +193,7 @@ struct ExplorerTests {
         let report = try explore(["stamp"])
         let failure = try #require(report.failure)
         #expect(failure.check == .replayDiffers)
-        #expect(failure.minimal.map(\.action.description) == ["stamp"])
+        #expect(failure.minimal.map(\.command.stepText) == ["stamp"])
         // The scenario pins the first run's lines; the clock has moved on since.
         _ = try scenarioFails(failure.scenario)
     }
@@ -204,14 +204,14 @@ struct ExplorerTests {
         let report = try explore(["wallClock"], runs: 3)
         let failure = try #require(report.failure)
         #expect(failure.check == .replayDiffers)
-        #expect(failure.minimal.map(\.action.description) == ["touch"])
+        #expect(failure.minimal.map(\.command.stepText) == ["touch"])
     }
 
     @Test func stateChangedInPlaceThroughAReferenceFailsUndo() throws {
         let report = try explore(["boxed"])
         let failure = try #require(report.failure)
         #expect(failure.check == .undoDoesNotRestore(store: "boxed"))
-        #expect(failure.minimal.map(\.action.description) == ["bump"])
+        #expect(failure.minimal.map(\.command.stepText) == ["bump"])
         _ = try scenarioFails(failure.scenario)
     }
 
@@ -238,7 +238,7 @@ struct ExplorerTests {
         let report = try explore(["leakyRefusal"])
         let failure = try #require(report.failure)
         #expect(failure.check == .refusedActionChangedState(store: "leakyRefusal"))
-        #expect(failure.minimal.map(\.action.description) == ["noop"])
+        #expect(failure.minimal.map(\.command.stepText) == ["noop"])
         #expect(failure.minimal.map(\.wasRefused) == [true])
         _ = try scenarioFails(failure.scenario)
     }
@@ -281,10 +281,11 @@ struct ExplorerTests {
         options.invariants = ["count > -5", "count < 5"]
         let explorer = try Explorer(catalog: .builtIn, options: options)
         for (start, smallest) in [(Int.min, -5), (Int.max, 5), (-1_000, -5), (77, 5)] {
-            let action = ActionInvocation(name: "add", arguments: [.init(label: nil, value: .int(start))])
+            let action = Command.dispatch(
+                ActionInvocation(name: "add", arguments: [.init(label: nil, value: .int(start))]))
             let target = try #require(explorer.run([action]))
             let minimal = explorer.minimize([action]) { explorer.run($0) == target }
-            #expect(minimal.map(\.description) == ["add \(smallest)"])
+            #expect(minimal.map(\.description) == ["dispatch add \(smallest)"])
         }
     }
 

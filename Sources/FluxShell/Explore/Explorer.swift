@@ -64,13 +64,15 @@ import Dispatch
         }
     }
 
-    /// One action of a run: as dispatched, and whether its store refused it.
+    /// One step of a run: an action dispatched (and whether its store refused it), or
+    /// `advance` while effects sleep on the clock.
     public struct Step: Sendable, Equatable {
-        public var action: ActionInvocation
+        /// `dispatch ACTION` or `advance`.
+        public var command: Command
         public var wasRefused: Bool
 
-        public init(action: ActionInvocation, wasRefused: Bool) {
-            self.action = action
+        public init(command: Command, wasRefused: Bool) {
+            self.command = command
             self.wasRefused = wasRefused
         }
     }
@@ -102,14 +104,14 @@ import Dispatch
 
     public struct Failure: Sendable {
         public init(
-            check: Check, message: String, run: Int, runSeed: UInt64, actions: [ActionInvocation], minimal: [Step],
+            check: Check, message: String, run: Int, runSeed: UInt64, commands: [Command], minimal: [Step],
             scenario: String, minimalOutputs: [StepOutput]
         ) {
             self.check = check
             self.message = message
             self.run = run
             self.runSeed = runSeed
-            self.actions = actions
+            self.commands = commands
             self.minimal = minimal
             self.scenario = scenario
             self.minimalOutputs = minimalOutputs
@@ -121,8 +123,8 @@ import Dispatch
         /// The run and its seed.
         public var run: Int
         public var runSeed: UInt64
-        /// The actions of the run up to the failure, and the minimal ones after shrinking.
-        public var actions: [ActionInvocation]
+        /// The steps of the run up to the failure, and the minimal ones after shrinking.
+        public var commands: [Command]
         public var minimal: [Step]
         /// The scenario that fails the same way (`fluxsh test`).
         public var scenario: String
@@ -155,7 +157,7 @@ import Dispatch
         public var wasInterrupted = false
         /// The first runs (number, actions, each step's printed lines), for a replay in another
         /// process (see ``Explorer/runsReplayedElsewhere``).
-        public var runsToReplayElsewhere: [(run: Int, actions: [ActionInvocation], outputs: [StepOutput])] = []
+        public var runsToReplayElsewhere: [(run: Int, commands: [Command], outputs: [StepOutput])] = []
         public var coverage: [CaseCoverage] = []
         public var checks: [String] = []
     }
@@ -172,7 +174,8 @@ import Dispatch
     public enum Event {
         /// A run begins (`run` is its number; -1 for a replay of given actions).
         case start(run: Int)
-        case action(ActionInvocation)
+        /// A step: `dispatch ACTION` or `advance`.
+        case step(Command)
     }
 
     /// Called with each ``Event`` and the job (0 with one job), on that job's thread.
@@ -250,7 +253,7 @@ import Dispatch
         var coverage: Coverage
         var failure: (runSeed: UInt64, outcome: Outcome)?
         /// The actions and printed lines of one of the first runs, for a replay in another process.
-        var kept: (actions: [ActionInvocation], outputs: [StepOutput])?
+        var kept: (commands: [Command], outputs: [StepOutput])?
     }
 
     /// How many of the first runs a report keeps, to be replayed in another process: Swift's
@@ -266,7 +269,7 @@ import Dispatch
         // NB: an invariant that fails before any action fails in the initial state.
         if let failure = checkInvariants(freshRun()) {
             report.failure = Failure(
-                check: failure.0, message: failure.1 + " (in the initial state)", run: 0, runSeed: 0, actions: [],
+                check: failure.0, message: failure.1 + " (in the initial state)", run: 0, runSeed: 0, commands: [],
                 minimal: [],
                 scenario: scenarioText(Outcome(), check: failure.0), minimalOutputs: [])
             report.coverage = Coverage().table(for: loadedDefinitions)
@@ -297,7 +300,7 @@ import Dispatch
                 var coverage = Coverage()
                 let outcome = self.execute(&source, coverage: &coverage, job: job, run: run)
                 var result = RunResult(run: run, actions: outcome.steps.count, coverage: coverage)
-                if run < Self.runsReplayedElsewhere { result.kept = (outcome.steps.map(\.action), outcome.outputs) }
+                if run < Self.runsReplayedElsewhere { result.kept = (outcome.steps.map(\.command), outcome.outputs) }
                 if outcome.failure != nil {
                     result.failure = (runSeed, outcome)
                     lowestFailure.withLock { $0 = min($0, run) }
@@ -320,7 +323,7 @@ import Dispatch
             if let failure = result.failure, let found = failure.outcome.failure {
                 report.failure = shrink(found, steps: failure.outcome.steps, run: result.run, runSeed: failure.runSeed)
             }
-            if let kept = result.kept { report.runsToReplayElsewhere.append((result.run, kept.actions, kept.outputs)) }
+            if let kept = result.kept { report.runsToReplayElsewhere.append((result.run, kept.commands, kept.outputs)) }
         }
         report.wasInterrupted = isInterrupted?() == true
         report.coverage = coverage.table(for: loadedDefinitions)
@@ -379,19 +382,19 @@ import Dispatch
 
     /// Each step's printed lines (its diff lines, or `error: …` when refused) when `actions` are
     /// dispatched in a fresh session.
-    public func printedLines(of actions: [ActionInvocation]) -> [[String]] { outputs(of: actions).map(\.lines) }
+    public func printedLines(of commands: [Command]) -> [[String]] { outputs(of: commands).map(\.lines) }
 
     /// What each step printed when `actions` are dispatched in a fresh session.
-    public func outputs(of actions: [ActionInvocation]) -> [StepOutput] {
+    public func outputs(of commands: [Command]) -> [StepOutput] {
         let run = freshRun()
-        return actions.map { run.run(.dispatch($0)) }
+        return commands.map { run.run($0) }
     }
 
     /// The failure of a replay in another process that printed `elsewhere` where this one
     /// printed what `actions` print here: shrunk with `differs`, which tells whether a sequence
     /// still prints other lines there.
     public func replayElsewhereFailure(
-        run: Int, actions: [ActionInvocation], differs: ([ActionInvocation]) -> Bool
+        run: Int, commands: [Command], differs: ([Command]) -> Bool
     ) -> Failure {
         let message =
             "replayed in another process (another hash seed), the same actions printed other lines: "
@@ -399,20 +402,20 @@ import Dispatch
         return failure(
             .replayDiffers, message: message, fixed: true, run: run,
             runSeed: SeededRandom.seed(ofRun: run, of: options.seed),
-            original: actions, minimal: minimize(actions, fails: differs))
+            original: commands, minimal: minimize(commands, fails: differs))
     }
 
     /// A fresh run with `actions` dispatched (refused ones change nothing).
-    func replayed(_ actions: [ActionInvocation]) -> ExploreRun {
+    func replayed(_ commands: [Command]) -> ExploreRun {
         let run = freshRun()
-        for action in actions { run.run(.dispatch(action)) }
+        for command in commands { run.run(command) }
         return run
     }
 
     /// Where a run's actions come from: made as it goes, or a fixed list (replays, shrinking).
     enum ActionSource {
         case generated(ArgumentGenerator, steps: Int)
-        case fixed([ActionInvocation])
+        case fixed([Command])
     }
 
     struct Outcome {
@@ -433,28 +436,29 @@ import Dispatch
         let run = freshRun()
         let initial = run.session.states(afresh: true)
         var index = 0
-        while let action = next(&source, in: run, index: index) {
+        while let step = next(&source, in: run, index: index) {
             index += 1
             // NB: only a store's validation can refuse an action after seeing it; the states of
             // those stores are read afresh before each action (also what a class instance in them
             // holds now), the others' not at all.
             let before = run.session.states(afresh: true, validatingOnly: true)
-            journal?(job, .action(action.invocation))
-            let output = run.run(.dispatch(action.invocation))
+            journal?(job, .step(step.command))
+            let output = run.run(step.command)
             outcome.outputs.append(output)
+            let name = step.command.dispatched?.name
             switch output {
             case .printed(let diff):
                 let changed = diff.map { !$0.isUnchanged } ?? false
-                coverage.count(action.store, action.invocation.name, refused: false, changed: changed)
-                outcome.steps.append(Step(action: action.invocation, wasRefused: false))
+                if let name { coverage.count(step.store, name, refused: false, changed: changed) }
+                outcome.steps.append(Step(command: step.command, wasRefused: false))
             case .refused(let diagnostic):
-                coverage.count(action.store, action.invocation.name, refused: true, changed: false)
-                outcome.steps.append(Step(action: action.invocation, wasRefused: true))
+                if let name { coverage.count(step.store, name, refused: true, changed: false) }
+                outcome.steps.append(Step(command: step.command, wasRefused: true))
                 let after = run.session.states(afresh: true, validatingOnly: true)
                 if let changed = zip(before, after).first(where: { $0.state != $1.state }) {
                     outcome.failure = (
                         .refusedActionChangedState(store: changed.0.alias),
-                        "\(action.invocation) was refused (\(diagnostic.text)) but changed '\(changed.0.alias)'",
+                        "\(step.command.stepText) was refused (\(diagnostic.text)) but changed '\(changed.0.alias)'",
                         outcome.steps.count - 1
                     )
                     return outcome
@@ -475,16 +479,20 @@ import Dispatch
     func freshRun() -> ExploreRun { ExploreRun(catalog: catalog, stores: options.stores, steps: options.steps) }
 
     private func next(_ source: inout ActionSource, in run: ExploreRun, index: Int) -> (
-        invocation: ActionInvocation, store: String
+        command: Command, store: String
     )? {
         switch source {
-        case .fixed(let actions):
-            guard index < actions.count else { return nil }
-            return (actions[index], "")
+        case .fixed(let commands):
+            guard index < commands.count else { return nil }
+            return (commands[index], "")
         case .generated(var generator, let steps):
             guard index < steps else { return nil }
             defer { source = .generated(generator, steps: steps) }
-            return generate(&generator, in: run)
+            // NB: while an effect sleeps on the clock, one step in four moves the clock to it.
+            if run.session.effects.environment.core.nextDeadline != nil, generator.random.chance(25) {
+                return (.advance(nil), "")
+            }
+            return generate(&generator, in: run).map { (.dispatch($0.invocation), $0.store) }
         }
     }
 
@@ -514,8 +522,8 @@ import Dispatch
     }
 
     /// Runs `actions` in a fresh session with every check, as a shrinking candidate is run.
-    public func run(_ actions: [ActionInvocation]) -> Check? {
-        var source = ActionSource.fixed(actions)
+    public func run(_ commands: [Command]) -> Check? {
+        var source = ActionSource.fixed(commands)
         var ignored = Coverage()
         return execute(&source, coverage: &ignored).failure?.check
     }
@@ -542,13 +550,13 @@ import Dispatch
         _ run: ExploreRun, steps: [Step], lines: [[String]], initial: [(alias: String, state: JSONValue)]
     ) -> (Check, String)? {
         let replay = freshRun()
-        let replayed = steps.map { replay.run(.dispatch($0.action)).lines }
+        let replayed = steps.map { replay.run($0.command).lines }
         for (index, step) in steps.enumerated() {
             let printed = replayed[index]
             if printed != lines[index] {
                 return (
                     .replayDiffers,
-                    "step \(index + 1), \(step.action): first printed \(lines[index].joined(separator: " | ")), then \(printed.joined(separator: " | "))"
+                    "step \(index + 1), \(step.command.stepText): first printed \(lines[index].joined(separator: " | ")), then \(printed.joined(separator: " | "))"
                 )
             }
         }

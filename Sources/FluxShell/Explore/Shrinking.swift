@@ -6,7 +6,7 @@ extension Explorer {
     func shrink(_ found: (check: Check, message: String, step: Int?), steps: [Step], run: Int, runSeed: UInt64)
         -> Failure
     {
-        var actions = steps.map(\.action)
+        var actions = steps.map(\.command)
         // NB: a check after an action fails whatever follows it: the rest goes at once.
         if let step = found.step { actions = Array(actions.prefix(step + 1)) }
         let original = actions
@@ -29,21 +29,21 @@ extension Explorer {
     /// lines and their scenario. The message is that run's, when it failed and `message` is
     /// not `fixed`, else `message`.
     func failure(
-        _ check: Check, message: String, fixed: Bool = false, run: Int, runSeed: UInt64, original: [ActionInvocation],
-        minimal: [ActionInvocation]
+        _ check: Check, message: String, fixed: Bool = false, run: Int, runSeed: UInt64, original: [Command],
+        minimal: [Command]
     ) -> Failure {
         var source = ActionSource.fixed(minimal)
         var ignored = Coverage()
         let outcome = execute(&source, coverage: &ignored)
         return Failure(
             check: check, message: fixed ? message : outcome.failure?.message ?? message, run: run, runSeed: runSeed,
-            actions: original,
+            commands: original,
             minimal: outcome.steps, scenario: scenarioText(outcome, check: check), minimalOutputs: outcome.outputs)
     }
 
     /// The smallest sequence found for which `fails` holds: fewer actions, then smaller arguments
     /// (for a failure no check of this process sees, such as a trap in a child process).
-    public func minimize(_ actions: [ActionInvocation], fails: ([ActionInvocation]) -> Bool) -> [ActionInvocation] {
+    public func minimize(_ actions: [Command], fails: ([Command]) -> Bool) -> [Command] {
         var current = fewerActions(actions, fails)
         current = smallerArguments(current, fails)
         return fewerActions(current, fails)
@@ -51,7 +51,7 @@ extension Explorer {
 
     /// The scenario of actions whose last one traps: no expected diff lines (a replay cannot
     /// print past the trap), so `fluxsh test` runs them and fails at the last, which traps.
-    public func trapScenario(_ actions: [ActionInvocation], message: String) -> String {
+    public func trapScenario(_ actions: [Command], message: String) -> String {
         let program = catalog.programName
         var scenario = ScenarioText()
         scenario.comment(
@@ -64,23 +64,23 @@ extension Explorer {
         return scenario.text
     }
 
-    /// `actions` as a script for `run` and `test`: the stores loaded, then one `dispatch` line each.
-    public func script(of actions: [ActionInvocation]) -> String {
+    /// `actions` as a script for `run` and `test`: the stores loaded, then one line each.
+    public func script(of actions: [Command]) -> String {
         var scenario = ScenarioText()
         add(actions, to: &scenario)
         return scenario.text
     }
 
-    /// Adds the stores' `load` lines and a `dispatch` line for each action.
-    private func add(_ actions: [ActionInvocation], to scenario: inout ScenarioText) {
+    /// Adds the stores' `load` lines and a line for each step (`dispatch ACTION`, `advance`).
+    private func add(_ actions: [Command], to scenario: inout ScenarioText) {
         for name in options.stores { scenario.command(.load(name: name, alias: nil)) }
-        for action in actions { scenario.command(.dispatch(action)) }
+        for command in actions { scenario.command(command) }
     }
 
     /// Delta debugging: removes chunks of the sequence, from halves down to single actions, while
     /// the check still fails.
-    private func fewerActions(_ actions: [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool)
-        -> [ActionInvocation]
+    private func fewerActions(_ actions: [Command], _ fails: ([Command]) -> Bool)
+        -> [Command]
     {
         var current = actions
         var parts = 2
@@ -111,30 +111,35 @@ extension Explorer {
 
     /// Each argument made smaller while the check still fails: `null` for the whole of it, then
     /// each value inside it (a struct's members, an enum payload's, array elements).
-    private func smallerArguments(_ actions: [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool)
-        -> [ActionInvocation]
+    private func smallerArguments(_ actions: [Command], _ fails: ([Command]) -> Bool)
+        -> [Command]
     {
         var current = actions
         for index in current.indices {
-            for argument in current[index].arguments.indices {
-                if current[index].arguments[argument].value != .null {
+            guard let invocation = current[index].dispatched else { continue }
+            for argument in invocation.arguments.indices {
+                if current[index].dispatched?.arguments[argument].value != .null {
                     var candidate = current
-                    candidate[index].arguments[argument].value = .null
+                    candidate[index].dispatched?.arguments[argument].value = .null
                     if fails(candidate) {
                         current = candidate
                         continue
                     }
                 }
-                for place in Self.places(in: current[index].arguments[argument].value) {
-                    func trying(_ value: JSONValue) -> [ActionInvocation] {
+                let argumentValue = current[index].dispatched?.arguments[argument].value ?? .null
+                for place in Self.places(in: argumentValue) {
+                    func trying(_ value: JSONValue) -> [Command] {
                         var candidate = current
-                        candidate[index].arguments[argument].value = Self.replacing(
-                            candidate[index].arguments[argument].value, at: place[...], with: value)
+                        if let old = candidate[index].dispatched?.arguments[argument].value {
+                            candidate[index].dispatched?.arguments[argument].value = Self.replacing(
+                                old, at: place[...], with: value)
+                        }
                         return candidate
                     }
-                    guard let value = Self.value(in: current[index].arguments[argument].value, at: place[...]) else {
-                        continue
-                    }
+                    guard
+                        let whole = current[index].dispatched?.arguments[argument].value,
+                        let value = Self.value(in: whole, at: place[...])
+                    else { continue }
                     current = smaller(value, trying, fails) ?? current
                 }
             }
@@ -146,8 +151,8 @@ extension Explorer {
     /// The smallest of the candidates for `value` that still fails (`trying` puts a candidate in
     /// place); `nil` when none is smaller.
     private func smaller(
-        _ value: JSONValue, _ trying: (JSONValue) -> [ActionInvocation], _ fails: ([ActionInvocation]) -> Bool
-    ) -> [ActionInvocation]? {
+        _ value: JSONValue, _ trying: (JSONValue) -> [Command], _ fails: ([Command]) -> Bool
+    ) -> [Command]? {
         switch value {
         case .int(let number) where number != 0:
             // NB: bisection toward zero: the smallest magnitude that still fails, when failing
@@ -229,18 +234,20 @@ extension Explorer {
     }
 
     /// An enum argument given by name made an earlier case of its type, when that still fails.
-    private func earlierCases(_ actions: [ActionInvocation], at index: Int, _ fails: ([ActionInvocation]) -> Bool)
-        -> [ActionInvocation]
+    private func earlierCases(_ actions: [Command], at index: Int, _ fails: ([Command]) -> Bool)
+        -> [Command]
     {
-        guard let signature = catalogSignature(of: actions[index]) else { return actions }
+        guard let invocation = actions[index].dispatched, let signature = catalogSignature(of: invocation) else {
+            return actions
+        }
         var current = actions
-        for (position, argument) in current[index].arguments.enumerated() {
+        for (position, argument) in invocation.arguments.enumerated() {
             guard case .string(let word) = argument.value, position < signature.parameters.count else { continue }
             let choices = signature.parameters[position].choices
             guard let at = choices.firstIndex(of: word) else { continue }
             for earlier in choices[..<at] {
                 var candidate = current
-                candidate[index].arguments[position].value = .string(earlier)
+                candidate[index].dispatched?.arguments[position].value = .string(earlier)
                 if fails(candidate) {
                     current = candidate
                     break
@@ -270,9 +277,9 @@ extension Explorer {
         for name in options.stores { scenario.command(.load(name: name, alias: nil)) }
         for (step, printed) in zip(outcome.steps, outcome.lines) {
             scenario.command(
-                .dispatch(step.action), expectsFailure: step.wasRefused, diff: step.wasRefused ? [] : printed)
+                step.command, expectsFailure: step.wasRefused, diff: step.wasRefused ? [] : printed)
         }
-        let replayed = replayed(outcome.steps.map(\.action))
+        let replayed = replayed(outcome.steps.map(\.command))
         func state(of store: String, in run: ExploreRun) -> JSONValue {
             run.session.states().first { $0.alias == store }?.state ?? .null
         }
@@ -285,7 +292,8 @@ extension Explorer {
             scenario.command(.invariants)
         case .refusedActionChangedState(let store):
             // The state before the refused action, which the replay does not keep either.
-            scenario.expectState(state(of: store, in: self.replayed(outcome.steps.dropLast().map(\.action))), of: store)
+            scenario.expectState(
+                state(of: store, in: self.replayed(outcome.steps.dropLast().map(\.command))), of: store)
         case .replayDiffers:
             scenario.comment("The diff lines above are the first run's; a replay prints others.")
         case .undoDoesNotRestore(let store):
@@ -302,4 +310,21 @@ extension Explorer {
         }
         return scenario.text
     }
+}
+
+extension Command {
+    /// The action of a `dispatch` step of an exploration (shrinking changes its arguments).
+    var dispatched: ActionInvocation? {
+        get {
+            guard case .dispatch(let invocation) = self else { return nil }
+            return invocation
+        }
+        set {
+            guard let newValue, case .dispatch = self else { return }
+            self = .dispatch(newValue)
+        }
+    }
+
+    /// A step as a report names it: the action (`add 5`), or the command (`advance`).
+    public var stepText: String { dispatched?.description ?? description }
 }

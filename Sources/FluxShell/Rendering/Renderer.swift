@@ -435,11 +435,14 @@ extension Renderer {
             var failed = JSONObject()
             failed["check"] = .string(failure.check.description)
             failed["message"] = .string(failure.message)
-            if failure.check != .trap, !failure.actions.isEmpty { failed["run"] = .int(failure.run + 1) }
-            failed["shrunkFrom"] = .int(failure.actions.count)
+            if failure.check != .trap, !failure.commands.isEmpty { failed["run"] = .int(failure.run + 1) }
+            failed["shrunkFrom"] = .int(failure.commands.count)
             failed["minimal"] = .array(
                 zip(failure.minimal, failure.minimalOutputs).map { step, output in
-                    var members: [(String, JSONValue)] = [("action", .string(step.action.description))]
+                    // NB: a dispatch is its action; a step of the clock, its command (`advance`).
+                    var members: [(String, JSONValue)] =
+                        step.command.dispatched.map { [("action", .string($0.description))] }
+                        ?? [("command", .string(step.command.description))]
                     if case .object(let printed) = output.json {
                         for member in printed.members { members.append((member.key, member.value)) }
                     }
@@ -485,18 +488,18 @@ extension Renderer {
         }
         if let failure = report.failure {
             lines.append("")
-            let initially = failure.actions.isEmpty && !trapped
+            let initially = failure.commands.isEmpty && !trapped
             lines.append(
                 wrapped("FAIL", "31") + ": \(failure.check)" + (trapped || initially ? "" : " (run \(failure.run + 1))")
             )
             lines.append("  " + failure.message)
             if !initially {
                 lines.append(
-                    "shrunk from \(failure.actions.count) action\(failure.actions.count == 1 ? "" : "s") to \(failure.minimal.count):"
+                    "shrunk from \(failure.commands.count) step\(failure.commands.count == 1 ? "" : "s") to \(failure.minimal.count):"
                 )
             }
             for (step, printed) in zip(failure.minimal, failure.minimalOutputs) {
-                lines.append("  " + (step.wasRefused ? "! " : "") + "dispatch " + step.action.description)
+                lines.append("  " + (step.wasRefused ? "! " : "") + step.command.description)
                 switch printed {
                 case .printed(let diff):
                     var output = OutputBuffer()
