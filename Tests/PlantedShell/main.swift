@@ -119,6 +119,7 @@ var definitions = [
         reducer: { action, state in ledgerReducer(action: action, state: state) },
         invariants: [StoreInvariant("the balance is never negative") { $0.balance >= 0 }]),
     StoreDefinition("meter", make: { Meter() }, state: { $0.reading }, send: { meter, action in meter.send(action) }),
+    radarDefinition,
 ]
 if getenv("PLANTED_CLASS_ACTION") != nil {
     definitions.append(
