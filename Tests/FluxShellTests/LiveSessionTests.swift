@@ -43,6 +43,24 @@ struct LiveSessionTests {
         #expect(app.shell.run("why note") == ["(no step changed note: it is as it was when the shell attached)"])
     }
 
+    /// The app's effects run on its own clock: the shell lists none and moves no clock.
+    @Test func theClockCommandsAreTheShellsOwnAndRefusedWhenAttached() throws {
+        let app = try App()
+        #expect(
+            app.shell.run("effects") == [
+                "(the attached app's effects run on its own clock: the shell neither lists nor advances them)"
+            ])
+        for command in ["advance", "advance 1", "cancel"] {
+            let word = command.split(separator: " ")[0]
+            #expect(
+                app.shell.run(command) == [
+                    "error: \(word) is for effects the shell runs: the attached app's effects run on its own clock"
+                        + " (the app's actions still show here as they happen)"
+                ])
+        }
+        #expect(app.shell.run("history") == ["(no actions dispatched yet)"])
+    }
+
     @Test func theShellsDispatchRunsInTheAppAndPrintsOnlyItsOwnDiff() throws {
         let app = try App(middleware: bumpingOnNote())
         app.flux.dispatcher.dispatch(.bump)
