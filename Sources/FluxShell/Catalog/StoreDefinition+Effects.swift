@@ -16,7 +16,7 @@ extension StoreDefinition {
     ///     })
     /// ```
     ///
-    /// The parameters are those of ``init(_:summary:state:mutation:validate:effect:invariants:)``;
+    /// The parameters are those of `init(_:summary:state:mutation:validate:effect:invariants:)`;
     /// `effect` is given an ``EffectContext`` as its third parameter.
     @inlinable
     public init<M: Mutation & Sendable>(
@@ -45,7 +45,7 @@ extension StoreDefinition {
     ///     })
     /// ```
     ///
-    /// The parameters are those of ``init(_:summary:state:reduce:validate:effect:invariants:)``;
+    /// The parameters are those of `init(_:summary:state:reduce:validate:effect:invariants:)`;
     /// `effect` is given an ``EffectContext`` as its third parameter.
     @inlinable
     public init<State, Action>(
@@ -65,7 +65,7 @@ extension StoreDefinition {
     /// A store with a pure reducer whose effect takes time: a Redux thunk or a ReSwift
     /// middleware's request, written as `effect`.
     ///
-    /// The parameters are those of ``init(_:summary:state:reducer:validate:effect:invariants:)``;
+    /// The parameters are those of `init(_:summary:state:reducer:validate:effect:invariants:)`;
     /// `effect` is given an ``EffectContext`` as its third parameter.
     @inlinable
     public init<State, Action>(
@@ -84,7 +84,7 @@ extension StoreDefinition {
 
     /// A store whose actions are types, changed in place, with an effect that takes time.
     ///
-    /// The parameters are those of ``init(_:summary:state:actionTypes:reduce:validate:effect:invariants:)``;
+    /// The parameters are those of `init(_:summary:state:actionTypes:reduce:validate:effect:invariants:)`;
     /// `effect` is given an ``EffectContext`` as its third parameter.
     @inlinable
     public init<State, Action>(
@@ -106,7 +106,7 @@ extension StoreDefinition {
     /// A store whose actions are types, with a pure reducer and an effect that takes time: a
     /// ReSwift thunk that answers later.
     ///
-    /// The parameters are those of ``init(_:summary:state:actionTypes:reducer:validate:effect:invariants:)``;
+    /// The parameters are those of `init(_:summary:state:actionTypes:reducer:validate:effect:invariants:)`;
     /// `effect` is given an ``EffectContext`` as its third parameter.
     @inlinable
     public init<State, Action>(

@@ -36,7 +36,7 @@ extension StoreDefinition {
 
     /// A store object whose actions are types (ReSwift's and mini-swift's stores): each type in
     /// `actionTypes` is dispatched by its name, as for
-    /// ``init(_:summary:state:actionTypes:reducer:validate:effect:invariants:)``.
+    /// `init(_:summary:state:actionTypes:reducer:validate:effect:invariants:)`.
     ///
     /// - Parameters:
     ///   - name: the name for `load NAME`.
@@ -46,7 +46,7 @@ extension StoreDefinition {
     ///   - actionTypes: the action types, structs or enums, in the order `actions` lists them.
     ///   - send: hands the store one action, which its own library runs.
     ///   - restore: sets the store's state, for `undo`, `redo` and `reset` (see
-    ///     ``init(_:summary:make:state:send:restore:)``).
+    ///     `init(_:summary:make:state:send:restore:)`).
     @inlinable
     public init<Object: AnyObject, State, Action>(
         _ name: String,
@@ -71,7 +71,7 @@ extension StoreDefinition {
     ///                 state: { $0.state }, send: { $0.dispatch($1) })
     /// ```
     ///
-    /// The parameters are those of ``init(_:summary:make:state:send:restore:)``; `make` is given
+    /// The parameters are those of `init(_:summary:make:state:send:restore:)`; `make` is given
     /// the session's ``ShellEnvironment``.
     @inlinable
     public init<Object: AnyObject, State, Action>(
@@ -88,7 +88,7 @@ extension StoreDefinition {
     }
 
     /// A store object whose actions are types, made with the session's environment (see
-    /// ``init(_:summary:make:state:send:restore:)-(_,(ShellEnvironment)->Object,_,_,_)``).
+    /// `init(_:summary:make:state:send:restore:)`).
     @inlinable
     public init<Object: AnyObject, State, Action>(
         _ name: String,
