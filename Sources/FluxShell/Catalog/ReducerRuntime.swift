@@ -30,7 +30,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     /// Where an effect that takes time runs: the session's.
     @usableFromInline let effects: EffectScheduler
     /// How this store's effects hand their actions to the session; made at the first one.
-    private var sink: EffectSink<Action>?
+    @usableFromInline var sink: EffectSink<Action>?
     @usableFromInline let invariants: [StoreInvariant<State>]
     /// The state as of the last recorded step.
     @usableFromInline @exclusivity(unchecked) var recorded: State
@@ -123,27 +123,35 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 
     /// Starts an effect that takes time, with the state after `action`; it runs when the session
     /// runs its effects, at the end of the command.
-    @usableFromInline
+    ///
+    /// NB: inlinable, as the handler is: compiled for the store's types where it is registered,
+    /// it starts an effect without looking up generic metadata (a tuple's, a closure context's)
+    /// on every action: an effect that ends at once cost a piped line 1.4-2.1x the line without
+    /// one, generic, and see docs/performance.md for what it costs now.
+    @inlinable
     func start(
         _ effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], after action: Action
     ) {
         let sink = self.sink ?? makeSink()
-        let app = AppValue((effect: effect, action: action, state: state))
+        let effect = AppValue(effect)
+        let action = AppValue(action)
+        let state = AppValue(state)
         let environment = effects.environment
-        let actionCases = self.actionCases
-        effects.start(after: actionCases.announcement(of: action).description) { record in
+        let actionCases = AppValue(self.actionCases)
+        effects.start(after: { actionCases.value.announcement(of: action.value).description }) { record in
             let context = EffectContext(environment: environment, record: record, sink: sink)
             do {
-                context.deliverReturned(try await app.value.effect(app.value.action, app.value.state, context))
+                context.deliverReturned(try await effect.value(action.value, state.value, context))
             } catch is CancellationError {
                 // NB: a cancelled effect ends this way: nothing to report.
             } catch {
-                record.scheduler?.report(ShellError("\(record.name) threw an error: \(error)"), from: record)
+                record.reportThrown(error)
             }
         }
     }
 
-    private func makeSink() -> EffectSink<Action> {
+    @usableFromInline
+    func makeSink() -> EffectSink<Action> {
         let actionCases = self.actionCases
         let sink = EffectSink<Action>(
             send: { [weak self] action in

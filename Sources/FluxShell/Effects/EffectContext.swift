@@ -13,8 +13,13 @@
 public struct EffectContext<Action>: Sendable {
     /// The session's environment: its time, ids, random numbers and clock.
     public let environment: ShellEnvironment
-    let record: EffectRecord
-    let sink: EffectSink<Action>
+    @usableFromInline let record: EffectRecord
+    @usableFromInline let sink: EffectSink<Action>
+
+    @usableFromInline
+    init(environment: ShellEnvironment, record: EffectRecord, sink: EffectSink<Action>) {
+        (self.environment, self.record, self.sink) = (environment, record, sink)
+    }
 
     /// Dispatches `action` at once, announced by `=> ACTION` with its diff. After the effect was
     /// cancelled, the action is dropped and the command that cancelled it reports an error.
@@ -29,6 +34,7 @@ public struct EffectContext<Action>: Sendable {
     }
 
     /// Dispatches the actions an effect returned, when it ended (dropped if it was cancelled).
+    @usableFromInline
     func deliverReturned(_ actions: [Action]) {
         for action in actions {
             let sink = self.sink
@@ -45,10 +51,12 @@ public struct EffectContext<Action>: Sendable {
 ///
 /// NB: @unchecked Sendable is safe: the two closures are the runtime's, called only on the
 /// session's thread, while it runs the effects (see ``EffectScheduler/deliver(from:returned:describe:perform:)``).
+@usableFromInline
 final class EffectSink<Action>: @unchecked Sendable {
     let send: (Action) -> Void
     let describe: (Action) -> String
 
+    @usableFromInline
     init(send: @escaping (Action) -> Void, describe: @escaping (Action) -> String) {
         self.send = send
         self.describe = describe

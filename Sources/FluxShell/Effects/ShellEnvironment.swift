@@ -84,8 +84,8 @@ public struct ShellClock: Clock, Sendable {
     /// task is cancelled (`cancel`, or an effect that ran over its time).
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
-        let sleeper = Sleeper(deadline: deadline.offset, effect: EffectRecord.current)
         let core = self.core
+        let sleeper = Sleeper(deadline: deadline.offset, effect: core.effects?.effectOnCurrentThread)
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 core.park(sleeper, continuation)
@@ -130,11 +130,14 @@ final class EnvironmentCore: @unchecked Sendable {
 
     /// What the random generator was seeded with.
     let seed: UInt64
+    /// The session's effects, whose running one a sleep from the session's thread belongs to.
+    weak var effects: EffectQueue?
 
     init(seed: UInt64) {
         self.seed = seed
         generator = SeededRandom(seed: seed)
     }
+
 
     var elapsed: Duration { lock.withLock { time } }
 

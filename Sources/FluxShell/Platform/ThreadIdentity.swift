@@ -20,4 +20,13 @@ struct ThreadIdentity: Equatable {
     @inlinable static func == (left: ThreadIdentity, right: ThreadIdentity) -> Bool {
         pthread_equal(left.thread, right.thread) != 0
     }
+
+    /// The thread as one word, to keep in an atomic; never 0.
+    var word: UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: thread)
+        #else
+            UInt(thread)
+        #endif
+    }
 }

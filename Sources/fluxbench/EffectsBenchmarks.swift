@@ -1,0 +1,130 @@
+@_spi(Engine) import FluxShell
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Effects that take time (`fluxbench effects`): what an effect that ends at once adds to a
+/// piped line, against the same store without one in the same run; how fast `advance` runs a
+/// timer's ticks; how many checked steps `explore` makes on a store with effects.
+enum EffectsBenchmarks {
+    struct Timer {
+        var ticks = 0
+        var running = false
+        var titles: [String] = []
+    }
+
+    enum Action {
+        case add(title: String)
+        case start
+        case tick
+        case stop
+    }
+
+    static func reduce(_ state: inout Timer, _ action: Action) {
+        switch action {
+        case .add(let title):
+            if state.titles.count >= 20 { state.titles.removeFirst() }
+            state.titles.append(title)
+        case .start: state.running = true
+        case .tick: state.ticks &+= 1
+        case .stop: state.running = false
+        }
+    }
+
+    /// Ends at once for every action but `start`, whose timer ticks every millisecond until
+    /// `stop` (or 3 ticks in `explore`'s store).
+    static func effect(_ action: Action, _ state: Timer, _ context: EffectContext<Action>, ticks: Int) async throws
+        -> [Action]
+    {
+        guard case .start = action else { return [] }
+        for _ in 0..<ticks {
+            try await context.environment.clock.sleep(for: .milliseconds(1))
+            context.send(.tick)
+        }
+        return [.stop]
+    }
+
+    static let catalog = StoreCatalog([
+        StoreDefinition("plain", state: Timer(), reduce: reduce),
+        StoreDefinition(
+            "effect", state: Timer(), reduce: reduce,
+            effect: { action, state, context in try await effect(action, state, context, ticks: 10_000) }),
+        StoreDefinition(
+            "short", state: Timer(), reduce: reduce,
+            effect: { action, state, context in try await effect(action, state, context, ticks: 3) },
+            invariants: [StoreInvariant("ticks are not negative") { $0.ticks >= 0 }]),
+    ])
+
+    static func run(only: String? = nil) {
+        print("Effects over time (release build, in process)")
+        if only == nil || only == "line" { perLine() }
+        if only == nil || only == "advance" { advance() }
+        if only == nil || only == "explore" { explore() }
+    }
+
+    /// One piped line (parsed, dispatched, diffed, rendered) of a store whose effect ends at once
+    /// for it, against the same store with no effect: best of 5 rounds of 60,000 lines.
+    static func perLine() {
+        // NB: FLUXBENCH_ROUNDS=1 with few lines, for counting instructions under callgrind.
+        let rounds = getenv("FLUXBENCH_ROUNDS").flatMap { Int(String(cString: $0)) } ?? 5
+        let count = rounds == 5 ? 60_000 : 6_000
+        let lines = (0..<count).map { index in
+            try! CommandParser.parse("dispatch add title: t\(index)").command!
+        }
+        var perLine: [String: Double] = [:]
+        let only = getenv("FLUXBENCH_STORE").map { String(cString: $0) }
+        for store in ["plain", "effect"] where only == nil || only == store {
+            var best = Double.infinity
+            for _ in 0..<rounds {
+                let session = Session(catalog: catalog)
+                _ = ShellBenchmarks.execute(session, "load \(store)")
+                let start = ContinuousClock.now
+                let printed = FormsBenchmarks.linesPrinted(lines, in: session)
+                precondition(printed == lines.count)
+                best = min(best, AgentBenchmarks.seconds(since: start) * 1e9 / Double(lines.count))
+            }
+            perLine[store] = best
+        }
+        guard let plain = perLine["plain"], let effect = perLine["effect"] else { return }
+        print("a line, no effect:".padding(to: 64) + "\((plain * 10).rounded() / 10) ns/line")
+        print(
+            "a line whose effect ends at once:".padding(to: 64)
+                + "\((effect * 10).rounded() / 10) ns/line  (\(AgentBenchmarks.ratio(effect, plain)) no effect)")
+    }
+
+    /// `advance 10` through a timer that ticks every millisecond: 10,000 wakes, each sending an
+    /// action whose diff is printed. Best of 5.
+    static func advance() {
+        let advance = try! CommandParser.parse("advance 10").command!
+        var best = Double.infinity
+        for _ in 0..<5 {
+            let session = Session(catalog: catalog)
+            session.followUpLimit = 1_000_000
+            _ = ShellBenchmarks.execute(session, "load effect")
+            _ = ShellBenchmarks.execute(session, "dispatch start")
+            let start = ContinuousClock.now
+            let printed = FormsBenchmarks.linesPrinted([advance], in: session)
+            best = min(best, AgentBenchmarks.seconds(since: start))
+            precondition(printed == 1 && ShellBenchmarks.execute(session, "state ticks") == ["10000"])
+        }
+        print(
+            "advance through 10,000 timer ticks (each sends one action):".padding(to: 64)
+                + "\((best * 1000 * 10).rounded() / 10) ms (\(Int(10_000 / best)) effect steps/s)")
+    }
+
+    /// `explore` on the store with a 3-tick timer: actions and `advance` steps, checked.
+    static func explore() {
+        var options = Explorer.Options(stores: ["short"], seed: 1)
+        options.runs = 400
+        options.steps = 50
+        let explorer = try! Explorer(catalog: catalog, options: options)
+        let start = ContinuousClock.now
+        let report = explorer.explore()
+        let elapsed = AgentBenchmarks.seconds(since: start)
+        precondition(report.failure == nil && report.actions == 20_000, "\(report.failure?.message ?? "")")
+        print(
+            "explore a store with effects (400 runs of 50 steps):".padding(to: 64)
+                + "\(Int(Double(report.actions) / elapsed)) checked steps/s")
+    }
+}
