@@ -36,11 +36,14 @@ struct RunMode {
         }
     }
 
+    /// Piped mode: a store that traps ends the process, reported by ``TrapReport``.
     func runStandardInput() -> Int32 {
-        let (runner, _) = makeRunner()
+        let (runner, printer) = makeRunner()
+        let file = "<stdin>"
+        TrapReport.install(for: runner, file: file, renderer: printer.renderer)
         if let status = Self.loadStore(store, into: runner.session) { return status }
         var input = LineReader.standardInput()
-        runner.run(&input, file: "<stdin>")
+        runner.run(&input, file: file)
         return runner.failures.isEmpty ? 0 : 1
     }
 

@@ -5,9 +5,9 @@
 /// sees each answer as soon as it is complete, while a large piped script is written in big blocks.
 final class StandardStreams: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: a `fluxsh` process writes from its main thread only; the
-    // scenario runner's worker threads never touch the streams (they hand back strings). The one
-    // exception, `TrapSurvival.flushOutputOnTrap`'s handler, may flush from the thread that
-    // trapped, which then dies: nothing else runs while it writes whole lines.
+    // scenario runner's worker threads never touch the streams (they hand back strings). The
+    // exceptions, the trap handlers of `TrapSurvival.flushOutputOnTrap` and `TrapReport`, may
+    // flush from the thread that trapped, which then dies: nothing else runs while they write.
     static let shared = StandardStreams()
 
     // NB: written from the main thread only (see above): no run-time exclusivity checks.
@@ -43,6 +43,15 @@ final class StandardStreams: @unchecked Sendable {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { Platform.write(1, $0) }
         buffer.removeAll()
+    }
+
+    /// From a trap handler: writes the whole lines buffered so far, leaving out a line that was
+    /// being appended when the process trapped. Only write(2): async-signal-safe.
+    func flushWholeLines() {
+        buffer.withUnsafeBytes { bytes in
+            guard let newline = bytes.lastIndex(of: 0x0A) else { return }
+            Platform.write(1, UnsafeRawBufferPointer(rebasing: bytes[...newline]))
+        }
     }
 }
 

@@ -8,6 +8,17 @@ struct JSONTests {
         #expect(JSONText.compact(value) == #"{"z":1,"a":[true,null,"é ✓ \"q\" \\ \n \u0001"],"m":{}}"#)
     }
 
+    /// What a trap handler writes, from bytes it holds: escaped as a quoted string is.
+    @Test func escapedBytesMatchAQuotedString() {
+        let text = "é ✓ \"q\" \\ \n \r \t \u{8} \u{C} \u{1} \u{1F} \u{7F} end"
+        var bytes = OutputBuffer()
+        bytes.append(text)
+        var escaped = OutputBuffer()
+        JSONText.writeEscaped(bytes, to: &escaped)
+        #expect("\"" + escaped.text + "\"" == JSONText.quoted(text))
+        #expect(escaped.text == #"é ✓ \"q\" \\ \n \r \t \b \f \u0001 \u001f \u007f end"#)
+    }
+
     @Test func prettyIsIndentedJSON() throws {
         let value = try JSONParser.parse(#"{"count":0,"todos":[{"id":1}],"e":[]}"#)
         #expect(

@@ -38,6 +38,29 @@ struct LevelMutation: Mutation {
     }
 }
 
+/// `descend` recurses without end, until the stack runs out; `halt` stops the process as a failed
+/// check of a release build does: SIGILL, and no message.
+struct Depth: State { var value = 0 }
+enum DepthAction: Action {
+    case add(Int)
+    case descend, halt
+}
+struct DepthMutation: Mutation {
+    func mutate(action: DepthAction, state: inout Depth) {
+        switch action {
+        case .add(let amount): state.value &+= amount
+        case .descend: Self.descend(from: 0, &state)
+        case .halt: raise(SIGILL)
+        }
+    }
+
+    /// NB: not a tail call (the state is written after it), so that no optimizer makes it a loop.
+    static func descend(from depth: Int, _ state: inout Depth) {
+        if depth >= 0 { descend(from: depth + 1, &state) }
+        state.value = depth
+    }
+}
+
 /// `fill` keeps a set's elements in its hash order: another process prints them in another.
 struct Bag: State { var items: [String] = [] }
 enum BagAction: Action { case fill, clear }
@@ -112,6 +135,7 @@ final class Shout: LedgerAction {}
 var definitions = [
     StoreDefinition("quotient", state: Quotient(), mutation: QuotientMutation()),
     StoreDefinition("level", state: Level(), mutation: LevelMutation()),
+    StoreDefinition("depth", state: Depth(), mutation: DepthMutation()),
     StoreDefinition("bag", state: Bag(), mutation: BagMutation()),
     StoreDefinition("tags", state: Tags(), mutation: TagsMutation()),
     StoreDefinition(

@@ -115,6 +115,11 @@ public struct OutputBuffer: ~Copyable {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
+    /// Calls `body` with each byte written so far, in order.
+    public func forEachByte(_ body: (UInt8) -> Void) {
+        for index in 0..<used { body(base[index]) }
+    }
+
     /// The text written so far, as a string.
     public var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
 }

@@ -144,29 +144,37 @@
         // NB: escapes are rare: the text is copied whole unless a byte needs one.
         if !text.utf8.contains(where: needsEscaping) {
             output.append(text)
-            output.append(0x22)
-            return
-        }
-        for byte in text.utf8 {
-            guard needsEscaping(byte) else {
-                output.append(byte)
-                continue
-            }
-            output.append(0x5C)
-            switch byte {
-            case 0x22, 0x5C: output.append(byte)
-            case 0x0A: output.append(UInt8(ascii: "n"))
-            case 0x0D: output.append(UInt8(ascii: "r"))
-            case 0x09: output.append(UInt8(ascii: "t"))
-            case 0x08: output.append(UInt8(ascii: "b"))
-            case 0x0C: output.append(UInt8(ascii: "f"))
-            default:
-                let hex = Array("0123456789abcdef".utf8)
-                for digit in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] {
-                    output.append(digit)
-                }
-            }
+        } else {
+            for byte in text.utf8 { writeEscaping(byte, to: &output) }
         }
         output.append(0x22)
     }
+
+    /// Appends UTF-8 `text` as the inside of a JSON string, escaped as `writeQuoted(_:to:)`
+    /// escapes: for a signal handler, which cannot make a `String` (piped `--format json` when a
+    /// store traps). Nothing is allocated but `output`'s growth.
+    public static func writeEscaped(_ text: borrowing OutputBuffer, to output: inout OutputBuffer) {
+        text.forEachByte { writeEscaping($0, to: &output) }
+    }
+
+    /// Appends `byte`, escaped when it needs to be.
+    @inline(__always)
+    private static func writeEscaping(_ byte: UInt8, to output: inout OutputBuffer) {
+        guard needsEscaping(byte) else { return output.append(byte) }
+        output.append(0x5C)
+        switch byte {
+        case 0x22, 0x5C: output.append(byte)
+        case 0x0A: output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0C: output.append(UInt8(ascii: "f"))
+        default:
+            output.append("u00" as StaticString)
+            output.append(hexDigit(byte >> 4))
+            output.append(hexDigit(byte & 0xF))
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x61 + value - 10 }
 }

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// A store that traps in piped mode ends the process, but the output of the lines before it
+/// reaches standard output first, standard error ends with
+/// `<stdin>:LINE: error: the store trapped: MESSAGE`, and the status is 1: through the
+/// planted-shell, whose stores trap on purpose.
+struct TrapReportTests {
+    private let shell = Fluxsh.executable("planted-shell")
+
+    private func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    @Test func aFatalErrorIsReportedAtItsLineAfterTheOutputBeforeIt() throws {
+        let result = try Fluxsh.run(
+            [], stdin: "load level\ndispatch set 3\n# a comment\ndispatch set 5\n\ndispatch set 25\ndispatch set 7\n",
+            program: shell)
+        #expect(result.status == 1)
+        #expect(result.stdout == "~ value: 0 -> 3\n~ value: 3 -> 5\n")
+        let last = lines(result.stderr).last ?? ""
+        #expect(last.hasPrefix("<stdin>:6: error: the store trapped: planted_shell/main.swift:"), "\(result.stderr)")
+        #expect(last.hasSuffix(": Fatal error: A: above twenty"), "\(result.stderr)")
+    }
+
+    @Test func aRuntimeCheckIsReportedWithItsMessage() throws {
+        let result = try Fluxsh.run(
+            ["--store", "quotient"], stdin: "dispatch add 1\ndispatch add 2\ndispatch divide by: 0\n", program: shell)
+        #expect(result.status == 1)
+        #expect(result.stdout == "~ value: 100 -> 101\n~ value: 101 -> 103\n")
+        let last = lines(result.stderr).last ?? ""
+        #expect(last.hasPrefix("<stdin>:3: error: the store trapped: Swift/IntegerTypes.swift:"), "\(result.stderr)")
+        #expect(last.hasSuffix(": Fatal error: Division by zero"), "\(result.stderr)")
+    }
+
+    /// A check of a release build prints no message: the signal says what happened.
+    @Test func aTrapWithoutMessageIsReportedBySignal() throws {
+        let result = try Fluxsh.run(
+            [], stdin: "load depth\ndispatch add 1\ndispatch add 2\ndispatch halt\ndispatch add 3\n", program: shell)
+        #expect(result.status == 1)
+        #expect(result.stdout == "~ value: 0 -> 1\n~ value: 1 -> 3\n")
+        #expect(
+            lines(result.stderr).last
+                == "<stdin>:4: error: the store trapped: illegal instruction (SIGILL), a failed runtime check: an overflow, a force-unwrapped nil, an index out of range, … (a debug build names it)"
+        )
+    }
+
+    @Test func aStackOverflowIsReported() throws {
+        let result = try Fluxsh.run(
+            [], stdin: "load depth\ndispatch add 1\ndispatch add 2\n\ndispatch descend\ndispatch add 3\n",
+            program: shell)
+        #expect(result.status == 1)
+        #expect(result.stdout == "~ value: 0 -> 1\n~ value: 1 -> 3\n")
+        #expect(result.stderr == "<stdin>:5: error: the store trapped: stack overflow (SIGSEGV)\n")
+    }
+
+    /// More output than the buffer holds before it is written: all of it, in order, then the trap.
+    @Test func everyLineOfALongRunComesBeforeTheTrap() throws {
+        let count = 5000
+        let script = "load quotient\n" + String(repeating: "dispatch add 1\n", count: count) + "dispatch divide by: 0\n"
+        let result = try Fluxsh.run([], stdin: script, program: shell)
+        #expect(result.status == 1)
+        let output = lines(result.stdout)
+        // NB: compared as a Bool, so that a failure does not print thousands of lines.
+        let inOrder = output == (0..<count).map { "~ value: \(100 + $0) -> \(101 + $0)" }
+        #expect(inOrder, "\(output.count) lines, the last \(output.last ?? "none")")
+        #expect(lines(result.stderr).last?.hasPrefix("<stdin>:\(count + 2): error: the store trapped: ") == true)
+    }
+
+    /// With `--format json` the error is also standard output's last object, as every error is.
+    @Test func jsonEndsWithTheTrapAsAnObject() throws {
+        let result = try Fluxsh.run(
+            ["--format", "json"], stdin: "load depth\ndispatch add 1\ndispatch descend\n", program: shell)
+        #expect(result.status == 1)
+        #expect(
+            lines(result.stdout) == [
+                #"{"line":1,"command":"load","store":"depth","alias":"depth"}"#,
+                #"{"line":2,"command":"dispatch","action":"add 1","changes":[{"op":"~","path":"value","old":0,"new":1}]}"#,
+                #"{"line":3,"error":"the store trapped: stack overflow (SIGSEGV)"}"#,
+            ])
+        #expect(result.stderr == "<stdin>:3: error: the store trapped: stack overflow (SIGSEGV)\n")
+        let fatal = try Fluxsh.run(
+            ["--format", "json", "--store", "level"], stdin: "dispatch set 21\n", program: shell)
+        #expect(fatal.status == 1)
+        let object = lines(fatal.stdout).last ?? ""
+        #expect(
+            object.hasPrefix(#"{"line":1,"error":"the store trapped: planted_shell/main.swift:"#), "\(fatal.stdout)")
+        #expect(object.hasSuffix(#": Fatal error: A: above twenty"}"#), "\(fatal.stdout)")
+        #expect(lines(fatal.stderr).last?.hasPrefix("<stdin>:1: error: the store trapped: planted_shell/") == true)
+    }
+}
