@@ -233,4 +233,52 @@ struct CommandParserTests {
         // Parse → print → parse is the identity.
         #expect(try command("dispatch " + invocation.description) == .dispatch(invocation))
     }
+
+    /// `*` where a value stands: a pattern in `expect ==`, an error in `dispatch` and with other
+    /// operators; `"*"` and `[*]` in paths keep their meanings.
+    @Test func aStarMatchesInExpectAndIsRefusedInDispatch() throws {
+        #expect(
+            try command("expect todos[*].at == *")
+                == .expect(.init(path: try ValuePath.parse("todos[*].at"), op: .equal, value: .pattern(.any))))
+        #expect(
+            try command(#"expect todos[0] == {"id":1,"at":*}"#)
+                == .expect(
+                    .init(
+                        path: try ValuePath.parse("todos[0]"), op: .equal,
+                        value: .pattern(
+                            ValuePattern(
+                                value: .object(JSONObject([("id", .int(1)), ("at", .null)])), wildcards: [[.key("at")]])
+                        ))))
+        #expect(
+            try command(#"expect title == "*""#)
+                == .expect(.init(path: ValuePath([.key("title")]), op: .equal, value: .literal(.string("*")))))
+        #expect(
+            try command(#"dispatch add "*""#)
+                == .dispatch(ActionInvocation(name: "add", arguments: [.init(label: nil, value: .string("*"))])))
+        #expect(
+            try command("dispatch add a*")
+                == .dispatch(ActionInvocation(name: "add", arguments: [.init(label: nil, value: .string("a*"))])))
+        func error(_ line: String) -> String? {
+            do throws(ShellError) {
+                _ = try CommandParser.parse(line)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let refused = "only matches a value, in an expected diff line or expect: it cannot be dispatched"
+        #expect(error("dispatch add title: *") == "'*' at column 21 " + refused)
+        #expect(error("dispatch add *") == "'*' at column 14 " + refused)
+        #expect(error(#"dispatch add {"a":[1,*]}"#) == "'*' at column 22 " + refused)
+        #expect(error(#"dispatch add {"a":$x,"b":*}"#) == "'*' at column 26 " + refused)
+        #expect(
+            error("expect count >= *") == "'*' at column 17 matches any value: only '==' compares with it, not '>='")
+        #expect(
+            error(#"expect todos contains {"id":*}"#)
+                == "'*' at column 29 matches any value: only '==' compares with it, not 'contains'")
+        #expect(error(#"expect todos == [*1]"#) == #"invalid JSON [*1]: expected ',' or ']' in array"#)
+        #expect(
+            error(#"expect todos == [*,$x]"#)?.hasSuffix(
+                "a value read from the state ($PATH) works inside JSON in dispatch arguments only") == true)
+    }
 }

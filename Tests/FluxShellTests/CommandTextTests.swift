@@ -86,8 +86,22 @@ struct CommandTextTests {
         case 11: return .redo(steps: Int.random(in: 1...1000, using: &random))
         case 12: return .reset
         case 13, 14:
-            let op = Expectation.Operator.allCases.randomElement(using: &random)!
-            let operand: Operand = Bool.random(using: &random) ? .literal(value()) : .path(path())
+            var op = Expectation.Operator.allCases.randomElement(using: &random)!
+            let operand: Operand
+            switch Int.random(in: 0...2, using: &random) {
+            case 0: operand = .literal(value())
+            case 1: operand = .path(path())
+            default:
+                // `*` where a value stands, whole or inside an array or object (`==` only).
+                op = .equal
+                let inside: [ValuePattern] = [
+                    .any, ValuePattern(value: .array([value(), .null]), wildcards: [[.index(1)]]),
+                    ValuePattern(
+                        value: .object(JSONObject([("id", value()), ("at", .object(JSONObject([("time", .null)])))])),
+                        wildcards: [[.key("at"), .key("time")]]),
+                ]
+                operand = .pattern(inside.randomElement(using: &random)!)
+            }
             return .expect(Expectation(path: Bool.random(using: &random) ? .root : path(), op: op, value: operand))
         case 15: return .why(path: path())
         case 16: return .invariants

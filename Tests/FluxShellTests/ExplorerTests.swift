@@ -194,8 +194,14 @@ struct ExplorerTests {
         let failure = try #require(report.failure)
         #expect(failure.check == .replayDiffers)
         #expect(failure.minimal.map(\.command.stepText) == ["stamp"])
+        // It names the path that differed between the two runs, and how to pin it.
+        #expect(failure.message.hasPrefix("step 1, stamp: first printed ~ last: 0 -> "), "\(failure.message)")
+        #expect(failure.message.contains("; at last: "), "\(failure.message)")
+        #expect(failure.message.contains("pin it: read dates, ids and random numbers from the session's environment"))
         // The scenario pins the first run's lines; the clock has moved on since.
-        _ = try scenarioFails(failure.scenario)
+        let lines = try scenarioFails(failure.scenario)
+        #expect(lines.first?.contains("differs from the expected lines at last: ") == true, "\(lines)")
+        #expect(lines.contains { $0.contains("or write * for it in the expected line") })
     }
 
     /// SPEC §8: replayed states are compared as values, so a mutation that reads the clock fails
@@ -205,6 +211,12 @@ struct ExplorerTests {
         let failure = try #require(report.failure)
         #expect(failure.check == .replayDiffers)
         #expect(failure.minimal.map(\.command.stepText) == ["touch"])
+        // The path is named though both runs print the same there.
+        #expect(
+            failure.message.hasPrefix(
+                "replayed, the same actions left 'wallClock' in another state, though it prints the same (at at): "),
+            "\(failure.message)")
+        #expect(failure.message.contains("catalog.pinningDependencies()"))
     }
 
     @Test func stateChangedInPlaceThroughAReferenceFailsUndo() throws {

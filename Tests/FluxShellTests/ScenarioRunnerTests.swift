@@ -1,3 +1,4 @@
+import FluxCore
 @_spi(Engine) import FluxShell
 import FluxStores
 import Foundation
@@ -22,9 +23,10 @@ struct ScenarioRunnerTests {
         #expect(!result.passed)
         #expect(
             result.report == [
-                "\(file.path):2: error: the diff of 'dispatch add 2' differs from the expected lines",
+                "\(file.path):2: error: the diff of 'dispatch add 2' differs from the expected lines at count: 2 where the expected line has 3",
                 "    expected        | actual",
                 "  ≠ ~ count: 0 -> 3 | ~ count: 0 -> 2",
+                Self.pinningHint,
                 "  (run 'fluxsh test --update' to accept what happened)",
                 "\(file.path):4: error: expected this command to fail, but it succeeded (remove the '! ' if it should succeed)",
             ])
@@ -56,6 +58,13 @@ struct ScenarioRunnerTests {
                 "\(path):8: error: diff line '~ count: 5 -> 6' does not follow a dispatch, undo, redo or reset (expected diff lines go right after the command that changes state)",
             ])
     }
+
+    /// The line under a failed block whose value differs: how to pin a value that changes from
+    /// run to run.
+    static let pinningHint =
+        "  (if it changes from run to run, pin it: read dates, ids and random numbers from the session's environment"
+        + " (env.now, env.uuid(), env.random in make: { env in … }, or an effect's context.environment),"
+        + " or use catalog.pinningDependencies() with swift-dependencies; or write * for it in the expected line)"
 
     // MARK: - `...` in expected diff blocks (SPEC §7)
 
@@ -99,10 +108,11 @@ struct ScenarioRunnerTests {
         let result = ScenarioRunner(catalog: .builtIn).run(path)
         #expect(
             result.report == [
-                "\(path):2: error: the diff of 'dispatch add title: x' differs from the expected lines: '~ nextID: 1 -> 3' was not found",
+                "\(path):2: error: the diff of 'dispatch add title: x' differs from the expected lines at nextID: 2 where the expected line has 3",
                 "    expected         | actual",
                 #"    ...              | + todos[0]: {"id":1,"title":"x","done":false}"#,
                 "  ≠ ~ nextID: 1 -> 3 | ~ nextID: 1 -> 2",
+                Self.pinningHint,
                 "  (run 'fluxsh test --update' to accept what happened)",
             ])
         let extra = try scenario(
@@ -216,5 +226,187 @@ struct ScenarioRunnerTests {
         #expect(seen.sorted() == files.sorted())
         #expect(throws: ShellError.self) { try Shard(parsing: "0/3") }
         #expect(throws: ShellError.self) { try Shard(parsing: "x") }
+    }
+
+    // MARK: - `*` for values nothing can pin
+
+    /// Notes whose reducer reads the clock: each note's `createdAt`, and `stampedAt`, are what
+    /// `Date()` gave, another value in every run.
+    struct Note: Equatable, Sendable {
+        var id: Int
+        var text: String
+        var createdAt: Date
+        var stampedAt: Date?
+    }
+
+    struct Notes: State {
+        var notes: [Note] = []
+        var nextID = 1
+    }
+
+    enum NotesAction: Action {
+        case add(text: String)
+        case stamp(id: Int)
+    }
+
+    struct NotesMutation: Mutation, Sendable {
+        func mutate(action: NotesAction, state: inout Notes) {
+            switch action {
+            case .add(let text):
+                state.notes.append(Note(id: state.nextID, text: text, createdAt: Date()))
+                state.nextID += 1
+            case .stamp(let id):
+                guard let index = state.notes.firstIndex(where: { $0.id == id }) else { return }
+                state.notes[index].stampedAt = Date()
+            }
+        }
+    }
+
+    static let notes = StoreCatalog([StoreDefinition("notes", state: Notes(), mutation: NotesMutation())])
+
+    /// A scenario whose expected lines say `*` for the dates passes, run after run.
+    @Test func aStarMatchesTheDateAReducerReads() throws {
+        let path = try scenario(
+            """
+            load notes
+            dispatch add text: milk
+            + notes[0]: {"id":1,"text":"milk","createdAt":*,"stampedAt":null}
+            ~ nextID: 1 -> 2
+            dispatch stamp id: 1
+            ~ notes[0].stampedAt: null -> *
+            dispatch add text: eggs
+            ...
+            + notes[1]: {"id":2,"text":"eggs","createdAt":*,"stampedAt":*}
+            ...
+            expect notes[0] == {"id":1,"text":"milk","createdAt":*,"stampedAt":*}
+            expect notes[*] == {"id":*,"text":*,"createdAt":*,"stampedAt":*}
+            expect notes[1].createdAt == *
+            undo 3
+            - notes[0]: *
+            - notes[1]: *
+            ~ nextID: 3 -> 1
+
+            """, "notes")
+        var options = ScenarioRunner.Options()
+        options.exhaustive = true
+        for _ in 0..<3 {
+            let result = ScenarioRunner(catalog: Self.notes, options: options).run(path)
+            #expect(result.passed, "\(result.report.joined(separator: "\n"))")
+        }
+    }
+
+    /// A concrete date where the reducer read the clock: the failure names the path, deeper than
+    /// the line's when the line adds a whole note, and says how to pin it.
+    @Test func aConcreteValueThatDiffersNamesItsPathAndHowToPinIt() throws {
+        let path = try scenario(
+            """
+            load notes
+            dispatch add text: milk
+            + notes[0]: {"id":1,"text":"milk","createdAt":"2001-01-01T00:00:00Z","stampedAt":null}
+            ~ nextID: 1 -> 2
+            dispatch stamp id: 1
+            ~ notes[0].stampedAt: null -> "2001-01-01T00:00:00Z"
+
+            """, "notes")
+        let report = ScenarioRunner(catalog: Self.notes).run(path).report
+        let hint = Self.pinningHint
+        let added = try #require(report.firstIndex { $0.hasPrefix("\(path):2: error: ") })
+        #expect(
+            report[added].hasPrefix(
+                "\(path):2: error: the diff of 'dispatch add text: milk' differs from the expected lines at notes[0].createdAt: \""
+            ))
+        #expect(report[added].hasSuffix(#" where the expected line has "2001-01-01T00:00:00Z""#), "\(report[added])")
+        #expect(report[(added + 1)...].prefix(while: { $0.hasPrefix("  ") }).contains(hint))
+        let stamped = try #require(report.firstIndex { $0.hasPrefix("\(path):5: error: ") })
+        #expect(
+            report[stamped].hasPrefix(
+                "\(path):5: error: the diff of 'dispatch stamp id: 1' differs from the expected lines at notes[0].stampedAt: \""
+            ))
+    }
+
+    /// `--update` rewrites the lines that no longer match and keeps each `*`: in a line that
+    /// still matches, and in a line for the same path whose other values changed.
+    @Test func updateKeepsTheStars() throws {
+        let path = try scenario(
+            """
+            load notes
+            dispatch add text: milk
+            + notes[0]: {"id":1,"text":"tea","createdAt":*,"stampedAt":null}
+            ~ nextID: 1 -> 9
+            dispatch stamp id: 1
+            ~ notes[0].stampedAt: null -> *
+
+            """, "notes")
+        var options = ScenarioRunner.Options()
+        options.update = true
+        let result = ScenarioRunner(catalog: Self.notes, options: options).run(path)
+        #expect(result.wasUpdated)
+        #expect(result.passed, "\(result.report.joined(separator: "\n"))")
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8)
+                == """
+                load notes
+                dispatch add text: milk
+                + notes[0]: {"id":1,"text":"milk","createdAt":*,"stampedAt":null}
+                ~ nextID: 1 -> 2
+                dispatch stamp id: 1
+                ~ notes[0].stampedAt: null -> *
+
+                """)
+        #expect(ScenarioRunner(catalog: Self.notes).run(path).passed)
+    }
+
+    /// A `*` where no value can stand, in an expected line, `dispatch` or `expect`: an error at
+    /// its line and column, the command not run, and `--update` leaves the file as it was.
+    @Test func aStarWhereNoValueCanStandIsALocatedErrorThatChangesNothing() throws {
+        let text = """
+            load notes
+            dispatch add text: milk
+            + notes[0]: {"id":1,"text":"milk","createdAt":*x,"stampedAt":null}
+            ~ nextID: 1 -> 2
+            dispatch add text: *
+            dispatch add [{"text":*}]
+            expect nextID != *
+            expect nextID < {"a":*}
+            expect notes.count == 1
+
+            """
+        let path = try scenario(text, "notes")
+        var options = ScenarioRunner.Options()
+        options.update = true
+        let result = ScenarioRunner(catalog: Self.notes, options: options).run(path)
+        #expect(!result.wasUpdated)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        let dispatched =
+            "only matches a value, in an expected diff line or expect: it cannot be dispatched"
+            + #" (give the value itself; "*" in quotes is the string)"#
+        let compared = #"(e.g. expect todos[0] == {"id":1,"createdAt":*}; "*" in quotes is the string)"#
+        #expect(
+            result.report == [
+                "\(path):3: error: invalid value at column 48 of an expected line with '*': expected ',' or '}' in object"
+                    + #" ('*' stands for a whole value: '~ PATH: OLD -> *', or inside JSON, {"id":1,"createdAt":*}; "*" is the string)"#,
+                "\(path):5: error: '*' at column 20 " + dispatched,
+                "\(path):6: error: '*' at column 23 " + dispatched,
+                "\(path):7: error: '*' at column 18 matches any value: only '==' compares with it, not '!=' "
+                    + compared,
+                "\(path):8: error: '*' at column 22 matches any value: only '==' compares with it, not '<' " + compared,
+            ])
+    }
+
+    /// In quotes, `*` is a string: dispatched, compared and matched as itself.
+    @Test func aStarInQuotesIsAString() throws {
+        let path = try scenario(
+            """
+            load todos
+            dispatch add title: "*"
+            + todos[0]: {"id":1,"title":"*","done":false}
+            ~ nextID: 1 -> 2
+            expect todos[0].title == "*"
+            ! expect todos[0].title == "x*"
+            expect todos[*].title == "*"
+
+            """)
+        let result = ScenarioRunner(catalog: .builtIn).run(path)
+        #expect(result.passed, "\(result.report.joined(separator: "\n"))")
     }
 }

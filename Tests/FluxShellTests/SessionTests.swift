@@ -285,4 +285,34 @@ struct SessionTests {
                     "error: expect todos < 2: cannot order an array and a number (< <= > >= compare two numbers or two strings; found [{\"id\":1,\"title\":\"a\",\"done\":false}])"
                 ])
     }
+
+    /// `*` where a value stands in `expect PATH == VALUE`: any value there, the rest as written.
+    @Test func expectWithAStarComparesTheRest() {
+        let shell = Transcript()
+        shell.run("load todos")
+        shell.run("dispatch add a")
+        shell.run("dispatch add b")
+        for (line, passes) in [
+            ("expect nextID == *", true), ("expect todos[0] == *", true),
+            (#"expect todos[0] == {"id":1,"title":*,"done":false}"#, true),
+            (#"expect todos[*] == {"id":*,"title":*,"done":false}"#, true),
+            (#"expect todos == [*,{"id":2,"title":"b","done":*}]"#, true),
+            (#"expect todos == [*]"#, false), (#"expect todos[0] == {"id":1,"title":*}"#, false),
+            (#"expect todos[0].title == "*""#, false),
+        ] {
+            #expect(shell.run(line).isEmpty == passes, "\(line)")
+        }
+        // The differences leave out what a `*` stands for.
+        #expect(
+            shell.run(#"expect todos[1] == {"id":*,"title":"c","done":*}"#) == [
+                #"error: expectation failed: todos[1] == {"id":*,"title":"c","done":*}: 1 difference, from the expected value to the actual one:"#,
+                #"    ~ todos[1].title: "c" -> "b""#,
+            ])
+        #expect(
+            shell.run(#"expect todos[*] == {"id":*,"title":"a","done":*}"#) == [
+                #"error: expectation failed: todos[*] == {"id":*,"title":"a","done":*}: todos[1] is {"id":2,"title":"b","done":false}"#
+            ])
+        // A path that names nothing is the error it always is, `*` or not.
+        #expect(shell.run("expect todos[5] == *") == ["error: index 5 is past the end of todos (2 elements)"])
+    }
 }

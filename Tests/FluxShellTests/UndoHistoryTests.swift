@@ -189,9 +189,15 @@ struct UndoHistoryTests {
         #expect(shell.replays)
         shell.outside.offset.store(1000, ordering: .relaxed)
         let refused = shell.run("undo 20")
+        // It names where the state made again differs, and how to pin what the reducer reads.
         #expect(
-            refused.first?.hasPrefix("error: store 'team' does not come back to the state it had") == true, "\(refused)"
-        )
+            refused.first?.hasPrefix(
+                "error: store 'team' does not come back to the state it had: its actions, applied again, give another state"
+                    + " (at offset: 1017 where it showed 17) (its reducer reads something besides the state and the action"
+            ) == true, "\(refused)")
+        #expect(
+            refused.first?.contains("to pin it, read dates, ids and random numbers from the session's environment")
+                == true)
         #expect(shell.state == states[40])
         #expect(shell.session.history.undoable == 40)
         #expect(shell.run("undo") == ["~ offset: 40 -> 39"])

@@ -237,10 +237,11 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
             // NB: from now on every state is kept, so the steps taken next can be undone.
             history.replays = false
             throw ShellError(
-                "store '\(alias)' does not come back to the state it had: its actions, applied again, give another state",
+                "store '\(alias)' does not come back to the state it had: its actions, applied again, give another state"
+                    + (error.difference.map { " (at \($0.clause(where: "it showed")))" } ?? ""),
                 hint:
-                    "its reducer reads something besides the state and the action (the clock, a random number, a global); "
-                    + "steps taken from now on can be undone")
+                    "its reducer reads something besides the state and the action (the clock, a random number, a global): "
+                    + "to pin it, \(ReplayDifference.pinning); steps taken from now on can be undone")
         }
     }
 

@@ -260,23 +260,18 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         for action in actions { form.send(fresh, action) }
         let reached = try Self.state(of: fresh, form, alias: alias)
         guard history.reaches(reached, target) else {
-            let differences = ValueDiffer.entries(from: target, to: reached)
             throw ShellError(
                 "store '\(alias)' does not come back to that state: a new store sent the same \(actions.count) action\(actions.count == 1 ? "" : "s") reaches another"
-                    + (differences.first.map {
-                        " (at \($0.path): \(Self.printed($0.new)) where it showed \(Self.printed($0.old)))"
-                    } ?? ""),
+                    + (ReplayDifference.between(target, reached).map { " (at \($0.clause(where: "it showed")))" } ?? ""),
                 hint:
-                    "its store reads something besides its actions (the clock, a random number, a global); "
-                    + "give restore: to set its state directly")
+                    "its store reads something besides its actions (the clock, a random number, a global): "
+                    + "to pin it, \(ReplayDifference.pinning); or give restore: to set its state directly")
         }
         return {
             self.object = fresh
             return self.advance(to: reached)
         }
     }
-
-    private static func printed(_ value: JSONValue?) -> String { value.map(JSONText.compact) ?? "nothing" }
 
     @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(form.state(object)) }
 

@@ -35,6 +35,9 @@ protocol StoreRuntime: AnyObject {
     /// Whether `other`, a runtime of the same store, holds the same state as values: `==` (or
     /// equal bits) for an `Equatable` state, else no difference in what prints.
     func hasSameState(as other: any StoreRuntime) -> Bool
+    /// Where the state of `other`, a runtime of the same store, first differs from this one's, at
+    /// its deepest, even where both print alike; `nil` when that is not known.
+    func firstDifference(from other: any StoreRuntime) -> ValuePath?
     /// The name of the first declared invariant the current state breaks, if one does.
     func brokenInvariant() -> String?
     /// The diff that history entry `index` made to this store, from the states kept for undo

@@ -120,7 +120,7 @@ extension ActionInvocation {
 extension JSONValue {
     /// Puts `value` at `place` inside this value, which is the whole value for an empty `place`;
     /// an index or key that is not there changes nothing (the parser makes only places that are).
-    fileprivate mutating func put(_ value: JSONValue, at place: ArraySlice<ValuePath.Segment>) {
+    mutating func put(_ value: JSONValue, at place: ArraySlice<ValuePath.Segment>) {
         guard let first = place.first else {
             self = value
             return
@@ -140,17 +140,20 @@ extension JSONValue {
     }
 }
 
-/// A VALUE as typed in `expect`: a literal, or `$PATH`, a path of the active store's state read
-/// when the command runs (`expect count == $items.count`).
+/// A VALUE as typed in `expect`: a literal, `$PATH`, a path of the active store's state read
+/// when the command runs (`expect count == $items.count`), or a literal with `*` where any value
+/// may stand (`expect todos[0] == {"id":1,"createdAt":*}`, `==` only).
 @_spi(Engine) public enum Operand: Sendable, Equatable, CustomStringConvertible {
     case literal(JSONValue)
     case path(ValuePath)
+    case pattern(ValuePattern)
 
-    /// `$PATH`, or the literal as compact JSON.
+    /// `$PATH`, or the literal as compact JSON (with its `*`s).
     public var description: String {
         switch self {
         case .literal(let value): JSONText.compact(value)
         case .path(let path): "$" + path.description
+        case .pattern(let pattern): pattern.description
         }
     }
 }

@@ -110,7 +110,7 @@
             try expectCount(arguments, 0...0, usage: "reset")
             return .reset
         case "expect":
-            return .expect(try expectation(arguments))
+            return .expect(try expectation(arguments, in: line))
         case "why":
             try expectCount(arguments, 1...1, usage: "why PATH")
             return .why(path: try path(arguments[0]))
@@ -151,7 +151,7 @@
         }
     }
 
-    private static func expectation(_ arguments: [Token]) throws(ShellError) -> Expectation {
+    private static func expectation(_ arguments: [Token], in line: Substring) throws(ShellError) -> Expectation {
         let usage = "expect PATH OP VALUE, OP one of == != < <= > >= contains"
         guard arguments.count >= 3 else {
             throw usageError(usage, example: "expect count == 1")
@@ -167,7 +167,16 @@
                 "unknown operator '\(arguments[1].text)'",
                 hint: "use one of == != < <= > >= contains")
         }
-        return Expectation(path: path, op: op, value: try operand(arguments[2]))
+        let value = try operand(arguments[2])
+        if case .pattern = value, op != .equal {
+            let text = arguments[2].text
+            let star = ValuePattern.firstOutsideQuotes("*", in: text, atDepthZero: false) ?? text.startIndex
+            let column = arguments[2].column(in: line) + text.unicodeScalars.distance(from: text.startIndex, to: star)
+            throw ShellError(
+                "'*' at column \(column) matches any value: only '==' compares with it, not '\(op.rawValue)'",
+                hint: #"e.g. expect todos[0] == {"id":1,"createdAt":*}; "*" in quotes is the string"#)
+        }
+        return Expectation(path: path, op: op, value: value)
     }
 
     /// The arguments of `dispatch` in `line`; a `$PATH`, as an argument or inside one, is a `null`
@@ -219,15 +228,28 @@
             paths.append(ArgumentPath(index: index, path: path))
             return .null
         }
-        guard case .json = token.kind else { return try value(token) }
+        guard case .json = token.kind else {
+            if case .word = token.kind, token.text == "*" { throw notDispatchable(at: token.column(in: line)) }
+            return try value(token)
+        }
         do {
             return try JSONParser.parse(token.text)
         } catch {
-            // NB: only a literal that failed at a `$` is parsed again, for its paths: a line
-            // without one costs what it did.
-            guard failsAtDollar(error, token) else { throw invalidJSON(token.text, error) }
+            // NB: only a literal that failed at a `$` (or a `*`) is parsed again, for its paths: a
+            // line without one costs what it did.
+            if let offset = failsAt("*", error, token) {
+                throw notDispatchable(at: token.column(in: line) + scalars(in: token.text, upTo: offset))
+            }
+            guard failsAt("$", error, token) != nil else { throw invalidJSON(token.text, error) }
             return try valueReadingPaths(token, at: index, in: line, paths: &paths)
         }
+    }
+
+    /// A `*` in a `dispatch` argument: it matches values, and makes none.
+    private static func notDispatchable(at column: Int) -> ShellError {
+        ShellError(
+            "'*' at column \(column) only matches a value, in an expected diff line or expect: it cannot be dispatched",
+            hint: #"give the value itself; "*" in quotes is the string"#)
     }
 
     /// A JSON literal with `$PATH`s inside (`{"id":$todos[0].id}`): `null` in their places, and
@@ -240,13 +262,14 @@
         do {
             value = try JSONParser.parse(token.text, holes: &holes)
         } catch {
+            if let offset = failsAt("*", error, token) {
+                throw notDispatchable(at: token.column(in: line) + scalars(in: token.text, upTo: offset))
+            }
             throw invalidJSON(token.text, error)
         }
         for hole in holes {
             // NB: the column of the `$`: one line may hold several.
-            let text = token.text
-            let dollar = text.utf8.index(text.startIndex, offsetBy: hole.offset)
-            let column = token.column(in: line) + text.unicodeScalars.distance(from: text.startIndex, to: dollar)
+            let column = token.column(in: line) + scalars(in: token.text, upTo: hole.offset)
             guard !hole.text.isEmpty else {
                 throw ShellError(
                     "'$' at column \(column) must be followed by a path of the state",
@@ -258,20 +281,53 @@
         return value
     }
 
-    /// Whether the JSON literal of `token` failed to parse at a `$`.
-    private static func failsAtDollar(_ error: JSONParseError, _ token: Token) -> Bool {
+    /// The byte offset where the JSON literal of `token` failed to parse, when it did at
+    /// `character` (`$` or `*`).
+    private static func failsAt(_ character: Unicode.Scalar, _ error: JSONParseError, _ token: Token) -> Int? {
         let bytes = token.text.utf8
-        guard error.offset < bytes.count else { return false }
-        return bytes[bytes.index(bytes.startIndex, offsetBy: error.offset)] == UInt8(ascii: "$")
+        guard error.offset < bytes.count,
+            bytes[bytes.index(bytes.startIndex, offsetBy: error.offset)] == UInt8(ascii: character)
+        else { return nil }
+        return error.offset
+    }
+
+    /// How many characters (Unicode scalars, as columns count) of `text` come before its byte `offset`.
+    private static func scalars(in text: Substring, upTo offset: Int) -> Int {
+        text.unicodeScalars.distance(from: text.startIndex, to: text.utf8.index(text.startIndex, offsetBy: offset))
+    }
+
+    /// A `$PATH` inside JSON anywhere but in a `dispatch` argument.
+    private static func readsInsideJSON(_ text: Substring) -> ShellError {
+        ShellError(
+            "invalid JSON \(abbreviated(text)): a value read from the state ($PATH) works inside JSON in dispatch arguments only",
+            hint: "compare a part at a time, e.g. expect todos[0].id == $nextID")
     }
 
     private static func invalidJSON(_ text: Substring, _ error: JSONParseError) -> ShellError {
         ShellError("invalid JSON \(abbreviated(text)): \(error.message)")
     }
 
-    /// An `expect` VALUE: a literal, or `$PATH`.
+    /// An `expect` VALUE: a literal, `$PATH`, or a literal with `*` where any value may stand.
     static func operand(_ token: Token) throws(ShellError) -> Operand {
         if let path = try referencedPath(token) { return .path(path) }
+        switch token.kind {
+        case .word where token.text == "*":
+            return .pattern(.any)
+        case .json:
+            do {
+                return .literal(try JSONParser.parse(token.text))
+            } catch {
+                guard failsAt("*", error, token) != nil else { break }
+                do {
+                    return .pattern(try ValuePattern.parse(token.text))
+                } catch {
+                    guard failsAt("$", error, token) != nil else { throw invalidJSON(token.text, error) }
+                    throw readsInsideJSON(token.text)
+                }
+            }
+        default:
+            break
+        }
         return .literal(try value(token))
     }
 
@@ -295,10 +351,8 @@
             do {
                 return try JSONParser.parse(token.text)
             } catch {
-                guard failsAtDollar(error, token) else { throw invalidJSON(token.text, error) }
-                throw ShellError(
-                    "invalid JSON \(abbreviated(token.text)): a value read from the state ($PATH) works inside JSON in dispatch arguments only",
-                    hint: "compare a part at a time, e.g. expect todos[0].id == $nextID")
+                guard failsAt("$", error, token) != nil else { throw invalidJSON(token.text, error) }
+                throw readsInsideJSON(token.text)
             }
         case .label(let label):
             throw ShellError("unexpected label '\(label):'", hint: "quote a value containing ':'")

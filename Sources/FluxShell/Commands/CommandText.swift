@@ -45,43 +45,11 @@ extension ActionInvocation {
             if reads.isEmpty {
                 text += ArgumentText.render(argument.value)
             } else {
-                Self.write(argument.value, reading: reads.map { ($0.within.segments[...], $0.path) }, to: &text)
+                JSONText.writeCompact(
+                    argument.value, marking: reads.map { ($0.within.segments[...], "$" + $0.path.description) },
+                    to: &text)
             }
         }
         return text
-    }
-
-    /// `value` as compact JSON, with `$PATH` at the places `reads` name (relative to `value`).
-    private static func write(
-        _ value: JSONValue, reading reads: [(place: ArraySlice<ValuePath.Segment>, path: ValuePath)],
-        to text: inout String
-    ) {
-        if let read = reads.first(where: { $0.place.isEmpty }) {
-            text += "$" + read.path.description
-            return
-        }
-        // The reads under `segment`, relative to it.
-        func under(_ segment: ValuePath.Segment) -> [(place: ArraySlice<ValuePath.Segment>, path: ValuePath)] {
-            reads.compactMap { $0.place.first == segment ? ($0.place.dropFirst(), $0.path) : nil }
-        }
-        switch value {
-        case .array(let elements) where !reads.isEmpty:
-            text += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { text += "," }
-                write(element, reading: under(.index(index)), to: &text)
-            }
-            text += "]"
-        case .object(let object) where !reads.isEmpty:
-            text += "{"
-            for (number, member) in object.members.enumerated() {
-                if number > 0 { text += "," }
-                text += JSONText.quoted(member.key) + ":"
-                write(member.value, reading: under(.key(member.key)), to: &text)
-            }
-            text += "}"
-        default:
-            text += JSONText.compact(value)
-        }
     }
 }

@@ -18,6 +18,8 @@ public final class ValueDiffer {
     public internal(set) var entries: [DiffEntry] = []
     let reader = ValueReader()
     private var depth = 0
+    /// When kept (`firstDifference`), the places whose values differ but print alike.
+    private var printedAlike: [ValuePath]?
 
     public init() {}
 
@@ -26,6 +28,15 @@ public final class ValueDiffer {
         let differ = ValueDiffer()
         differ.diff(old, new, TypeShape.of(T.self), at: .root)
         return differ.entries
+    }
+
+    /// The first place where `old` and `new` differ, at its deepest: the first diff line's, else
+    /// the first whose values differ but print alike (two dates in the same millisecond).
+    static func firstDifference<T>(from old: T, to new: T) -> ValuePath? {
+        let differ = ValueDiffer()
+        differ.printedAlike = []
+        differ.diff(old, new, TypeShape.of(T.self), at: .root)
+        return differ.entries.first?.path ?? differ.printedAlike?.first
     }
 
     /// The diff from `old` to `new`, values of `shape.type`; the differ is reused for the next one.
@@ -83,6 +94,8 @@ public final class ValueDiffer {
 
     /// Two printed values: objects key by key, arrays by edit script, anything else one `~` line.
     func diffPrinted(_ old: JSONValue, _ new: JSONValue, at path: ValuePath) {
+        // NB: reached only where the two values are not the same bits (or `==`).
+        if printedAlike != nil, old == new { printedAlike?.append(path) }
         StateDiff.diff(old, new, at: path, into: &entries)
     }
 

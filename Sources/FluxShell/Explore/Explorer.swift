@@ -554,18 +554,24 @@ import Dispatch
         for (index, step) in steps.enumerated() {
             let printed = replayed[index]
             if printed != lines[index] {
+                let differing = zip(lines[index], printed).first { $0 != $1 }
+                let difference = differing.flatMap { ReplayDifference.between(lines: $0, $1) }
                 return (
                     .replayDiffers,
                     "step \(index + 1), \(step.command.stepText): first printed \(lines[index].joined(separator: " | ")), then \(printed.joined(separator: " | "))"
+                        + (difference.map { "; at \($0.clause(where: "it showed"))" } ?? "")
+                        + "; if a mutation reads a date, an id or a random number, pin it: \(ReplayDifference.pinning)"
                 )
             }
         }
         // NB: as values too: a mutation that reads the clock prints alike within a millisecond.
         if let store = run.session.storesWithOtherStates(than: replay.session).first {
+            let path = run.session.firstDifference(ofStore: store, from: replay.session)
             return (
                 .replayDiffers,
-                "replayed, the same actions left '\(store)' in another state, though it prints the same: "
-                    + "a mutation reads the clock, or something else outside the state"
+                "replayed, the same actions left '\(store)' in another state, though it prints the same"
+                    + (path.map { " (at \($0))" } ?? "") + ": "
+                    + "a mutation reads the clock, or something else outside the state; to pin it, \(ReplayDifference.pinning)"
             )
         }
         let final = run.session.states(afresh: true)

@@ -43,14 +43,32 @@ enum SideBySide {
         return render(rows)
     }
 
+    /// The rows in two columns, the expected one at most ``maximumWidth`` wide. A differing row
+    /// whose expected line is wider is shown whole instead, the expected line above the actual
+    /// one, with a `^` under the first character that differs: the value that differs, which
+    /// may come late in a long line (a date at the end of an object), is never cut off.
     static func render(_ rows: [Row]) -> [String] {
-        let width = min(maximumWidth, max(8, rows.map(\.expected.count).max() ?? 0))
+        func isStacked(_ row: Row) -> Bool { row.differs && row.expected.count > maximumWidth }
+        let width = min(maximumWidth, max(8, rows.lazy.filter { !isStacked($0) }.map(\.expected.count).max() ?? 0))
         func cell(_ text: String) -> String {
             let clipped = clipped(text, to: width)
             return clipped + String(repeating: " ", count: width - clipped.count)
         }
         var lines = ["    " + cell("expected") + " | actual"]
-        for row in rows { lines.append("  " + (row.differs ? "≠ " : "  ") + cell(row.expected) + " | " + row.actual) }
+        for row in rows {
+            guard isStacked(row) else {
+                lines.append("  " + (row.differs ? "≠ " : "  ") + cell(row.expected) + " | " + row.actual)
+                continue
+            }
+            lines.append("  ≠ expected: " + row.expected)
+            guard !row.actual.isEmpty else { continue }
+            lines.append("      actual: " + row.actual)
+            let same = zip(row.expected, row.actual).prefix { $0 == $1 }.count
+            // NB: no mark under a `*`, which stands for whatever the actual line has there.
+            if row.expected.dropFirst(same).first != "*" {
+                lines.append(String(repeating: " ", count: 14 + same) + "^")
+            }
+        }
         return lines
     }
 

@@ -1,6 +1,7 @@
 /// A state-changing command's expected diff lines as a script writes them (each trimmed): the
 /// actual diff must equal them line for line, except that a `...` line stands for any number of
-/// actual lines, none included (SPEC §7).
+/// actual lines, none included (SPEC §7), and a line with `*` where a value stands matches the
+/// lines it stands for (see ``ExpectedLinePattern``).
 ///
 /// The one home of that matching: the check and its failure report (``ScriptRunner``) and
 /// `--update` (``ScenarioUpdate``) read the same ``Alignment``.
@@ -11,10 +12,18 @@ struct ExpectedDiff {
     let lines: [String]
     /// Whether a line is `...`; without one, the lines must equal the actual ones.
     let hasEllipsis: Bool
+    /// The lines with `*` where a value stands, by index; a line whose `*` stands where no value
+    /// can (the runner reports it) is compared as it is written.
+    let patterns: [Int: ExpectedLinePattern]
 
     init(_ lines: [String], hasEllipsis: Bool) {
         self.lines = lines
         self.hasEllipsis = hasEllipsis
+        var patterns: [Int: ExpectedLinePattern] = [:]
+        for (index, line) in lines.enumerated() {
+            if let pattern = try? ExpectedLinePattern.parse(line) { patterns[index] = pattern }
+        }
+        self.patterns = patterns
     }
 
     init(_ lines: [String]) {
@@ -30,15 +39,22 @@ struct ExpectedDiff {
     }
 
     func compare(with actual: [String]) -> Comparison {
-        // NB: the common case, no `...`, is plain equality: no alignment is made.
-        guard hasEllipsis else { return lines == actual ? .matches : .differs(nil) }
+        // NB: the common case, no `...` and no `*`, is plain equality: no alignment is made.
+        guard hasEllipsis || !patterns.isEmpty else { return lines == actual ? .matches : .differs(nil) }
         let alignment = alignment(with: actual)
         return alignment.holds ? .matches : .differs(alignment)
     }
 
+    /// Whether expected line `index` stands for `actual`: equal to it, or a pattern it matches.
+    func line(_ index: Int, matches actual: String) -> Bool {
+        // NB: most blocks have no `*`: no lookup per cell of their table.
+        if !patterns.isEmpty, let pattern = patterns[index] { return pattern.matches(actual) }
+        return lines[index] == actual
+    }
+
     /// One expected or actual line's part in an ``Alignment``.
     enum Step: Equatable {
-        /// The expected line is the actual line.
+        /// The expected line is the actual line (or a pattern that matches it).
         case matched(expected: Int, actual: Int)
         /// The expected line was not found; the actual line, which changes the same path (same
         /// `~ `, `+ ` or `- ` and path), stands where it was expected.
@@ -74,7 +90,8 @@ struct ExpectedDiff {
         }
 
         /// The block `--update` writes: the actual lines, each run that a `...` stood for
-        /// written as that `...` line, and the lines found kept as written.
+        /// written as that `...` line, the lines found kept as written, and a line for the path
+        /// of one not found in its place.
         var updated: [UpdatedLine] {
             var lines: [UpdatedLine] = []
             // NB: `...` lines that only a pinned line no longer found kept apart are one now.
@@ -84,7 +101,10 @@ struct ExpectedDiff {
                 case .matched(let expected, _):
                     lines.append(.kept(expected: expected))
                     endsWithEllipsis = false
-                case .replaced(_, let actual), .unexpected(let actual):
+                case .replaced(let expected, let actual):
+                    lines.append(.replacing(expected: expected, actual: actual))
+                    endsWithEllipsis = false
+                case .unexpected(let actual):
                     lines.append(.written(actual: actual))
                     endsWithEllipsis = false
                 case .missing:
@@ -110,6 +130,20 @@ struct ExpectedDiff {
         /// The expected line, byte for byte as the file has it.
         case kept(expected: Int)
         case written(actual: Int)
+        /// The actual line for the path of an expected line not found: see ``text(of:actual:)``.
+        case replacing(expected: Int, actual: Int)
+    }
+
+    /// The text `--update` writes for an updated line other than one kept: the actual line; in
+    /// place of a line with `*`, the actual line with its `*`s where their places still are, so
+    /// that a value that changes from run to run stays unpinned when another one changed.
+    func text(of line: UpdatedLine, actual: [String]) -> String {
+        switch line {
+        case .kept(let expected): lines[expected]
+        case .written(let index): actual[index]
+        case .replacing(let expected, let index):
+            patterns[expected]?.keepingWildcards(in: actual[index]) ?? actual[index]
+        }
     }
 
     /// The most cells the table of a best alignment may have (expected lines by actual lines,
@@ -131,13 +165,13 @@ struct ExpectedDiff {
         // NB: pinned lines equal to the actual ones at both ends are found there in some best
         // alignment; matching them first keeps the table below to the part in between.
         var start = 0
-        while start < expected.count, start < actual.count, isPinned(start), expected[start] == actual[start] {
+        while start < expected.count, start < actual.count, isPinned(start), line(start, matches: actual[start]) {
             start += 1
         }
         var expectedEnd = expected.count
         var actualEnd = actual.count
         while expectedEnd > start, actualEnd > start, isPinned(expectedEnd - 1),
-            expected[expectedEnd - 1] == actual[actualEnd - 1]
+            line(expectedEnd - 1, matches: actual[actualEnd - 1])
         {
             expectedEnd -= 1
             actualEnd -= 1
@@ -207,7 +241,7 @@ struct ExpectedDiff {
                     if a < actual.count { consider(.cover, row[a + 1]) }
                 } else {
                     if a < actual.count {
-                        if expected[expected.startIndex + e] == actual[actual.startIndex + a] {
+                        if line(expected.startIndex + e, matches: actual[actual.startIndex + a]) {
                             consider(.match, below[a + 1])
                         } else if let key = expectedKeys[e], key == actualKeys[a] {
                             var cost = below[a + 1]
@@ -280,7 +314,9 @@ struct ExpectedDiff {
     /// NB: the searches for runs together read at most three times as many lines as the two
     /// slices have: the searches that find their run read each actual line once at most, and
     /// the first that does not, once more; only later ones, when the verdict is already known,
-    /// can run out, and a run not found in time is placed line by line.
+    /// can run out, and a run not found in time is placed line by line. A run with a `*` line
+    /// (a pattern, equal to no line) is searched at each place in turn instead: its search may
+    /// read the actual lines once per line of the run.
     private func linearMiddle(_ expected: ArraySlice<String>, _ actual: ArraySlice<String>) -> [Step] {
         // NB: lines as numbers (equal lines, equal numbers), so runs are searched among integers.
         var numbers: [String: Int] = [:]
@@ -290,8 +326,20 @@ struct ExpectedDiff {
             return numbers.count - 1
         }
         let actualNumbers = actual.map(number)
-        let expectedNumbers = expected.map(number)
+        // NB: a pattern line's number is its own, equal to no actual line's: it is compared by
+        // `same` (`*` lines are few, and their runs are searched without numbers).
+        let expectedNumbers = expected.indices.map {
+            patterns[$0] == nil ? number(expected[$0]) : -1 - $0
+        }
         let ellipsis = number(Self.ellipsis)
+        /// Whether expected line `e` stands for actual line `a` (offsets into the slices).
+        func same(_ e: Int, _ a: Int) -> Bool {
+            expectedNumbers[e] == actualNumbers[a]
+                || (expectedNumbers[e] < 0 && line(expected.startIndex + e, matches: actual[actual.startIndex + a]))
+        }
+        func runMatches(_ run: Range<Int>, at start: Int) -> Bool {
+            run.indices.allSatisfy { same($0, start + $0 - run.lowerBound) }
+        }
         var searchBudget = 3 * (actualNumbers.count + expectedNumbers.count)
         var lineOccurrences: Occurrences<Int>?
         var pathOccurrences: Occurrences<Substring>?
@@ -335,13 +383,15 @@ struct ExpectedDiff {
             if openEllipsis != nil {
                 if runEnd == expectedNumbers.count {
                     let start = actualNumbers.count - run.count
-                    if start >= position, actualNumbers[start...].elementsEqual(run) { found = start }
+                    if start >= position, runMatches(e..<runEnd, at: start) { found = start }
+                } else if run.contains(where: { $0 < 0 }) {
+                    found = (position..<max(position, actualNumbers.count - run.count + 1)).first {
+                        runMatches(e..<runEnd, at: $0)
+                    }
                 } else {
                     found = Self.firstOccurrence(of: run, in: actualNumbers, from: position, budget: &searchBudget)
                 }
-            } else if actualNumbers.count - position >= run.count,
-                actualNumbers[position..<(position + run.count)].elementsEqual(run)
-            {
+            } else if actualNumbers.count - position >= run.count, runMatches(e..<runEnd, at: position) {
                 found = position
             }
             if let found {
@@ -352,7 +402,9 @@ struct ExpectedDiff {
             for line in e..<runEnd {
                 if openEllipsis != nil {
                     if lineOccurrences == nil { lineOccurrences = Occurrences(actualNumbers) }
-                    if let next = lineOccurrences!.first(of: expectedNumbers[line], from: position) {
+                    if expectedNumbers[line] >= 0,
+                        let next = lineOccurrences!.first(of: expectedNumbers[line], from: position)
+                    {
                         place(line, at: next, matched: true)
                         continue
                     }
@@ -360,11 +412,25 @@ struct ExpectedDiff {
                     if let key = Self.pathKey(expected[expected.startIndex + line]),
                         let next = pathOccurrences!.first(of: key, from: position)
                     {
-                        place(line, at: next, matched: false)
+                        // NB: a pattern is matched by a line for its path, the first it matches
+                        // within the budget (the verdict is known: only what a failure names is
+                        // at stake).
+                        var matching: Int?
+                        if expectedNumbers[line] < 0 {
+                            var candidate = next
+                            while candidate < actualNumbers.count, searchBudget > 0, matching == nil {
+                                searchBudget -= 1
+                                if Self.pathKey(actual[actual.startIndex + candidate]) == key, same(line, candidate) {
+                                    matching = candidate
+                                }
+                                candidate += 1
+                            }
+                        }
+                        place(line, at: matching ?? next, matched: matching != nil)
                         continue
                     }
                     missingSinceEllipsis.append(line)
-                } else if position < actualNumbers.count, actualNumbers[position] == expectedNumbers[line] {
+                } else if position < actualNumbers.count, same(line, position) {
                     place(line, at: position, matched: true)
                 } else if position < actualNumbers.count, let key = Self.pathKey(expected[expected.startIndex + line]),
                     key == Self.pathKey(actual[actual.startIndex + position])

@@ -111,6 +111,9 @@
         /// Whether one of `expected` is `...`. NB: a record is reused only when it had no expected
         /// lines (see `closePending()`), so this is never left set from a command before.
         var hasEllipsis = false
+        /// Whether an expected line has a `*` where no value can stand (reported at its line):
+        /// the block is neither compared nor rewritten by `--update`.
+        var hasInvalidLine = false
         var firstExpectedLine: Int
         var isRequired: Bool
 
@@ -236,6 +239,16 @@
             }
             pending.expected.append(text)
             if isEllipsis { pending.hasEllipsis = true }
+            // NB: a `*` where no value can stand is reported here, at its line; most lines have none.
+            if text.utf8.contains(UInt8(ascii: "*")) {
+                do {
+                    let indent = line.prefix { $0 == " " || $0 == "\t" }.unicodeScalars.count
+                    _ = try ExpectedLinePattern.parse(text, column: indent + 1)
+                } catch {
+                    pending.hasInvalidLine = true
+                    fail(at: location, error)
+                }
+            }
             return
         }
         closePending()
@@ -310,6 +323,7 @@
                 spare.diff = result.diff
                 spare.firstExpectedLine = location.line + 1
                 spare.isRequired = isRequired
+                spare.hasInvalidLine = false
                 progress.pending = spare
             } else {
                 progress.pending = Pending(
@@ -353,28 +367,45 @@
                 at: block.location,
                 details: actual.map { "    " + $0 } + [updateHint(block, "to write them")])
         }
+        // NB: the line is reported where it was read; the block has nothing sound to compare.
+        guard !block.hasInvalidLine else { return nil }
         let expected = ExpectedDiff(block.expected, hasEllipsis: block.hasEllipsis)
-        let message: String
+        var message = "the diff of '\(block.command)' differs from the expected lines"
         let rows: [String]
+        // The first pinned line that differs from the actual line for its path, in a value.
+        var difference: ReplayDifference?
         switch expected.compare(with: actual) {
         case .matches:
             return nil
         case .differs(nil):
-            message = "the diff of '\(block.command)' differs from the expected lines"
             rows = SideBySide.render(expected: block.expected, actual: actual)
+            if let row = block.expected.indices.first(where: { $0 < actual.count && block.expected[$0] != actual[$0] })
+            {
+                difference = ReplayDifference.between(lines: block.expected[row], actual[row])
+            }
         case .differs(let alignment?):
-            let reason =
-                switch alignment.mismatch {
-                case .notFound(let line): "'\(SideBySide.clipped(block.expected[line]))' was not found"
-                case .notExpected(let line): "'\(SideBySide.clipped(actual[line]))' was not expected"
-                case nil: "they do not line up"
-                }
-            message = "the diff of '\(block.command)' differs from the expected lines: " + reason
             rows = SideBySide.render(alignment, expected: block.expected, actual: actual)
+            let mismatch = alignment.mismatch
+            for case .replaced(let line, let replacement) in alignment.steps where mismatch == .notFound(expected: line)
+            {
+                difference = ReplayDifference.between(lines: block.expected[line], actual[replacement])
+            }
+            if difference == nil {
+                switch mismatch {
+                case .notFound(let line): message += ": '\(SideBySide.clipped(block.expected[line]))' was not found"
+                case .notExpected(let line): message += ": '\(SideBySide.clipped(actual[line]))' was not expected"
+                case nil: message += ": they do not line up"
+                }
+            }
+        }
+        var details = rows
+        if let difference {
+            message += " at " + difference.clause(where: "the expected line has")
+            details.append("  (\(ReplayDifference.pinningOrMatching))")
         }
         return Diagnostic(
             .diffMismatch, message, at: block.location,
-            details: rows + [updateHint(block, "to accept what happened")])
+            details: details + [updateHint(block, "to accept what happened")])
     }
 
     /// The way to write the actual lines in: `test --update` for a file; standard input cannot

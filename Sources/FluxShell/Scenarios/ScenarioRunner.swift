@@ -175,10 +175,12 @@ enum ScenarioUpdate {
             let carriageReturn = line.last == 0x0D ? [UInt8(0x0D)] : []
             // NB: the block's expected lines follow its command; `index` is the first one's.
             let written = lines[index..<min(lines.count, index + block.expectedLines.count)]
-            for updated in updatedLines(of: block) {
+            let expected = ExpectedDiff(block.expected)
+            for updated in updatedLines(of: block, expected) {
                 switch updated {
-                case .kept(let expected): output += written[index + expected]
-                case .written(let actual): output += Array(block.actual[actual].utf8) + carriageReturn
+                case .kept(let line): output += written[index + line]
+                case .written, .replacing:
+                    output += Array(expected.text(of: updated, actual: block.actual).utf8) + carriageReturn
                 }
                 output.append(0x0A)
             }
@@ -189,10 +191,14 @@ enum ScenarioUpdate {
     }
 
     /// The lines a failed block is rewritten to: what happened, with each run of lines that a
-    /// `...` still stands for written as that `...`, and the expected lines found kept as written.
-    private static func updatedLines(of block: ScriptRunner.DiffBlock) -> [ExpectedDiff.UpdatedLine] {
-        let expected = ExpectedDiff(block.expected)
-        guard expected.hasEllipsis else { return block.actual.indices.map { .written(actual: $0) } }
+    /// `...` still stands for written as that `...`, and the expected lines found kept as written
+    /// (a line with `*` that still matches stays as it is).
+    private static func updatedLines(of block: ScriptRunner.DiffBlock, _ expected: ExpectedDiff)
+        -> [ExpectedDiff.UpdatedLine]
+    {
+        guard expected.hasEllipsis || !expected.patterns.isEmpty else {
+            return block.actual.indices.map { .written(actual: $0) }
+        }
         return expected.alignment(with: block.actual).updated
     }
 }

@@ -3,6 +3,9 @@ struct ExpectationCheck {
     let expectation: Expectation
     /// The VALUE, read already when it was `$PATH`.
     let expected: JSONValue
+    /// The VALUE when it has `*` where any value may stand (`==` only): `expected` is its value
+    /// written, `null` at each `*`.
+    var pattern: ValuePattern?
 
     /// `nil` when the expectation holds for `actual`, else the error that says what was found.
     ///
@@ -11,7 +14,7 @@ struct ExpectationCheck {
     func failure(actual: JSONValue, at place: ValuePath?) -> ShellError? {
         let holds: Bool
         switch expectation.op {
-        case .equal: holds = actual == expected
+        case .equal: holds = pattern?.matches(actual) ?? (actual == expected)
         case .notEqual: holds = actual != expected
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let order = Self.compare(actual, expected) else {
@@ -39,6 +42,8 @@ struct ExpectationCheck {
             }
         }
         guard !holds else { return nil }
+        // NB: from the pattern with what `actual` has where each `*` stands: no `*` is a difference.
+        let expected = pattern?.filled(from: actual) ?? expected
         if expectation.op == .equal, place == nil, let differences = differences(from: expected, to: actual) {
             return differences
         }

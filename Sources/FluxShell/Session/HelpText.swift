@@ -56,7 +56,7 @@ enum HelpText {
         Entry(
             word: "expect", usage: "expect PATH OP VALUE",
             summary:
-                "Asserts a value; OP is == != < <= > >= or contains. [*] in PATH means every element (true for none); a VALUE $PATH is read from the state.",
+                "Asserts a value; OP is == != < <= > >= or contains. [*] in PATH means every element (true for none); a VALUE $PATH is read from the state; with ==, * in VALUE matches any value there ({\"id\":1,\"createdAt\":*}).",
             example: "expect todos[*].id < $nextID"),
         Entry(
             word: "why", usage: "why PATH",

@@ -35,8 +35,12 @@ extension Session {
     func expect(_ expectation: Expectation) throws(ShellError) -> CommandResult {
         _ = try activeStore()
         let expected: JSONValue
+        var pattern: ValuePattern?
         switch expectation.value {
         case .literal(let value): expected = value
+        case .pattern(let written):
+            expected = written.value
+            pattern = written
         case .path(let path):
             do {
                 expected = try value(at: path)
@@ -44,7 +48,7 @@ extension Session {
                 throw ShellError("$\(path): \(error.message)", hint: error.hint)
             }
         }
-        let check = ExpectationCheck(expectation: expectation, expected: expected)
+        let check = ExpectationCheck(expectation: expectation, expected: expected, pattern: pattern)
         let (store, path) = try locate(expectation.path)
         if path.namesEveryElement {
             // NB: every element must hold (none: it holds); the first that does not is named.

@@ -160,6 +160,15 @@ import FluxCore
         }
     }
 
+    /// Where the state of store `alias` first differs in `other`, a session that loaded the same
+    /// stores, at its deepest, even where both print alike; `nil` when that is not known.
+    func firstDifference(ofStore alias: String, from other: Session) -> ValuePath? {
+        guard let index = stores.firstIndex(where: { $0.alias == alias }), index < other.stores.count else {
+            return nil
+        }
+        return other.stores[index].runtime.firstDifference(from: stores[index].runtime)
+    }
+
     /// How many steps `undo` can go back now.
     public var undoableSteps: Int { history.undoable }
 

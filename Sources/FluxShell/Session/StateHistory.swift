@@ -101,18 +101,20 @@ struct StateHistory<State, Action> {
         var state = base < 0 ? baseline : entries[base].state!
         let reader = ValueReader()
         for index in (base + 1)..<cursor {
-            guard replay(entry: index, on: &state, apply: apply, reader) else { throw ReplayMismatch() }
+            try replay(entry: index, on: &state, apply: apply, reader)
         }
         let result = state
         // NB: the replay goes on to the next kept state, which it must reach exactly.
         var next = cursor
         while next < entries.count, entries[next].state == nil {
-            guard replay(entry: next, on: &state, apply: apply, reader) else { throw ReplayMismatch() }
+            try replay(entry: next, on: &state, apply: apply, reader)
             next += 1
         }
         if next < entries.count {
-            guard replay(entry: next, on: &state, apply: apply, reader), reaches(state, entries[next].state!) else {
-                throw ReplayMismatch()
+            try replay(entry: next, on: &state, apply: apply, reader)
+            let kept = entries[next].state!
+            guard reaches(state, kept) else {
+                throw ReplayMismatch(difference: ReplayDifference.between(kept, state))
             }
         }
         return result
@@ -144,7 +146,9 @@ struct StateHistory<State, Action> {
         var state = before < 0 ? baseline : entries[before].state!
         let reader = ValueReader()
         for index in first...last {
-            guard replay(entry: index, on: &state, apply: apply, reader) else {
+            do {
+                try replay(entry: index, on: &state, apply: apply, reader)
+            } catch {
                 replays = false
                 return
             }
@@ -181,28 +185,35 @@ struct StateHistory<State, Action> {
         firstAction += dropped
     }
 
-    /// Applies entry `index`'s actions to `state` (or sets its pinned state); false when one of
-    /// them does not print at its diff's paths what it printed the first time.
+    /// Applies entry `index`'s actions to `state` (or sets its pinned state).
+    ///
+    /// - Throws: ``ReplayMismatch`` when one of them does not print at its diff's paths what it
+    ///   printed the first time.
     func replay(entry index: Int, on state: inout State, apply: (Action, inout State) -> Void, _ reader: ValueReader)
-        -> Bool
+        throws(ReplayMismatch)
     {
         if entries[index].pinned {
             state = entries[index].state!
-            return true
+            return
+        }
+        func check(_ change: DiffEntry, showed first: JSONValue?) throws(ReplayMismatch) {
+            let again = Self.printed(state, at: change.path, reader)
+            guard again == first else {
+                // NB: at the deepest path that differs (`todos[0].createdAt` in a todo added again).
+                let difference =
+                    first.flatMap { first in again.flatMap { ReplayDifference.between(first, $0, at: change.path) } }
+                    ?? ReplayDifference(path: change.path, first: first, again: again)
+                throw ReplayMismatch(difference: difference)
+            }
         }
         for number in (end(ofEntry: index - 1) - firstAction)..<(entries[index].end - firstAction) {
             let diff = diffs[number]
             // NB: what went away is read before the action, what came after it: no copy of the
             // state is made to compare the two.
-            for change in diff where change.operation == .removed {
-                guard Self.printed(state, at: change.path, reader) == change.old else { return false }
-            }
+            for change in diff where change.operation == .removed { try check(change, showed: change.old) }
             apply(actions[number], &state)
-            for change in diff where change.operation != .removed {
-                guard Self.printed(state, at: change.path, reader) == change.new else { return false }
-            }
+            for change in diff where change.operation != .removed { try check(change, showed: change.new) }
         }
-        return true
     }
 
     /// The value at `path` in `state` as printed: read in place as deep as the reader goes (it
@@ -228,4 +239,7 @@ struct StateHistory<State, Action> {
 }
 
 /// A state made again from a store's actions that did not come out as it was the first time.
-struct ReplayMismatch: Error {}
+struct ReplayMismatch: Error {
+    /// Where it first differs, when a value shows it (a state that is not `==` may print alike).
+    var difference: ReplayDifference?
+}

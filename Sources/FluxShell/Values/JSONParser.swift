@@ -19,8 +19,12 @@
     private var position = 0
     /// The holes found so far, when they are allowed (`parse(_:holes:)`); `nil`: a `$` is an error.
     private var holes: [Hole]?
-    /// Where the value being parsed stands, kept only while holes are allowed.
+    /// Where each `*` found so far stands, when they are allowed (`parse(_:wildcards:)`); `nil`:
+    /// a `*` is an error.
+    private var wildcards: [[ValuePath.Segment]]?
+    /// Where the value being parsed stands, kept only while holes or wildcards are allowed.
     private var place: [ValuePath.Segment] = []
+    private var tracksPlaces: Bool { holes != nil || wildcards != nil }
 
     /// Parses `text`, which must hold exactly one JSON value (white space around it is allowed).
     public static func parse(_ text: Substring) throws(JSONParseError) -> JSONValue {
@@ -44,9 +48,20 @@
         return value
     }
 
-    private init(bytes: [UInt8], holes: [Hole]?) {
+    /// Parses `text` as `parse(_:)` does, and also allows a `*` wherever a value goes (a
+    /// ``ValuePattern``): it is `null` in the value returned, and its place is listed in
+    /// `wildcards`, in the order written. In quotes, `"*"` is a string.
+    static func parse(_ text: Substring, wildcards: inout [[ValuePath.Segment]]) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(text.utf8), holes: nil, wildcards: [])
+        let value = try parser.parseWhole()
+        wildcards = parser.wildcards ?? []
+        return value
+    }
+
+    private init(bytes: [UInt8], holes: [Hole]?, wildcards: [[ValuePath.Segment]]? = nil) {
         self.bytes = bytes
         self.holes = holes
+        self.wildcards = wildcards
     }
 
     private mutating func parseWhole() throws(JSONParseError) -> JSONValue {
@@ -81,6 +96,10 @@
         case UInt8(ascii: "n"): return try parseWord("null", .null)
         case UInt8(ascii: "$") where holes != nil:
             parseHole()
+            return .null
+        case UInt8(ascii: "*") where wildcards != nil:
+            position += 1
+            wildcards?.append(place)
             return .null
         default: throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
         }
@@ -144,7 +163,7 @@
         }
         while true {
             skipWhitespace()
-            if holes != nil {
+            if tracksPlaces {
                 place.append(.index(elements.count))
                 elements.append(try parseValue(depth: depth))
                 place.removeLast()
@@ -183,7 +202,7 @@
             position += 1
             skipWhitespace()
             let value: JSONValue
-            if holes != nil {
+            if tracksPlaces {
                 value = try parseMember(key, depth: depth, replacing: object[key] != nil)
             } else {
                 value = try parseValue(depth: depth)
@@ -203,14 +222,15 @@
         }
     }
 
-    /// A member's value while holes are allowed: its holes placed under `key`, and those of an
-    /// earlier value of the same key, which this one replaces, dropped.
+    /// A member's value while holes or wildcards are allowed: its holes and wildcards placed
+    /// under `key`, and those of an earlier value of the same key, which this one replaces, dropped.
     private mutating func parseMember(_ key: String, depth: Int, replacing: Bool) throws(JSONParseError) -> JSONValue {
         place.append(.key(key))
         defer { place.removeLast() }
         if replacing {
             let replaced = place
             holes?.removeAll { $0.place.starts(with: replaced) }
+            wildcards?.removeAll { $0.starts(with: replaced) }
         }
         return try parseValue(depth: depth)
     }

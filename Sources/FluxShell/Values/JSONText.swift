@@ -178,3 +178,39 @@
 
     private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x61 + value - 10 }
 }
+
+extension JSONText {
+    /// Appends `value` in one line, with a mark written in place of the value at each place
+    /// `marks` names (relative to `value`): a `dispatch` argument's `$PATH`s, a pattern's `*`s.
+    static func writeCompact(
+        _ value: JSONValue, marking marks: [(place: ArraySlice<ValuePath.Segment>, text: String)], to text: inout String
+    ) {
+        if let mark = marks.first(where: { $0.place.isEmpty }) {
+            text += mark.text
+            return
+        }
+        // The marks under `segment`, relative to it.
+        func under(_ segment: ValuePath.Segment) -> [(place: ArraySlice<ValuePath.Segment>, text: String)] {
+            marks.compactMap { $0.place.first == segment ? ($0.place.dropFirst(), $0.text) : nil }
+        }
+        switch value {
+        case .array(let elements) where !marks.isEmpty:
+            text += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += "," }
+                writeCompact(element, marking: under(.index(index)), to: &text)
+            }
+            text += "]"
+        case .object(let object) where !marks.isEmpty:
+            text += "{"
+            for (number, member) in object.members.enumerated() {
+                if number > 0 { text += "," }
+                text += quoted(member.key) + ":"
+                writeCompact(member.value, marking: under(.key(member.key)), to: &text)
+            }
+            text += "}"
+        default:
+            text += compact(value)
+        }
+    }
+}

@@ -1,0 +1,18 @@
+extension StoreRuntime {
+    /// Not known for a store whose state the shell only reads as printed (a running app's).
+    @usableFromInline func firstDifference(from other: any StoreRuntime) -> ValuePath? { nil }
+}
+
+extension ReducerRuntime {
+    @usableFromInline func firstDifference(from other: any StoreRuntime) -> ValuePath? {
+        guard let other = other as? Self else { return nil }
+        return ValueDiffer.firstDifference(from: other.state, to: state)
+    }
+}
+
+extension StoreObjectRuntime {
+    @usableFromInline func firstDifference(from other: any StoreRuntime) -> ValuePath? {
+        guard let other = other as? Self else { return nil }
+        return ValueDiffer.firstDifference(from: other.recorded, to: recorded)
+    }
+}
