@@ -138,7 +138,8 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         let state = AppValue(state)
         let environment = effects.environment
         let actionCases = AppValue(self.actionCases)
-        effects.start(after: { actionCases.value.announcement(of: action.value).description }) { record in
+        let describe: @Sendable () -> String = { actionCases.value.announcement(of: action.value).description }
+        effects.start(after: describe) { record in
             let context = EffectContext(environment: environment, record: record, sink: sink)
             do {
                 context.deliverReturned(try await effect.value(action.value, state.value, context))

@@ -88,8 +88,9 @@ final class EffectScheduler: @unchecked Sendable {
     /// Starts `body` as an effect that ran after `action`; it runs when the session next runs its
     /// effects.
     @usableFromInline
-    func start(after action: @escaping @Sendable () -> String, _ body: @escaping @Sendable (EffectRecord) async -> Void)
-    {
+    func start(
+        after action: @escaping @Sendable () -> String, running body: @escaping @Sendable (EffectRecord) async -> Void
+    ) {
         started += 1
         let record = EffectRecord(scheduler: self, number: started, line: line, action: action)
         running.append(record)

@@ -138,7 +138,6 @@ final class EnvironmentCore: @unchecked Sendable {
         generator = SeededRandom(seed: seed)
     }
 
-
     var elapsed: Duration { lock.withLock { time } }
 
     func nextUUIDCount() -> UInt64 {
