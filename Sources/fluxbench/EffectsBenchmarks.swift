@@ -12,10 +12,14 @@ enum EffectsBenchmarks {
         var ticks = 0
         var running = false
         var titles: [String] = []
+        var count = 0
+        var showsDone = false
     }
 
     enum Action {
         case add(title: String)
+        case increment
+        case toggle
         case start
         case tick
         case stop
@@ -26,6 +30,8 @@ enum EffectsBenchmarks {
         case .add(let title):
             if state.titles.count >= 20 { state.titles.removeFirst() }
             state.titles.append(title)
+        case .increment: state.count &+= 1
+        case .toggle: state.showsDone.toggle()
         case .start: state.running = true
         case .tick: state.ticks &+= 1
         case .stop: state.running = false
@@ -69,8 +75,15 @@ enum EffectsBenchmarks {
         // NB: FLUXBENCH_ROUNDS=1 with few lines, for counting instructions under callgrind.
         let rounds = getenv("FLUXBENCH_ROUNDS").flatMap { Int(String(cString: $0)) } ?? 5
         let count = rounds == 5 ? 60_000 : 6_000
-        let lines = (0..<count).map { index in
-            try! CommandParser.parse("dispatch add title: t\(index)").command!
+        // NB: the lines of `fluxbench forms`: an add, an increment, a toggle, in turn.
+        let lines = (0..<count).map { index -> Command in
+            let text =
+                switch index % 3 {
+                case 0: "dispatch add title: t\(index)"
+                case 1: "dispatch increment"
+                default: "dispatch toggle"
+                }
+            return try! CommandParser.parse(text).command!
         }
         var perLine: [String: Double] = [:]
         let only = getenv("FLUXBENCH_STORE").map { String(cString: $0) }

@@ -30,7 +30,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     /// Where an effect that takes time runs: the session's.
     @usableFromInline let effects: EffectScheduler
     /// How this store's effects hand their actions to the session; made at the first one.
-    @usableFromInline var sink: EffectSink<Action>?
+    @usableFromInline @exclusivity(unchecked) var sink: EffectSink<Action>?
     @usableFromInline let invariants: [StoreInvariant<State>]
     /// The state as of the last recorded step.
     @usableFromInline @exclusivity(unchecked) var recorded: State
@@ -125,30 +125,17 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     /// runs its effects, at the end of the command.
     ///
     /// NB: inlinable, as the handler is: compiled for the store's types where it is registered,
-    /// it starts an effect without looking up generic metadata (a tuple's, a closure context's)
-    /// on every action: an effect that ends at once cost a piped line 1.4-2.1x the line without
-    /// one, generic, and see docs/performance.md for what it costs now.
+    /// it starts an effect without looking up generic metadata on every action, and with one
+    /// object for the effect (see ``EffectOf``). Generic, with a closure per part, an effect that
+    /// ends at once cost 12,000 instructions (callgrind); see docs/performance.md for now.
     @inlinable
     func start(
         _ effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], after action: Action
     ) {
-        let sink = self.sink ?? makeSink()
-        let effect = AppValue(effect)
-        let action = AppValue(action)
-        let state = AppValue(state)
-        let environment = effects.environment
-        let actionCases = AppValue(self.actionCases)
-        let describe: @Sendable () -> String = { actionCases.value.announcement(of: action.value).description }
-        effects.start(after: describe) { record in
-            let context = EffectContext(environment: environment, record: record, sink: sink)
-            do {
-                context.deliverReturned(try await effect.value(action.value, state.value, context))
-            } catch is CancellationError {
-                // NB: a cancelled effect ends this way: nothing to report.
-            } catch {
-                record.reportThrown(error)
-            }
-        }
+        let record = EffectOf(
+            scheduler: effects, effect: effect, action: action, state: state, sink: sink ?? makeSink(),
+            actionCases: actionCases)
+        effects.start(record)
     }
 
     @usableFromInline

@@ -28,7 +28,7 @@ public struct EffectContext<Action>: Sendable {
     public func send(_ action: Action) {
         let sink = self.sink
         let value = AppValue(action)
-        record.scheduler?.deliver(
+        record.scheduler.deliver(
             from: record, returned: false, describe: { sink.describe(value.value) }, perform: { sink.send(value.value) }
         )
     }
@@ -39,7 +39,7 @@ public struct EffectContext<Action>: Sendable {
         for action in actions {
             let sink = self.sink
             let value = AppValue(action)
-            record.scheduler?.deliver(
+            record.scheduler.deliver(
                 from: record, returned: true, describe: { sink.describe(value.value) },
                 perform: { sink.send(value.value) })
         }

@@ -1,16 +1,18 @@
 import Foundation
 import Synchronization
 
-/// One effect an action started: the task it runs in, where its jobs run (it is their executor),
-/// and what `effects` lists of it.
+/// One effect an action started: the worker that runs it, and what `effects` lists of it. A
+/// store's runtime makes it as an ``EffectOf``, which holds the effect, its action and its state.
 @usableFromInline
-final class EffectRecord: TaskExecutor, @unchecked Sendable {
+class EffectRecord: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: `sleepers` is touched only with the environment's lock
     // held (see `EnvironmentCore`); every other mutable member only on the session's thread, by
-    // the scheduler, which runs every job of the effect there. `enqueue` reads only lets.
+    // the scheduler, which runs every job of the effect there.
 
-    weak var scheduler: EffectScheduler?
-    private let queue: EffectQueue
+    /// NB: a strong reference: an effect keeps its scheduler while it runs, and the session
+    /// ends every effect when it goes (``EffectScheduler/shutDown()``). A weak one gave the
+    /// scheduler a side table, and every retain of it the slow path (callgrind).
+    @usableFromInline let scheduler: EffectScheduler
     // NB: the mutable members below are touched on the session's thread only (`sleepers` with
     // the environment's lock held): no run-time exclusivity checks, which cost an effect that
     // ends at once 415 instructions (callgrind).
@@ -19,38 +21,87 @@ final class EffectRecord: TaskExecutor, @unchecked Sendable {
     /// The line of the command that started it, when it was read from one.
     let line: Int?
     /// The action it ran after, in command syntax: written only when something names the effect.
-    private let describeAction: @Sendable () -> String
     private(set) lazy var action = describeAction()
-    @exclusivity(unchecked) var task: Task<Void, Never>?
+    /// The worker that runs it.
+    @exclusivity(unchecked) var worker: EffectWorker?
     /// How many of its tasks sleep on the session's clock (the environment's lock held).
     @exclusivity(unchecked) var sleepers = 0
     @exclusivity(unchecked) var isCancelled = false
     /// Cancelled because it ran over the time limit: its jobs no longer run.
     @exclusivity(unchecked) var isAbandoned = false
 
-    init(scheduler: EffectScheduler, number: Int, line: Int?, action: @escaping @Sendable () -> String) {
+    /// A new effect of `scheduler`'s, numbered and running from now on.
+    @usableFromInline
+    init(scheduler: EffectScheduler) {
         self.scheduler = scheduler
-        self.queue = scheduler.queue
-        self.number = number
-        self.line = line
-        self.describeAction = action
+        self.number = scheduler.admit()
+        self.line = scheduler.line
     }
 
-    @usableFromInline
-    func enqueue(_ job: consuming ExecutorJob) {
-        queue.push(.job(UnownedJob(job), self))
+    /// The action it ran after, in command syntax.
+    func describeAction() -> String { "" }
+
+    /// Runs the effect, dispatches what it returns, and ends.
+    func run() async {}
+
+    /// Cancels the effect's task; its worker is not given another effect after it.
+    func cancel() {
+        isCancelled = true
+        worker?.task?.cancel()
     }
 
     /// Reports what the effect threw (but `CancellationError`) with the command being run.
     @usableFromInline
     func reportThrown(_ error: any Error) {
-        scheduler?.report(ShellError("\(name) threw an error: \(error)"), from: self)
+        scheduler.report(ShellError("\(name) threw an error: \(error)"), from: self)
     }
 
     /// `effect 2 (line 3: search query: a)`
     var name: String {
         guard let line else { return "effect \(number) (\(action))" }
         return "effect \(number) (line \(line): \(action))"
+    }
+}
+
+/// An effect of a store whose actions are `Action` and state `State`: what it runs, with what.
+///
+/// NB: one object per effect, handed to a worker that is idle (see ``EffectWorker``): an effect
+/// that ends at once costs this object and one job, no task of its own.
+@usableFromInline
+final class EffectOf<Action, State>: EffectRecord, @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: the lets are the app's values, used on the session's
+    // thread only, where the effect's jobs run (see ``AppValue``).
+    @usableFromInline let effect: (Action, State, EffectContext<Action>) async throws -> [Action]
+    @usableFromInline let startAction: Action
+    @usableFromInline let state: State
+    @usableFromInline let sink: EffectSink<Action>
+    let actionCases: ActionCases
+
+    @usableFromInline
+    init(
+        scheduler: EffectScheduler, effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action],
+        action: Action, state: State, sink: EffectSink<Action>, actionCases: ActionCases
+    ) {
+        self.effect = effect
+        self.startAction = action
+        self.state = state
+        self.sink = sink
+        self.actionCases = actionCases
+        super.init(scheduler: scheduler)
+    }
+
+    override func describeAction() -> String { actionCases.announcement(of: startAction).description }
+
+    override func run() async {
+        let context = EffectContext(environment: scheduler.environment, record: self, sink: sink)
+        do {
+            context.deliverReturned(try await effect(startAction, state, context))
+        } catch is CancellationError {
+            // NB: a cancelled effect ends this way: nothing to report.
+        } catch {
+            reportThrown(error)
+        }
+        scheduler.end(self)
     }
 }
 
@@ -82,27 +133,59 @@ final class EffectScheduler: @unchecked Sendable {
         environment.core.effects = queue
     }
 
-    /// Whether an effect may have work to do: the common store, with none, checks only this.
-    var isIdle: Bool { running.isEmpty && queue.isEmpty }
+    /// The workers waiting for an effect to run.
+    @exclusivity(unchecked) private var idle: [EffectWorker] = []
 
-    /// Starts `body` as an effect that ran after `action`; it runs when the session next runs its
-    /// effects.
-    @usableFromInline
-    func start(
-        after action: @escaping @Sendable () -> String, running body: @escaping @Sendable (EffectRecord) async -> Void
-    ) {
+    /// Whether no effect may have work to do: none runs. (The queue may hold jobs of effects given
+    /// up on, which are dropped when they are taken.) What a store without effects checks.
+    var isIdle: Bool { running.isEmpty }
+
+    /// The number of an effect that starts now.
+    func admit() -> Int {
         started += 1
-        let record = EffectRecord(scheduler: self, number: started, line: line, action: action)
+        return started
+    }
+
+    /// Starts an effect made now (see ``EffectRecord/init(scheduler:)``) on an idle worker, or a
+    /// new one: it runs when the session next runs its effects.
+    @usableFromInline
+    func start(_ record: EffectRecord) {
         running.append(record)
-        record.task = Task(executorPreference: record) {
-            await body(record)
-            record.scheduler?.end(record)
+        if let worker = idle.popLast(), let parked = worker.parked {
+            worker.parked = nil
+            worker.current = record
+            record.worker = worker
+            parked.resume(returning: record)
+        } else {
+            let worker = EffectWorker(queue: queue)
+            worker.current = record
+            record.worker = worker
+            worker.task = Task(executorPreference: worker) { await Self.work(worker, first: record) }
         }
+    }
+
+    /// A worker's task: runs its effects one after the other, waiting idle between them, until
+    /// its task is cancelled (an effect of its was) or the session ends.
+    private static func work(_ worker: EffectWorker, first: EffectRecord) async {
+        var next: EffectRecord? = first
+        while let record = next {
+            await record.run()
+            worker.current = nil
+            if Task.isCancelled { return }
+            next = await withUnsafeContinuation { parked in record.scheduler.park(worker, parked) }
+        }
+    }
+
+    /// Takes `worker` as idle, on the session's thread where its job runs.
+    private func park(_ worker: EffectWorker, _ parked: UnsafeContinuation<EffectRecord?, Never>) {
+        worker.parked = parked
+        idle.append(worker)
     }
 
     /// Takes `record` off the running effects: at once on the session's thread, where its last
     /// job runs, else when the session next runs its effects.
-    private func end(_ record: EffectRecord) {
+    @usableFromInline
+    func end(_ record: EffectRecord) {
         if queue.isDrainingOnCurrentThread {
             if running.last === record { running.removeLast() } else { running.removeAll { $0 === record } }
         } else {
@@ -114,30 +197,41 @@ final class EffectScheduler: @unchecked Sendable {
     /// neither within ``timeLimit`` (a busy loop, a wait on the world) is cancelled and reported.
     func run() {
         guard !isIdle else { return }
+        // NB: the clock is read only once the effects take a while (64 jobs) or wait: an effect
+        // that ends at once does neither, and a read of the clock cost it 2 % of a piped line.
         let clock = ContinuousClock()
-        let deadline = clock.now + timeLimit
+        var deadline: ContinuousClock.Instant?
         queue.beginDraining()
         defer { queue.endDraining() }
         var steps = 0
         while true {
             if let item = queue.pop() {
                 perform(item)
+                // NB: with every effect ended, what may be left are the jobs of effects given up
+                // on, which are dropped when taken: no need to take them now.
+                if running.isEmpty { return }
                 steps &+= 1
-                if steps & 63 == 0, clock.now > deadline { return abandonBusyEffects() }
+                if steps & 63 == 0 {
+                    let now = clock.now
+                    if let deadline, now > deadline { return abandonBusyEffects() }
+                    if deadline == nil { deadline = now + timeLimit }
+                }
                 continue
             }
             if running.allSatisfy({ environment.core.isAsleep($0) }) { return }
-            guard queue.wait(until: deadline) else { return abandonBusyEffects() }
+            let until = deadline ?? clock.now + timeLimit
+            deadline = until
+            guard queue.wait(until: until) else { return abandonBusyEffects() }
         }
     }
 
     private func perform(_ item: EffectQueue.Item) {
         switch item {
-        case .job(let job, let record):
+        case .job(let job, let worker):
             // NB: a job of an effect given up on is never run again: it spun or waited on the world.
-            guard !record.isAbandoned else { return }
-            queue.runningEffect = record
-            job.runSynchronously(on: record.asUnownedTaskExecutor())
+            guard !worker.isAbandoned else { return }
+            queue.runningEffect = worker.current
+            job.runSynchronously(on: worker.asUnownedTaskExecutor())
             queue.runningEffect = nil
         case .delivery(let record, let returned, let describe, let perform):
             handle(from: record, returned: returned, describe: describe, perform: perform)
@@ -178,12 +272,26 @@ final class EffectScheduler: @unchecked Sendable {
             perform: { [weak self] in self?.problems.append(error) })
     }
 
+    /// Ends every effect, for a session that goes: each is cancelled and run until it ends (for
+    /// at most ``timeLimit``); those that do not end are given up on, and the jobs still queued
+    /// are dropped, so that what the effects hold is freed with the session.
+    func shutDown() {
+        if !running.isEmpty { cancelAll() }
+        for record in running { abandon(record) }
+        running.removeAll()
+        environment.core.cancelEverySleeper()
+        // NB: the idle workers' tasks end, and with them what they hold.
+        for worker in idle { worker.parked?.resume(returning: nil) }
+        idle.removeAll()
+        queue.beginDraining()
+        while let item = queue.pop() { perform(item) }
+        queue.endDraining()
+        environment.core.effects = nil
+    }
+
     /// Cancels every running effect, and runs them until they end.
     func cancelAll() {
-        for record in running where !record.isCancelled {
-            record.isCancelled = true
-            record.task?.cancel()
-        }
+        for record in running where !record.isCancelled { record.cancel() }
         run()
     }
 
@@ -205,9 +313,7 @@ final class EffectScheduler: @unchecked Sendable {
     private func abandonBusyEffects() {
         let seconds = ShellClock.seconds(timeLimit)
         for record in running where !environment.core.isAsleep(record) {
-            record.isAbandoned = true
-            record.isCancelled = true
-            record.task?.cancel()
+            abandon(record)
             problems.append(
                 ShellError(
                     "\(record.name) neither ended nor waited on the session's clock within \(seconds) s: it was cancelled",
@@ -216,6 +322,13 @@ final class EffectScheduler: @unchecked Sendable {
                 ))
         }
         running.removeAll { $0.isAbandoned }
+    }
+
+    /// Gives up on `record`: cancelled, and no job of its worker runs again.
+    private func abandon(_ record: EffectRecord) {
+        record.isAbandoned = true
+        record.worker?.isAbandoned = true
+        record.cancel()
     }
 
     /// Takes the problems of the command being run.
@@ -234,6 +347,31 @@ final class EffectScheduler: @unchecked Sendable {
                 number: record.number, line: record.line, action: record.action,
                 waitsFor: deadline.map { ShellClock.seconds($0 - now) }, isCancelled: record.isCancelled)
         }
+    }
+}
+
+/// A task that runs a session's effects, one after the other, and is the executor of their
+/// jobs: the session runs them itself, on its own thread (see ``EffectScheduler/run()``).
+///
+/// NB: a worker waits idle between effects, so that an effect that ends at once needs no task
+/// of its own: made for each, a task cost an effect 8,500 instructions (callgrind), a piped line
+/// that started one 1.3x the line without.
+final class EffectWorker: TaskExecutor, @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: the mutable members are touched on the session's thread
+    // only, where the worker's jobs run; `enqueue` reads only `queue`, which has its own lock.
+    private let queue: EffectQueue
+    /// The effect it runs now.
+    @exclusivity(unchecked) var current: EffectRecord?
+    @exclusivity(unchecked) var task: Task<Void, Never>?
+    /// Where it waits for its next effect, while idle.
+    @exclusivity(unchecked) var parked: UnsafeContinuation<EffectRecord?, Never>?
+    /// Given up on with its effect: its jobs are dropped.
+    @exclusivity(unchecked) var isAbandoned = false
+
+    init(queue: EffectQueue) { self.queue = queue }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        queue.push(.job(UnownedJob(job), self))
     }
 }
 
@@ -271,15 +409,16 @@ final class EffectScheduler: @unchecked Sendable {
 final class EffectQueue: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: every mutable member is touched only with `condition` locked.
     enum Item {
-        case job(UnownedJob, EffectRecord)
+        case job(UnownedJob, EffectWorker)
         case delivery(
             EffectRecord, returned: Bool, describe: @Sendable () -> String, perform: @Sendable () -> Void)
         case ended(EffectRecord)
     }
 
     private let condition = NSCondition()
-    private var items: [Item] = []
-    private var head = 0
+    // NB: touched only with `condition` locked: no run-time exclusivity checks.
+    @exclusivity(unchecked) private var items: [Item] = []
+    @exclusivity(unchecked) private var head = 0
     /// The session's thread while it runs the effects (``ThreadIdentity/word``), else 0.
     ///
     /// NB: an atomic, not under `condition`: asked on every job and every end of an effect, a

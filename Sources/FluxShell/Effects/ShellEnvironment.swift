@@ -131,7 +131,8 @@ final class EnvironmentCore: @unchecked Sendable {
     /// What the random generator was seeded with.
     let seed: UInt64
     /// The session's effects, whose running one a sleep from the session's thread belongs to.
-    weak var effects: EffectQueue?
+    /// NB: strong: cleared when the session ends its effects (``EffectScheduler/shutDown()``).
+    var effects: EffectQueue?
 
     init(seed: UInt64) {
         self.seed = seed
@@ -182,6 +183,20 @@ final class EnvironmentCore: @unchecked Sendable {
             return continuation
         }
         continuation?.resume(throwing: CancellationError())
+    }
+
+    /// Wakes every sleeper with `CancellationError` (a session that goes).
+    func cancelEverySleeper() {
+        let continuations = lock.withLock { () -> [UnsafeContinuation<Void, any Error>] in
+            defer { sleepers.removeAll() }
+            return sleepers.compactMap { sleeper in
+                sleeper.isCancelled = true
+                sleeper.effect?.sleepers -= 1
+                defer { sleeper.continuation = nil }
+                return sleeper.continuation
+            }
+        }
+        for continuation in continuations { continuation.resume(throwing: CancellationError()) }
     }
 
     /// The earliest deadline of a task asleep on the clock, if any.

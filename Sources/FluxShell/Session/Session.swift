@@ -96,7 +96,10 @@ import FluxCore
         dispatcher.register { action in trace.begin(action) }
     }
 
-    deinit { live?.feed.stop() }
+    deinit {
+        live?.feed.stop()
+        effects.shutDown()
+    }
 
     /// The session's environment: its time, ids, random numbers and clock.
     public var environment: ShellEnvironment { effects.environment }
