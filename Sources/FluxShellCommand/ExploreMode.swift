@@ -219,7 +219,7 @@ struct ExploreMode {
                 run = Int(line.dropFirst(Self.runComment.count)) ?? -1
             } else if let command = try? CommandParser.parse(line).command {
                 switch command {
-                case .dispatch, .advance: commands.append(command)
+                case .dispatch, .advance, .seed: commands.append(command)
                 default: continue
                 }
             }

@@ -20,11 +20,11 @@ struct CompleterTests {
             completer().complete("").candidates == [
                 "actions", "advance", "cancel", "dispatch", "effects", "exhaustive", "exit", "expect", "help",
                 "history",
-                "invariants", "load", "quit", "redo", "reset", "save", "state", "stores", "undo", "unwatch", "use",
+                "invariants", "load", "quit", "redo", "reset", "save", "seed", "state", "stores", "undo", "unwatch", "use",
                 "watch", "why",
             ])
         #expect(completer().complete("dis").candidates == ["dispatch"])
-        #expect(completer().complete("s").candidates == ["save", "state", "stores"])
+        #expect(completer().complete("s").candidates == ["save", "seed", "state", "stores"])
         #expect(completer().complete("! dis").candidates == ["dispatch"])
     }
 

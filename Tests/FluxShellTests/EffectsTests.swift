@@ -285,4 +285,52 @@ struct EffectsTests {
         #expect(explorer.run(minimal) == failure.check)
         #expect(failure.scenario.contains("\nadvance\n=> tick\n"), "\(failure.scenario)")
     }
+
+    /// Dice whose effect rolls with the session's random numbers: explore seeds each run, and the
+    /// saved scenario seeds them the same way, so it fails the same way under `test`.
+    enum Dice {
+        enum Action { case roll, rolled(Int) }
+        static func reduce(_ last: inout Int, _ action: Action) {
+            if case .rolled(let value) = action { last = value }
+        }
+        static func effect(_ action: Action, _ last: Int, _ context: EffectContext<Action>) async throws -> [Action] {
+            guard case .roll = action else { return [] }
+            var random = context.environment.random
+            return [.rolled(Int.random(in: 1...20, using: &random))]
+        }
+    }
+
+    @Test func exploreSeedsEachRunAndItsScenarioSeedsTheSame() throws {
+        let catalog = StoreCatalog([
+            StoreDefinition(
+                "dice", state: 0, reduce: Dice.reduce, effect: Dice.effect,
+                invariants: [StoreInvariant("never a 20") { $0 != 20 }])
+        ])
+        var options = Explorer.Options(stores: ["dice"], seed: 5)
+        options.runs = 200
+        options.steps = 10
+        let report = try Explorer(catalog: catalog, options: options).explore()
+        let failure = try #require(report.failure)
+        #expect(failure.check == .storeInvariant(store: "dice", name: "never a 20"))
+        #expect(failure.minimal.last?.command == .dispatch(ActionInvocation(name: "roll")))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dice-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("found.scenario").path
+        try failure.scenario.write(toFile: file, atomically: true, encoding: .utf8)
+        let replay = ScenarioRunner(catalog: catalog).run(file)
+        #expect(!replay.passed)
+        #expect(replay.report.first?.contains("invariant 'never a 20' of store 'dice' does not hold") == true, "\(replay.report)")
+        // `seed` is a command of its own: the same seed gives the same rolls.
+        let shell = Transcript(catalog: catalog)
+        shell.run("load dice")
+        shell.run("seed 9")
+        shell.run("dispatch roll")
+        let first = shell.run("state")
+        shell.run("dispatch rolled 0")
+        shell.run("seed 9")
+        shell.run("dispatch roll")
+        #expect(shell.run("state") == first)
+        #expect(shell.run("seed -1").first?.hasPrefix("error: seed takes a whole number") == true)
+    }
 }

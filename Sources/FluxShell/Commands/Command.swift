@@ -30,6 +30,8 @@
     case effects
     /// `cancel`: cancels every running effect.
     case cancel
+    /// `seed N`: seeds the environment's random numbers (`explore` begins each run so).
+    case seed(UInt64)
     case exhaustive(Bool)
     case quit
 
@@ -56,6 +58,7 @@
         case .advance: "advance"
         case .effects: "effects"
         case .cancel: "cancel"
+        case .seed: "seed"
         case .exhaustive: "exhaustive"
         case .quit: "quit"
         }

@@ -8,9 +8,8 @@
     /// Every command word, for `help`, completion and did-you-mean.
     public static let commandWords = [
         "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",
-        "reset", "expect", "why", "watch", "unwatch", "invariants", "save", "advance", "effects", "cancel",
-        "exhaustive",
-        "quit", "exit",
+        "reset", "expect", "why", "watch", "unwatch", "invariants", "save", "advance", "effects", "cancel", "seed",
+        "exhaustive", "quit", "exit",
     ]
     /// What an attached session also completes: `detach` (a word of `quit` everywhere).
     public static let attachedCommandWords = commandWords + ["detach"]
@@ -127,6 +126,13 @@
         case "cancel":
             try expectCount(arguments, 0...0, usage: "cancel")
             return .cancel
+        case "seed":
+            try expectCount(arguments, 1...1, usage: "seed N")
+            guard let seed = UInt64(arguments[0].text) else {
+                throw ShellError(
+                    "seed takes a whole number from 0 to \(UInt64.max), not '\(arguments[0].text)'", hint: "e.g. seed 42")
+            }
+            return .seed(seed)
         case "watch", "unwatch":
             var paths: [ValuePath] = []
             for argument in arguments { paths.append(try path(argument)) }

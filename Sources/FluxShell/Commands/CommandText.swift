@@ -27,6 +27,7 @@ extension Command: CustomStringConvertible {
         case .advance(let duration): duration.map { "advance " + ShellClock.seconds($0) } ?? "advance"
         case .effects: "effects"
         case .cancel: "cancel"
+        case .seed(let seed): "seed \(seed)"
         case .exhaustive(let on): on ? "exhaustive on" : "exhaustive off"
         case .quit: "quit"
         }

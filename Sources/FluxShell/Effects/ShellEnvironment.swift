@@ -150,6 +150,9 @@ final class EnvironmentCore: @unchecked Sendable {
 
     func nextRandom() -> UInt64 { lock.withLock { generator.next() } }
 
+    /// Starts the random numbers again from `seed`.
+    func reseed(_ seed: UInt64) { lock.withLock { generator = SeededRandom(seed: seed) } }
+
     /// Parks `sleeper` until the time reaches its deadline; at once when it is there already or
     /// the sleep was cancelled before it parked.
     func park(_ sleeper: Sleeper, _ continuation: UnsafeContinuation<Void, any Error>) {

@@ -296,10 +296,11 @@ import Dispatch
                 if let isInterrupted = self.isInterrupted, isInterrupted() { break }
                 let runSeed = SeededRandom.seed(ofRun: run, of: self.options.seed)
                 var source = ActionSource.generated(
-                    ArgumentGenerator(random: SeededRandom(seed: runSeed)), steps: self.options.steps)
+                    ArgumentGenerator(random: SeededRandom(seed: runSeed)), steps: self.options.steps, seed: runSeed)
                 var coverage = Coverage()
                 let outcome = self.execute(&source, coverage: &coverage, job: job, run: run)
-                var result = RunResult(run: run, actions: outcome.steps.count, coverage: coverage)
+                var result = RunResult(
+                    run: run, actions: outcome.steps.count { !$0.command.isSeed }, coverage: coverage)
                 if run < Self.runsReplayedElsewhere { result.kept = (outcome.steps.map(\.command), outcome.outputs) }
                 if outcome.failure != nil {
                     result.failure = (runSeed, outcome)
@@ -414,7 +415,7 @@ import Dispatch
 
     /// Where a run's actions come from: made as it goes, or a fixed list (replays, shrinking).
     enum ActionSource {
-        case generated(ArgumentGenerator, steps: Int)
+        case generated(ArgumentGenerator, steps: Int, seed: UInt64)
         case fixed([Command])
     }
 
@@ -485,9 +486,13 @@ import Dispatch
         case .fixed(let commands):
             guard index < commands.count else { return nil }
             return (commands[index], "")
-        case .generated(var generator, let steps):
-            guard index < steps else { return nil }
-            defer { source = .generated(generator, steps: steps) }
+        case .generated(var generator, let steps, let seed):
+            // NB: a run begins by seeding the environment's random numbers with the run's seed,
+            // a step as the others: replays, the shrunk steps and the scenario keep it when it
+            // matters, and shrinking drops it when it does not.
+            if index == 0 { return (.seed(seed), "") }
+            guard index <= steps else { return nil }
+            defer { source = .generated(generator, steps: steps, seed: seed) }
             // NB: while an effect sleeps on the clock, one step in four moves the clock to it.
             if run.session.effects.environment.core.nextDeadline != nil, generator.random.chance(25) {
                 return (.advance(nil), "")

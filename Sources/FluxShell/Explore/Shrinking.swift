@@ -325,6 +325,12 @@ extension Command {
         }
     }
 
+    /// Whether it is the step that seeds a run's random numbers.
+    var isSeed: Bool {
+        if case .seed = self { return true }
+        return false
+    }
+
     /// A step as a report names it: the action (`add 5`), or the command (`advance`).
     public var stepText: String { dispatched?.description ?? description }
 }

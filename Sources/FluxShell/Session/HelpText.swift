@@ -93,6 +93,11 @@ enum HelpText {
             word: "cancel", usage: "cancel",
             summary: "Cancels every running effect (a scenario may end with none running).", example: "cancel"),
         Entry(
+            word: "seed", usage: "seed N",
+            summary:
+                "Seeds the session's random numbers (env.random), as explore begins each run; they start from 0 otherwise.",
+            example: "seed 42"),
+        Entry(
             word: "exhaustive", usage: "exhaustive on|off",
             summary: "In scenarios: every later state-changing command must list its expected diff lines.",
             example: "exhaustive on"),

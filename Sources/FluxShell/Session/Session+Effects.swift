@@ -43,6 +43,13 @@ extension Session {
         return result
     }
 
+    /// `seed N`: the environment's random numbers start again from `seed`; `save` keeps the line.
+    func seedRandom(_ seed: UInt64) -> CommandResult {
+        environment.core.reseed(seed)
+        timeline.note(.seed(seed))
+        return CommandResult()
+    }
+
     /// Whether no loaded store's state differs after a command whose steps are these.
     @inline(__always)
     func isUnchanged(_ ownStep: CommandDiff.Step, _ followUps: [CommandDiff.Step]) -> Bool {

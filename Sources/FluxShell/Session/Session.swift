@@ -206,6 +206,7 @@ import FluxCore
         case .advance(let duration): return try advance(by: duration)
         case .effects: return try listEffects()
         case .cancel: return try cancelEffects()
+        case .seed(let seed): return seedRandom(seed)
         case .exhaustive(let on):
             isExhaustive = on
             return CommandResult()
