@@ -52,6 +52,9 @@ case "forms":
 case "forms-agent":
     FormsBenchmarks.runAgent(only: CommandLine.arguments.dropFirst(2).first)
     exit(0)
+case "pinned":
+    PinnedBenchmarks.run()
+    exit(0)
 case "agent":
     AgentBenchmarks.run(only: CommandLine.arguments.dropFirst(2).first)
     exit(0)
