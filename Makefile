@@ -44,12 +44,14 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## bench: release-mode benchmarks of FluxCore, of the shell, of each form a store can take and of the attach agent (figures in docs/performance.md)
+## bench: release-mode benchmarks of FluxCore, of the shell, of each form a store can take, of the attach agent and of pinned
+## swift-dependencies (figures in docs/performance.md)
 bench: release
 	.build/release/fluxbench
 	.build/release/fluxbench agent
 	.build/release/fluxbench forms
 	.build/release/fluxbench forms-agent
+	.build/release/fluxbench pinned
 	Scripts/bench-shell.sh
 	Scripts/bench-anchor.sh
 

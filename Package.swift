@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "FluxShellCommand", targets: ["FluxShellCommand"]),
         // What an app links in its debug build to be attached to; the only product with NIO.
         .library(name: "FluxShellAgent", targets: ["FluxShellAgent"]),
+        // What a feature that reads swift-dependencies links to be pinned to the session's
+        // environment (`catalog.pinningDependencies()`); the only product with swift-dependencies.
+        .library(name: "FluxShellDependencies", targets: ["FluxShellDependencies"]),
         .executable(name: "fluxsh", targets: ["fluxsh"]),
     ],
     dependencies: [
@@ -25,6 +28,11 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
         // Only for the tests: generated values with shrinking, `parse(print(v)) == v` per SPEC §4 row.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // Only for FluxShellDependencies (and its tests and benchmark): `date`, `uuid`, the clocks, … pinned
+        // to the session's environment. Its `Clocks` and `Foundation` traits are all it needs: no
+        // OpenCombine, no libcurl.
+        .package(
+            url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Clocks", "Foundation"]),
         // Only for `make docs`: the API documentation of FluxCore and FluxShell, built with DocC.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -62,6 +70,17 @@ let package = Package(
             dependencies: [
                 "FluxCore", "FluxShell", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+
+        // swift-dependencies' values (`date`, `uuid`, the clocks, the random generator, calendar, time
+        // zone and locale) set from the session's environment around every command (`pinningDependencies()`).
+        .target(
+            name: "FluxShellDependencies",
+            dependencies: ["FluxShell", .product(name: "Dependencies", package: "swift-dependencies")]),
+        .testTarget(
+            name: "FluxShellDependenciesTests",
+            dependencies: [
+                "FluxShell", "FluxShellDependencies", .product(name: "Dependencies", package: "swift-dependencies"),
             ]),
 
         // The built-in example stores, written with the public API a user has.
@@ -102,7 +121,8 @@ let package = Package(
         .executableTarget(
             name: "fluxbench",
             dependencies: [
-                "FluxCore", "FluxShell", "FluxStores", "FluxShellAgent",
+                "FluxCore", "FluxShell", "FluxStores", "FluxShellAgent", "FluxShellDependencies",
+                .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "Tagged", package: "swift-tagged"),

@@ -186,7 +186,8 @@ explores_clean "$syncupsh" syncups
 # Apps written with other architectures' libraries, each with a stand-in module of that library:
 # Examples/ReduxTodos (ReSwift: struct actions of a marker protocol, `actionTypes:` + `reducer:`),
 # Examples/WeatherSearch (TCA: `reduce(into:action:)`, a scoped child, `Result<…, any Error>`
-# payloads), Examples/ClassCounter (VueFlux: a class state run by a store object, undone by replay).
+# payloads; a feature on swift-dependencies, pinned), Examples/ClassCounter (VueFlux: a class state
+# run by a store object, undone by replay).
 #   1. their scenarios pass (and with --exhaustive);
 #   2. explore generates every action and finds nothing.
 for entry in "ReduxTodos todosh todos" "WeatherSearch weathersh search" "ClassCounter vcountersh vcounter"; do
@@ -195,6 +196,10 @@ for entry in "ReduxTodos todosh todos" "WeatherSearch weathersh search" "ClassCo
     scenarios_pass "$bin/$shell" "Examples/$name/Scenarios"
     explores_clean "$bin/$shell" "$store"
 done
+# WeatherSearch's `citysearch` reads `@Dependency(\.uuid)`, `\.date` and `\.continuousClock`, pinned
+# to the session (`pinningDependencies()`): its scenario checks the ids and the `=>` lines as the
+# clock is advanced, and explore, replaying its actions in other processes, gets the same ids.
+explores_clean "$bin/weathersh" citysearch
 
 # Examples/ReduxTodos's running app, `todo-app`: a ReSwift store on the main thread, served through
 # a middleware (`live.record(action, state:)` after `next(action)`), set back by a `ReplaceState`

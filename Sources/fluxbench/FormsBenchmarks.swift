@@ -99,16 +99,7 @@ enum FormsBenchmarks {
             let names =
                 form == "types"
                 ? ("AddTodo title:", "Increment", "ToggleFilter") : ("add title:", "increment", "toggleFilter")
-            // NB: distinct titles, so that a line is parsed and built every time, as in a script.
-            let lines = (0..<60_000).map { index -> Command in
-                let text: String
-                switch index % 3 {
-                case 0: text = "dispatch \(names.0) t\(index)"
-                case 1: text = "dispatch \(names.1)"
-                default: text = "dispatch \(names.2)"
-                }
-                return try! CommandParser.parse(text).command!
-            }
+            let lines = todoLines(names)
             var best = Double.infinity
             for _ in 0..<5 {
                 let session = Session(catalog: catalog)
@@ -126,6 +117,21 @@ enum FormsBenchmarks {
         }
         guard let object = perLine["object"], let reduce = perLine["reduce"] else { return }
         print("store object / reduce:".padding(to: 64) + AgentBenchmarks.ratio(object, reduce))
+    }
+
+    /// 60,000 piped lines of the to-do logic: an add, an increment, a filter toggle, in turn, with
+    /// the action names `names` (`add title:`, `increment`, `toggleFilter`, or the types' names).
+    static func todoLines(_ names: (add: String, increment: String, toggle: String)) -> [Command] {
+        // NB: distinct titles, so that a line is parsed and built every time, as in a script.
+        (0..<60_000).map { index -> Command in
+            let text: String
+            switch index % 3 {
+            case 0: text = "dispatch \(names.add) t\(index)"
+            case 1: text = "dispatch \(names.increment)"
+            default: text = "dispatch \(names.toggle)"
+            }
+            return try! CommandParser.parse(text).command!
+        }
     }
 
     /// Runs `commands`, rendering each result as the shell prints it; returns the results printed.

@@ -55,6 +55,9 @@ case "forms-agent":
 case "effects":
     EffectsBenchmarks.run(only: CommandLine.arguments.dropFirst(2).first)
     exit(0)
+case "pinned":
+    PinnedBenchmarks.run()
+    exit(0)
 case "agent":
     AgentBenchmarks.run(only: CommandLine.arguments.dropFirst(2).first)
     exit(0)

@@ -20,7 +20,8 @@ struct CompleterTests {
             completer().complete("").candidates == [
                 "actions", "advance", "cancel", "dispatch", "effects", "exhaustive", "exit", "expect", "help",
                 "history",
-                "invariants", "load", "quit", "redo", "reset", "save", "seed", "state", "stores", "undo", "unwatch", "use",
+                "invariants", "load", "quit", "redo", "reset", "save", "seed", "state", "stores", "undo", "unwatch",
+                "use",
                 "watch", "why",
             ])
         #expect(completer().complete("dis").candidates == ["dispatch"])

@@ -289,7 +289,10 @@ struct EffectsTests {
     /// Dice whose effect rolls with the session's random numbers: explore seeds each run, and the
     /// saved scenario seeds them the same way, so it fails the same way under `test`.
     enum Dice {
-        enum Action { case roll, rolled(Int) }
+        enum Action {
+            case roll
+            case rolled(Int)
+        }
         static func reduce(_ last: inout Int, _ action: Action) {
             if case .rolled(let value) = action { last = value }
         }
@@ -320,7 +323,9 @@ struct EffectsTests {
         try failure.scenario.write(toFile: file, atomically: true, encoding: .utf8)
         let replay = ScenarioRunner(catalog: catalog).run(file)
         #expect(!replay.passed)
-        #expect(replay.report.first?.contains("invariant 'never a 20' of store 'dice' does not hold") == true, "\(replay.report)")
+        #expect(
+            replay.report.first?.contains("invariant 'never a 20' of store 'dice' does not hold") == true,
+            "\(replay.report)")
         // `seed` is a command of its own: the same seed gives the same rolls.
         let shell = Transcript(catalog: catalog)
         shell.run("load dice")

@@ -88,10 +88,9 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
             // NB: `recorded` is the store's state once its steps are recorded, as they are when
             // the session records history; reading it takes no lock, and lending it by address
             // no copy beyond the one the history keeps.
-            let reducer = self.reducer
             self.history.record(
                 self.recorded, cursor: cursor, forgetting: dropped, pinned: self.restoredWithoutAction,
-                apply: { reducer.reduce(&$1, $0) })
+                apply: { [unowned(unsafe) self] action, state in self.apply(action, to: &state) })
             self.restoredWithoutAction = false
         }
         decodeAction = { [unowned self] invocation in self.makeAction(invocation) }
@@ -210,8 +209,11 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         return ValueDiffer.entries(from: before, to: state).isEmpty
     }
 
-    /// Applies an action to a state as the store does, for the history to make a state again.
-    func apply(_ action: Action, to state: inout State) { reducer.reduce(&state, action) }
+    /// Applies an action to a state as the store does, for the history to make a state again
+    /// (drawing no id or random number from the session: see ``EnvironmentCore/replaying(_:)``).
+    @usableFromInline func apply(_ action: Action, to state: inout State) {
+        effects.environment.core.replaying { reducer.reduce(&state, action) }
+    }
 
     @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
         recordHistoryStep?(cursor, dropped)

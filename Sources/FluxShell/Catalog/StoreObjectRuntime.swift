@@ -255,10 +255,13 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
             }
         }
         // NB: a store made again gets an environment of its own, at the start of time: replaying
-        // must not take ids or random numbers from the session's.
-        let fresh = try Self.make(form, alias: alias, in: ShellEnvironment(seed: environment.seed))
-        for action in actions { form.send(fresh, action) }
-        let reached = try Self.state(of: fresh, form, alias: alias)
+        // must not take ids or random numbers from the session's, nor through what the catalog's
+        // scope reads from it (`pinningDependencies()`).
+        let (fresh, reached) = try environment.core.replaying { () throws(ShellError) in
+            let fresh = try Self.make(form, alias: alias, in: ShellEnvironment(seed: environment.seed))
+            for action in actions { form.send(fresh, action) }
+            return (fresh, try Self.state(of: fresh, form, alias: alias))
+        }
         guard history.reaches(reached, target) else {
             throw ShellError(
                 "store '\(alias)' does not come back to that state: a new store sent the same \(actions.count) action\(actions.count == 1 ? "" : "s") reaches another"

@@ -130,7 +130,8 @@
             try expectCount(arguments, 1...1, usage: "seed N")
             guard let seed = UInt64(arguments[0].text) else {
                 throw ShellError(
-                    "seed takes a whole number from 0 to \(UInt64.max), not '\(arguments[0].text)'", hint: "e.g. seed 42")
+                    "seed takes a whole number from 0 to \(UInt64.max), not '\(arguments[0].text)'",
+                    hint: "e.g. seed 42")
             }
             return .seed(seed)
         case "watch", "unwatch":

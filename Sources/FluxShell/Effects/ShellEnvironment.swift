@@ -153,6 +153,20 @@ final class EnvironmentCore: @unchecked Sendable {
     /// Starts the random numbers again from `seed`.
     func reseed(_ seed: UInt64) { lock.withLock { generator = SeededRandom(seed: seed) } }
 
+    /// Runs `body`, which applies again actions the session took already (the history checking
+    /// its states, or making one again): the ids and random numbers it draws are drawn again by
+    /// the next action, so that a replay, however often it runs, never shows in the session.
+    func replaying<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        let drawn = lock.withLock { (uuids, generator) }
+        defer {
+            lock.withLock {
+                uuids = drawn.0
+                generator = drawn.1
+            }
+        }
+        return try body()
+    }
+
     /// Parks `sleeper` until the time reaches its deadline; at once when it is there already or
     /// the sleep was cancelled before it parked.
     func park(_ sleeper: Sleeper, _ continuation: UnsafeContinuation<Void, any Error>) {
