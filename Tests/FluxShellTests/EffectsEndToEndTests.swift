@@ -78,4 +78,13 @@ struct EffectsEndToEndTests {
         #expect(replay.status == 1, "\(replay.stdout)\(replay.stderr)")
         #expect((replay.stdout + replay.stderr).contains("trapped"), "\(replay.stdout)\(replay.stderr)")
     }
+
+    /// An effect closure written in a shell's `main.swift` (the main actor's code) runs on the
+    /// shell's thread like any other, rather than waiting for the main actor.
+    @Test func anEffectWrittenInMainSwiftRuns() throws {
+        let result = try Fluxsh.run(
+            ["--no-color"], stdin: "load beacon\ndispatch sweep\nadvance 1\n", program: shell)
+        #expect(result.stdout == "(no changes)\n=> clear\n~ .: 0 -> 1\n", "\(result.stdout)\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
 }

@@ -144,6 +144,15 @@ var definitions = [
         invariants: [StoreInvariant("the balance is never negative") { $0.balance >= 0 }]),
     StoreDefinition("meter", make: { Meter() }, state: { $0.reading }, send: { meter, action in meter.send(action) }),
     radarDefinition,
+    // An effect written here, in code of the main actor's, as a user's shell writes it.
+    StoreDefinition(
+        "beacon", state: 0,
+        reduce: { (count: inout Int, action: RadarAction) in if case .clear = action { count += 1 } },
+        effect: { action, _, context in
+            guard case .sweep = action else { return [] }
+            try await context.environment.clock.sleep(for: .seconds(1))
+            return [.clear]
+        }),
 ]
 if getenv("PLANTED_CLASS_ACTION") != nil {
     definitions.append(

@@ -4,6 +4,10 @@ import FluxCore
 /// its action was applied, may sleep on the session's clock (`advance` wakes it), send actions
 /// while it runs (`context.send`), and the actions it returns are dispatched when it ends. See
 /// "Effects over time" in the reference.
+///
+/// The effect is `@Sendable`, so that a closure written in a shell's `main.swift`, whose code is
+/// the main actor's, is not isolated to it: the shell's thread runs the effects, and the main
+/// actor's jobs would wait for a thread that is busy reading commands.
 extension StoreDefinition {
     /// A FluxCore (or Prex) store whose effect takes time.
     ///
@@ -54,7 +58,7 @@ extension StoreDefinition {
         state: @autoclosure @escaping () -> State,
         reduce: @escaping (inout State, Action) -> Void,
         validate: ((Action, State) throws -> Void)? = nil,
-        effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action],
+        effect: @escaping @Sendable (Action, State, EffectContext<Action>) async throws -> [Action],
         invariants: [StoreInvariant<State>] = []
     ) {
         self.init(
@@ -74,7 +78,7 @@ extension StoreDefinition {
         state: @autoclosure @escaping () -> State,
         reducer: @escaping (Action, State) -> State,
         validate: ((Action, State) throws -> Void)? = nil,
-        effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action],
+        effect: @escaping @Sendable (Action, State, EffectContext<Action>) async throws -> [Action],
         invariants: [StoreInvariant<State>] = []
     ) {
         self.init(
@@ -94,7 +98,7 @@ extension StoreDefinition {
         actionTypes: [Any.Type],
         reduce: @escaping (inout State, Action) -> Void,
         validate: ((Action, State) throws -> Void)? = nil,
-        effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action],
+        effect: @escaping @Sendable (Action, State, EffectContext<Action>) async throws -> [Action],
         invariants: [StoreInvariant<State>] = []
     ) {
         self.init(
@@ -116,7 +120,7 @@ extension StoreDefinition {
         actionTypes: [Any.Type],
         reducer: @escaping (Action, State) -> State,
         validate: ((Action, State) throws -> Void)? = nil,
-        effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action],
+        effect: @escaping @Sendable (Action, State, EffectContext<Action>) async throws -> [Action],
         invariants: [StoreInvariant<State>] = []
     ) {
         self.init(

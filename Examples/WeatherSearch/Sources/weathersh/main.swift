@@ -8,11 +8,9 @@ let search = StoreDefinition(
     "search", summary: "TCA's weather search: a query, its locations, the forecast of one", state: Search.State(),
     reduce: { state, action in _ = Search().reduce(into: &state, action: action) })
 // A feature on swift-dependencies, with the request its query starts (300 ms on its clock).
-// NB: the effect is `@Sendable`, so that it is not the main actor's, as the code of this file is:
-// the shell runs effects on its own thread, which is the main thread here, busy running them.
 let citySearch = StoreDefinition(
     "citysearch", summary: "search as you type, debounced on @Dependency(\\.continuousClock)",
     state: CitySearch.State(), reduce: { state, action in _ = CitySearch().reduce(into: &state, action: action) },
-    effect: { @Sendable action, state, _ in try await CitySearch().effect(action, state) })
+    effect: { action, state, _ in try await CitySearch().effect(action, state) })
 // Pinned: `@Dependency(\.uuid)`, `\.date`, `\.continuousClock`, … read the session's ids and clock.
 FluxShellMain.run(catalog: StoreCatalog([search, citySearch]).pinningDependencies())
