@@ -205,6 +205,24 @@ struct EffectsTests {
         #expect(passed.passed, "\(passed.report)")
     }
 
+    @Test func updateRewritesTheLinesOfAnAdvanceAndKeepsTheAdvance() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("effects-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("stale.scenario").path
+        try "load clocked\ndispatch startTimer\nadvance 2\n=> tick\n~ ticks: 0 -> 1\ncancel\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        var options = ScenarioRunner.Options()
+        options.update = true
+        let updated = ScenarioRunner(catalog: Clocked.catalog, options: options).run(file)
+        #expect(updated.wasUpdated && updated.passed, "\(updated.report)")
+        #expect(
+            try String(contentsOfFile: file, encoding: .utf8)
+                == "load clocked\ndispatch startTimer\nadvance 2\n=> tick\n~ ticks: 0 -> 1\n=> tick\n~ ticks: 1 -> 2\ncancel\n"
+        )
+        #expect(ScenarioRunner(catalog: Clocked.catalog).run(file).passed)
+    }
+
     @Test func aSavedSessionWithEffectsReplays() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("effects-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
