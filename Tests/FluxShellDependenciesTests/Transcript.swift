@@ -15,7 +15,7 @@ final class Transcript {
         do throws(ShellError) {
             guard let command = try CommandParser.parse(line).command else { return [] }
             let result = try session.execute(command)
-            let problems = (result.effectProblems ?? []).flatMap { Renderer().lines(of: Diagnostic($0)) }
+            let problems = session.takeEffectProblems().flatMap { Renderer().lines(of: Diagnostic($0)) }
             return Renderer().lines(of: result, watching: session.watchFilter) + problems
         } catch {
             return Renderer().lines(of: Diagnostic(error))

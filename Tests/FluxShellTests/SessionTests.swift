@@ -22,7 +22,7 @@ final class Transcript {
             guard let command = try CommandParser.parse(line).command else { return [] }
             let result = try session.execute(command)
             // NB: what effects did wrong follows the command's own lines, as the runner reports it.
-            let problems = (result.effectProblems ?? []).flatMap { Renderer().lines(of: Diagnostic($0)) }
+            let problems = session.takeEffectProblems().flatMap { Renderer().lines(of: Diagnostic($0)) }
             return Renderer().lines(of: result, watching: session.watchFilter) + problems
         } catch {
             return Renderer().lines(of: Diagnostic(error))

@@ -25,13 +25,16 @@
     case unwatch([ValuePath])
     case save(file: String)
     /// `advance [SECONDS]`: moves the session's clock (to the earliest deadline when `nil`).
-    case advance(Duration?)
+    ///
+    /// NB: indirect, as `seed`: a payload of plain bits (no spare bits for the case's tag) made
+    /// every copy of a command go through its value witnesses: 114 instructions a piped line.
+    indirect case advance(Duration?)
     /// `effects`: lists the effects still running.
     case effects
     /// `cancel`: cancels every running effect.
     case cancel
     /// `seed N`: seeds the environment's random numbers (`explore` begins each run so).
-    case seed(UInt64)
+    indirect case seed(UInt64)
     case exhaustive(Bool)
     case quit
 

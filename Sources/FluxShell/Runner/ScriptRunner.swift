@@ -310,8 +310,8 @@
                     hint: "remove the '! ' if it should succeed"))
         }
         output?.print(result, of: command, at: location, in: session)
-        if let problems = result.effectProblems {
-            for problem in problems { fail(at: location, problem) }
+        if session.hasEffectProblems {
+            for problem in session.takeEffectProblems() { fail(at: location, problem) }
         }
         if command.changesState, let line {
             let isRequired = options.exhaustive || session.isExhaustive

@@ -15,10 +15,6 @@
     public var followUpLimitReached: Int?
     /// `quit` or `exit`.
     public var quits = false
-    /// What went wrong with effects while the command ran (an effect that ran over its time, one
-    /// that threw, one that sent after it was cancelled): each an error at the command's line.
-    /// What the command changed stands.
-    public var effectProblems: [ShellError]?
 
     public init() {}
 

@@ -19,10 +19,7 @@ extension Session {
         let loaded = stores
         timeline.record(
             .advance(duration), followUps: followUps.compactMap { $0.followUp }, diff: diff, in: loaded)
-        var result = CommandResult(
-            diff, followUpLimitReached: trace.followUpLimitReached ? followUpLimit : nil)
-        result.effectProblems = effects.takeProblems()
-        return result
+        return CommandResult(diff, followUpLimitReached: trace.followUpLimitReached ? followUpLimit : nil)
     }
 
     /// `effects`: each running effect, the line that started it and what it waits for.
@@ -38,9 +35,7 @@ extension Session {
         }
         effects.cancelAll()
         timeline.note(.cancel)
-        var result = CommandResult()
-        result.effectProblems = effects.takeProblems()
-        return result
+        return CommandResult()
     }
 
     /// `seed N`: the environment's random numbers start again from `seed`; `save` keeps the line.

@@ -66,6 +66,8 @@ import FluxCore
     let trace = DispatchTrace()
     /// The effects that take time, and the environment they and `make` are given.
     let effects: EffectScheduler
+    /// Whether the catalog has a scope that every command runs inside.
+    private let isScoped: Bool
     final class LoadedStore {
         let runtime: any StoreRuntime
         let definition: StoreDefinition
@@ -87,6 +89,7 @@ import FluxCore
     ///   - seed: what the environment's random generator is seeded with (`explore`: the run's seed).
     public init(catalog: StoreCatalog, historyLimit: Int = 1_000, seed: UInt64 = 0) {
         self.catalog = catalog
+        self.isScoped = catalog.scope != nil
         self.effects = EffectScheduler(environment: ShellEnvironment(seed: seed))
         self.hot = Hot(timeline: Timeline(historyLimit: historyLimit))
         // NB: registered before any store's handler, so each action's step begins before the
@@ -115,6 +118,17 @@ import FluxCore
         get { effects.timeLimit }
         set { effects.timeLimit = newValue }
     }
+
+    /// Whether effects went wrong while the last command ran (see ``takeEffectProblems()``).
+    public var hasEffectProblems: Bool { !effects.problems.isEmpty }
+
+    /// What went wrong with effects while the last command ran (an effect that ran over its time,
+    /// one that threw, one that sent after it was cancelled): each an error at that command's
+    /// line. What the command changed stands.
+    ///
+    /// NB: kept by the session, not in each ``CommandResult``: a result is copied on every line,
+    /// and a member more cost a piped line 95 instructions (callgrind).
+    public func takeEffectProblems() -> [ShellError] { effects.takeProblems() ?? [] }
 
     /// The effects still running, as `effects` lists them.
     public var runningEffects: [EffectListing.Entry] { effects.listing }
@@ -179,7 +193,9 @@ import FluxCore
     ///
     /// - Throws: ``ShellError`` when the command fails; it then changed nothing.
     public func execute(_ command: Command) throws(ShellError) -> CommandResult {
-        guard let scope = catalog.scope else { return try run(command) }
+        // NB: a flag, not the optional scope itself: copying an existential on every line cost
+        // 34 instructions (callgrind).
+        guard isScoped, let scope = catalog.scope else { return try run(command) }
         return try scope.run(in: environment) { () throws(ShellError) in try run(command) }
     }
 
@@ -303,11 +319,9 @@ import FluxCore
         timeline.record(invocation, followUps: followUps.compactMap { $0.followUp }, diff: diff, in: loaded)
         // NB: the printed form travels with the result only when it differs from the text: a
         // result is copied on its way out, and an action is reference counting.
-        var result = CommandResult(
+        return CommandResult(
             diff, printedAction: resolved.retyped,
             followUpLimitReached: trace.followUpLimitReached ? followUpLimit : nil)
-        if !effects.problems.isEmpty { result.effectProblems = effects.takeProblems() }
-        return result
     }
 
     /// Queues an effect's follow-up action: typed for the store whose effect made it, from its
