@@ -127,7 +127,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     /// it starts an effect without looking up generic metadata on every action, and with one
     /// object for the effect (see ``EffectOf``). Generic, with a closure per part, an effect that
     /// ends at once cost 12,000 instructions (callgrind); see docs/performance.md for now.
-    @inlinable
+    @inlinable @inline(never)
     func start(
         _ effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], after action: Action
     ) {

@@ -195,7 +195,14 @@ import FluxCore
     public func execute(_ command: Command) throws(ShellError) -> CommandResult {
         // NB: a flag, not the optional scope itself: copying an existential on every line cost
         // 34 instructions (callgrind).
-        guard isScoped, let scope = catalog.scope else { return try run(command) }
+        guard isScoped else { return try run(command) }
+        return try runScoped(command)
+    }
+
+    /// Runs `command` inside the catalog's scope: out of the line's path when there is none.
+    @inline(never)
+    private func runScoped(_ command: Command) throws(ShellError) -> CommandResult {
+        guard let scope = catalog.scope else { return try run(command) }
         return try scope.run(in: environment) { () throws(ShellError) in try run(command) }
     }
 
