@@ -168,7 +168,7 @@ struct ExploreMode {
         var report = Explorer.Report(seed: explorer.options.seed)
         report.programName = catalog.programName
         report.checks = explorer.checkNames + [Self.survivalCheck]
-        report.actions = commands.count
+        report.actions = commands.count { !$0.isSeed }
         report.failure = Explorer.Failure(
             check: .trap, message: cause, run: run, runSeed: 0, commands: commands,
             minimal: minimal.map { Explorer.Step(command: $0, wasRefused: false) },

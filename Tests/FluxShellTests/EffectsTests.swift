@@ -262,6 +262,10 @@ struct EffectsTests {
         #expect(shell.run("dispatch tick") == [#"+ [0]: "2026-01-01T00:00:00Z""#])
         #expect(shell.run("advance 60") == ["(no changes)"])
         #expect(shell.run("dispatch tick") == [#"+ [1]: "2026-01-01T00:01:00Z""#])
+        // Made again by reset (no restore:), it keeps the session's environment and clock.
+        shell.run("reset")
+        shell.run("advance 60")
+        #expect(shell.run("dispatch tick") == [#"+ [0]: "2026-01-01T00:02:00Z""#])
     }
 
     /// A timer whose ticks an invariant bounds: only `advance` steps can break it.
@@ -302,6 +306,30 @@ struct EffectsTests {
         // NB: the steps fail the same way again, and the scenario is what `fluxsh test` replays.
         #expect(explorer.run(minimal) == failure.check)
         #expect(failure.scenario.contains("\nadvance\n=> tick\n"), "\(failure.scenario)")
+        // The timer still runs at the end: the scenario cancels it, and fails only as explore did.
+        #expect(failure.scenario.hasSuffix("invariants\ncancel\n"), "\(failure.scenario)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ticker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("found.scenario").path
+        try failure.scenario.write(toFile: file, atomically: true, encoding: .utf8)
+        let replay = ScenarioRunner(catalog: catalog).run(file)
+        #expect(replay.report.count == 1, "\(replay.report)")
+        #expect(replay.report.first?.contains("invariant 'fewer than 3 ticks' of store 'timer' does not hold") == true)
+    }
+
+    /// An effect's error is reported with its command, which explore does not take as refused.
+    @Test func exploreDoesNotTakeAnEffectsErrorForARefusal() throws {
+        let catalog = StoreCatalog([
+            StoreDefinition(
+                "failing", state: 0, reduce: Ticker.reduce, validate: { _, _ in },
+                effect: { _, _, _ in throw Clocked.Failure() })
+        ])
+        var options = Explorer.Options(stores: ["failing"], seed: 1)
+        options.runs = 5
+        options.steps = 10
+        let report = try Explorer(catalog: catalog, options: options).explore()
+        #expect(report.failure == nil, "\(report.failure?.message ?? "")")
     }
 
     /// Dice whose effect rolls with the session's random numbers: explore seeds each run, and the

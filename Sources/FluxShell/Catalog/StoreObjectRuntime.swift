@@ -254,11 +254,11 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
                 return self.advance(to: self.form.state(self.object))
             }
         }
-        // NB: a store made again gets an environment of its own, at the start of time: replaying
-        // must not take ids or random numbers from the session's, nor through what the catalog's
-        // scope reads from it (`pinningDependencies()`).
+        // NB: a store made again gets the session's environment, which it keeps (its clock is the
+        // one `advance` moves); the ids and random numbers the replay draws are drawn again by
+        // what comes next (`replaying`), directly or through the catalog's scope.
         let (fresh, reached) = try environment.core.replaying { () throws(ShellError) in
-            let fresh = try Self.make(form, alias: alias, in: ShellEnvironment(seed: environment.seed))
+            let fresh = try Self.make(form, alias: alias, in: environment)
             for action in actions { form.send(fresh, action) }
             return (fresh, try Self.state(of: fresh, form, alias: alias))
         }

@@ -5,7 +5,7 @@
 /// StoreDefinition("search", state: Search.State(), reduce: Search.reduce,
 ///     effect: { action, state, context in
 ///         guard case .queryChanged(let query) = action else { return [] }
-///         try? await context.environment.clock.sleep(for: .milliseconds(300))
+///         try await context.environment.clock.sleep(for: .milliseconds(300))
 ///         context.send(.searchStarted)
 ///         return [.response(await Search.fixture(query))]
 ///     })

@@ -27,6 +27,10 @@ class EffectRecord: @unchecked Sendable {
     /// How many of its tasks sleep on the session's clock (the environment's lock held).
     @exclusivity(unchecked) var sleepers = 0
     @exclusivity(unchecked) var isCancelled = false
+    /// It ended: what it still sends (from a task it left running) is dropped.
+    @exclusivity(unchecked) var hasEnded = false
+    /// An action it sent was dropped and reported: it is reported once.
+    @exclusivity(unchecked) var reportedDroppedSend = false
     /// Cancelled because it ran over the time limit: its jobs no longer run.
     @exclusivity(unchecked) var isAbandoned = false
 
@@ -187,6 +191,7 @@ final class EffectScheduler: @unchecked Sendable {
     @usableFromInline
     func end(_ record: EffectRecord) {
         if queue.isDrainingOnCurrentThread {
+            record.hasEnded = true
             if running.last === record { running.removeLast() } else { running.removeAll { $0 === record } }
         } else {
             queue.push(.ended(record))
@@ -241,6 +246,7 @@ final class EffectScheduler: @unchecked Sendable {
         case .delivery(let record, let returned, let describe, let perform):
             handle(from: record, returned: returned, describe: describe, perform: perform)
         case .ended(let record):
+            record.hasEnded = true
             running.removeAll { $0 === record }
         }
     }
@@ -261,13 +267,19 @@ final class EffectScheduler: @unchecked Sendable {
     private func handle(
         from record: EffectRecord, returned: Bool, describe: () -> String, perform: () -> Void
     ) {
-        guard record.isCancelled || record.isAbandoned else { return perform() }
-        // NB: what a cancelled effect returns is its way of ending, not an error; what it sends is.
-        guard !returned else { return }
+        guard record.isCancelled || record.isAbandoned || record.hasEnded else { return perform() }
+        // NB: what a cancelled effect returns is its way of ending, not an error; what it sends is,
+        // once: an effect that sends in a loop would fill the report.
+        guard !returned, !record.reportedDroppedSend else { return }
+        record.reportedDroppedSend = true
         problems.append(
-            ShellError(
-                "\(record.name) sent '\(describe())' after it was cancelled: the action was dropped",
-                hint: "check Task.isCancelled, or let the CancellationError its sleep throws end the effect"))
+            record.hasEnded && !record.isCancelled
+                ? ShellError(
+                    "\(record.name) sent '\(describe())' after it ended: the action was dropped",
+                    hint: "await the tasks an effect starts before it returns")
+                : ShellError(
+                    "\(record.name) sent '\(describe())' after it was cancelled: the action was dropped",
+                    hint: "check Task.isCancelled, or let the CancellationError its sleep throws end the effect"))
     }
 
     /// Reports an effect's error with the command being run, or the next one.
@@ -288,8 +300,11 @@ final class EffectScheduler: @unchecked Sendable {
         // NB: the idle workers' tasks end, and with them what they hold.
         for worker in idle { worker.parked?.resume(returning: nil) }
         idle.removeAll()
+        // NB: only jobs: an action sent from another thread is no longer the session's to take.
         queue.beginDraining()
-        while let item = queue.pop() { perform(item) }
+        while let item = queue.pop() {
+            if case .job = item { perform(item) }
+        }
         queue.endDraining()
         environment.core.effects = nil
     }

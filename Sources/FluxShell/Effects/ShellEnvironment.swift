@@ -131,8 +131,14 @@ final class EnvironmentCore: @unchecked Sendable {
     /// What the random generator was seeded with.
     let seed: UInt64
     /// The session's effects, whose running one a sleep from the session's thread belongs to.
+    ///
     /// NB: strong: cleared when the session ends its effects (``EffectScheduler/shutDown()``).
-    var effects: EffectQueue?
+    /// Under the lock: a sleep may come from any thread.
+    var effects: EffectQueue? {
+        get { lock.withLock { effectQueue } }
+        set { lock.withLock { effectQueue = newValue } }
+    }
+    private var effectQueue: EffectQueue?
 
     init(seed: UInt64) {
         self.seed = seed

@@ -27,6 +27,8 @@ final class ExploreRun {
     /// Keeps what the last command printed.
     private final class Capture: RunnerOutput {
         private var last = Explorer.StepOutput.printed(nil)
+        /// The command printed: what its effects then report does not make it refused.
+        private var printed = false
 
         func echo(_ command: String) {}
 
@@ -34,9 +36,12 @@ final class ExploreRun {
             _ result: borrowing CommandResult, of command: Command, at location: SourceLocation, in session: Session
         ) {
             last = .printed(result.diff)
+            printed = true
         }
 
         func report(_ diagnostic: Diagnostic) {
+            // NB: an effect's error comes after its command printed, which it did not refuse.
+            guard !printed else { return }
             // NB: what a step printed is compared across runs and processes: without its line.
             var unlocated = diagnostic
             unlocated.location = nil
@@ -44,7 +49,7 @@ final class ExploreRun {
         }
 
         func take() -> Explorer.StepOutput {
-            defer { last = .printed(nil) }
+            defer { (last, printed) = (.printed(nil), false) }
             return last
         }
     }
