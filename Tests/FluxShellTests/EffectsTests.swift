@@ -133,6 +133,20 @@ struct EffectsTests {
         #expect(shell.run("history") == ["(no actions dispatched yet)"])
     }
 
+    @Test func anAdvanceThatWouldWakeWithoutEndStopsAtTheFollowUpLimit() {
+        let shell = shell()
+        shell.session.followUpLimit = 5
+        shell.run("dispatch startTimer")
+        let lines = shell.run("advance 1000000000")
+        #expect(lines.filter { $0 == "=> tick" }.count == 5, "\(lines)")
+        #expect(
+            lines.last?.hasPrefix(
+                "error: advance stopped at 6 s of the session's clock, short of 1000000000 s: the effects sent more actions than one command takes"
+            ) == true, "\(lines)")
+        #expect(shell.session.environment.now == ShellEnvironment.start.addingTimeInterval(6))
+        shell.run("cancel")
+    }
+
     @Test func advanceReadsSecondsExactly() throws {
         #expect(try ShellClock.duration("0.3") == .milliseconds(300))
         #expect(try ShellClock.duration("2") == .seconds(2))

@@ -317,16 +317,35 @@ final class EffectScheduler: @unchecked Sendable {
 
     /// Moves the clock by `duration` (to the earliest deadline when `nil`), running the effects
     /// that wake at each deadline on the way, in order.
-    func advance(by duration: Duration?) {
+    ///
+    /// Stops early, the clock at the last deadline reached, once `isOverLimit` says the command's
+    /// follow-ups went over their limit (a timer that sends, advanced for years), or after
+    /// ``maximumWakes`` deadlines (one that does not send), and reports where it stopped.
+    func advance(by duration: Duration?, isOverLimit: () -> Bool) {
         let core = environment.core
         let target = duration.map { core.elapsed + $0 } ?? core.nextDeadline ?? core.elapsed
+        var wakes = 0
         while let next = core.nextDeadline, next <= target {
+            guard wakes < Self.maximumWakes, !isOverLimit() else {
+                problems.append(
+                    ShellError(
+                        "advance stopped at \(ShellClock.seconds(core.elapsed)) s of the session's clock, short of \(ShellClock.seconds(target)) s: "
+                            + (isOverLimit()
+                                ? "the effects sent more actions than one command takes"
+                                : "the effects woke \(Self.maximumWakes) times"),
+                        hint: "advance in shorter steps, or cancel the effects that repeat"))
+                return
+            }
+            wakes += 1
             core.move(to: next)
             run()
         }
         core.move(to: target)
         run()
     }
+
+    /// How many deadlines one `advance` wakes effects at, at most.
+    static let maximumWakes = 1_000_000
 
     /// Gives up on the effects that neither ended nor sleep on the clock: cancelled, their jobs
     /// never run again, each reported.

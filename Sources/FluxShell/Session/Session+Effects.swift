@@ -12,7 +12,7 @@ extension Session {
                 hint: "advance SECONDS moves it anyway; effects lists what runs")
         }
         trace.start(withOwnStep: true)
-        effects.advance(by: duration)
+        effects.advance(by: duration) { trace.followUpLimitReached }
         let (ownStep, followUps) = trace.finish()
         let diff = CommandDiff(
             ownStep: ownStep, followUpSteps: followUps, isUnchanged: isUnchanged(ownStep, followUps))
