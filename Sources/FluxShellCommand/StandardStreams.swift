@@ -39,9 +39,19 @@ final class StandardStreams: @unchecked Sendable {
         for line in Renderer().lines(of: diagnostic) { err(line) }
     }
 
+    /// The first error writing standard output (its `errno`), after which output is dropped:
+    /// the process then ends with status 1 and says so (``FluxShellMain``).
+    private(set) var outputError: Int32 = 0
+
     func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { Platform.write(1, $0) }
+        if outputError == 0 {
+            let error = buffer.withUnsafeBytes { Platform.write(1, $0) }
+            // NB: a reader that went (`| head -1`) ends the process at once and quietly, as it
+            // ends the other tools of a pipeline.
+            if Platform.isBrokenPipe(error) { Platform.exit(0) }
+            outputError = error
+        }
         buffer.removeAll()
     }
 

@@ -89,6 +89,7 @@ struct TestMode {
             colors: options.common.format == .text && Platform.colorsOnStandardOutput(noColor: options.common.noColor))
         for line in renderer.report(results) { StandardStreams.shared.out(line) }
         if let junitStatus { return junitStatus }
+        if results.contains(where: { $0.failures.contains { $0.kind == .usage } }) { return 2 }
         return results.allSatisfy(\.passed) ? 0 : 1
     }
 

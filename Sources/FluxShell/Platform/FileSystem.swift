@@ -20,10 +20,29 @@
         case .directory: throw ShellError("cannot read '\(path)': it is a directory")
         case .file: break
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ShellError("cannot read '\(path)': permission denied or unreadable")
+        // NB: open(2) and read(2) until the end, blocking: a pipe, a FIFO, `/dev/stdin` or a
+        // process substitution (`run <(…)`) is read as a file is, which a read that asks for the
+        // size first, or will not wait, refuses.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))")
         }
-        return [UInt8](data)
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+            bytes.reserveCapacity(Int(info.st_size))
+        }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else {
+                throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
     }
 
     /// Writes `text` to `path` through a temporary file in the same folder and a rename. What is

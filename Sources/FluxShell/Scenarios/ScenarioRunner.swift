@@ -111,9 +111,10 @@ public struct ScenarioRunner: Sendable {
         do {
             bytes = try FileSystem.read(path)
         } catch {
+            // NB: a file that cannot be read is a usage error (status 2), not a failed scenario.
             return Result(
                 path: path,
-                failures: [Diagnostic(error, at: SourceLocation(file: path, line: 1))])
+                failures: [Diagnostic(error, at: SourceLocation(file: path, line: 1), kind: .usage)])
         }
         var (runner, _) = replay(bytes, path: path)
         var wasUpdated = false

@@ -39,17 +39,27 @@ enum Platform {
     }
 
     /// Writes all of `bytes`, retrying short writes; gives up silently on a closed pipe.
-    static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+    ///
+    /// - Returns: 0, or the `errno` of the write that failed (the rest is not written).
+    @discardableResult
+    static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         var offset = 0
         while offset < bytes.count {
             let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                return
+                return errno
             }
             offset += written
         }
+        return 0
     }
+
+    /// The text of an `errno`: `No space left on device`.
+    static func describe(errorNumber: Int32) -> String { String(cString: strerror(errorNumber)) }
+
+    /// Whether `errorNumber` is a write to a pipe whose reader went (`| head -1`).
+    static func isBrokenPipe(_ errorNumber: Int32) -> Bool { errorNumber == EPIPE }
 
     /// Writes all of `text`, as ``write(_:_:)`` does.
     static func writeWhole(_ descriptor: Int32, _ text: String) {
