@@ -156,7 +156,9 @@
         case .history(let listing):
             if listing.forgotten > 0 { body(.text("(\(listing.forgotten) earlier steps are no longer kept)")) }
             let width = String(listing.entries.last?.number ?? 0).count
-            var previous: Int?
+            // NB: with nothing forgotten, the steps count from 1: steps undone and replaced before
+            // the first one kept show too.
+            var previous: Int? = listing.forgotten == 0 ? 0 : nil
             for entry in listing.entries {
                 // NB: numbers stay those `why` shows; a step undone then replaced by a new one
                 // leaves its number unused, and says so.

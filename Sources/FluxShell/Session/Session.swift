@@ -251,7 +251,7 @@ import FluxCore
         }
         guard !stores.contains(where: { $0.alias == alias }) else {
             throw ShellError(
-                "a store named '\(alias)' is already loaded", hint: "load \(name) as \(alias)2")
+                "a store named '\(alias)' is already loaded", hint: "load \(name) as \(freeAlias(after: alias))")
         }
         guard let makeRuntime = definition.makeRuntime else {
             throw ShellError(
@@ -265,6 +265,13 @@ import FluxCore
                 historyForgetsWholeWindows: history.forgetsWholeWindows, effects: effects))
         add(runtime, definition)
         return CommandResult(.loaded(store: name, alias: alias))
+    }
+
+    /// The first of `alias2`, `alias3`, … that no loaded store has.
+    func freeAlias(after alias: String) -> String {
+        var number = 2
+        while stores.contains(where: { $0.alias == "\(alias)\(number)" }) { number += 1 }
+        return "\(alias)\(number)"
     }
 
     /// Makes `runtime` the active store, as `load NAME` (`as ALIAS`) in a saved scenario.

@@ -262,7 +262,12 @@
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if isInteger, let integer = Int(text) { return .int(integer) }
-        guard let number = Double(text), number.isFinite else {
+        // NB: a number too small for a Double (`1e-400`) is out of range too, not 0: its mantissa
+        // has a digit other than 0, and it would be read as a value it is not.
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+        guard let number = Double(text), number.isFinite,
+            number != 0 || !mantissa.contains(where: { $0 >= "1" && $0 <= "9" })
+        else {
             position = start
             throw error("number \(text) is out of range")
         }
