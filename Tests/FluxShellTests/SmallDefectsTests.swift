@@ -32,4 +32,15 @@ struct SmallDefectsTests {
         #expect(shell.run("dispatch add 0e-400") == ["(no changes)"])
         #expect(shell.run("state count") == ["0"])
     }
+
+    /// An error quotes what was typed; the control characters in it (a terminal's title, a reset)
+    /// are written as escapes, never sent to the terminal.
+    @Test func anErrorShowsTheControlCharactersItQuotes() {
+        let shell = Transcript()
+        shell.run("load counter")
+        #expect(
+            shell.run("dispatch a\u{1B}]0;pwned\u{07}b") == [
+                #"error: unknown action 'a\u{1B}]0;pwned\u{7}b' for store 'counter' (type 'actions' for the list)"#
+            ])
+    }
 }

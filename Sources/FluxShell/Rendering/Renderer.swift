@@ -351,12 +351,30 @@
     public func lines(of diagnostic: Diagnostic) -> [String] {
         switch format {
         case .text:
-            var first = wrapped("error: " + diagnostic.text, "31")
+            var first = wrapped("error: " + Self.visible(diagnostic.text), "31")
             if locatesErrors, let location = diagnostic.location { first = "\(location): " + first }
-            return [first] + diagnostic.details
+            return [first] + diagnostic.details.map(Self.visible)
         case .json:
             return [JSONText.compact(json(of: diagnostic))]
         }
+    }
+
+    /// `text` with its control characters (an escape code, a NUL, a bell, but a tab) written as
+    /// `\u{1B}`: an error that quotes what was typed never sends a terminal codes it would obey.
+    static func visible(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
     }
 
     /// `{"line":N,"error":"MESSAGE (HINT)\nDETAILS"}` (no `line` when it concerns no line).
