@@ -131,6 +131,15 @@ if [ "$status" -ne 0 ] || ! grep -qx '"Milk"' "$out" || ! grep -q '^+ notes\[0\]
 fi
 run env XDG_RUNTIME_DIR="$runtime" "$notesh" attach --list
 grep -q "^notes  $runtime/fluxsh/notes.sock\$" "$out" || fail "attach --list does not list the app: $(cat "$out")"
+# A second app of the name is not served, says why, and runs on (no top-level throw).
+second_err=$scratch/second-app.err
+XDG_RUNTIME_DIR=$runtime "$bin/notes-app" >/dev/null 2>"$second_err" &
+second=$!
+for _ in $(seq 1 100); do [ -s "$second_err" ] && break; sleep 0.05; done
+grep -q "^notes-app: not served to notesh attach: " "$second_err" || fail "a second notes-app did not say why it is not served: $(cat "$second_err")"
+kill -0 "$second" 2>/dev/null || fail "a second notes-app stopped when its store could not be served"
+kill "$second" 2>/dev/null || true
+wait "$second" 2>/dev/null || true
 kill "$app"
 exec 3<&-
 

@@ -7,9 +7,17 @@ import NotesFeature
 // its store to `fluxsh attach notes` (or `notesh attach notes`). Ctrl-C stops it.
 let flux = Flux(state: NotesState(), mutation: NotesMutation())
 #if DEBUG
-    let agent = try ShellAgent(serving: flux, as: "notes")
-    // NB: written at once, not buffered: a script waits for this line before it attaches.
-    FileHandle.standardOutput.write(Data("notes-app: serving its store; attach with: notesh attach notes\n".utf8))
+    // NB: caught, not thrown at the top level (which stops the app): the agent is a debugging
+    // aid, and an app whose store cannot be served (its name served already) runs on without it.
+    let agent: ShellAgent?
+    do {
+        agent = try ShellAgent(serving: flux, as: "notes")
+        // NB: written at once, not buffered: a script waits for this line before it attaches.
+        FileHandle.standardOutput.write(Data("notes-app: serving its store; attach with: notesh attach notes\n".utf8))
+    } catch {
+        agent = nil
+        FileHandle.standardError.write(Data("notes-app: not served to notesh attach: \(error)\n".utf8))
+    }
 #endif
 
 flux.dispatcher.dispatch(.open(at: Date()))

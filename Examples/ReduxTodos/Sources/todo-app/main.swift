@@ -92,9 +92,17 @@ store.subscribe(listView)
         send: { (action: Action) in onMain { store.dispatch(action) } },
         restore: { state in onMain { store.dispatch(ReplaceState(state: state)) } })
     store.middleware.append(shellMiddleware(live))
-    let agent = try ShellAgent(serving: [live], as: "todos")
-    // NB: written at once, not buffered: a script waits for this line before it attaches.
-    say("todo-app: serving its store; attach with: todosh attach todos")
+    // NB: caught, not thrown at the top level (which stops the app): the agent is a debugging
+    // aid, and an app whose store cannot be served runs on without it.
+    let agent: ShellAgent?
+    do {
+        agent = try ShellAgent(serving: [live], as: "todos")
+        // NB: written at once, not buffered: a script waits for this line before it attaches.
+        say("todo-app: serving its store; attach with: todosh attach todos")
+    } catch {
+        agent = nil
+        say("todo-app: not served to todosh attach: \(error)")
+    }
 #endif
 
 // The user's typing, read off the main thread; each intent is dispatched on it, whose run loop
