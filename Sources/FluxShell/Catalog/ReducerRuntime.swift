@@ -90,6 +90,8 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
             // no copy beyond the one the history keeps.
             self.history.record(
                 self.recorded, cursor: cursor, forgetting: dropped, pinned: self.restoredWithoutAction,
+                // NB: unowned(unsafe) as the closure it is in (see above): the history calls it
+                // only while the runtime records a step.
                 apply: { [unowned(unsafe) self] action, state in self.apply(action, to: &state) })
             self.restoredWithoutAction = false
         }
