@@ -121,7 +121,8 @@ struct EffectsTests {
     @Test func badClockCommandsAreRefusedAndChangeNothing() {
         let shell = shell()
         #expect(shell.run("advance").first?.hasPrefix("error: nothing waits on the clock") == true)
-        #expect(shell.run("cancel").first == "error: no effect is running (effects lists the running effects)")
+        // NB: `cancel` with nothing running does nothing, and is no error: a scenario may end with it.
+        #expect(shell.run("cancel") == [])
         for bad in ["-1", "1e400", "abc", ".", "1.2.3", "0x10", "nan"] {
             #expect(
                 shell.run("advance \(bad)").first?.hasPrefix("error: advance takes a number of seconds") == true,
