@@ -31,7 +31,7 @@ final class StandardStreams: @unchecked Sendable {
         flush()
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
-        bytes.withUnsafeBytes { Platform.write(2, $0) }
+        _ = bytes.withUnsafeBytes { Platform.write(2, $0) }
     }
 
     /// A diagnostic that concerns no line of a script (an option, a file), on standard error.

@@ -118,7 +118,7 @@ final class TrapReport {
                 output.append(contentsOf: message)
             }
             output.append(template.end)
-            output.withUnsafeBytes { Platform.write(template.descriptor, $0) }
+            _ = output.withUnsafeBytes { Platform.write(template.descriptor, $0) }
         }
     }
 }

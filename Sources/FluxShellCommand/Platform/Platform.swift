@@ -64,7 +64,7 @@ enum Platform {
     /// Writes all of `text`, as ``write(_:_:)`` does.
     static func writeWhole(_ descriptor: Int32, _ text: String) {
         var text = text
-        text.withUTF8 { write(descriptor, UnsafeRawBufferPointer($0)) }
+        _ = text.withUTF8 { write(descriptor, UnsafeRawBufferPointer($0)) }
     }
 
     static func ignoreBrokenPipe() { signal(SIGPIPE, SIG_IGN) }
