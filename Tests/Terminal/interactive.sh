@@ -35,6 +35,22 @@ expect() {
     echo "FAIL: $name: '$text' not on the screen:" >&2
     screen | sed 's/^/    | /' >&2
 }
+# Waits up to 10 s for a prompt PROMPT alone on the screen's last line: the shell has printed
+# what the line before asked and reads the next one (a key sent earlier may be dropped while the
+# terminal is set up for the new line).
+expect_prompt() {
+    local name=$1 prompt=$2
+    for _ in $(seq 1 500); do
+        if [ "$(screen | sed '/^$/d' | tail -1 | sed 's/ *$//')" = "$prompt" ]; then
+            passes=$((passes + 1))
+            return
+        fi
+        sleep 0.02
+    done
+    failures=$((failures + 1))
+    echo "FAIL: $name: '$prompt' is not the last line of the screen:" >&2
+    screen | sed 's/^/    | /' >&2
+}
 
 start
 expect "prompt without a store" "fluxsh>"
@@ -53,6 +69,7 @@ send "dispatch nope" Enter
 expect "errors name the way out" "error: unknown action 'nope' for store 'counter'"
 send "~ count: 0 -> 1" Enter
 expect "a diff line at the prompt is refused at once" "error: expected diff lines are checked in scripts and scenarios, not at the prompt"
+expect_prompt "a prompt after the refusal" "counter>"
 send C-d
 expect "Ctrl-D exits with 0" "EXIT=0"
 
@@ -101,6 +118,7 @@ send "load cou"
 send C-c
 send "state" Enter
 expect "Ctrl-C under make cleared the line" "fluxsh> state"
+expect_prompt "a prompt after the error under make" "fluxsh>"
 send C-d
 expect "make exits 0 after Ctrl-C then Ctrl-D" "EXIT=0"
 
@@ -122,6 +140,7 @@ if [ -x "$demo" ]; then
     send "title: eggs" Enter
     expect "the line typed meanwhile stayed whole" "term> dispatch add title: eggs"
     expect "dispatched in the app" '+ items[0]: {"id":1,"title":"eggs","done":false}'
+    expect_prompt "a prompt after the app's answer" "term>"
     send C-d
     expect "Ctrl-D detaches with 0" "EXIT=0"
     start "$binary attach term"
@@ -140,6 +159,7 @@ if [ -x "$planted" ]; then
     start "$planted"
     expect "a user's shell names itself" "planted-shell>"
     send "load level" Enter
+    expect_prompt "the user's shell loaded its store" "level>"
     send C-d
     expect "the user's shell exits with 0" "EXIT=0"
     if grep -q 'load\\040level' "$state/planted-shell/history" && ! grep -q 'load\\040level' "$state/fluxsh/history"; then
