@@ -25,7 +25,7 @@ final class Transcript {
             let problems = session.takeEffectProblems().flatMap { Renderer().lines(of: Diagnostic($0)) }
             return Renderer().lines(of: result, watching: session.watchFilter) + problems
         } catch {
-            return Renderer().lines(of: Diagnostic(error))
+            return Renderer().lines(of: Diagnostic(error, line: line))
         }
     }
 }

@@ -44,3 +44,57 @@ struct SmallDefectsTests {
             ])
     }
 }
+
+/// Two spellings of one letter in Unicode (`"é"` and `"e\u{301}"`) print as different bytes, so
+/// the shell tells them apart, as the diff, `expect` and a replay read them.
+struct UnicodeSpellingTests {
+    @Test func anotherSpellingOfTheSameLetterIsAChange() {
+        let shell = Transcript()
+        shell.run("load todos")
+        shell.run(#"dispatch add title: "\u00e9""#)
+        #expect(shell.run(#"dispatch rename id: 1 title: "e\u0301""#) == ["~ todos[0].title: \"é\" -> \"e\u{301}\""])
+        #expect(shell.run(#"expect todos[0].title == "e\u0301""#) == [])
+        #expect(
+            shell.run(#"expect todos[0].title == "\u00e9""#) == [
+                "error: expectation failed: todos[0].title == \"é\" (actual: \"e\u{301}\")"
+            ])
+    }
+
+    @Test func printedValuesCompareByTheirBytes() {
+        #expect(JSONValue.string("\u{E9}") != .string("e\u{301}"))
+        #expect(JSONValue.string("\u{E9}") == .string("\u{E9}"))
+        #expect(JSONValue.array([.string("a\u{E9}")]) != .array([.string("ae\u{301}")]))
+    }
+
+    struct Note: Equatable {
+        var title: String
+        var letter: Character
+        var body: Substring
+    }
+
+    /// Whatever `==` says: it takes the two spellings as equal, and an app's own may compare ids.
+    struct Tagged: Equatable {
+        var id: Int
+        var name: String
+        static func == (lhs: Tagged, rhs: Tagged) -> Bool { lhs.id == rhs.id }
+    }
+
+    @Test func theTypedDiffSeesEachSpelling() {
+        let before = Note(title: "caf\u{E9}", letter: "\u{E9}", body: "\u{E9}t\u{E9}")
+        let after = Note(title: "cafe\u{301}", letter: "e\u{301}", body: "e\u{301}t\u{E9}")
+        #expect(
+            ValueDiffer.entries(from: before, to: after).map(\.line) == [
+                "~ title: \"café\" -> \"cafe\u{301}\"",
+                "~ letter: \"é\" -> \"e\u{301}\"",
+                "~ body: \"été\" -> \"e\u{301}té\"",
+            ])
+        #expect(ValueDiffer.entries(from: before, to: before).isEmpty)
+    }
+
+    @Test func aChangeThatAnAppsEqualityIgnoresIsShown() {
+        #expect(
+            ValueDiffer.entries(from: [Tagged(id: 1, name: "a")], to: [Tagged(id: 1, name: "b")]).map(\.line) == [
+                "~ [0].name: \"a\" -> \"b\""
+            ])
+    }
+}

@@ -42,4 +42,41 @@ struct ValuePathTests {
         #expect(path.segments.count == 100_001)
         #expect(throws: ShellError.self) { try path.lookup(in: state) }
     }
+
+    @Test func theDeepestPartThatNamesAValueIsFoundInOnePass() throws {
+        let nested = try JSONParser.parse(#"{"a":{"b":[{"id":7,"c":[null]}]}}"#)
+        let path = try ValuePath.parse("a.b[0].c[0].d.e"[...])
+        let deepest = path.deepestValue(in: nested)
+        #expect(deepest.count == 5)
+        #expect(deepest.value == .null)
+        #expect(try ValuePath.parse("a.b[0].c"[...]).deepestValue(in: nested).count == 4)
+        #expect(try ValuePath.parse("x"[...]).deepestValue(in: nested).count == 0)
+    }
+
+    @Test func idsAreResolvedAlongTheWay() throws {
+        let nested = try JSONParser.parse(#"{"lists":[{"id":3,"items":[{"id":"x","n":1},{"id":"y","n":2}]}]}"#)
+        let path = try ValuePath.parse(#"lists[id: 3].items[id: "y"].n"#[...])
+        #expect(try path.resolvingIDs(in: nested) == ValuePath.parse("lists[0].items[1].n"[...]))
+        #expect(
+            throws: ShellError("no element of lists[0].items has the id \"z\"", hint: "its ids include \"x\", \"y\"")
+        ) {
+            try ValuePath.parse(#"lists[id: 3].items[id: "z"].n"#[...]).resolvingIDs(in: nested)
+        }
+    }
+
+    /// A path of a million segments, as a 16 MiB line may hold, is read once: each command
+    /// answers with its error (these took time by the square of the path's length).
+    @Test(arguments: ["state", "watch", "why", "expect"])
+    func aPathOfAMillionSegmentsIsAnErrorForEachCommand(_ command: String) {
+        let shell = Transcript()
+        shell.run("load todos")
+        shell.run("dispatch add title: x")
+        for segment in [".x", "[0]", "[id: 1]"] {
+            let path = "todos" + String(repeating: segment, count: 1_000_000 / segment.count)
+            let lines = shell.run(command + " " + path + (command == "expect" ? " == 1" : ""))
+            #expect(lines.count == 1)
+            #expect(lines.first?.hasPrefix("error: ") == true)
+            #expect(lines.first.map { $0.count < 500 } == true)
+        }
+    }
 }

@@ -20,6 +20,51 @@ enum Bytes {
         }
     }
 
+    /// Whether two strings are the same bytes: what prints, not what Unicode calls equivalent
+    /// (`==` takes `"é"` and `"e\u{301}"` as one string, and they print differently).
+    static func equal(_ a: String, _ b: String) -> Bool {
+        a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
+        }.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// The 1-based column (in Unicode scalars, as the shell counts them) where `needle` first
+    /// occurs in `text`, or `nil`.
+    static func column(of needle: Substring, in text: String) -> Int? {
+        var text = text
+        var needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { key in
+                firstOffset(of: key, in: haystack).map { offset in
+                    haystack[..<offset].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+                }
+            }
+        }
+    }
+
+    /// Where `key` first occurs in `bytes`, by Knuth, Morris and Pratt: time linear in the
+    /// length of both, whatever the bytes (a naive search is quadratic on `aaaa…` lines).
+    static func firstOffset(of key: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !key.isEmpty, key.count <= bytes.count else { return nil }
+        // fallback[i]: the length of the longest proper prefix of key[...i] that is also its suffix.
+        var fallback = [Int](repeating: 0, count: key.count)
+        var matched = 0
+        for index in 1..<key.count {
+            while matched > 0, key[index] != key[matched] { matched = fallback[matched - 1] }
+            if key[index] == key[matched] { matched += 1 }
+            fallback[index] = matched
+        }
+        matched = 0
+        for (index, byte) in bytes.enumerated() {
+            while matched > 0, byte != key[matched] { matched = fallback[matched - 1] }
+            if byte == key[matched] { matched += 1 }
+            if matched == key.count { return index + 1 - key.count }
+        }
+        return nil
+    }
+
     /// Whether every byte is ASCII.
     static func areASCII(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in

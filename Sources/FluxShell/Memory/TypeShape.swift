@@ -53,8 +53,16 @@ final class TypeShape: @unchecked Sendable {
     let size: Int
     /// Whether equal bits are the only way to be equal (no references: `Int`, `Bool`, a struct of them).
     let isBitwise: Bool
-    /// `==` when the type is `Equatable`.
+    /// `==` when the type is `Equatable` (for text, equal bytes: see ``textEqual``).
     let equal: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?
+    /// Equal bytes, for a `String`, `Substring` or `Character`: the one comparison besides equal
+    /// bits that tells a diff two values print alike.
+    ///
+    /// NB: a type's own `==` is not asked: it may take two values as equal that print differently
+    /// (Unicode's canonical equivalence, `"é"` and `"e\u{301}"`; an `==` that compares ids), and
+    /// the diff must show every change of what prints. Unequal bits are a changed value almost
+    /// every time, where `==` would be a walk wasted before the diff's own.
+    private let textEqual: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?
     /// A copy of the value at a pointer, as `Any` (for `Mirror` and descriptions).
     let loadRaw: @Sendable (UnsafeRawPointer) -> Any
     /// Initializes uninitialized memory of this type at a pointer to the value whose printed form
@@ -113,7 +121,8 @@ final class TypeShape: @unchecked Sendable {
         self.kind = Self.kind(of: T.self)
         self.size = MemoryLayout<T>.size
         self.isBitwise = _isPOD(T.self)
-        self.equal = Self.equality(of: T.self)
+        self.textEqual = Self.textEquality(of: T.self)
+        self.equal = textEqual ?? Self.equality(of: T.self)
         // NB: every address handed to these closures is of a `T`: one lent by `ValueAddress.of`
         // (or `withUnsafePointer(to:)` here) on a `T`, or a base plus the offset the runtime gives
         // for a member of type `T` in memory allocated as its struct, tuple or enum payload
@@ -153,12 +162,12 @@ final class TypeShape: @unchecked Sendable {
         }
     }
 
-    /// Whether the values at `a` and `b` are certainly the same (equal bits, or `==`); `false`
-    /// means they may differ.
+    /// Whether the values at `a` and `b` are certainly the same (equal bits, or equal bytes of
+    /// text); `false` means they may differ.
     ///
     /// NB: equal bits mean an equal value for every type: unchanged members of a copied struct
     /// keep their bits (a string or an array shares its storage), so this answers most
-    /// comparisons without calling `==`.
+    /// comparisons without reading either value.
     ///
     /// NB: named apart from ``same(_:_:)``: an overload generic over the values would take the
     /// pointers given there as values and compare their bits.
@@ -167,6 +176,12 @@ final class TypeShape: @unchecked Sendable {
         return withUnsafePointer(to: a) { a in
             withUnsafePointer(to: b) { b in sameRaw(UnsafeRawPointer(a), UnsafeRawPointer(b)) }
         }
+    }
+
+    /// `a == b` when the type is `Equatable` (text: equal bytes), else `nil`.
+    func equalValue<T>(_ a: T, _ b: T) -> Bool? {
+        guard let equal else { return nil }
+        return withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in equal(a, b) } }
     }
 
     /// The value at `address`, of this shape's type, as an `Any`.
@@ -197,7 +212,7 @@ final class TypeShape: @unchecked Sendable {
             if a == b || memcmp(a, b, size) == 0 { return true }
         }
         if isBitwise { return false }
-        return equal?(a, b) ?? false
+        return textEqual?(a, b) ?? false
     }
 
     private static func make(_ type: Any.Type) -> TypeShape {
@@ -260,6 +275,24 @@ final class TypeShape: @unchecked Sendable {
             return true
         }
         return complete ? fields : nil
+    }
+
+    private static func textEquality<T>(of type: T.Type) -> ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)? {
+        func text<Text>(_: Text.Type, _ string: @escaping (Text) -> String) -> (UnsafeRawPointer, UnsafeRawPointer) ->
+            Bool
+        {
+            {
+                Bytes.equal(
+                    string($0.assumingMemoryBound(to: Text.self).pointee),
+                    string($1.assumingMemoryBound(to: Text.self).pointee))
+            }
+        }
+        switch type {
+        case is String.Type: return text(String.self) { $0 }
+        case is Substring.Type: return text(Substring.self) { String($0) }
+        case is Character.Type: return text(Character.self) { String($0) }
+        default: return nil
+        }
     }
 
     private static func equality<T>(of type: T.Type) -> ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)? {

@@ -24,21 +24,82 @@ public struct Diagnostic: Sendable, Equatable {
     /// Lines below the message: the expected lines beside the actual ones, what a command printed.
     public var details: [String]
 
+    /// - Parameter line: the line it concerns, where a long piece of it that the message quotes
+    ///   is found to give its column (see ``excerpted(_:from:)``).
     public init(
-        _ kind: Kind, _ message: String, hint: String? = nil, at location: SourceLocation? = nil, details: [String] = []
+        _ kind: Kind, _ message: String, hint: String? = nil, at location: SourceLocation? = nil,
+        details: [String] = [], line: String? = nil
     ) {
         self.kind = kind
-        self.message = message
-        self.hint = hint
+        self.message = Self.excerpted(message, from: line)
+        self.hint = hint.map { Self.excerpted($0, from: line) }
         self.location = location
         self.details = details
     }
 
     /// A failed command or line.
-    public init(_ error: ShellError, at location: SourceLocation? = nil, kind: Kind = .failedLine) {
+    public init(_ error: ShellError, at location: SourceLocation? = nil, kind: Kind = .failedLine, line: String? = nil)
+    {
         self.init(
             error.isUnmetExpectation ? .unmetExpectation : kind, error.message, hint: error.hint, at: location,
-            details: error.details)
+            details: error.details, line: line)
+    }
+
+    /// The most characters of one word (a run without a space) that an error quotes.
+    public static let excerptLength = 200
+
+    /// `text` with each word longer than ``excerptLength`` characters cut to its first ones and
+    /// `...`, then its length and, when it is found in `line`, its column: an error about a
+    /// 10 MB token is a line, not 10 MB. Characters are counted as columns are, in Unicode
+    /// scalars.
+    ///
+    /// ```text
+    /// unknown action 'aaaa…aaa...' [1,000,000 characters at column 10] for store 'counter'
+    /// ```
+    static func excerpted(_ text: String, from line: String?) -> String {
+        guard text.utf8.count > excerptLength else { return text }
+        // NB: words are found in the bytes (a space is one byte, never inside a character's), and
+        // only a long one is read as characters: a 16 MiB message is cut in a few milliseconds.
+        let words = text.utf8.split(separator: 0x20, omittingEmptySubsequences: false)
+        var text = text
+        if words.contains(where: { $0.count > excerptLength }) {
+            text = words.map { excerpted(Substring($0), from: line) }.joined(separator: " ")
+        }
+        // NB: many short words (a long quoted sentence) are cut in the middle, keeping the end,
+        // which says what the message is about (`for store 'counter'`).
+        guard text.utf8.count > 5 * excerptLength else { return text }
+        let scalars = text.unicodeScalars
+        let length = scalars.count
+        guard length > 5 * excerptLength else { return text }
+        let start = String(scalars.prefix(4 * excerptLength))
+        let end = String(scalars.suffix(excerptLength / 2))
+        return start + " ... " + end + " [\(grouped(length)) characters]"
+    }
+
+    private static func excerpted(_ word: Substring, from line: String?) -> String {
+        guard word.utf8.count > excerptLength else { return String(word) }
+        let scalars = word.unicodeScalars
+        // NB: the quotes, brackets and punctuation around the text stay, so that the excerpt
+        // still reads as quoted; they are not counted in its length.
+        let opening = scalars.prefix(3).prefix { "'\"([{".unicodeScalars.contains($0) }.count
+        let close = scalars.suffix(3).reversed().prefix { "'\")]}:,;.".unicodeScalars.contains($0) }.count
+        let length = scalars.count - opening - close
+        guard length > excerptLength else { return String(word) }
+        let head = Substring(scalars.prefix(opening + excerptLength))
+        let column = line.flatMap { Bytes.column(of: head.dropFirst(opening), in: $0) }
+        let place = column.map { " at column \($0)" } ?? ""
+        return "\(head)...\(Substring(scalars.suffix(close))) [\(grouped(length)) characters\(place)]"
+    }
+
+    /// `1234567` as `1,234,567`.
+    private static func grouped(_ number: Int) -> String {
+        var digits = String(number)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return digits
     }
 
     /// Whether `test --update` would fix it.

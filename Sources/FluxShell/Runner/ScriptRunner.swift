@@ -246,7 +246,7 @@
                     _ = try ExpectedLinePattern.parse(text, column: indent + 1)
                 } catch {
                     pending.hasInvalidLine = true
-                    fail(at: location, error)
+                    fail(at: location, error, line: line)
                 }
             }
             return
@@ -257,7 +257,7 @@
             parsed = try CommandParser.parse(line[...], reusing: &tokenBuffer)
         } catch {
             // NB: `! ` before a line that does not even parse is an expected failure too.
-            if !Self.expectsFailure(line) { fail(at: location, error) }
+            if !Self.expectsFailure(line) { fail(at: location, error, line: line) }
             return
         }
         // NB: the last line's record is refilled when nothing else holds it: a line never seen
@@ -299,7 +299,7 @@
             result = try session.execute(command)
         } catch {
             if command.changesState { failedCommand = (location.line, false) }
-            if !expectsFailure { fail(at: location, error) }
+            if !expectsFailure { fail(at: location, error, line: line) }
             return
         }
         if expectsFailure {
@@ -425,8 +425,9 @@
         fail(at: SourceLocation(file: file, line: number), error)
     }
 
-    private func fail(at location: SourceLocation, _ error: ShellError) {
-        record(Diagnostic(error, at: location))
+    /// - Parameter line: the line that failed, where the error's long quotes are looked up.
+    private func fail(at location: SourceLocation, _ error: ShellError, line: String? = nil) {
+        record(Diagnostic(error, at: location, line: line))
     }
 
     private func record(_ diagnostic: Diagnostic) {

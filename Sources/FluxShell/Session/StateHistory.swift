@@ -231,9 +231,9 @@ struct StateHistory<State, Action> {
     /// else no difference in what prints.
     func reaches(_ made: State, _ kept: State) -> Bool {
         let shape = self.shape
-        let same = shape.sameValue(made, kept)
-        if same { return true }
-        if shape.equal != nil || shape.isBitwise { return false }
+        if shape.sameValue(made, kept) { return true }
+        if shape.isBitwise { return false }
+        if let equal = shape.equalValue(made, kept) { return equal }
         return ValueDiffer.entries(from: made, to: kept).isEmpty
     }
 }

@@ -61,14 +61,12 @@ extension Session {
             "'\(typed)' names nothing in the state of '\(store.alias)'",
             hint: "watch what state shows, or an element of an array that may come")
         // NB: the longest part of the path that names something now decides.
-        for count in stride(from: path.segments.count - 1, through: 0, by: -1) {
-            guard let value = try? store.runtime.read(ValuePath(Array(path.segments.prefix(count)))) else { continue }
-            switch (value, path.segments[count]) {
-            case (.null, _), (.array, .index), (.array, .every), (.array, .id), (.object, .every): return
-            default: throw namesNothing
-            }
+        let (count, value) = path.deepestValue(in: store.json)
+        guard count < path.segments.count else { throw namesNothing }
+        switch (value, path.segments[count]) {
+        case (.null, _), (.array, .index), (.array, .every), (.array, .id), (.object, .every): return
+        default: throw namesNothing
         }
-        throw namesNothing
     }
 
     func unwatch(_ paths: [ValuePath]) throws(ShellError) -> CommandResult {

@@ -47,7 +47,8 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue {
-    /// Structural equality, where `1` and `1.0` are the same number.
+    /// Structural equality, where `1` and `1.0` are the same number and strings are the same
+    /// when their bytes are.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
@@ -59,7 +60,8 @@ extension JSONValue {
         // doubles too, so they hash alike.
         case (.number, .number), (.number, .int), (.int, .number), (.number, .double), (.double, .number):
             NumberOrder.compare(lhs, rhs) == 0
-        case (.string(let a), .string(let b)): a == b
+        // NB: bytes, as printed: `"é"` and `"e\u{301}"` are `==` as `String`s, not here.
+        case (.string(let a), .string(let b)): Bytes.equal(a, b)
         case (.array(let a), .array(let b)): a == b
         case (.object(let a), .object(let b)): a == b
         default: false

@@ -270,19 +270,23 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     /// lines and history index elements.
     public func resolvingIDs(in root: JSONValue) throws(ShellError) -> ValuePath {
         guard segments.contains(where: { if case .id = $0 { true } else { false } }) else { return self }
+        let segments = self.segments
         var resolved: [Segment] = []
-        for segment in segments {
+        resolved.reserveCapacity(segments.count)
+        // NB: the value at `resolved` is kept as the walk goes, so that a path of many ids costs
+        // time linear in its length; `nil` once the path names nothing.
+        var current: JSONValue? = root
+        for (offset, segment) in segments.enumerated() {
+            var plain = segment
             if case .id(let id) = segment {
-                guard case .array(let elements) = try ValuePath(resolved).lookup(in: root),
-                    let index = Self.index(ofID: id, in: elements)
-                else {
+                guard case .array(let elements)? = current, let index = Self.index(ofID: id, in: elements) else {
                     _ = try ValuePath(resolved + [segment]).lookup(in: root)
                     throw ShellError("no element has the id \(JSONText.compact(id))")
                 }
-                resolved.append(.index(index))
-            } else {
-                resolved.append(segment)
+                plain = .index(index)
             }
+            resolved.append(plain)
+            current = current.flatMap { try? step(plain, of: $0, at: segments[..<offset]) }
         }
         return ValuePath(resolved)
     }
@@ -290,64 +294,82 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     /// The value at this path in `root`; `.count` of an array or object is its element count.
     public func lookup(in root: JSONValue) throws(ShellError) -> JSONValue {
         var current = root
-        var walked = ValuePath()
-        for segment in segments {
-            // NB: only errors name the place; building its text for every segment is wasted work.
-            var here: String { walked.segments.isEmpty ? "the state" : walked.description }
-            switch (segment, current) {
-            case (.every, _):
-                throw ShellError(
-                    "\(self) stands for several values; [*] is for expect, state and watch",
-                    hint: "name one element, e.g. \(firstElement)")
-            case (.key(let key), .object(let object)):
-                if let value = object[key] {
-                    current = value
-                } else if key == "count" {
-                    current = .int(object.count)
-                } else {
-                    throw ShellError(
-                        "no key '\(key)' in \(here)",
-                        hint: Suggestion.didYouMean(key, among: object.keys)
-                            ?? "its keys are: \(object.keys.joined(separator: ", "))")
-                }
-            case (.key("count"), .array(let elements)):
-                current = .int(elements.count)
-            case (.key(let key), .array):
-                throw ShellError(
-                    "\(here) is an array, not an object: no key '\(key)'",
-                    hint: "use an index such as \(walked.appending(.index(0))) or .count")
-            case (.index(let index), .array(let elements)):
-                guard index < elements.count else {
-                    throw ShellError(
-                        "index \(index) is past the end of \(here) (\(elements.count) element\(elements.count == 1 ? "" : "s"))"
-                    )
-                }
-                current = elements[index]
-            case (.index(let index), .object):
-                throw ShellError("\(here) is an object, not an array: no index \(index)")
-            case (.id(let id), .array(let elements)):
-                guard let index = Self.index(ofID: id, in: elements) else {
-                    let ids = elements.prefix(4).compactMap { element -> String? in
-                        guard case .object(let object) = element, let id = object["id"] else { return nil }
-                        return JSONText.compact(id)
-                    }
-                    throw ShellError(
-                        "no element of \(here) has the id \(JSONText.compact(id))",
-                        hint: elements.isEmpty
-                            ? "\(here) is empty"
-                            : ids.isEmpty
-                                ? "\(here) has no elements with an id"
-                                : "its ids include \(ids.joined(separator: ", "))\(elements.count > ids.count ? ", …" : "")"
-                    )
-                }
-                current = elements[index]
-            case (.id, .object):
-                throw ShellError("\(here) is an object, not an array: [id: ] finds an element of an array by its id")
-            case (_, let scalar):
-                throw ShellError("\(here) is \(scalar.kindName), which has no \(ValuePath([segment]))")
+        switch storage {
+        case .one(let segment):
+            current = try step(segment, of: current, at: [])
+        case .list(let segments):
+            for (offset, segment) in segments.enumerated() {
+                current = try step(segment, of: current, at: segments[..<offset])
             }
-            if segments.count > 1 { walked.segments.append(segment) }
         }
         return current
+    }
+
+    /// The longest part of this path that names a value in `root`, as its number of segments,
+    /// and that value: in time linear in the path's length, however long.
+    func deepestValue(in root: JSONValue) -> (count: Int, value: JSONValue) {
+        var current = root
+        let segments = self.segments
+        for (offset, segment) in segments.enumerated() {
+            guard let next = try? step(segment, of: current, at: segments[..<offset]) else { return (offset, current) }
+            current = next
+        }
+        return (segments.count, current)
+    }
+
+    /// The value that `segment` names in `current`, the value at `walked` (a part of this path).
+    private func step(_ segment: Segment, of current: JSONValue, at walked: ArraySlice<Segment>) throws(ShellError)
+        -> JSONValue
+    {
+        // NB: only errors name the place; building its text for every segment is wasted work.
+        var here: String { walked.isEmpty ? "the state" : ValuePath(Array(walked)).description }
+        switch (segment, current) {
+        case (.every, _):
+            throw ShellError(
+                "\(self) stands for several values; [*] is for expect, state and watch",
+                hint: "name one element, e.g. \(firstElement)")
+        case (.key(let key), .object(let object)):
+            if let value = object[key] { return value }
+            if key == "count" { return .int(object.count) }
+            throw ShellError(
+                "no key '\(key)' in \(here)",
+                hint: Suggestion.didYouMean(key, among: object.keys)
+                    ?? "its keys are: \(object.keys.joined(separator: ", "))")
+        case (.key("count"), .array(let elements)):
+            return .int(elements.count)
+        case (.key(let key), .array):
+            throw ShellError(
+                "\(here) is an array, not an object: no key '\(key)'",
+                hint: "use an index such as \(ValuePath(Array(walked) + [.index(0)])) or .count")
+        case (.index(let index), .array(let elements)):
+            guard index < elements.count else {
+                throw ShellError(
+                    "index \(index) is past the end of \(here) (\(elements.count) element\(elements.count == 1 ? "" : "s"))"
+                )
+            }
+            return elements[index]
+        case (.index(let index), .object):
+            throw ShellError("\(here) is an object, not an array: no index \(index)")
+        case (.id(let id), .array(let elements)):
+            guard let index = Self.index(ofID: id, in: elements) else {
+                let ids = elements.prefix(4).compactMap { element -> String? in
+                    guard case .object(let object) = element, let id = object["id"] else { return nil }
+                    return JSONText.compact(id)
+                }
+                throw ShellError(
+                    "no element of \(here) has the id \(JSONText.compact(id))",
+                    hint: elements.isEmpty
+                        ? "\(here) is empty"
+                        : ids.isEmpty
+                            ? "\(here) has no elements with an id"
+                            : "its ids include \(ids.joined(separator: ", "))\(elements.count > ids.count ? ", …" : "")"
+                )
+            }
+            return elements[index]
+        case (.id, .object):
+            throw ShellError("\(here) is an object, not an array: [id: ] finds an element of an array by its id")
+        case (_, let scalar):
+            throw ShellError("\(here) is \(scalar.kindName), which has no \(ValuePath([segment]))")
+        }
     }
 }
