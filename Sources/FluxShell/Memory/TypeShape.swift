@@ -212,7 +212,13 @@ final class TypeShape: @unchecked Sendable {
             if a == b || memcmp(a, b, size) == 0 { return true }
         }
         if isBitwise { return false }
-        return textEqual?(a, b) ?? false
+        if let textEqual { return textEqual(a, b) }
+        // NB: a struct copied member by member (an array's elements when its buffer is copied)
+        // keeps its members' bits but not the padding between them: compared member by member.
+        if case .fields(let fields) = kind {
+            return fields.allSatisfy { $0.shape.sameRaw(a + $0.offset, b + $0.offset) }
+        }
+        return false
     }
 
     private static func make(_ type: Any.Type) -> TypeShape {
