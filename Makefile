@@ -15,7 +15,8 @@ run: deps
 ## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive the packages in Examples/, users' own
 ## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); build the API docs
 test: deps lint
-	@log=$$(mktemp); $(SWIFT) build --build-tests >$$log 2>&1; status=$$?; cat $$log; \
+	@log=$$(mktemp); { $(SWIFT) build --build-tests 2>&1; echo $$? >$$log.status; } | tee $$log; \
+	status=$$(cat $$log.status); rm -f $$log.status; \
 	warnings=$$(grep -E '(Sources|Tests)/[^:]*:[0-9]+:[0-9]+: warning:' $$log | grep -v '/\.build/'); rm -f $$log; \
 	[ $$status -eq 0 ] || exit $$status; \
 	if [ -n "$$warnings" ]; then echo "error: compiler warnings in the project's own code:"; echo "$$warnings"; exit 1; fi

@@ -104,7 +104,7 @@ let package = Package(
 
         // A user's shell with planted bugs, for the end-to-end tests of `explore` (not a product).
         .executableTarget(
-            name: "planted-shell", dependencies: ["FluxCore", "FluxShell", "FluxShellCommand"],
+            name: "planted-shell", dependencies: ["FluxCore", "FluxShell", "FluxShellCommand", "FluxStores"],
             path: "Tests/PlantedShell"),
 
         // A running app that serves its store, for the end-to-end tests of `fluxsh attach` (not a product).

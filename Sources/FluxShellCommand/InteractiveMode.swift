@@ -24,12 +24,11 @@ struct InteractiveMode {
             let completion = completer.complete(text)
             return (completion.word, completion.candidates)
         }
-        streams.out(
-            "\(session.catalog.programName) \(FluxshVersion.current) — type 'help' for commands, Tab to complete, Ctrl-D to quit."
-        )
+        streams.out("\(FluxshVersion.text) — type 'help' for commands, Tab to complete, Ctrl-D to quit.")
         if store == nil {
-            streams.out(
-                "Stores: \(catalog.names.joined(separator: ", ")). Start with: load \(catalog.names.first ?? "NAME")")
+            // NB: a shell of the user's own suggests one of its own stores, not a demonstration.
+            let first = catalog.definitions.first { !$0.isDemonstration } ?? catalog.definitions.first
+            streams.out("Stores: \(catalog.names.joined(separator: ", ")). Start with: load \(first?.name ?? "NAME")")
         }
         // NB: each line goes through the same runner as a piped one: parsed, run and printed
         // the same way, only without `FILE:LINE:` and with colors.

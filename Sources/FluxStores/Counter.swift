@@ -27,5 +27,6 @@ extension StoreDefinition {
     /// `{"count":0}`; `increment`, `decrement`, `add(Int)`, `set(Int)`.
     public static let counter = StoreDefinition(
         "counter", summary: "a number: increment, decrement, add(Int), set(Int)",
-        state: CounterState(), mutation: CounterMutation())
+        state: CounterState(), mutation: CounterMutation()
+    ).demonstration()
 }

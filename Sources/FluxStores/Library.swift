@@ -182,5 +182,6 @@ extension StoreDefinition {
     /// A reading list whose state uses every printed form of SPEC §4.
     public static let library = StoreDefinition(
         "library", summary: "a reading list holding every kind of Swift value: add, tag, setStatus, fail, …",
-        state: LibraryState(), mutation: LibraryMutation(), validate: validateLibrary)
+        state: LibraryState(), mutation: LibraryMutation(), validate: validateLibrary
+    ).demonstration()
 }

@@ -107,5 +107,6 @@ extension StoreDefinition {
     /// A repository search in the style of the Prex example app, served by an in-process fixture.
     public static let search = StoreDefinition(
         "search", summary: "a repository search: search(query:), nextPage; answered by a fixture",
-        state: SearchState(), mutation: SearchMutation(), validate: validateSearch, effect: searchEffect)
+        state: SearchState(), mutation: SearchMutation(), validate: validateSearch, effect: searchEffect
+    ).demonstration()
 }

@@ -86,5 +86,6 @@ extension StoreDefinition {
     /// A todo list with ids, a filter, and an unknown id being an error.
     public static let todos = StoreDefinition(
         "todos", summary: "a todo list: add, toggle, rename, remove, setFilter, clearDone",
-        state: TodosState(), mutation: TodosMutation(), validate: validateTodos)
+        state: TodosState(), mutation: TodosMutation(), validate: validateTodos
+    ).demonstration()
 }

@@ -1,6 +1,7 @@
 import FluxCore
 @_spi(Engine) import FluxShell
 import FluxShellCommand
+import FluxStores
 
 #if canImport(Glibc)
     import Glibc
@@ -132,7 +133,10 @@ final class Meter {
 /// An action type that is a class: refused when the store is registered.
 final class Shout: LedgerAction {}
 
+// NB: a demonstration store first, as a user's shell may list one: its banner still suggests
+// one of its own (`quotient`).
 var definitions = [
+    .counter,
     StoreDefinition("quotient", state: Quotient(), mutation: QuotientMutation()),
     StoreDefinition("level", state: Level(), mutation: LevelMutation()),
     StoreDefinition("depth", state: Depth(), mutation: DepthMutation()),

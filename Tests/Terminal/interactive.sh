@@ -158,6 +158,9 @@ planted=$(dirname "$binary")/planted-shell
 if [ -x "$planted" ]; then
     start "$planted"
     expect "a user's shell names itself" "planted-shell>"
+    expect "its banner says its own name and version" "planted-shell (FluxShell 0.1.0) — type 'help'"
+    # NB: the line wraps at the terminal's 100 columns, after "load q".
+    expect "and suggests one of its own stores (quotient, not counter)" "Start with: load q"
     send "load level" Enter
     expect_prompt "the user's shell loaded its store" "level>"
     send C-d

@@ -45,6 +45,16 @@ public struct StoreDefinition: Sendable {
     /// Makes the store's runtime for `load`, or says why it cannot; `nil` for a running app's
     /// store (``LiveStore``), which is attached, never loaded.
     @usableFromInline let makeRuntime: (@Sendable (StoreLoad) throws(ShellError) -> any StoreRuntime)?
+    /// Whether this is one of FluxShell's own demonstration stores (`counter`, `todos`…), which a
+    /// shell's banner suggests only when it has no store of its own.
+    package private(set) var isDemonstration = false
+
+    /// This store, marked as one of FluxShell's demonstrations.
+    package func demonstration() -> StoreDefinition {
+        var definition = self
+        definition.isDemonstration = true
+        return definition
+    }
 
     /// The one initializer every form goes through.
     @usableFromInline

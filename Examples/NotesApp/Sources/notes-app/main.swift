@@ -13,7 +13,8 @@ let flux = Flux(state: NotesState(), mutation: NotesMutation())
     do {
         agent = try ShellAgent(serving: flux, as: "notes")
         // NB: written at once, not buffered: a script waits for this line before it attaches.
-        FileHandle.standardOutput.write(Data("notes-app: serving its store; attach with: notesh attach notes\n".utf8))
+        FileHandle.standardOutput.write(
+            Data("notes-app: serving its store; attach with: swift run notesh attach notes (in its package)\n".utf8))
     } catch {
         agent = nil
         FileHandle.standardError.write(Data("notes-app: not served to notesh attach: \(error)\n".utf8))

@@ -98,7 +98,7 @@ store.subscribe(listView)
     do {
         agent = try ShellAgent(serving: [live], as: "todos")
         // NB: written at once, not buffered: a script waits for this line before it attaches.
-        say("todo-app: serving its store; attach with: todosh attach todos")
+        say("todo-app: serving its store; attach with: swift run todosh attach todos (in its package)")
     } catch {
         agent = nil
         say("todo-app: not served to todosh attach: \(error)")
