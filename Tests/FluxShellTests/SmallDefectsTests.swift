@@ -98,3 +98,35 @@ struct UnicodeSpellingTests {
             ])
     }
 }
+
+/// An argument that is none of an enum's cases names them all, payload or not.
+struct EnumArgumentTests {
+    enum Checkout: Equatable, Sendable {
+        case browsing
+        case paying(amount: Int)
+        case done(receipt: String)
+    }
+
+    enum ShopAction: Sendable {
+        case setCheckout(Checkout)
+    }
+
+    static let shop = StoreDefinition(
+        "shop", state: Checkout.browsing,
+        reduce: { (state: inout Checkout, action: ShopAction) in
+            if case .setCheckout(let checkout) = action { state = checkout }
+        })
+
+    @Test func aCaseNameThatIsNoneOfThemListsTheCases() {
+        let shell = Transcript(catalog: StoreCatalog([Self.shop]))
+        shell.run("load shop")
+        let lines = shell.run("dispatch setCheckout payin")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("not one of its values: paying, done, browsing") == true, "\(lines)")
+        #expect(lines.first?.contains("did you mean 'paying'?") == true, "\(lines)")
+        #expect(
+            shell.run(#"dispatch setCheckout {"paying":{"amount":3}}"#) == [
+                #"~ .: "browsing" -> {"paying":{"amount":3}}"#
+            ])
+    }
+}

@@ -153,7 +153,9 @@ enum ActionText {
             var message = context.debugDescription
             var hint = usage
             if message.hasPrefix("Cannot initialize") {
-                let choices = signatureChoices(signature, context.codingPath)
+                // NB: an enum with payloads has no plain values to list: its cases are the choices.
+                var choices = signatureChoices(signature, context.codingPath)
+                if choices.isEmpty { choices = caseNames(signature, context.codingPath) }
                 message = "not one of its values" + (choices.isEmpty ? "" : ": \(choices.joined(separator: ", "))")
                 if let given = givenString(invocation, signature, context.codingPath),
                     let suggestion = Suggestion.didYouMean(given, among: choices)
