@@ -11,7 +11,7 @@
 #endif
 
 /// Every file-system access of the engine: reading scripts and scenarios, finding scenario
-/// files, and writing files atomically (a file is never left half-written).
+/// files, and writing files atomically (a file is never left half-written; ``FileReplacement``).
 @_spi(Engine) public enum FileSystem {
     /// The bytes of a file, or a ``ShellError`` saying why it cannot be read.
     public static func read(_ path: String) throws(ShellError) -> [UInt8] {
@@ -45,46 +45,23 @@
         }
     }
 
-    /// Writes `text` to `path` through a temporary file in the same folder and a rename. What is
-    /// not a regular file (`/dev/null`, a pipe, a symbolic link) is written in place instead: a
-    /// rename would put a file where the device or the link was.
-    public static func writeAtomically(_ text: String, to path: String) throws(ShellError) {
-        if kind(of: path) == .directory {
-            throw ShellError(
-                "cannot write '\(path)': it is a directory",
-                hint: "give a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")session.scenario")
+    /// Writes `text` to `path`: a new file written beside it that replaces it in one rename,
+    /// keeping its mode and owner, so that the file is never left half-written; a device or a pipe
+    /// is written in place. See ``FileReplacement`` for links and what is refused.
+    ///
+    /// - Parameter durable: whether the content is on disk before the rename (`fsync`); a
+    ///   working file that no one keeps can do without.
+    /// - Throws: a ``ShellError`` saying why, and the file is as it was.
+    public static func writeAtomically(_ text: String, to path: String, durable: Bool = true) throws(ShellError) {
+        let replacement = try FileReplacement(path)
+        let file = OutputFile(descriptor: replacement.descriptor)
+        if let code = file.write(text) {
+            replacement.abandon()
+            throw ShellError("cannot write '\(path)': \(OutputFile.reason(code))")
         }
-        var info = stat()
-        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            // NB: O_TRUNC empties a file a link leads to, and is ignored by a device or a pipe.
-            let descriptor = open(path, O_WRONLY | O_TRUNC)
-            guard descriptor >= 0 else {
-                throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))")
-            }
-            defer { close(descriptor) }
-            var bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes {
-                    write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-                }
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else {
-                    throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))")
-                }
-                offset += written
-            }
-            return
-        }
-        let url = URL(fileURLWithPath: path)
-        do {
-            try Data(text.utf8).write(to: url, options: .atomic)
-        } catch {
-            let folder = url.deletingLastPathComponent().path
-            let reason =
-                kind(of: folder) == .directory
-                ? "permission denied or read-only file system" : "folder '\(folder)' does not exist"
-            throw ShellError("cannot write '\(path)': \(reason)")
+        try replacement.commit(durable: durable)
+        if let code = file.close(), replacement.isInPlace {
+            throw ShellError("cannot write '\(path)': \(OutputFile.reason(code))")
         }
     }
 
