@@ -73,28 +73,93 @@
         return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
     }
 
-    /// The files under `folder` (recursively) whose names end in `suffix`, sorted by path. A
-    /// folder reached again through a symbolic link (a link to a parent) is walked once.
-    public static func files(under folder: String, withSuffix suffix: String) -> [String] {
+    /// What a walk for files met that it could not walk: each is reported, none is silent.
+    public struct WalkProblem: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// A folder that cannot be read (or an entry whose kind cannot be told), and why.
+            case unreadable(reason: String)
+            /// A symbolic link to a folder that holds it (walking it would never end), or one that
+            /// leads to itself; `to` is the folder's path in this walk, or `nil`.
+            case loop(to: String?)
+        }
+
+        public var path: String
+        public var kind: Kind
+    }
+
+    /// The files under `folder` (recursively) whose names end in `suffix`, sorted by path, and
+    /// what could not be walked (an unreadable folder, a link that loops), sorted by path. A
+    /// folder reached again through another link is walked once, silently; one reached through
+    /// a link inside itself is a loop.
+    public static func files(under folder: String, withSuffix suffix: String) -> (
+        files: [String], problems: [WalkProblem]
+    ) {
         var found: [String] = []
-        var pending = [folder]
+        var problems: [WalkProblem] = []
         var walked: Set<[UInt64]> = []
-        while let current = pending.popLast() {
+        // NB: each folder with the identities and paths of the folders that lead to it.
+        var pending: [(path: String, ancestors: [(identity: [UInt64], path: String)])] = [(folder, [])]
+        while let (current, ancestors) = pending.popLast() {
             var info = stat()
-            guard stat(current, &info) == 0, walked.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else {
+            guard stat(current, &info) == 0 else {
+                problems.append(WalkProblem(path: current, kind: .unreadable(reason: OutputFile.reason(errno))))
                 continue
             }
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
+            let identity = [UInt64(info.st_dev), UInt64(info.st_ino)]
+            if let ancestor = ancestors.first(where: { $0.identity == identity }) {
+                problems.append(WalkProblem(path: current, kind: .loop(to: ancestor.path)))
+                continue
+            }
+            guard walked.insert(identity).inserted else { continue }
+            let names: [String]
+            switch Self.names(in: current) {
+            case .success(let list): names = list
+            case .failure(let failure):
+                problems.append(WalkProblem(path: current, kind: .unreadable(reason: OutputFile.reason(failure.code))))
+                continue
+            }
             for name in names where !name.hasPrefix(".") {
                 let path = current.hasSuffix("/") ? current + name : current + "/" + name
-                switch kind(of: path) {
-                case .directory: pending.append(path)
-                case .file where name.hasSuffix(suffix): found.append(path)
-                default: break
+                var entry = stat()
+                guard stat(path, &entry) == 0 else {
+                    let code = errno
+                    if code == ELOOP {
+                        problems.append(WalkProblem(path: path, kind: .loop(to: nil)))
+                    } else if code != ENOENT {
+                        // NB: a link that leads nowhere is no scenario and no folder: not a problem.
+                        problems.append(WalkProblem(path: path, kind: .unreadable(reason: OutputFile.reason(code))))
+                    }
+                    continue
+                }
+                if (entry.st_mode & S_IFMT) == S_IFDIR {
+                    pending.append((path, ancestors + [(identity, current)]))
+                } else if name.hasSuffix(suffix) {
+                    found.append(path)
                 }
             }
         }
-        return found.sorted()
+        return (found.sorted(), problems.sorted { $0.path < $1.path })
+    }
+
+    private struct ListingFailure: Error { let code: Int32 }
+
+    /// The names in `folder` (`.` and `..` left out), or the `errno` of the failure.
+    private static func names(in folder: String) -> Result<[String], ListingFailure> {
+        guard let directory = opendir(folder) else { return .failure(ListingFailure(code: errno)) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                return errno == 0 ? .success(names) : .failure(ListingFailure(code: errno))
+            }
+            // NB: `d_name` is a fixed array of bytes ended by a zero, valid until the next
+            // `readdir` of this directory: read here, at once, up to the zero.
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
     }
 }
 
