@@ -30,8 +30,9 @@ struct FileReplacement {
     /// The names, in `folder`, of the file being replaced and of the new content.
     private let name: String
     private let temporaryName: String
-    /// The path as the user gave it, for errors.
+    /// The path as the user gave it, and what could not be done to it, for errors.
     private let path: String
+    private let verb: String
 
     /// Opens the new content of the file at `path` for writing.
     ///
@@ -41,6 +42,7 @@ struct FileReplacement {
     ///   an owner that cannot be kept, a folder not writable.
     init(_ path: String, verb: String = "write") throws(ShellError) {
         self.path = path
+        self.verb = verb
         func failure(_ reason: String, hint: String? = nil) -> ShellError {
             ShellError("cannot \(verb) '\(path)': \(reason)", hint: hint)
         }
@@ -159,12 +161,12 @@ struct FileReplacement {
         if durable, fsync(descriptor) != 0 {
             let code = errno
             abandon()
-            throw ShellError("cannot write '\(path)': \(Self.reason(code))")
+            throw ShellError("cannot \(verb) '\(path)': \(Self.reason(code))")
         }
         guard renameat(folder, temporaryName, folder, name) == 0 else {
             let code = errno
             abandon()
-            throw ShellError("cannot write '\(path)': \(Self.reason(code))")
+            throw ShellError("cannot \(verb) '\(path)': \(Self.reason(code))")
         }
         // NB: the folder is not synced: after a power cut the name may still give the old file,
         // but whole, as the new one is (synced above). Where measured, a `save` took 1.2 ms
