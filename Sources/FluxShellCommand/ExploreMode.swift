@@ -146,7 +146,9 @@ struct ExploreMode {
     /// Whether `commands`, run by `run FILE` in a child, end it the way the worker ended (same
     /// fatal error message, or same signal when there was none).
     private func dies(_ explorer: Explorer, _ commands: [Command], as cause: String, _ files: Files) -> Bool {
-        guard (try? FileSystem.writeAtomically(explorer.script(of: commands), to: files.candidate)) != nil else {
+        guard
+            (try? FileSystem.writeAtomically(explorer.script(of: commands), to: files.candidate, durable: false)) != nil
+        else {
             return false
         }
         let ending = ChildProcess.run(
@@ -289,7 +291,7 @@ struct ExploreMode {
         /// Each step's object as `run FILE --format json` printed it in a child (`line`,
         /// `command` and `action` left out), or `nil` when the child did not end normally.
         func printedElsewhere(_ commands: [Command]) -> [String]? {
-            guard (try? FileSystem.writeAtomically(explorer.script(of: commands), to: script)) != nil,
+            guard (try? FileSystem.writeAtomically(explorer.script(of: commands), to: script, durable: false)) != nil,
                 case .exited = ChildProcess.run(
                     ["run", script, "--format", "json", "--in-child"], standardOutput: output,
                     standardError: "/dev/null")

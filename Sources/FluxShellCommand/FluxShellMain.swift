@@ -24,6 +24,7 @@ public enum FluxShellMain {
         catalog: StoreCatalog, version: String? = nil, arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) -> Never {
         Platform.ignoreBrokenPipe()
+        ChildProcess.endWithParent()
         FluxshVersion.application = version
         var catalog = catalog
         catalog.programName = ProgramName.current

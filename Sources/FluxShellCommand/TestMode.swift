@@ -13,15 +13,17 @@ struct TestMode {
 
     func run() -> Int32 {
         if options.results == nil, !options.inChild, let status = supervise() { return status }
-        guard let (runner, files) = select() else { return 2 }
+        guard let (runner, files, unwalked) = select() else { return 2 }
         let results = run(files, runner: runner)
         guard !options.inChild else { return 0 }
-        return report(results.ordered, seconds: results.seconds)
+        let status = report(results.ordered, seconds: results.seconds)
+        return unwalked ? max(status, 2) : status
     }
 
-    /// The runner for the options, and the scenario files it runs; `nil` after a usage error
-    /// (reported).
-    private func select() -> (ScenarioRunner, [String])? {
+    /// The runner for the options, and the scenario files it runs, and whether a folder could
+    /// not be read (a usage error, reported with each link that loops); `nil` after a usage error
+    /// that leaves nothing to run (reported).
+    private func select() -> (ScenarioRunner, [String], unwalked: Bool)? {
         let streams = StandardStreams.shared
         let paths = options.paths.isEmpty ? ["Scenarios"] : options.paths
         var runnerOptions = ScenarioRunner.Options()
@@ -33,12 +35,17 @@ struct TestMode {
         runnerOptions.bail = options.common.bail
         let runner = ScenarioRunner(catalog: catalog, options: runnerOptions)
         let files: [String]
+        var problems: [Diagnostic] = []
         do {
-            files = runner.select(try ScenarioRunner.discover(paths))
+            files = runner.select(try ScenarioRunner.discover(paths, problems: &problems))
         } catch {
             streams.err(Diagnostic(error, kind: .usage))
             return nil
         }
+        // NB: the process that prints the report says what it could not walk; the children that
+        // run what is left after a trap do not say it again.
+        if !options.inChild { for problem in problems { streams.err(problem) } }
+        let unwalked = problems.contains { $0.kind == .usage }
         guard !files.isEmpty else {
             streams.err(
                 Diagnostic(
@@ -48,7 +55,7 @@ struct TestMode {
                     hint: "scenario files end in .scenario"))
             return nil
         }
-        return (runner, files)
+        return (runner, files, unwalked)
     }
 
     /// In a child: runs the scenarios, writing each result to `--results` as one JSON object (the
@@ -122,7 +129,7 @@ struct TestMode {
         }
         if Platform.isStopSignal(signal) { return 128 + signal }
         // NB: the child died before its report: what it did is in the journal; the rest goes on here.
-        guard let (runner, files) = select() else { return 2 }
+        guard let (runner, files, unwalked) = select() else { return 2 }
         var results: [String: ScenarioRunner.Result] = [:]
         for result in Self.results(in: ChildProcess.contents(of: journal)) { results[result.path] = result }
         let jobs = max(1, min(runner.options.jobs, files.count))
@@ -180,7 +187,7 @@ struct TestMode {
                     "a process running scenarios ended by signal \(signal), and none of those it was running ends so alone",
                     hint: "a store that traps only some of the time, or only when scenarios run together?"))
         }
-        return unexplained.isEmpty ? status : max(status, 1)
+        return max(status, unexplained.isEmpty ? 0 : 1, unwalked ? 2 : 0)
     }
 
     /// The options of the children that run what is left after a trap: as given, but without

@@ -11,7 +11,7 @@
 #endif
 
 /// Every file-system access of the engine: reading scripts and scenarios, finding scenario
-/// files, and writing files atomically (a file is never left half-written).
+/// files, and writing files atomically (a file is never left half-written; ``FileReplacement``).
 @_spi(Engine) public enum FileSystem {
     /// The bytes of a file, or a ``ShellError`` saying why it cannot be read.
     public static func read(_ path: String) throws(ShellError) -> [UInt8] {
@@ -45,46 +45,23 @@
         }
     }
 
-    /// Writes `text` to `path` through a temporary file in the same folder and a rename. What is
-    /// not a regular file (`/dev/null`, a pipe, a symbolic link) is written in place instead: a
-    /// rename would put a file where the device or the link was.
-    public static func writeAtomically(_ text: String, to path: String) throws(ShellError) {
-        if kind(of: path) == .directory {
-            throw ShellError(
-                "cannot write '\(path)': it is a directory",
-                hint: "give a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")session.scenario")
+    /// Writes `text` to `path`: a new file written beside it that replaces it in one rename,
+    /// keeping its mode and owner, so that the file is never left half-written; a device or a pipe
+    /// is written in place. See ``FileReplacement`` for links and what is refused.
+    ///
+    /// - Parameter durable: whether the content is on disk before the rename (`fsync`); a
+    ///   working file that no one keeps can do without.
+    /// - Throws: a ``ShellError`` saying why, and the file is as it was.
+    public static func writeAtomically(_ text: String, to path: String, durable: Bool = true) throws(ShellError) {
+        let replacement = try FileReplacement(path)
+        let file = OutputFile(descriptor: replacement.descriptor)
+        if let code = file.write(text) {
+            replacement.abandon()
+            throw ShellError("cannot write '\(path)': \(OutputFile.reason(code))")
         }
-        var info = stat()
-        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            // NB: O_TRUNC empties a file a link leads to, and is ignored by a device or a pipe.
-            let descriptor = open(path, O_WRONLY | O_TRUNC)
-            guard descriptor >= 0 else {
-                throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))")
-            }
-            defer { close(descriptor) }
-            var bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes {
-                    write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-                }
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else {
-                    throw ShellError("cannot write '\(path)': \(String(cString: strerror(errno)))")
-                }
-                offset += written
-            }
-            return
-        }
-        let url = URL(fileURLWithPath: path)
-        do {
-            try Data(text.utf8).write(to: url, options: .atomic)
-        } catch {
-            let folder = url.deletingLastPathComponent().path
-            let reason =
-                kind(of: folder) == .directory
-                ? "permission denied or read-only file system" : "folder '\(folder)' does not exist"
-            throw ShellError("cannot write '\(path)': \(reason)")
+        try replacement.commit(durable: durable)
+        if let code = file.close(), replacement.isInPlace {
+            throw ShellError("cannot write '\(path)': \(OutputFile.reason(code))")
         }
     }
 
@@ -96,28 +73,93 @@
         return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
     }
 
-    /// The files under `folder` (recursively) whose names end in `suffix`, sorted by path. A
-    /// folder reached again through a symbolic link (a link to a parent) is walked once.
-    public static func files(under folder: String, withSuffix suffix: String) -> [String] {
+    /// What a walk for files met that it could not walk: each is reported, none is silent.
+    public struct WalkProblem: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// A folder that cannot be read (or an entry whose kind cannot be told), and why.
+            case unreadable(reason: String)
+            /// A symbolic link to a folder that holds it (walking it would never end), or one that
+            /// leads to itself; `to` is the folder's path in this walk, or `nil`.
+            case loop(to: String?)
+        }
+
+        public var path: String
+        public var kind: Kind
+    }
+
+    /// The files under `folder` (recursively) whose names end in `suffix`, sorted by path, and
+    /// what could not be walked (an unreadable folder, a link that loops), sorted by path. A
+    /// folder reached again through another link is walked once, silently; one reached through
+    /// a link inside itself is a loop.
+    public static func files(under folder: String, withSuffix suffix: String) -> (
+        files: [String], problems: [WalkProblem]
+    ) {
         var found: [String] = []
-        var pending = [folder]
+        var problems: [WalkProblem] = []
         var walked: Set<[UInt64]> = []
-        while let current = pending.popLast() {
+        // NB: each folder with the identities and paths of the folders that lead to it.
+        var pending: [(path: String, ancestors: [(identity: [UInt64], path: String)])] = [(folder, [])]
+        while let (current, ancestors) = pending.popLast() {
             var info = stat()
-            guard stat(current, &info) == 0, walked.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else {
+            guard stat(current, &info) == 0 else {
+                problems.append(WalkProblem(path: current, kind: .unreadable(reason: OutputFile.reason(errno))))
                 continue
             }
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
+            let identity = [UInt64(info.st_dev), UInt64(info.st_ino)]
+            if let ancestor = ancestors.first(where: { $0.identity == identity }) {
+                problems.append(WalkProblem(path: current, kind: .loop(to: ancestor.path)))
+                continue
+            }
+            guard walked.insert(identity).inserted else { continue }
+            let names: [String]
+            switch Self.names(in: current) {
+            case .success(let list): names = list
+            case .failure(let failure):
+                problems.append(WalkProblem(path: current, kind: .unreadable(reason: OutputFile.reason(failure.code))))
+                continue
+            }
             for name in names where !name.hasPrefix(".") {
                 let path = current.hasSuffix("/") ? current + name : current + "/" + name
-                switch kind(of: path) {
-                case .directory: pending.append(path)
-                case .file where name.hasSuffix(suffix): found.append(path)
-                default: break
+                var entry = stat()
+                guard stat(path, &entry) == 0 else {
+                    let code = errno
+                    if code == ELOOP {
+                        problems.append(WalkProblem(path: path, kind: .loop(to: nil)))
+                    } else if code != ENOENT {
+                        // NB: a link that leads nowhere is no scenario and no folder: not a problem.
+                        problems.append(WalkProblem(path: path, kind: .unreadable(reason: OutputFile.reason(code))))
+                    }
+                    continue
+                }
+                if (entry.st_mode & S_IFMT) == S_IFDIR {
+                    pending.append((path, ancestors + [(identity, current)]))
+                } else if name.hasSuffix(suffix) {
+                    found.append(path)
                 }
             }
         }
-        return found.sorted()
+        return (found.sorted(), problems.sorted { $0.path < $1.path })
+    }
+
+    private struct ListingFailure: Error { let code: Int32 }
+
+    /// The names in `folder` (`.` and `..` left out), or the `errno` of the failure.
+    private static func names(in folder: String) -> Result<[String], ListingFailure> {
+        guard let directory = opendir(folder) else { return .failure(ListingFailure(code: errno)) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                return errno == 0 ? .success(names) : .failure(ListingFailure(code: errno))
+            }
+            // NB: `d_name` is a fixed array of bytes ended by a zero, valid until the next
+            // `readdir` of this directory: read here, at once, up to the zero.
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
     }
 }
 

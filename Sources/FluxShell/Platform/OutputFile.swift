@@ -35,44 +35,29 @@ struct OutputFile: Sendable {
         #endif
     }
 
-    /// Creates `path`, or empties it when it exists, for writing.
+    /// Starts the file at `path` anew with `header`, to be written on: a new file holding
+    /// `header` replaces the old one in one rename (``FileReplacement``: mode and owner kept,
+    /// links resolved, planted links refused), so the old content is there until the new file
+    /// has begun; a device or a pipe is written in place.
     ///
-    /// - Throws: a ``ShellError`` saying why the file cannot be created.
-    static func create(_ path: String) throws(ShellError) -> OutputFile {
-        if FileSystem.kind(of: path) == .directory {
-            throw ShellError(
-                "cannot create '\(path)': it is a directory",
-                hint: "give a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")session.scenario")
+    /// - Throws: a ``ShellError`` saying why the file cannot be created or `header` written; the
+    ///   file is then as it was.
+    static func create(_ path: String, startingWith header: String = "") throws(ShellError) -> OutputFile {
+        let replacement = try FileReplacement(path, verb: "create")
+        let file = OutputFile(descriptor: replacement.descriptor)
+        if let code = file.write(header) {
+            replacement.abandon()
+            throw ShellError("cannot create '\(path)': \(reason(code))")
         }
-        var descriptor: Int32
-        repeat {
-            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else {
-            let code = errno
-            var hint: String?
-            if code == ENOENT {
-                let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-                hint = "folder '\(folder.isEmpty ? "/" : folder)' does not exist"
-            }
-            throw ShellError("cannot create '\(path)': \(reason(code))", hint: hint)
-        }
-        #if canImport(Darwin)
-            // NB: a write to a pipe whose reader is gone then fails with EPIPE instead of raising
-            // SIGPIPE, which kills the app by default (Darwin raises it for the whole process, so
-            // masking it in one thread, as `write` does on Linux, would not do). It is a flag of
-            // the open file, which `open` made for us, except for `/dev/fd/N` (`/dev/stdout`):
-            // those share the app's descriptor N, whose writes then fail instead of killing it.
-            _ = fcntl(descriptor, F_SETNOSIGPIPE, 1)
-        #endif
-        return OutputFile(descriptor: descriptor)
+        try replacement.commit()
+        return file
     }
 
     /// Writes all of `text` in one `write(2)` call, more only when the system writes part of it
     /// (or is interrupted by a signal).
     ///
     /// A pipe whose reader is gone (`app | head`) is a failed write, `EPIPE`, not a SIGPIPE that
-    /// kills the process (on Darwin, for a file ``create(_:)`` opened); the signal's disposition,
+    /// kills the process (on Darwin, for a file ``create(_:startingWith:)`` opened); the signal's disposition,
     /// process-wide, is left as the app set it.
     ///
     /// - Returns: `nil`, or the `errno` of the failed write.

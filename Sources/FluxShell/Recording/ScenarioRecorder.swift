@@ -37,15 +37,16 @@ import FluxCore
 public final class ScenarioRecorder: Sendable {
     private let writer: any RecordingWriter
 
-    /// Starts recording: creates (or empties) the file at `path`, writes `load NAME`, and adds
-    /// the recorder to `flux`'s dispatcher as its last middleware.
+    /// Starts recording: replaces the file at `path` with one that holds `load NAME` (written
+    /// beside it, then renamed over it, keeping its mode and owner), and adds the recorder to
+    /// `flux`'s dispatcher as its last middleware.
     ///
     /// - Parameters:
     ///   - flux: the app's flux; record it before its first action.
     ///   - name: the store's name in the shell that will replay the file (`load NAME`).
     ///   - path: the scenario file, conventionally `*.scenario`.
-    /// - Throws: a ``ShellError`` when `name` is not one word or the file cannot be created. A
-    ///   failure to write the `load` line does not throw: it is reported as any later one.
+    /// - Throws: a ``ShellError`` when `name` is not one word or the file cannot be created (or
+    ///   the `load` line written): the file is then as it was.
     @inlinable
     public convenience init<Action, State>(recording flux: Flux<Action, State>, as name: String, to path: String)
         throws(ShellError)
@@ -54,8 +55,8 @@ public final class ScenarioRecorder: Sendable {
     }
 
     /// Starts recording a store of any form, as it is served to `fluxsh attach` (a FluxCore flux,
-    /// or a store whose hook calls ``LiveStore/record(_:state:)``): creates (or empties) the file
-    /// at `path` and writes `load ALIAS`, the store's alias.
+    /// or a store whose hook calls ``LiveStore/record(_:state:)``): replaces the file at `path`
+    /// with one that holds `load ALIAS`, the store's alias.
     ///
     /// - Throws: a ``ShellError`` when the alias is not one word or the file cannot be created.
     public convenience init(recording store: LiveStore, to path: String) throws(ShellError) {
@@ -64,13 +65,19 @@ public final class ScenarioRecorder: Sendable {
                 "cannot record as \(JSONText.quoted(store.alias)): a store name is one word", hint: "e.g. as: \"notes\""
             )
         }
-        let file = try OutputFile.create(path)
-        self.init(recording: store, file: file, path: path) { OutputFile.writeToStandardError($0) }
+        // NB: the `load` line is in the new file before it replaces the old one: a file that
+        // cannot take it is left as it was.
+        let file = try OutputFile.create(path, startingWith: "load \(store.alias)\n")
+        self.init(recording: store, file: file, path: path, header: "") { OutputFile.writeToStandardError($0) }
     }
 
-    /// Records to `file`, already open, telling a failure to `report` (tests use it).
-    init(recording store: LiveStore, file: OutputFile, path: String, report: @escaping @Sendable (String) -> Void) {
-        writer = store.makeWriter(file, path, "load \(store.alias)\n", report)
+    /// Records to `file`, already open, telling a failure to `report` (tests use it); `header`
+    /// is written first (by default `load ALIAS`).
+    init(
+        recording store: LiveStore, file: OutputFile, path: String, header: String? = nil,
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        writer = store.makeWriter(file, path, header ?? "load \(store.alias)\n", report)
     }
 
     deinit { writer.close() }

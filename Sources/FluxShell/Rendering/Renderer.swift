@@ -351,7 +351,10 @@
     public func lines(of diagnostic: Diagnostic) -> [String] {
         switch format {
         case .text:
-            var first = wrapped("error: " + Self.visible(diagnostic.text), "31")
+            var first =
+                diagnostic.kind == .warning
+                ? wrapped("warning: " + Self.visible(diagnostic.text), "33")
+                : wrapped("error: " + Self.visible(diagnostic.text), "31")
             if locatesErrors, let location = diagnostic.location { first = "\(location): " + first }
             return [first] + diagnostic.details.map(Self.visible)
         case .json:
@@ -381,7 +384,8 @@
     func json(of diagnostic: Diagnostic) -> JSONValue {
         var object = JSONObject()
         if let location = diagnostic.location { object["line"] = .int(location.line) }
-        object["error"] = .string(([diagnostic.text] + diagnostic.details).joined(separator: "\n"))
+        object[diagnostic.kind == .warning ? "warning" : "error"] = .string(
+            ([diagnostic.text] + diagnostic.details).joined(separator: "\n"))
         return .object(object)
     }
 

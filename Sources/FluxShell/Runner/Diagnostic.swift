@@ -13,6 +13,8 @@ public struct Diagnostic: Sendable, Equatable {
         case unmetExpectation
         /// Nothing ran: a file, an option or the command line itself is wrong.
         case usage
+        /// Not an error: something skipped that the user should know of (a link that loops).
+        case warning
     }
 
     public var kind: Kind

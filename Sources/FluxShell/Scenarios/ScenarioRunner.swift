@@ -61,18 +61,52 @@ public struct ScenarioRunner: Sendable {
 
     /// The `.scenario` files under `paths` (files are taken as given), sorted.
     ///
-    /// - Throws: a ``ShellError`` for a path that does not exist.
+    /// - Throws: a ``ShellError`` for a path that does not exist, or a folder under them that
+    ///   cannot be read (its scenarios would be left out unseen). A symbolic link that loops is
+    ///   walked once.
     public static func discover(_ paths: [String]) throws(ShellError) -> [String] {
+        var problems: [Diagnostic] = []
+        let files = try discover(paths, problems: &problems)
+        if let unreadable = problems.first(where: { $0.kind == .usage }) {
+            throw ShellError(unreadable.message, hint: unreadable.hint)
+        }
+        return files
+    }
+
+    /// The `.scenario` files under `paths` (files are taken as given), sorted; what could not be
+    /// walked is added to `problems`: a usage error for a folder that cannot be read (`fluxsh
+    /// test` exits 2), a warning for a symbolic link that loops (skipped: its files are found
+    /// once).
+    ///
+    /// - Throws: a ``ShellError`` for a path that does not exist.
+    public static func discover(_ paths: [String], problems: inout [Diagnostic]) throws(ShellError) -> [String] {
         var files: [String] = []
         for path in paths {
             switch FileSystem.kind(of: path) {
             case .file: files.append(path)
-            case .directory: files += FileSystem.files(under: path, withSuffix: ".scenario")
+            case .directory:
+                let walk = FileSystem.files(under: path, withSuffix: ".scenario")
+                files += walk.files
+                problems += walk.problems.map(Self.diagnostic(of:))
             case .missing: throw ShellError("no such file or folder: '\(path)'")
             }
         }
         var seen = Set<String>()
         return files.filter { seen.insert($0).inserted }
+    }
+
+    private static func diagnostic(of problem: FileSystem.WalkProblem) -> Diagnostic {
+        switch problem.kind {
+        case .unreadable(let reason):
+            return Diagnostic(
+                .usage, "cannot read '\(problem.path)': \(reason)",
+                hint: "its scenarios, if it holds any, are not run")
+        case .loop(let folder?):
+            return Diagnostic(
+                .warning, "skipped '\(problem.path)': a symbolic link to '\(folder)', which holds it (a loop)")
+        case .loop(nil):
+            return Diagnostic(.warning, "skipped '\(problem.path)': a symbolic link that leads to itself")
+        }
     }
 
     /// The files `run(_:)` would run after `--filter` and `--shard`.

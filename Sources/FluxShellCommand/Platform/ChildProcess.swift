@@ -79,6 +79,8 @@ enum ChildProcess {
     /// and a backtrace would take seconds.
     static func run(_ arguments: [String], standardOutput: String? = nil, standardError: String? = nil) -> Ending? {
         guard let path = executablePath else { return nil }
+        guard let lifeline = Lifeline() else { return nil }
+        defer { lifeline.close() }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -89,11 +91,13 @@ enum ChildProcess {
             posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
         let backtrace = "SWIFT_BACKTRACE=enable=no"
-        var environmentLines = [backtrace]
+        var environmentLines = [backtrace, Self.lifelineVariable + "=" + String(lifeline.readEnd)]
+        if let workingFolder { environmentLines.append(Self.workingFolderVariable + "=" + workingFolder) }
+        let replaced = ["SWIFT_BACKTRACE=", Self.lifelineVariable + "=", Self.workingFolderVariable + "="]
         var index = 0
         while let entry = environ[index] {
             let line = String(cString: entry)
-            if !line.hasPrefix("SWIFT_BACKTRACE=") { environmentLines.append(line) }
+            if !replaced.contains(where: { line.hasPrefix($0) }) { environmentLines.append(line) }
             index += 1
         }
         // NB: the C strings live until the child is spawned: strdup'd, freed below.
@@ -110,7 +114,111 @@ enum ChildProcess {
             }
         }
         guard spawned == 0 else { return nil }
+        lifeline.closeReadEnd()
         return wait(for: pid)
+    }
+
+    // MARK: - Dying with the parent
+
+    /// The variable that tells a child the descriptor of its end of the lifeline.
+    private static let lifelineVariable = "FLUXSH_PARENT_LIFELINE"
+    /// The variable that tells a child the parent's working folder, to remove if the parent dies.
+    private static let workingFolderVariable = "FLUXSH_PARENT_FOLDER"
+
+    /// The private folder of this process's working files (``makeTemporaryFolder(named:)``): its
+    /// children remove it when this process dies before it could.
+    ///
+    /// NB: nonisolated(unsafe) is safe: written only by the thread that makes the folder and
+    /// starts the children, before it starts them.
+    nonisolated(unsafe) private static var workingFolder: String?
+
+    /// A pipe whose write end only the parent holds: when the parent ends, however it ends
+    /// (`kill -9` included), the kernel closes it, and the child's read returns end-of-file.
+    private struct Lifeline {
+        let readEnd: Int32
+        let writeEnd: Int32
+
+        init?() {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { return nil }
+            // NB: the write end is not inherited by any child (close-on-exec); the read end is,
+            // by the child being started, at its number, which the environment tells it.
+            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+            readEnd = ends[0]
+            writeEnd = ends[1]
+        }
+
+        /// After the spawn: only the child holds the read end.
+        func closeReadEnd() { _ = systemClose(readEnd) }
+
+        /// After the wait.
+        func close() {
+            _ = systemClose(readEnd)
+            _ = systemClose(writeEnd)
+        }
+    }
+
+    /// The lifeline's descriptor and the folder to remove, for the watching thread.
+    ///
+    /// NB: nonisolated(unsafe) is safe: written by the main thread before the watching thread
+    /// starts, and only read after.
+    nonisolated(unsafe) private static var watched: (descriptor: Int32, folder: String?) = (-1, nil)
+
+    /// In a child started by ``run(_:standardOutput:standardError:)``: ends this process as
+    /// soon as its parent has ended, after removing the parent's working folder (which the parent
+    /// can no longer remove). A thread waits on the lifeline, so it costs nothing until then.
+    /// Does nothing in a process that no `fluxsh` started.
+    static func endWithParent() {
+        guard let text = Platform.environment(lifelineVariable), let descriptor = Int32(text), descriptor > 2 else {
+            return
+        }
+        let folder = Platform.environment(workingFolderVariable).flatMap { $0.isEmpty ? nil : $0 }
+        unsetenv(lifelineVariable)
+        unsetenv(workingFolderVariable)
+        // NB: the lifeline is this process's alone: a child of its own does not keep it open.
+        guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else { return }
+        watched = (descriptor, folder)
+        let watch: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { _ in
+            var byte: UInt8 = 0
+            while true {
+                let count = read(ChildProcess.watched.descriptor, &byte, 1)
+                if count < 0, errno == EINTR { continue }
+                // NB: no one writes to the lifeline: any return is its end, the parent's.
+                break
+            }
+            if let folder = ChildProcess.watched.folder { ChildProcess.removeFolder(folder) }
+            _exit(128 + SIGHUP)
+        }
+        // NB: a thread of its own, not a queue's: the scenarios may hold every worker of the
+        // queues, and the end of the lifeline must be seen at once.
+        #if canImport(Darwin)
+            var thread: pthread_t?
+            if pthread_create(&thread, nil, watch, nil) == 0, let thread { pthread_detach(thread) }
+        #else
+            var thread = pthread_t()
+            if pthread_create(&thread, nil, watch, nil) == 0 { pthread_detach(thread) }
+        #endif
+    }
+
+    /// Removes `folder` and the files in it (a working folder holds no folder).
+    private static func removeFolder(_ folder: String) {
+        // NB: the files are removed by name, taken from the folder itself: a file made while
+        // they are removed is taken in the next round.
+        for _ in 0..<3 {
+            guard let directory = opendir(folder) else { return }
+            var names: [String] = []
+            while let entry = readdir(directory) {
+                // NB: `d_name` is a fixed array of bytes ended by a zero, valid until the next
+                // `readdir` of this directory: read here, at once, up to the zero.
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name != ".", name != ".." { names.append(name) }
+            }
+            closedir(directory)
+            for name in names { unlink(folder + "/" + name) }
+            if rmdir(folder) == 0 || errno == ENOENT { return }
+        }
     }
 
     /// Waits for child `pid` to end (passing it SIGINT and SIGTERM meanwhile).
@@ -145,7 +253,8 @@ enum ChildProcess {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A new private folder under `TMPDIR` (or `/tmp`), or `nil` with the reason.
+    /// A new private folder under `TMPDIR` (or `/tmp`), or `nil` with the reason. The children
+    /// started after it remove it if this process dies first.
     static func makeTemporaryFolder(named stem: String) -> (path: String?, error: String?) {
         let base = Platform.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/" + stem + "-XXXXXX").utf8CString)
@@ -153,6 +262,11 @@ enum ChildProcess {
             return (nil, "cannot make a temporary folder in \(base): \(String(cString: strerror(errno)))")
         }
         // NB: the folder's path is the template as `mkdtemp` filled it in, up to its terminating zero.
-        return (String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), nil)
+        let folder = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        workingFolder = folder
+        return (folder, nil)
     }
 }
+
+// NB: `Lifeline.close` shadows libc's `close` inside the type.
+private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
