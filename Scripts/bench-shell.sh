@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Release-mode benchmarks of the shell (figures in the README). Usage: Scripts/bench-shell.sh
+# Release-mode benchmarks of the shell (figures in docs/performance.md). Usage: Scripts/bench-shell.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product fluxsh >/dev/null
@@ -49,3 +49,25 @@ done
 start=$(date +%s%N)
 "$fluxsh" test --jobs 2 "$work/corpus" | tail -1 | sed 's/^/   /'
 echo "   $(echo "scale=2; ($(date +%s%N) - $start) / 1000000000" | bc) s (target: 3 s)"
+
+echo "== a path of 16 MiB in state, expect, why and watch (each segment shape; target: 1 s each)"
+for segment in ".x" "[0]" "[*]" "[id: 1]"; do
+    for command in state expect why watch; do
+        python3 - "$segment" "$command" >"$work/path" <<'PY'
+import sys
+segment, command = sys.argv[1], sys.argv[2]
+path = "todos" + segment * ((16 * 1024 * 1024 - 40) // len(segment))
+print("load todos")
+print('dispatch add title: "x"')
+print(command + " " + path + (" == 1" if command == "expect" else ""))
+PY
+        read -r seconds kib < <(measure "$work/path")
+        printf '   %-8s %-7s %s s, peak %s MiB\n' "$segment" "$command" "$seconds" "$((kib / 1024))"
+    done
+done
+
+echo "== five 10 MB lines that are each an unknown action: the errors' size"
+{ echo "load counter"; python3 -c "print(('dispatch ' + 'a' * 10_000_000 + '\n') * 5, end='')"; } >"$work/long"
+read -r seconds kib < <(/usr/bin/time -f "%e %M" "$fluxsh" <"$work/long" 2>&1 >/dev/null | tail -1)
+bytes=$("$fluxsh" <"$work/long" 2>&1 >/dev/null | wc -c)
+echo "   ${bytes} bytes of errors, ${seconds} s, peak $((kib / 1024)) MiB"

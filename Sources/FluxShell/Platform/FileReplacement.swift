@@ -11,7 +11,7 @@
 /// a user names (`save`, `test --update`, `--junit`, `explore --save`, ``ScenarioRecorder``).
 ///
 /// - A process killed while it writes leaves the old file whole (and a hidden temporary file
-///   beside it, `.fluxsh-…​.tmp`); a failure to write removes the temporary file and changes
+///   beside it, `.fluxsh-….tmp`); a failure to write removes the temporary file and changes
 ///   nothing.
 /// - The new file keeps the old one's mode and owner. When the owner cannot be kept (another
 ///   user's file, written by a user other than root), nothing is written: the file would change
