@@ -130,3 +130,21 @@ struct EnumArgumentTests {
             ])
     }
 }
+
+/// A `URL` argument is text that is a URL as written: what Foundation would have to encode first
+/// is refused, at its argument, and changes nothing.
+struct URLArgumentTests {
+    @Test func textThatIsNotAURLIsRefused() {
+        let shell = Transcript()
+        shell.run("load library")
+        let refused = shell.run(#"dispatch add title: "a" added: "2026-01-01T00:00:00Z" link: "not a url with spaces""#)
+        #expect(refused.count == 1)
+        #expect(
+            refused.first?.hasPrefix("error: argument 'link' of 'add': expected a URL string") == true, "\(refused)")
+        #expect(refused.first?.contains(#"found "not a url with spaces""#) == true, "\(refused)")
+        #expect(shell.run("state books.count") == ["0"])
+        let added = shell.run(
+            #"dispatch add title: "a" added: "2026-01-01T00:00:00Z" link: "https://example.com/a%20b?q=1""#)
+        #expect(added.first?.contains(#""link":"https://example.com/a%20b?q=1""#) == true, "\(added)")
+    }
+}

@@ -19,8 +19,14 @@ extension URL: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(absoluteString) }
 
     static func parse(_ value: JSONValue, at path: [any CodingKey]) throws -> URL {
-        try parseString(value, at: path, expected: "a URL string such as \"https://example.com\"") {
-            $0.isEmpty ? nil : URL(string: $0)
+        // NB: Foundation's `URL(string:)` takes any text, encoding what a URL cannot hold (`"a b"`
+        // becomes `a%20b`): only text that is a URL as written, and prints back as itself, is one.
+        try parseString(
+            value, at: path,
+            expected:
+                "a URL string such as \"https://example.com\" (a space or other character a URL cannot hold written as %20…)"
+        ) { text in
+            URL(string: text).flatMap { !text.isEmpty && $0.absoluteString == text ? $0 : nil }
         }
     }
 }
