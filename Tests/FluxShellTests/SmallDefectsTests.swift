@@ -1,4 +1,5 @@
 import FluxStores
+import Foundation
 import Testing
 
 @_spi(Engine) @testable import FluxShell
@@ -146,5 +147,22 @@ struct URLArgumentTests {
         let added = shell.run(
             #"dispatch add title: "a" added: "2026-01-01T00:00:00Z" link: "https://example.com/a%20b?q=1""#)
         #expect(added.first?.contains(#""link":"https://example.com/a%20b?q=1""#) == true, "\(added)")
+    }
+}
+
+/// `save` counts the commands that changed state; one that printed `(no changes)` is saved, since
+/// it replays, but not counted.
+struct SaveCountTests {
+    @Test func aCommandThatChangedNothingIsNotCounted() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("save-count-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shell = Transcript()
+        shell.run("load counter")
+        shell.run("dispatch increment")
+        #expect(shell.run("dispatch set 1") == ["(no changes)"])
+        let file = folder.appendingPathComponent("s.scenario").path
+        #expect(shell.run("save \(file)") == ["saved 1 state-changing command to \(file)"])
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("dispatch set 1\n"))
     }
 }

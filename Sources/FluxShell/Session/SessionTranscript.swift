@@ -28,8 +28,9 @@ struct SessionTranscript {
         entries.append(Entry(command: command, diff: diff))
     }
 
-    /// How many state-changing commands it holds.
-    var stateChangingCount: Int { entries.count { $0.diff != nil } }
+    /// How many of its commands changed state: a dispatch that printed `(no changes)` is saved
+    /// (it replays) but not counted.
+    var stateChangingCount: Int { entries.count { $0.diff.map { !$0.isUnchanged } ?? false } }
 
     /// The scenario `fluxsh test --exhaustive` passes: the commands with their diff lines, then
     /// each store's final state (`stores` as alias and state, in load order).
