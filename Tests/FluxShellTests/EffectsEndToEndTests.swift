@@ -35,7 +35,7 @@ struct EffectsEndToEndTests {
                 + contacts[0]: "echo-0001"
                 ~ sweeping: true -> false
                 (no effects running)
-                saved 3 state-changing commands to session.scenario
+                saved 2 state-changing commands to session.scenario
 
                 """, "\(result.stdout)\(result.stderr)")
         #expect(result.status == 0, "\(result.stderr)")

@@ -166,3 +166,12 @@ struct SaveCountTests {
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains("dispatch set 1\n"))
     }
 }
+
+struct HelpWidthTests {
+    /// `help` fits a terminal of 120 columns: one line a command.
+    @Test func everyLineOfHelpFits120Columns() {
+        let lines = Transcript().run("help")
+        #expect(lines.count > 20)
+        #expect(lines.filter { $0.count > 120 } == [])
+    }
+}

@@ -61,7 +61,7 @@ enum HelpText {
         Entry(
             word: "why", usage: "why PATH",
             summary:
-                "Lists the steps that created or changed the value at PATH, oldest first, with their diff lines; it follows an element across insertions and removals.",
+                "Lists the steps that set the value at PATH, oldest first, with their diff lines; it follows an element across insertions and removals.",
             example: "why todos[0].done"),
         Entry(
             word: "watch", usage: "watch [PATH...]",
