@@ -139,6 +139,25 @@ struct ScenarioRecorderTests {
         #expect(Self.replay(path).passed)
     }
 
+    /// The workflow the README gives: a recording passes, since it is what happened; its last
+    /// `expect` rewritten to what should have been makes it fail at that line, the bug reproduced.
+    @Test func aRecordingPassesUntilItsLastExpectSaysWhatShouldHaveBeen() throws {
+        let path = Self.scratchFile("bug.scenario")
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: path)
+        flux.dispatcher.dispatch(.add(title: "tea", quantity: 1))
+        flux.dispatcher.dispatch(.clear)
+        try recorder.finish()
+        #expect(Self.replay(path).passed)
+        var lines = try Self.lines(of: path)
+        let last = try #require(lines.lastIndex { $0.hasPrefix("expect . == ") })
+        lines[last] = #"expect . == {"items":["tea"],"total":1,"note":null,"bumps":0}"#
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let result = Self.replay(path)
+        #expect(!result.passed)
+        #expect(result.failures.map(\.location?.line) == [last + 1])
+    }
+
     @Test func aFollowUpIsACommentThatTheStoresEffectReplays() throws {
         let path = Self.scratchFile("follow-up.scenario")
         let flux = Flux(state: ShopState(), mutation: ShopMutation())
