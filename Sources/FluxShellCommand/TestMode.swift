@@ -27,6 +27,7 @@ struct TestMode {
         let streams = StandardStreams.shared
         let paths = options.paths.isEmpty ? ["Scenarios"] : options.paths
         var runnerOptions = ScenarioRunner.Options()
+        runnerOptions.updateCommand = "\(catalog.programName) test --update"
         runnerOptions.jobs = options.jobs ?? Platform.processorCount
         runnerOptions.filter = options.filter
         runnerOptions.shard = options.shard

@@ -27,9 +27,15 @@ struct ScenarioRunnerTests {
                 "    expected        | actual",
                 "  ≠ ~ count: 0 -> 3 | ~ count: 0 -> 2",
                 Self.pinningHint,
-                "  (run 'fluxsh test --update' to accept what happened)",
+                "  (set update in ScenarioRunner.Options to accept what happened)",
                 "\(file.path):4: error: expected this command to fail, but it succeeded (remove the '! ' if it should succeed)",
             ])
+        // NB: what a failed `#expect(result.passed)` shows of the result, before the report.
+        #expect("\(result)" == "FAIL \(file.path) (2 failures)")
+        var options = ScenarioRunner.Options()
+        options.updateCommand = "cartsh test --update"
+        let shell = ScenarioRunner(catalog: .builtIn, options: options).run(file.path)
+        #expect(shell.report[4] == "  (run 'cartsh test --update' to accept what happened)")
     }
 
     /// Found in review: a `!` with no command after it passed silently.
@@ -113,7 +119,7 @@ struct ScenarioRunnerTests {
                 #"    ...              | + todos[0]: {"id":1,"title":"x","done":false}"#,
                 "  ≠ ~ nextID: 1 -> 3 | ~ nextID: 1 -> 2",
                 Self.pinningHint,
-                "  (run 'fluxsh test --update' to accept what happened)",
+                "  (set update in ScenarioRunner.Options to accept what happened)",
             ])
         let extra = try scenario(
             "load todos\ndispatch add title: x\n...\n+ todos[0]: {\"id\":1,\"title\":\"x\",\"done\":false}\n")

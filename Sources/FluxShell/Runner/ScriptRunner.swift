@@ -30,6 +30,9 @@
         /// The script fails at its last line when effects are still running there (scenarios:
         /// what an effect still does at the end was not checked).
         public var failsWithRunningEffects = false
+        /// How a failed diff block's report says to rewrite its expected lines in a file
+        /// (`run 'cartsh test --update'`); `nil` offers the shell's own `test --update`.
+        public var updateAdvice: String?
 
         public init() {}
     }
@@ -414,7 +417,7 @@
         guard block.location.file != "<stdin>" else {
             return "  (put the actual lines after the command in the script \(purpose))"
         }
-        return "  (run '\(session.catalog.programName) test --update' \(purpose))"
+        return "  (\(options.updateAdvice ?? "run '\(session.catalog.programName) test --update'") \(purpose))"
     }
 
     /// Reports line `number` of `file` as failed without running it (a line the caller could not

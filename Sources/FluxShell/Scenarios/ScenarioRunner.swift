@@ -24,12 +24,15 @@ public struct ScenarioRunner: Sendable {
         public var beforeEachLine: (@Sendable (SourceLocation) -> Void)?
         /// Called with each scenario's result as soon as it is known, on the thread that ran it.
         public var onResult: (@Sendable (Result) -> Void)?
+        /// The command a failed diff block's report offers to rewrite the expected lines
+        /// (`cartsh test --update`); `nil`, as in a package's own tests, says to set ``update``.
+        public var updateCommand: String?
 
         public init() {}
     }
 
     /// What happened to one scenario.
-    public struct Result: Sendable {
+    public struct Result: Sendable, CustomStringConvertible {
         public var path: String
         public var failures: [Diagnostic]
         /// `--update` rewrote the file (the result is that of the rewritten file).
@@ -48,6 +51,12 @@ public struct ScenarioRunner: Sendable {
         /// `FILE:LINE: error: …` and detail lines, as `fluxsh test` prints them.
         public var report: [String] {
             failures.flatMap(Renderer().lines(of:))
+        }
+
+        /// `PASS path`, or `FAIL path (N failures)`: what a test's failed expectation shows of
+        /// it, before its ``report``.
+        public var description: String {
+            passed ? "PASS \(path)" : "FAIL \(path) (\(failures.count) failure\(failures.count == 1 ? "" : "s"))"
         }
     }
 
@@ -174,6 +183,8 @@ public struct ScenarioRunner: Sendable {
         scriptOptions.exhaustive = options.exhaustive
         scriptOptions.collectsDiffBlocks = options.update
         scriptOptions.failsWithRunningEffects = true
+        scriptOptions.updateAdvice =
+            options.updateCommand.map { "run '\($0)'" } ?? "set update in ScenarioRunner.Options"
         let session = Session(catalog: catalog)
         let runner = ScriptRunner(session: session, options: scriptOptions, output: nil)
         runner.beforeEachLine = options.beforeEachLine
