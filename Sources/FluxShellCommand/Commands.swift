@@ -1,7 +1,19 @@
 import ArgumentParser
 @_spi(Engine) import FluxShell
 
-/// Options every mode shares.
+/// How a mode that lists or reports prints (`stores`, `test`): the format and colors.
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Output format: text or json.")
+    var format: Renderer.Format = .text
+
+    @Flag(name: .customLong("no-color"), help: "No colors (also when NO_COLOR is set or stdout is not a terminal).")
+    var noColor = false
+
+    /// These options again, for a child process of the same command.
+    var arguments: [String] { ["--format=\(format.rawValue)"] + (noColor ? ["--no-color"] : []) }
+}
+
+/// Options of the modes that run commands one by one: the shell, `run` and `attach`.
 struct CommonOptions: ParsableArguments {
     @Option(help: "Output format: text or json.")
     var format: Renderer.Format = .text
@@ -83,7 +95,7 @@ struct Attach: ParsableCommand {
 struct Stores: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Lists the available stores, one per line.")
 
-    @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions
 }
 
 struct Run: ParsableCommand {
@@ -130,7 +142,10 @@ struct Test: ParsableCommand {
     @Flag(help: "Rewrite expected diff lines from what happened (every other byte kept).")
     var update = false
 
-    @OptionGroup var common: CommonOptions
+    @Flag(help: "Start no further scenario once one has failed.")
+    var bail = false
+
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "Scenario files or folders (default: Scenarios).")
     var paths: [String] = []
@@ -157,7 +172,8 @@ struct Test: ParsableCommand {
         if let junit { arguments.append("--junit=\(junit)") }
         if exhaustive { arguments.append("--exhaustive") }
         if update { arguments.append("--update") }
-        return arguments + common.arguments
+        if bail { arguments.append("--bail") }
+        return arguments + output.arguments
     }
 }
 

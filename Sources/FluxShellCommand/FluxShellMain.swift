@@ -58,7 +58,7 @@ public enum FluxShellMain {
         case let shell as Shell:
             return ShellMode(catalog: catalog, store: shell.store, common: shell.common).run()
         case let stores as Stores:
-            return listStores(catalog, format: stores.common.format)
+            return listStores(catalog, format: stores.output.format)
         case let run as Run:
             return RunMode(catalog: catalog, store: run.store, common: run.common).run(
                 files: run.files, inChild: run.inChild, traceLines: run.traceLines)

@@ -33,7 +33,7 @@ struct TestMode {
         runnerOptions.shard = options.shard
         runnerOptions.exhaustive = options.exhaustive
         runnerOptions.update = options.update
-        runnerOptions.bail = options.common.bail
+        runnerOptions.bail = options.bail
         let runner = ScenarioRunner(catalog: catalog, options: runnerOptions)
         let files: [String]
         var problems: [Diagnostic] = []
@@ -93,8 +93,8 @@ struct TestMode {
     private func report(_ results: [ScenarioRunner.Result], seconds: Double) -> Int32 {
         let junitStatus = writeJUnit(results, seconds: seconds)
         let renderer = Renderer(
-            format: options.common.format,
-            colors: options.common.format == .text && Platform.colorsOnStandardOutput(noColor: options.common.noColor))
+            format: options.output.format,
+            colors: options.output.format == .text && Platform.colorsOnStandardOutput(noColor: options.output.noColor))
         for line in renderer.report(results) { StandardStreams.shared.out(line) }
         if let junitStatus { return junitStatus }
         if results.contains(where: { $0.failures.contains { $0.kind == .usage } }) { return 2 }
@@ -197,7 +197,7 @@ struct TestMode {
         var arguments = ["--in-child"]
         if options.exhaustive { arguments.append("--exhaustive") }
         if options.update { arguments.append("--update") }
-        if options.common.bail { arguments.append("--bail") }
+        if options.bail { arguments.append("--bail") }
         return arguments
     }
 

@@ -206,6 +206,12 @@ struct EndToEndTests {
         #expect((report?["coverage"] as? [Any])?.count == 4)
         let exploreHelp = try Fluxsh.run(["explore", "--help"]).stdout
         #expect(!exploreHelp.contains("--echo") && !exploreHelp.contains("--bail") && exploreHelp.contains("--format"))
+        // Each mode offers only the options it uses: `test` and `stores` print no command to echo.
+        let testHelp = try Fluxsh.run(["test", "--help"]).stdout
+        #expect(!testHelp.contains("--echo") && testHelp.contains("--bail") && testHelp.contains("--no-color"))
+        let storesHelp = try Fluxsh.run(["stores", "--help"]).stdout
+        #expect(!storesHelp.contains("--echo") && !storesHelp.contains("--bail") && storesHelp.contains("--format"))
+        #expect(try Fluxsh.run(["test", "--echo"]).status == 2)
     }
 
     /// `invariants` says so when no loaded store declares any (it used to print nothing); piped
