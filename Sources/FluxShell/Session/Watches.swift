@@ -57,9 +57,12 @@ extension Session {
                 hint: Suggestion.didYouMean(key, among: state.keys)
                     ?? "its keys are: \(state.keys.joined(separator: ", "))")
         }
-        let namesNothing = ShellError(
-            "'\(typed)' names nothing in the state of '\(store.alias)'",
-            hint: "watch what state shows, or an element of an array that may come")
+        // NB: made only when thrown: a path's text is as long as the path.
+        var namesNothing: ShellError {
+            ShellError(
+                "'\(typed)' names nothing in the state of '\(store.alias)'",
+                hint: "watch what state shows, or an element of an array that may come")
+        }
         // NB: the longest part of the path that names something now decides.
         let (count, value) = path.deepestValue(in: store.json)
         guard count < path.segments.count else { throw namesNothing }
