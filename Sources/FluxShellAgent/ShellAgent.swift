@@ -25,8 +25,10 @@ import NIOPosix
 ///
 /// The app never waits for a shell: with no shell attached, the agent costs the app's
 /// dispatches nothing; with one, it costs a copy of the new state into a bounded queue, and
-/// diffs are made and written on the agent's own thread. ``stop()`` (or releasing the agent)
-/// ends every session with `app exited`.
+/// diffs are made on the session's own thread, and written on the agent's. It serves 64
+/// connections at most, and holds at most one command's answer (and 64 KiB) for a shell that
+/// does not read; one that leaves over 1 MiB unread for 60 s is told so and its session ends.
+/// ``stop()`` (or releasing the agent) ends every session with `app exited`.
 public final class ShellAgent: Sendable {
     /// The app's name: `fluxsh attach NAME`.
     public let name: String
