@@ -9,10 +9,18 @@ import NIOPosix
 #endif
 
 /// One connection to the agent: checks the peer's user, then moves bytes between the socket and
-/// the engine's ``AttachedShell``, which does everything else.
+/// the session (``SessionWorker``, which runs the engine's ``AttachedShell`` off the event loop).
+///
+/// Flow control, end to end: the shell's bytes are read only while its answers are taken (the
+/// socket is writable) and no job of its session runs; a job runs lines until their output reaches
+/// 64 KiB, and the next waits until that output is written. So a shell that does not read holds
+/// at most one command's answer and 64 KiB in the app, and nothing it asked is dropped. One that
+/// leaves more than `limits.unreadBytes` unread for `limits.unreadSeconds` is told so after what
+/// it was sent, and its session ends; if it then reads nothing as long again, it is disconnected.
 ///
 /// NB: @unchecked Sendable is safe: every method runs on the channel's event loop (NIO calls a
-/// handler there; the app's wake is sent there through `NIOLoopBound`).
+/// handler there; the session's outcomes, the app's wake and the timers are sent there through
+/// `NIOLoopBound`).
 final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -20,25 +28,61 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     /// Sent through the pipeline when the agent stops.
     struct Stopping {}
 
-    private let stores: [LiveStore]
-    private let name: String
-    private let queueLimit: Int
-    private let connections: AgentConnections
-    private var shell: AttachedShell?
-    private var context: ChannelHandlerContext?
-    /// The peer was refused: what it sends is dropped unread until it leaves.
-    private var refused = false
+    private enum Phase {
+        /// The peer's credentials are being checked: nothing is read.
+        case checking
+        /// The session runs what the shell sends.
+        case serving
+        /// The session ended (or never began: refused): its last words are being written, and
+        /// what the peer still sends is read and dropped until it leaves.
+        ///
+        /// NB: a Unix socket closed with unread bytes resets the connection, and the peer would
+        /// lose the last lines and the `bye` (a piped script after its `quit`).
+        case ending
+    }
 
-    init(stores: [LiveStore], name: String, queueLimit: Int, connections: AgentConnections) {
-        self.stores = stores
-        self.name = name
-        self.queueLimit = queueLimit
+    private let session: SessionWorker
+    private let limits: AgentLimits
+    private let connections: AgentConnections
+    private var context: ChannelHandlerContext?
+    private var phase = Phase.checking
+    /// Bytes read and not yet given to the session.
+    private var input: ByteBuffer?
+    /// A job of the session runs.
+    private var isBusy = false
+    /// The session was given the shell's first bytes (a connection that only checks the app is
+    /// there, `fluxsh attach --list`, costs the app no session).
+    private var hasSession = false
+    private var inputClosed = false
+    private var appStepsWaiting = false
+    private var isStopping = false
+    /// Bytes handed to the socket and not yet taken by it: what the shell left unread.
+    private var held = 0
+    /// When the socket last took bytes (or began to hold some).
+    private var lastTaken = NIODeadline.now()
+    private var unreadCheck: Scheduled<Void>?
+    /// The last words are written: the output is closed once `held` is 0.
+    private var closesOutput = false
+    /// Output is written in pieces of this size, so that what a shell reads is seen as it reads.
+    private static let writePiece = 64 << 10
+
+    init(session: SessionWorker, limits: AgentLimits, connections: AgentConnections) {
+        self.session = session
+        self.limits = limits
         self.connections = connections
+    }
+
+    private var bound: NIOLoopBound<AgentConnection>? {
+        context.map { NIOLoopBound(self, eventLoop: $0.eventLoop) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
         self.context = context
-        guard connections.add(context.channel) else { return refuse(context, AttachWire.appExited) }
+        switch connections.add(context.channel) {
+        case .admitted: break
+        case .stopped: return refuse(context, AttachWire.appExited)
+        case .full(let limit): return refuse(context, AttachWire.full(limit: limit), counted: false)
+        }
         guard let provider = context.channel as? any SocketOptionProvider else {
             return refuse(context, "refused: the peer's user cannot be checked")
         }
@@ -79,104 +123,137 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     #endif
 
     private func checked(_ result: Result<PeerCredentials, any Error>) {
-        guard let context else { return }
+        guard let context, phase == .checking else { return }
         guard case .success(let peer) = result, peer.uid == getuid() else {
             return refuse(context, "refused: the app serves only its own user")
         }
-        context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-        context.read()
+        phase = .serving
+        pump()
     }
 
-    /// The session, made when the shell sends its first bytes: a connection that only checks
-    /// the app is there (`fluxsh attach --list`) costs the app no session.
-    private func attachedShell(_ context: ChannelHandlerContext) -> AttachedShell? {
-        if let shell { return shell }
-        let loop = context.eventLoop
-        let bound = NIOLoopBound(self, eventLoop: loop)
-        do {
-            shell = try AttachedShell(
-                serving: stores, name: name, queueLimit: queueLimit,
-                wake: { loop.execute { bound.value.appStepsArrived() } })
-            connections.sessionStarted()
-        } catch {
-            refuse(context, "error: \(error.message)")
-        }
-        return shell
-    }
-
-    /// Says why in one frame and closes its side; nothing of the app is read for the peer.
+    /// Says why in one frame, and ends the connection; nothing of the app is read for the peer.
     ///
-    /// NB: what the peer sent is then read and dropped until it closes: a Unix socket closed with
-    /// unread bytes resets the connection, and the peer would lose the frame that says why.
-    private func refuse(_ context: ChannelHandlerContext, _ reason: String) {
-        refused = true
+    /// - Parameter counted: whether the connection was counted among the agent's (not when the
+    ///   agent had no room for it).
+    private func refuse(_ context: ChannelHandlerContext, _ reason: String, counted: Bool = true) {
+        if !counted { connections.remove(context.channel) }
+        phase = .ending
         var output = OutputBuffer()
         output.appendLine(AttachWire.Frame.bye(reason).line)
-        send(output, close: true)
-        context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        var buffer = context.channel.allocator.buffer(capacity: output.count)
+        _ = output.withUnsafeBytes { buffer.writeBytes($0) }
+        write(buffer)
+        endOutput()
+    }
+
+    // MARK: - The session's jobs
+
+    /// Gives the session its next job, if it has none and the shell takes its answers: the bytes
+    /// read, the app's actions, the end of its input; with nothing to do, reads more.
+    private func pump() {
+        guard let context, phase == .serving, !isBusy else { return }
+        if isStopping {
+            guard hasSession else { return context.close(promise: nil) }
+            return submit(.appExits)
+        }
+        guard context.channel.isWritable else { return watchUnread() }
+        if let bytes = input, bytes.readableBytes > 0 {
+            input = nil
+            hasSession = true
+            return submit(.input(bytes))
+        }
+        if appStepsWaiting, hasSession {
+            appStepsWaiting = false
+            return submit(.appSteps)
+        }
+        if inputClosed {
+            // NB: a shell that said nothing gets nothing.
+            guard hasSession else { return context.close(promise: nil) }
+            return submit(.endOfInput)
+        }
         context.read()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !refused, let shell = attachedShell(context), !shell.isFinished else { return }
-        let bytes = unwrapInboundIn(data)
-        var output = OutputBuffer()
-        bytes.withUnsafeReadableBytes { shell.receive($0, to: &output) }
-        send(output, close: shell.isFinished)
-        // NB: a shell that sends commands without reading their answers is read no more until
-        // it does, so that the answers waiting for it do not grow the app's memory.
-        if !context.channel.isWritable {
-            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+    private func submit(_ job: SessionWorker.Job) {
+        guard let context, let bound else { return }
+        isBusy = true
+        let loop = context.eventLoop
+        session.run(
+            job, allocator: context.channel.allocator,
+            wake: { loop.execute { bound.value.appStepsArrived() } },
+            done: { outcome in loop.execute { bound.value.jobEnded(outcome) } })
+    }
+
+    private func jobEnded(_ outcome: SessionWorker.Outcome) {
+        isBusy = false
+        guard let context, phase == .serving else { return }
+        if let refusal = outcome.refusal { return refuse(context, refusal) }
+        if outcome.isFinished {
+            phase = .ending
+            input = nil
+            write(outcome.output)
+            return endOutput()
         }
+        if var rest = outcome.rest {
+            if var newer = input { rest.writeBuffer(&newer) }
+            input = rest
+        }
+        write(outcome.output)
+        pump()
+    }
+
+    /// The app's actions arrived: sent as soon as the shell takes its answers (meanwhile they wait
+    /// in the session's bounded queue, and the app drops, and counts, what does not fit).
+    private func appStepsArrived() {
+        appStepsWaiting = true
+        pump()
+    }
+
+    // MARK: - NIO
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard phase == .serving else { return }
+        var bytes = unwrapInboundIn(data)
+        if input == nil { input = bytes } else { input?.writeBuffer(&bytes) }
+        pump()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case ChannelEvent.inputClosed:
-            // NB: the shell read what a session that ended said last, and left.
-            if let shell, shell.isFinished { return context.close(promise: nil) }
-            guard !refused, let shell else { return context.close(promise: nil) }
-            var output = OutputBuffer()
-            shell.endOfInput(to: &output)
-            send(output, close: true)
+            inputClosed = true
+            switch phase {
+            case .serving: pump()
+            // NB: the shell read what the session said last (or reads it still), and left.
+            case .ending: if closesOutput, held == 0 { context.close(promise: nil) }
+            case .checking: context.close(promise: nil)
+            }
         case is Stopping:
+            isStopping = true
             let channel = context.channel
             // NB: a shell that reads no more (stopped) is closed anyway.
             context.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
-            guard let shell, !shell.isFinished else { return context.close(promise: nil) }
-            var output = OutputBuffer()
-            shell.writeAppSteps(to: &output)
-            shell.appExits(to: &output)
-            send(output, close: true)
+            switch phase {
+            case .serving: pump()
+            case .checking: context.close(promise: nil)
+            case .ending: break
+            }
         default:
             context.fireUserInboundEventTriggered(event)
         }
     }
 
-    /// The app's actions arrived: sent at once, unless the shell reads too slowly, in which case
-    /// they wait in the session's bounded queue until the socket takes more.
-    private func appStepsArrived() {
-        guard let shell, !shell.isFinished, let context, context.channel.isWritable else { return }
-        var output = OutputBuffer()
-        shell.writeAppSteps(to: &output)
-        send(output, close: false)
-    }
-
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, !refused {
-            appStepsArrived()
-            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-            context.read()
-        }
+        if context.channel.isWritable { pump() }
         context.fireChannelWritabilityChanged()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let shell {
-            shell.connectionClosed()
-            connections.sessionEnded()
+        unreadCheck?.cancel()
+        unreadCheck = nil
+        if hasSession {
+            session.run(.close, allocator: context.channel.allocator, wake: {}, done: { _ in })
         }
-        shell = nil
         connections.remove(context.channel)
         self.context = nil
         context.fireChannelInactive()
@@ -186,25 +263,74 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
         context.close(promise: nil)
     }
 
-    /// Writes `output`; with `close`, then ends the connection: its side at once, once written,
-    /// and the whole of it when the shell leaves too (at most 5 s later).
-    ///
-    /// NB: what the shell still sends meanwhile is read and dropped (`channelRead` ignores a
-    /// finished session): a Unix socket closed with unread bytes resets the connection, and the
-    /// shell would lose the last lines and the `bye` (a piped script after its `quit`).
-    private func send(_ output: borrowing OutputBuffer, close: Bool) {
+    // MARK: - Writing
+
+    /// Hands `buffer` to the socket in pieces, each counted in `held` until the socket took it.
+    private func write(_ buffer: ByteBuffer?) {
+        guard var buffer, buffer.readableBytes > 0, let context, let bound else { return }
+        if held == 0 { lastTaken = .now() }
+        while let piece = buffer.readSlice(length: min(buffer.readableBytes, Self.writePiece)) {
+            let count = piece.readableBytes
+            held += count
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            promise.futureResult.whenComplete { _ in bound.value.taken(count) }
+            context.write(wrapOutboundOut(piece), promise: promise)
+            if buffer.readableBytes == 0 { break }
+        }
+        context.flush()
+    }
+
+    /// The socket took `count` bytes (or the connection went, with them).
+    private func taken(_ count: Int) {
+        held -= count
+        lastTaken = .now()
+        if held == 0, closesOutput { outputWritten() }
+    }
+
+    /// The session's last words are handed to the socket: its side of the connection ends once
+    /// they are taken.
+    private func endOutput() {
+        closesOutput = true
+        if held == 0 { outputWritten() } else { watchUnread() }
+    }
+
+    private func outputWritten() {
         guard let context else { return }
         let channel = context.channel
-        var written: EventLoopFuture<Void>?
-        if !output.isEmpty {
-            var buffer = channel.allocator.buffer(capacity: output.count)
-            _ = output.withUnsafeBytes { buffer.writeBytes($0) }
-            written = context.writeAndFlush(wrapOutboundOut(buffer))
-        }
-        guard close else { return }
+        channel.close(mode: .output, promise: nil)
+        if inputClosed { return context.close(promise: nil) }
+        // NB: what the peer still sends is read and dropped until it leaves, at most 5 s (it has
+        // everything it was sent).
         channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-        let endOutput: @Sendable () -> Void = { channel.close(mode: .output, promise: nil) }
-        if let written { written.whenComplete { _ in endOutput() } } else { endOutput() }
+        context.read()
         context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+    }
+
+    // MARK: - A shell that does not read
+
+    /// Checks, when the shell could have read for the limit's time, whether it did.
+    private func watchUnread() {
+        guard unreadCheck == nil, held > 0, let context, let bound else { return }
+        unreadCheck = context.eventLoop.scheduleTask(deadline: lastTaken + .seconds(limits.unreadSeconds)) {
+            bound.value.checkUnread()
+        }
+    }
+
+    private func checkUnread() {
+        unreadCheck = nil
+        guard let context, held > 0 else { return }
+        guard NIODeadline.now() - lastTaken >= .seconds(limits.unreadSeconds) else { return watchUnread() }
+        switch phase {
+        case .serving:
+            guard held > limits.unreadBytes, !isBusy else { return }
+            // NB: told after what it was sent; the clock starts again for what it still leaves.
+            lastTaken = .now()
+            submit(.leftUnread(held: held, limit: limits.unreadBytes, seconds: limits.unreadSeconds))
+        case .ending:
+            // NB: its last words were not taken either: they go with the connection.
+            context.close(promise: nil)
+        case .checking:
+            break
+        }
     }
 }

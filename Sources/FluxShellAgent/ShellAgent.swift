@@ -25,8 +25,10 @@ import NIOPosix
 ///
 /// The app never waits for a shell: with no shell attached, the agent costs the app's
 /// dispatches nothing; with one, it costs a copy of the new state into a bounded queue, and
-/// diffs are made and written on the agent's own thread. ``stop()`` (or releasing the agent)
-/// ends every session with `app exited`.
+/// diffs are made on the session's own thread, and written on the agent's. It serves 64
+/// connections at most, and holds at most one command's answer (and 64 KiB) for a shell that
+/// does not read; one that leaves over 1 MiB unread for 60 s is told so and its session ends.
+/// ``stop()`` (or releasing the agent) ends every session with `app exited`.
 public final class ShellAgent: Sendable {
     /// The app's name: `fluxsh attach NAME`.
     public let name: String
@@ -35,6 +37,7 @@ public final class ShellAgent: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let server: any Channel
     private let connections: AgentConnections
+    private let claim: AttachSockets.Claim
 
     /// Serves one flux's store, under the app's name.
     ///
@@ -55,37 +58,68 @@ public final class ShellAgent: Sendable {
     }
 
     /// Serves several stores that share one dispatcher, each under its alias, under the app's name.
-    public init(serving stores: [LiveStore], as name: String, queueLimit: Int = 4_096) throws(ShellError) {
+    public convenience init(serving stores: [LiveStore], as name: String, queueLimit: Int = 4_096) throws(ShellError) {
+        try self.init(serving: stores, as: name, queueLimit: queueLimit, limits: AgentLimits())
+    }
+
+    /// One flux's store, with other limits than the documented ones (for the package's own tests).
+    package convenience init<Action, State>(
+        serving flux: Flux<Action, State>, as name: String, queueLimit: Int = 4_096, limits: AgentLimits
+    ) throws(ShellError) {
+        try self.init(serving: [LiveStore(flux, as: name)], as: name, queueLimit: queueLimit, limits: limits)
+    }
+
+    /// Several stores, with other limits than the documented ones (for the package's own tests).
+    package init(serving stores: [LiveStore], as name: String, queueLimit: Int = 4_096, limits: AgentLimits)
+        throws(ShellError)
+    {
         try LiveStore.check(stores)
         let path = try AttachSockets.path(for: name)
         try AttachSockets.prepareFolder()
+        // NB: the name is claimed (locked) before the socket is looked at: of two apps started
+        // together, one holds the claim and the other is refused, whatever the order of their steps.
+        let claim = try AttachSockets.claim(path, name: name)
+        // NB: an app of an earlier version serves without a claim.
         if AttachSockets.isServed(path) {
-            throw ShellError(
-                "another running app is served as '\(name)' (\(path))", hint: "give this one another name")
+            claim.release()
+            throw AttachSockets.servedElsewhere(name, path)
         }
         self.name = name
         self.socketPath = path
-        let connections = AgentConnections()
+        self.claim = claim
+        let connections = AgentConnections(limit: limits.connections)
         self.connections = connections
-        // NB: one thread: every session of the app runs on it, one command at a time, off the
-        // app's threads.
+        // NB: one thread for the sockets: every session's commands run on a queue of their own
+        // (`SessionWorker`), never on it, so that no command holds up another shell's answers.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.group = group
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 16)
-            // NB: nothing is read from a connection before its peer's credentials are checked.
+            // NB: when the app runs out of descriptors, `accept` fails at once each time it is
+            // tried: this waits a second between tries rather than spin a core.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptPause())
+                }
+            }
+            // NB: nothing is read from a connection before its peer's credentials are checked,
+            // and then only while its answers are taken (`AgentConnection.pump`).
             .childChannelOption(ChannelOptions.autoRead, value: false)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        AgentConnection(stores: stores, name: name, queueLimit: queueLimit, connections: connections))
+                        AgentConnection(
+                            session: SessionWorker(
+                                stores: stores, name: name, queueLimit: queueLimit, connections: connections),
+                            limits: limits, connections: connections))
                 }
             }
         do {
             server = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).wait()
         } catch {
             try? group.syncShutdownGracefully()
+            claim.release()
             throw ShellError("cannot serve '\(name)' at \(path): \(error)")
         }
     }
@@ -104,7 +138,7 @@ public final class ShellAgent: Sendable {
             // shell's command), it must not run inside that command.
             channel.eventLoop.execute { channel.pipeline.fireUserInboundEventTriggered(AgentConnection.Stopping()) }
         }
-        if MultiThreadedEventLoopGroup.currentEventLoop == nil, !channels.isEmpty {
+        if MultiThreadedEventLoopGroup.currentEventLoop == nil, !SessionWorker.isCurrent, !channels.isEmpty {
             let closed = DispatchSemaphore(value: 0)
             EventLoopFuture.andAllComplete(channels.map(\.closeFuture), on: group.next())
                 .whenComplete { _ in closed.signal() }
@@ -112,6 +146,8 @@ public final class ShellAgent: Sendable {
         }
         server.close(promise: nil)
         unlink(socketPath)
+        // NB: after the socket is gone: an app that claims the name next binds its own.
+        claim.release()
         group.shutdownGracefully { _ in }
     }
 
@@ -121,7 +157,19 @@ public final class ShellAgent: Sendable {
     deinit { stop() }
 }
 
-/// The agent's open connections, for `stop()`.
+/// How much an agent lets its shells hold: the documented limits, lowered by the package's tests.
+package struct AgentLimits: Sendable {
+    /// How many connections are served at once; the rest are refused with a reason.
+    package var connections = 64
+    /// A shell whose unread answers stay over `unreadBytes` for `unreadSeconds` is told so and
+    /// its session ends; what it still leaves unread that long again is dropped with the connection.
+    package var unreadBytes = 1 << 20
+    package var unreadSeconds: Int64 = 60
+
+    package init() {}
+}
+
+/// The agent's open connections, for `stop()` and the limit on their number.
 final class AgentConnections: Sendable {
     private struct State {
         var channels: [ObjectIdentifier: any Channel] = [:]
@@ -130,14 +178,27 @@ final class AgentConnections: Sendable {
         var isStopped = false
     }
 
-    private let state = LockedValue(State())
+    /// Whether a new connection is served.
+    enum Admission {
+        case admitted
+        /// The agent stopped.
+        case stopped
+        /// As many connections as the limit are open.
+        case full(limit: Int)
+    }
 
-    /// Adds `channel`; `false` once the agent stops.
-    func add(_ channel: any Channel) -> Bool {
+    private let state = LockedValue(State())
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Adds `channel`, unless the agent stopped or serves as many connections as it may.
+    func add(_ channel: any Channel) -> Admission {
         state.withLock { state in
-            guard !state.isStopped else { return false }
+            guard !state.isStopped else { return .stopped }
+            guard state.channels.count < limit else { return .full(limit: limit) }
             state.channels[ObjectIdentifier(channel)] = channel
-            return true
+            return .admitted
         }
     }
 

@@ -18,7 +18,14 @@ struct AttachMode {
             streams.err(Diagnostic(.usage, error.message, hint: error.hint))
             return 2
         }
-        guard let connection = AttachConnection(path: path) else {
+        let folderExists: Bool
+        do throws(ShellError) {
+            folderExists = try AttachSockets.checkFolderTrusted(Self.folder(of: path))
+        } catch {
+            streams.err(Diagnostic(.usage, error.message, hint: error.hint))
+            return 2
+        }
+        guard folderExists, let connection = AttachConnection(path: path) else {
             streams.err(
                 Diagnostic(
                     .usage, "no running app serves \(app.map { "'\($0)'" } ?? "its stores") at \(path)",
@@ -27,21 +34,36 @@ struct AttachMode {
                 ))
             return 2
         }
+        do throws(ShellError) {
+            try connection.checkPeer(path)
+        } catch {
+            streams.err(Diagnostic(.usage, error.message, hint: error.hint))
+            return 2
+        }
         var hello = AttachWire.Hello()
         hello.format = common.format
         hello.colors = Platform.colorsOnStandardOutput(noColor: common.noColor)
         hello.echo = common.echo
         hello.bail = common.bail
-        if Platform.isTerminal(0), let status = AttachedPrompt(connection: connection, hello: hello).run() {
+        let ending = SessionEnding(name: app ?? path, path: path)
+        if Platform.isTerminal(0),
+            let status = AttachedPrompt(connection: connection, hello: hello, ending: ending).run()
+        {
             return status
         }
-        return piped(connection, hello: hello)
+        return piped(connection, hello: hello, ending: ending)
+    }
+
+    /// The folder a socket is in.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The socket named on the command line; with none, the one app running.
     private func socketPath() throws(ShellError) -> String {
         if let app { return app.contains("/") ? app : try AttachSockets.path(for: app) }
-        let running = runningApps()
+        let running = try runningApps()
         guard running.count == 1 else {
             throw running.isEmpty
                 ? ShellError(
@@ -54,8 +76,10 @@ struct AttachMode {
         return running[0].path
     }
 
-    private func runningApps() -> [(name: String, path: String)] {
-        AttachSockets.names().compactMap { name in
+    /// The apps running in the sockets' folder, once it is known to be this user's only.
+    private func runningApps() throws(ShellError) -> [(name: String, path: String)] {
+        guard try AttachSockets.checkFolderTrusted(AttachSockets.folder) else { return [] }
+        return AttachSockets.names().compactMap { name in
             guard let path = try? AttachSockets.path(for: name), AttachSockets.isServed(path) else { return nil }
             return (name, path)
         }
@@ -63,7 +87,13 @@ struct AttachMode {
 
     private func listApps() -> Int32 {
         let streams = StandardStreams.shared
-        let running = runningApps()
+        let running: [(name: String, path: String)]
+        do throws(ShellError) {
+            running = try runningApps()
+        } catch {
+            streams.err(Diagnostic(.usage, error.message, hint: error.hint))
+            return 2
+        }
         switch common.format {
         case .json:
             let apps = running.map {
@@ -81,9 +111,11 @@ struct AttachMode {
 
     /// Standard input's lines to the app as they come, and what it sends back as it comes: the
     /// answers, and the app's own actions in between.
-    private func piped(_ connection: AttachConnection, hello: AttachWire.Hello) -> Int32 {
+    private func piped(_ connection: AttachConnection, hello: AttachWire.Hello, ending: SessionEnding) -> Int32 {
         let streams = StandardStreams.shared
-        guard connection.sendLine(hello.line) else { return appExited() }
+        let output = WireText(toTerminal: Platform.isTerminal(1), colors: hello.colors)
+        let errors = WireText(toTerminal: Platform.isTerminal(2), colors: hello.colors)
+        guard connection.sendLine(hello.line) else { return ending.withoutAWord() }
         var failed = false
         var inputOpen = true
         // NB: what is read from standard input waits here for the socket: the shell never blocks
@@ -98,17 +130,17 @@ struct AttachMode {
             // NB: what the app said first: after a `quit` or `--bail`, its last lines and its
             // `bye` are read before a write to the closed socket could fail.
             if ready.socket {
-                guard let frames = connection.receive() else { return appExited() }
+                guard let frames = connection.receive() else { return ending.withoutAWord() }
                 for frame in frames {
                     switch frame {
-                    case .out(let text), .app(let text): streams.out(text)
-                    case .err(let text): streams.err(text)
+                    case .out(let text), .app(let text): streams.out(output.shown(text))
+                    case .err(let text): streams.err(errors.shown(text))
                     case .done(_, let lineFailed, _): failed = failed || lineFailed
                     case .bye(AttachWire.detached):
                         streams.flush()
                         return failed ? 1 : 0
                     case .bye(let reason):
-                        return appExited(reason)
+                        return appExited(errors.shown(reason))
                     case .attached, .completions: break
                     }
                 }
@@ -144,8 +176,22 @@ struct AttachMode {
     }
 }
 
-/// The session ended from the app's side: `app exited` (or why it refused), status 1.
+/// The session ended from the app's side: `app exited` (or why it refused, or ended it), status 1.
 func appExited(_ reason: String = AttachWire.appExited) -> Int32 {
     StandardStreams.shared.err(reason)
     return 1
+}
+
+/// What a shell says when the app's side of the connection ends without a last word (`bye`).
+struct SessionEnding {
+    /// The app, as the shell named it.
+    let name: String
+    let path: String
+
+    /// `app exited` when the app no longer serves its socket; otherwise the app still runs and
+    /// closed this connection (a shell that left its answers unread past the app's limit), which
+    /// is said as such. Status 1.
+    func withoutAWord() -> Int32 {
+        appExited(AttachConnection.isStillServed(path) ? AttachWire.closedWhileRunning(name) : AttachWire.appExited)
+    }
 }

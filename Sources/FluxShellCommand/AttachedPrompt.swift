@@ -7,6 +7,7 @@ import FluxShellTerminal
 struct AttachedPrompt {
     let connection: AttachConnection
     let hello: AttachWire.Hello
+    let ending: SessionEnding
 
     /// What the app said last: the prompt, and whether the session ended (and with what status).
     private final class Progress {
@@ -27,7 +28,7 @@ struct AttachedPrompt {
         var hello = hello
         hello.interactive = true
         hello.width = Platform.terminalColumns()
-        guard connection.sendLine(hello.line) else { return appExited() }
+        guard connection.sendLine(hello.line) else { return ending.withoutAWord() }
         // NB: the app answers the hello first, before anything it dispatched meanwhile.
         if let status = receive(until: { if case .attached = $0 { true } else { false } }, progress, print: streams.out)
         {
@@ -41,7 +42,9 @@ struct AttachedPrompt {
             _ = receive(
                 until: { frame in
                     guard case .completions(let word, let candidates) = frame else { return false }
-                    answer = (word, candidates)
+                    // NB: completions are typed into the line and listed: no control character.
+                    let shown = WireText(toTerminal: true, colors: false)
+                    answer = (shown.shown(word), candidates.map(shown.shown))
                     return true
                 }, progress, print: { progress.held.append($0) })
             return answer
@@ -52,7 +55,9 @@ struct AttachedPrompt {
             guard let frames = connection.receive() else {
                 if progress.status == nil {
                     progress.status = 1
-                    lines.append(AttachWire.appExited)
+                    lines.append(
+                        AttachConnection.isStillServed(ending.path)
+                            ? AttachWire.closedWhileRunning(ending.name) : AttachWire.appExited)
                 }
                 editor.printAboveLine(lines)
                 return true
@@ -76,14 +81,14 @@ struct AttachedPrompt {
             case .endOfInput:
                 if let status = progress.status { return status }
                 streams.out("")
-                guard connection.sendLine("detach") else { return appExited() }
+                guard connection.sendLine("detach") else { return ending.withoutAWord() }
                 return receive(until: { _ in false }, progress, print: streams.out) ?? 0
             case .interrupted:
                 streams.out("")
             case .line(let line):
                 editor.remember(line)
                 if let history { _ = editor.saveHistory(to: history.path) }
-                guard connection.sendLine(line) else { return appExited() }
+                guard connection.sendLine(line) else { return ending.withoutAWord() }
                 progress.awaited += 1
                 for held in progress.held { streams.out(held) }
                 progress.held = []
@@ -101,7 +106,7 @@ struct AttachedPrompt {
         until isLast: (AttachWire.Frame) -> Bool, _ progress: Progress, print: (String) -> Void
     ) -> Int32? {
         while true {
-            guard let frames = connection.receive() else { return progress.status ?? appExited() }
+            guard let frames = connection.receive() else { return progress.status ?? ending.withoutAWord() }
             if frames.isEmpty, LineEditor.takeInterrupt() {
                 // NB: the app goes on with the command; what it prints comes above the next line.
                 StandardStreams.shared.err("(interrupted: the app still runs it; its output follows when it ends)")
@@ -122,21 +127,25 @@ struct AttachedPrompt {
         _ frame: AttachWire.Frame, _ progress: Progress, print: (String) -> Void,
         printError: ((String) -> Void)? = nil
     ) {
+        // NB: what the app sends never reaches the terminal as codes it would obey.
+        let output = WireText(toTerminal: Platform.isTerminal(1), colors: hello.colors)
+        let errors = WireText(toTerminal: Platform.isTerminal(2), colors: hello.colors)
         switch frame {
         case .attached(let name, let prompt):
-            progress.name = name
-            progress.prompt = prompt
-        case .out(let text), .app(let text): print(text)
+            progress.name = output.shown(name)
+            progress.prompt = output.shown(prompt)
+        case .out(let text), .app(let text): print(output.shown(text))
         case .err(let text):
-            if let printError { return printError(text) }
+            if let printError { return printError(errors.shown(text)) }
             StandardStreams.shared.flush()
-            StandardStreams.shared.err(text)
+            StandardStreams.shared.err(errors.shown(text))
         case .done(_, _, let prompt):
-            progress.prompt = prompt
+            progress.prompt = output.shown(prompt)
             progress.awaited = max(0, progress.awaited - 1)
         case .completions: break
         case .bye(AttachWire.detached): progress.status = 0
-        case .bye(let reason):
+        case .bye(let wireReason):
+            let reason = errors.shown(wireReason)
             guard let printError else {
                 progress.status = appExited(reason)
                 return

@@ -3,12 +3,15 @@
 and CI run them: piped sessions, the app's own actions, another user refused, killed, stopped
 and repeated shells, an app that exits, and garbage on the socket.
 
-Usage: Tests/Attach/attach_test.py FLUXSH ATTACH_DEMO   (called by `make test`)
+Usage: Tests/Attach/attach_test.py FLUXSH ATTACH_DEMO [WORD]   (called by `make test`; WORD runs
+only the tests whose names hold it)
 """
 import json
 import os
 import random
+import resource
 import shutil
+import threading
 import signal
 import socket
 import subprocess
@@ -29,12 +32,16 @@ def check(condition, what):
 
 
 class App:
-    """The demo app, driven through its standard input."""
+    """The demo app, driven through its standard input; `limits` lowers the agent's
+    (`connections=N`, `unread=BYTES/SECONDS`), `descriptors` the process's."""
 
-    def __init__(self, name, queue_limit=None):
-        arguments = [DEMO, name] + ([str(queue_limit)] if queue_limit else [])
+    def __init__(self, name, queue_limit=None, limits=(), descriptors=None):
+        arguments = [DEMO, name, str(queue_limit or 4096)] + list(limits)
+        limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))) \
+            if descriptors else None
         self.process = subprocess.Popen(
-            arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=ENV, text=True, bufsize=1)
+            arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=ENV, text=True, bufsize=1,
+            preexec_fn=limit)
         ready = self.process.stdout.readline().split()
         assert ready and ready[0] == "ready", ready
         self.socket = ready[1]
@@ -46,6 +53,16 @@ class App:
 
     def number(self, word):
         return int(self.ask(word).split()[1])
+
+    def cpu_seconds(self):
+        fields = open(f"/proc/{self.process.pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def peak_kib(self):
+        for line in open(f"/proc/{self.process.pid}/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+        return -1
 
     def end(self):
         if self.process.poll() is None:
@@ -188,23 +205,147 @@ def test_the_app_exiting_ends_the_session():
               f"{shell.returncode} {err!r}")
 
 
-def test_another_user_is_refused():
+def as_nobody():
+    """Whether the tests can act as another user (root, with runuser); says so when they cannot."""
     if os.geteuid() != 0 or shutil.which("runuser") is None:
         print("  skipped: another user (needs root and runuser)")
+        return False
+    return True
+
+
+def test_another_user_is_refused():
+    if not as_nobody():
         return
     app = App("private")
-    # The folder keeps other users out: they cannot even reach the socket.
+    # The folder keeps other users out: they cannot even look into it.
     status, out, err = attach(app.socket, "dispatch tick\n", user="nobody")
-    check(status == 2 and "no running app serves" in err, f"folder refuses nobody: {status} {err!r}")
+    check(status == 2 and "cannot read the folder" in err, f"folder refuses nobody: {status} {err!r}")
     # With the folder and socket opened by hand, the agent's own check refuses them.
     os.chmod(os.path.dirname(app.socket), 0o711)
     os.chmod(app.socket, 0o777)
     os.chmod(RUNTIME, 0o711)
-    status, out, err = attach(app.socket, "dispatch tick\nstate\n", user="nobody")
-    check(status == 1 and "refused" in err and out == "", f"credentials refuse nobody: {status} {out!r} {err!r}")
+    script = ("import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); "
+              "s.sendall(b'dispatch tick\\nstate\\n'); s.shutdown(socket.SHUT_WR); "
+              "sys.stdout.write(s.makefile().read())")
+    # NB: the system's python: another user may not reach this one's.
+    done = subprocess.run(["runuser", "-u", "nobody", "--", "/usr/bin/python3", "-c", script, app.socket],
+                          capture_output=True, text=True, timeout=30)
+    check(done.stdout == '{"bye":"refused: the app serves only its own user"}\n',
+          f"credentials refuse nobody: {done.stdout!r} {done.stderr!r}")
     check(app.ask("state").startswith("count 0"), "nothing ran for another user")
     os.chmod(RUNTIME, 0o700)
     app.end()
+
+
+class Listener:
+    """A socket served by hand, as another user (or this one) could: records what a shell sends,
+    and answers with `reply` once it said hello. With `user`, it listens as that user: the
+    kernel records who listens when `listen` is called."""
+
+    def __init__(self, path, reply=b"", user=None):
+        code = (
+            "import os, socket, sys\n"
+            "path, user, reply = sys.argv[1], sys.argv[2], bytes.fromhex(sys.argv[3])\n"
+            "s = socket.socket(socket.AF_UNIX)\n"
+            "s.bind(path)\n"
+            "os.chmod(path, 0o777)\n"
+            "if user: os.setgid(65534); os.setuid(65534)\n"
+            "s.listen(4)\n"
+            "print('listening', flush=True)\n"
+            "c, _ = s.accept()\n"
+            "got = b''\n"
+            "while True:\n"
+            "    block = c.recv(65536)\n"
+            "    if not block: break\n"
+            "    got += block\n"
+            "    if reply and b'\\n' in got: c.sendall(reply); reply = b''\n"
+            "print(repr(got), flush=True)\n")
+        if os.path.exists(path):
+            os.unlink(path)
+        self.process = subprocess.Popen([sys.executable, "-c", code, path, user or "", reply.hex()],
+                                        stdout=subprocess.PIPE, text=True)
+        assert self.process.stdout.readline().strip() == "listening"
+
+    def received(self):
+        """What it was sent, once the shell left (a connection that never came reads as b'')."""
+        try:
+            line = self.process.communicate(timeout=5)[0].strip()
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return b""
+        return eval(line) if line else b""
+
+
+def test_the_shell_trusts_only_its_own_users_folder_and_app():
+    if not as_nobody():
+        return
+    # Another user made the folder first (XDG_RUNTIME_DIR shared, or /tmp/fluxsh-UID without it).
+    shared = tempfile.mkdtemp(prefix="fluxsh-shared-")
+    os.chmod(shared, 0o777)
+    subprocess.run(["runuser", "-u", "nobody", "--", "mkdir", "-m", "700", shared + "/fluxsh"], check=True)
+    subprocess.run(["runuser", "-u", "nobody", "--", "chmod", "755", shared + "/fluxsh"], check=True)
+    env = dict(ENV, XDG_RUNTIME_DIR=shared)
+    for arguments in (["attach", "planted"], ["attach"], ["attach", "--list"]):
+        done = subprocess.run([FLUXSH] + arguments, input="dispatch add title: \"token\"\n", capture_output=True,
+                              text=True, env=env, timeout=30)
+        check(done.returncode == 2 and "refused: the folder" in done.stderr and "belongs to another user" in
+              done.stderr and done.stdout == "", f"{arguments}: another user's folder is refused: "
+              f"{done.returncode} {done.stdout!r} {done.stderr!r}")
+    # A folder of this user's that others can write to.
+    mine = tempfile.mkdtemp(prefix="fluxsh-open-")
+    os.mkdir(mine + "/fluxsh")
+    os.chmod(mine + "/fluxsh", 0o777)
+    done = subprocess.run([FLUXSH, "attach", "open"], input="state\n", capture_output=True, text=True,
+                          env=dict(ENV, XDG_RUNTIME_DIR=mine), timeout=30)
+    check(done.returncode == 2 and "other users can write to the folder" in done.stderr,
+          f"a folder others can write to is refused: {done.returncode} {done.stderr!r}")
+    # This user's private folder, but a socket another user listens on: nothing is sent.
+    os.chmod(mine + "/fluxsh", 0o700)
+    listener = Listener(mine + "/fluxsh/planted.sock", user="nobody")
+    done = subprocess.run([FLUXSH, "attach", "planted"], input='dispatch add title: "token"\n',
+                          capture_output=True, text=True, env=dict(ENV, XDG_RUNTIME_DIR=mine), timeout=30)
+    check(done.returncode == 2 and "is served by another user (uid 65534)" in done.stderr,
+          f"another user's listener is refused: {done.returncode} {done.stderr!r}")
+    check(listener.received() == b"", "nothing is sent to another user's listener")
+    shutil.rmtree(shared, ignore_errors=True)
+    shutil.rmtree(mine, ignore_errors=True)
+
+
+def test_control_characters_from_the_app_never_reach_a_terminal_raw():
+    import pty
+    folder = tempfile.mkdtemp(prefix="fluxsh-codes-")
+    os.mkdir(folder + "/fluxsh", 0o700)
+    frames = ('{"attached":"codes","prompt":"> "}\n{"out":"title \\u001b]0;pwned\\u0007 and \\u001b[2J clear"}\n'
+              '{"err":"bell \\u0007"}\n{"done":1,"failed":false,"prompt":"> "}\n{"bye":"detached"}\n')
+    for to_terminal in (True, False):
+        listener = Listener(folder + "/fluxsh/codes.sock", reply=frames.encode())
+        primary, secondary = pty.openpty()
+        done = subprocess.run([FLUXSH, "attach", "codes"], input=b"state\n", stdout=secondary if to_terminal else
+                              subprocess.PIPE, stderr=subprocess.PIPE, env=dict(ENV, XDG_RUNTIME_DIR=folder),
+                              timeout=30)
+        os.close(secondary)
+        out = b""
+        if to_terminal:
+            while True:
+                try:
+                    block = os.read(primary, 65536)
+                except OSError:
+                    break
+                if not block:
+                    break
+                out += block
+        else:
+            out = done.stdout
+        os.close(primary)
+        listener.received()
+        if to_terminal:
+            check(b"\x1b" not in out and b"\x07" not in out and
+                  b"title \\u{1B}]0;pwned\\u{7} and \\u{1B}[2J clear" in out,
+                  f"escape codes are shown as escapes on a terminal: {out!r}")
+        else:
+            check(out == b"title \x1b]0;pwned\x07 and \x1b[2J clear\n", f"a pipe gets the text as sent: {out!r}")
+        check(done.returncode == 0 and done.stderr == b"bell \x07\n", f"stderr is a pipe here: {done.stderr!r}")
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_killed_and_stopped_shells_leave_the_app_as_it_was():
@@ -237,6 +378,8 @@ def test_killed_and_stopped_shells_leave_the_app_as_it_was():
 
 def test_attach_and_detach_cycles_leave_no_descriptor_open():
     app = App("cycles")
+    # NB: the first session starts the threads its commands run on, and their descriptors.
+    attach("cycles", "detach\n")
     before = app.number("fds")
     for _ in range(100):
         status, _, _ = attach("cycles", "detach\n")
@@ -268,7 +411,192 @@ def test_garbage_on_the_socket_changes_nothing():
     app.end()
 
 
-tests = [value for name, value in sorted(globals().items()) if name.startswith("test_")]
+def test_a_slow_reader_gets_every_answer():
+    app = App("slow")
+    app.ask("fill 20000")
+    sizes = {}
+    for form in ("text", "json"):
+        done = subprocess.run([FLUXSH, "attach", "--format", form, "slow"], input=b"state\n", capture_output=True,
+                              env=ENV, timeout=60)
+        sizes[form] = len(done.stdout)
+    check(sizes["text"] > 1_000_000, f"a big state: {sizes}")
+    # The issue's reader: it takes nothing for 7 s (longer than the agent ever waited), then everything.
+    readers = {form: subprocess.Popen(["bash", "-c", f"printf 'state\\n' | {FLUXSH} attach --format {form} slow"
+                                       " 2>/dev/null | (sleep 7; wc -c); exit ${PIPESTATUS[1]}"],
+                                      stdout=subprocess.PIPE, text=True, env=ENV) for form in sizes}
+    for form, reader in readers.items():
+        out = reader.communicate(timeout=90)[0]
+        check(reader.returncode == 0 and int(out) == sizes[form],
+              f"--format {form}: a reader 7 s late gets all {sizes[form]} bytes: {out.strip()}, "
+              f"status {reader.returncode}")
+    app.end()
+
+
+def test_a_shell_that_reads_nothing_is_told_then_disconnected():
+    app = App("unread", limits=["unread=65536/1"])
+    app.ask("fill 2000")
+    shell = subprocess.Popen([FLUXSH, "attach", "--format", "json", "unread"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    shell.stdin.write(b"state\n" * 200)
+    shell.stdin.close()
+    check(waits_until(lambda: app.number("shells") == 1), "the shell attached")
+    # NB: nothing is read from it until the agent gave up on it: its session then ends.
+    check(waits_until(lambda: app.number("shells") == 0, seconds=30), "the agent ends the session of a shell "
+          "that leaves over 64 KiB unread for 1 s")
+    out = shell.stdout.read()
+    err = shell.stderr.read()
+    shell.wait(timeout=30)
+    answered = [json.loads(line)["line"] for line in out.decode().splitlines() if '"command":"state"' in line]
+    message = err.decode()
+    check(shell.returncode == 1 and message.startswith("the app ended the session: ") and
+          "left unread for 1 s (it holds at most 65536 bytes for 1 s); the lines after line "
+          f"{len(answered)} were not run" in message,
+          f"told how much was held and where it stopped: {shell.returncode} {message!r}")
+    check(answered == list(range(1, len(answered) + 1)) and 0 < len(answered) < 200,
+          f"every line run before is answered, in order: {answered[:3]}…{answered[-3:]}")
+    check("app exited" not in message, "the app did not exit, and the shell does not say it did")
+    # One that reads nothing at all, not even that: its connection goes, and what it held with it.
+    fds = app.number("fds")
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection.connect(app.socket)
+    connection.sendall(b"state\n" * 200)
+    check(waits_until(lambda: app.number("fds") == fds + 1), "connected")
+    check(waits_until(lambda: app.number("fds") == fds, seconds=30), "disconnected after 1 s more, unread")
+    connection.close()
+    status, out, err = attach("unread", "state count\n")
+    check(status == 0 and out == "0\n", f"the app serves on: {status} {out!r} {err!r}")
+    app.end()
+
+
+def test_twenty_shells_with_undo_redo_reset_get_every_answer():
+    # NB: 2,000 items in this debug-build test; the figures for 20,000 (a release build) are in
+    # the performance notes.
+    app = App("twenty")
+    app.ask("fill 2000")
+    before = app.number("rss")
+    script = "".join(f'dispatch add title: "shell {{n}} round {r}"\nundo\nredo\nreset\nstate count\n'
+                     for r in range(2)) + "state\n"
+    lines = script.count("\n")
+    results = [None] * 20
+
+    def shell(n):
+        done = subprocess.run([FLUXSH, "attach", "--format", "json", "twenty"], input=script.replace("{n}", str(n)),
+                              capture_output=True, text=True, env=ENV, timeout=300)
+        objects = [json.loads(line) for line in done.stdout.splitlines()]
+        answered = [item["line"] for item in objects if "line" in item]
+        # NB: another shell's action between this one's `undo` and `redo` leaves nothing to redo.
+        errors = {item["error"] for item in objects if "error" in item} - {"nothing to redo", "nothing to undo"}
+        results[n] = (done.returncode, answered, errors, done.stderr)
+
+    threads = [threading.Thread(target=shell, args=(n,)) for n in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    complete = sum(1 for status, answered, errors, err in results
+                   if status in (0, 1) and answered == list(range(1, lines + 1)) and not errors and err == "")
+    check(complete == 20, f"20 shells each get all {lines} answers, in order: {complete} did; "
+          f"{[(status, answered[-3:], errors, err[:200]) for status, answered, errors, err in results][:3]}")
+    check(waits_until(lambda: app.number("shells") == 0), "all left")
+    peak = app.peak_kib()
+    print(f"  20 shells: app RSS {before} KiB before, peak {peak} KiB, {app.number('rss')} KiB after")
+    check(peak < before + 200 * 1024, f"the app's memory stays bounded: {before} KiB before, peak {peak} KiB")
+    app.end()
+
+
+def test_a_slow_command_does_not_hold_up_another_shell():
+    app = App("gate")
+    app.ask("hold")
+    slow = subprocess.Popen([FLUXSH, "attach", "gate"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=ENV, text=True)
+    slow.stdin.write("state gate\nstate count\n")
+    slow.stdin.flush()
+    check(waits_until(lambda: app.number("waiting") == 1), "one shell's command waits at the gate")
+    status, out, err = attach("gate", "dispatch tick\nstate count\n")
+    check(status == 0 and out == "~ count: 0 -> 1\n1\n", f"another shell is answered meanwhile: {status} {out!r}")
+    check(slow.poll() is None and app.number("waiting") == 1, "the first one still waits")
+    app.ask("release")
+    out, err = slow.communicate(timeout=30)
+    # NB: the app's actions while a line runs print before its output.
+    check(slow.returncode == 0 and out.splitlines() == ["<= tick", "~ count: 0 -> 1", '{"open":true}', "1"],
+          f"then it gets its answers, in order: {slow.returncode} {out!r} {err!r}")
+    app.end()
+
+
+def test_two_apps_started_together_never_both_serve_a_name():
+    for round in range(8):
+        apps = [subprocess.Popen([DEMO, "race"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, env=ENV, text=True) for _ in range(4)]
+        ready = [app.stdout.readline().startswith("ready") for app in apps]
+        check(ready.count(True) == 1, f"round {round}: one app serves the name, not {ready.count(True)}")
+        for app, serves in zip(apps, ready):
+            if not serves:
+                err = app.communicate(timeout=20)[1]
+                check(app.returncode == 1 and "another running app is served as 'race'" in err,
+                      f"the others are refused, status 1: {app.returncode} {err!r}")
+        status, out, _ = attach("race", "state count\n")
+        check(status == 0 and out == "0\n", f"round {round}: the one that serves is reachable: {status} {out!r}")
+        for app, serves in zip(apps, ready):
+            if serves:
+                app.communicate("stop\n", timeout=20)
+
+
+def test_connections_past_the_limit_are_refused():
+    app = App("capped", limits=["connections=4"])
+    held = []
+    for _ in range(4):
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.connect(app.socket)
+        connection.sendall(b"state count\n")
+        check(connection.recv(1000).startswith(b'{"line":1'), "a connection under the limit is served")
+        held.append(connection)
+    status, out, err = attach("capped", "dispatch tick\n")
+    check(status == 1 and err == "refused: the app serves 4 connections at most, and they are all open; detach a "
+          "shell and try again\n", f"the fifth is refused, and told why: {status} {err!r}")
+    check(app.ask("state").startswith("count 0"), "nothing ran for it")
+    held.pop().close()
+    check(waits_until(lambda: app.number("shells") == 3), "one left")
+    status, out, err = attach("capped", "dispatch tick\nstate count\n")
+    check(status == 0 and out.endswith("1\n"), f"then another is served: {status} {out!r} {err!r}")
+    for connection in held:
+        connection.close()
+    app.end()
+
+
+def test_running_out_of_descriptors_does_not_spin():
+    app = App("starved", descriptors=40)
+    held = []
+
+    def connect_all():
+        """Connects until the backlog is full (the app accepts no more)."""
+        while True:
+            connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            connection.setblocking(False)
+            try:
+                connection.connect(app.socket)
+            except OSError:
+                connection.close()
+                return
+            held.append(connection)
+
+    # NB: the app accepts while it has descriptors: connect again as it does, until it has none
+    # (then it cannot even list them: -1).
+    check(waits_until(lambda: connect_all() or app.number("fds") in (-1, 39, 40)),
+          f"the app runs out of descriptors: {app.number('fds')}")
+    connect_all()
+    cpu = app.cpu_seconds()
+    time.sleep(2)  # NB: a measurement of idle time, not a wait for work
+    used = app.cpu_seconds() - cpu
+    check(used < 0.5, f"out of descriptors, the agent does not spin: {used:.2f} s of CPU in 2 s")
+    for connection in held:
+        connection.close()
+    status, out, err = attach("starved", "state count\n")
+    check(status == 0 and out == "0\n", f"once they close, a shell is served again: {status} {out!r} {err!r}")
+    app.end()
+
+
+tests = [value for name, value in sorted(globals().items())
+         if name.startswith("test_") and (len(sys.argv) < 4 or sys.argv[3] in name)]
 for test in tests:
     print(test.__name__)
     try:

@@ -2,13 +2,18 @@
 // store with the types apps hold, served by a `ShellAgent`, and a few words on standard input
 // that make the app act by itself:
 //   tick N     the app dispatches N actions of its own
+//   fill N     the app adds N items of its own
+//   hold       closes the gate: a shell that reads the state's `gate` waits there
+//   waiting    prints how many shells wait at the gate
+//   release    opens the gate
 //   state      prints what the app's own store holds (not what a shell says)
 //   fds        prints how many descriptors the app has open
 //   rss        prints the app's resident memory in KiB
 //   shells     prints how many shells are attached
 //   stop       stops the agent (attached shells print `app exited`), then exits 0
 //   exit       exits at once, without stopping the agent
-// Usage: attach-demo NAME [QUEUE_LIMIT]
+// Usage: attach-demo NAME [QUEUE_LIMIT] [connections=N] [unread=BYTES/SECONDS]
+// (the agent's limits, lowered for the tests)
 import FluxCore
 import FluxShellAgent
 import Foundation
@@ -19,6 +24,37 @@ struct Item: Codable, Equatable, Identifiable, Sendable {
     var id: Tagged<Item, Int>
     var title: String
     var done = false
+}
+
+/// Where a shell that reads the state's `gate` waits while the test holds it: a command that
+/// takes as long as the test wants, off the app's dispatcher.
+struct Gate: Equatable, CustomReflectable {
+    static let condition = NSCondition()
+    // NB: nonisolated(unsafe) is safe: read and written with `condition` locked.
+    nonisolated(unsafe) static var isClosed = false
+    nonisolated(unsafe) static var waiting = 0
+
+    static func set(closed: Bool) {
+        condition.lock()
+        isClosed = closed
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    static var waitingCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting
+    }
+
+    var customMirror: Mirror {
+        Gate.condition.lock()
+        Gate.waiting += 1
+        while Gate.isClosed { Gate.condition.wait() }
+        Gate.waiting -= 1
+        Gate.condition.unlock()
+        return Mirror(self, children: ["open": true])
+    }
 }
 
 enum SyncStatus: Codable, Equatable, Sendable {
@@ -33,6 +69,7 @@ struct DemoState: State, Equatable {
     var tags: Set<String> = []
     var link: URL?
     var status: SyncStatus = .idle
+    var gate = Gate()
 }
 
 enum DemoAction: Action {
@@ -63,6 +100,19 @@ guard let name = arguments.first else {
     exit(2)
 }
 let queueLimit = arguments.dropFirst().first.flatMap { Int($0) } ?? 4_096
+var limits = AgentLimits()
+for argument in arguments.dropFirst(2) {
+    let parts = argument.split(separator: "=")
+    switch (parts.first, parts.count == 2 ? parts[1].split(separator: "/") : []) {
+    case ("connections", let value) where value.count == 1: limits.connections = Int(value[0]) ?? limits.connections
+    case ("unread", let value) where value.count == 2:
+        limits.unreadBytes = Int(value[0]) ?? limits.unreadBytes
+        limits.unreadSeconds = Int64(value[1]) ?? limits.unreadSeconds
+    default:
+        FileHandle.standardError.write("attach-demo: unknown argument \(argument)\n".data(using: .utf8)!)
+        exit(2)
+    }
+}
 
 let dispatcher = Dispatcher<DemoAction>()
 // The app's middleware: a new item is tagged `new` right after, as a follow-up.
@@ -73,7 +123,7 @@ dispatcher.use(
 let flux = Flux(state: DemoState(), mutation: DemoMutation(), dispatcher: dispatcher)
 let agent: ShellAgent
 do {
-    agent = try ShellAgent(serving: flux, as: name, queueLimit: queueLimit)
+    agent = try ShellAgent(serving: flux, as: name, queueLimit: queueLimit, limits: limits)
 } catch {
     FileHandle.standardError.write("attach-demo: \(error.message)\n".data(using: .utf8)!)
     exit(1)
@@ -100,11 +150,22 @@ while let line = readLine() {
         let count = words.count > 1 ? Int(words[1]) ?? 1 : 1
         for _ in 0..<count { dispatcher.dispatch(.tick) }
         say("ticked \(count)")
+    case "fill":
+        let count = words.count > 1 ? Int(words[1]) ?? 1 : 1
+        for number in 0..<count { dispatcher.dispatch(.add(title: "note \(number)")) }
+        say("filled \(count)")
     case "state":
         let state = flux.store.state
         say(
             "count \(state.count) items \(state.items.map { "\($0.title)\($0.done ? "+" : "")" }) tags \(state.tags.sorted())"
         )
+    case "hold":
+        Gate.set(closed: true)
+        say("held")
+    case "release":
+        Gate.set(closed: false)
+        say("released")
+    case "waiting": say("waiting \(Gate.waitingCount)")
     case "fds": say("fds \(openDescriptors())")
     case "rss": say("rss \(residentKiB())")
     case "shells": say("shells \(agent.attachedShells)")

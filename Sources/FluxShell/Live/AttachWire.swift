@@ -119,4 +119,25 @@
     public static let appExited = "app exited"
     /// What the agent says when the shell leaves (`detach`, `quit`, the end of its input).
     public static let detached = "detached"
+
+    /// Why the agent ended the session of a shell that left its answers unread (`held` bytes, more
+    /// than `limit`, for `seconds`): everything before this was sent, and the lines after
+    /// `lastLine` were not run.
+    public static func leftUnread(held: Int, limit: Int, seconds: Int64, lastLine: Int) -> String {
+        "the app ended the session: \(held) bytes of answers were left unread for \(seconds) s "
+            + "(it holds at most \(limit) bytes for \(seconds) s); "
+            + (lastLine == 0 ? "no line was run" : "the lines after line \(lastLine) were not run")
+    }
+
+    /// Why the agent refuses a connection when it serves as many as it may.
+    public static func full(limit: Int) -> String {
+        "refused: the app serves \(limit) connections at most, and they are all open; detach a shell and try again"
+    }
+
+    /// What `fluxsh attach` says when the app closed the connection without a last word, while
+    /// it still runs: it does so only to a shell that left its answers unread past its limit.
+    public static func closedWhileRunning(_ name: String) -> String {
+        "the app '\(name)' closed the connection before the session ended; it still runs: "
+            + "a shell that leaves its answers unread past the app's limit is disconnected, and those answers are lost"
+    }
 }

@@ -22,7 +22,8 @@
     private var partial: [UInt8] = []
     /// The rest of a line over the maximum length is being skipped.
     private var skipping = false
-    private var lineNumber = 0
+    /// How many lines the shell sent that were run (or rejected): the last one's number.
+    public private(set) var lineNumber = 0
     private var sawFirstLine = false
 
     private final class PrintedLines {
@@ -110,6 +111,15 @@
         isFinished = true
         session.detach()
         if hello != nil { output.appendLine(AttachWire.Frame.bye(AttachWire.appExited).line) }
+    }
+
+    /// Ends the session because the agent gives up on the shell (it left its answers unread):
+    /// `reason` is the last line it gets, framed or not.
+    public func ends(saying reason: String, to output: inout OutputBuffer) {
+        guard !isFinished else { return }
+        isFinished = true
+        session.detach()
+        output.appendLine(AttachWire.Frame.bye(reason).line)
     }
 
     /// Stops following the app, without a word to the shell (its connection is gone).

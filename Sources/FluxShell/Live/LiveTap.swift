@@ -63,7 +63,8 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     // NB: @unchecked Sendable is safe: `deliveries` is a dispatcher (thread-safe); the app's
     // closures are the app's own, called as the app's hook and the shell's sends are (see
     // ``AppValue``); `latest` is behind its lock; `restorer` is written before
-    // `restoring` is set (releasing) and read after it was seen set (acquiring).
+    // `restoring` is set (releasing) and read after it was seen set (acquiring), by one shell at
+    // a time (`shellTurn`).
     @usableFromInline
     struct Delivery: FluxCore.Action, @unchecked Sendable {
         // NB: @unchecked Sendable is safe: the action is delivered on the thread that recorded it.
@@ -93,6 +94,10 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     /// it needs the latest state, without calling the app's `state` (which may wait for the
     /// app's thread, while that thread waits to record).
     @usableFromInline let latest = LockedValue<State?>(nil)
+    /// Held while a shell sends an action or sets the state: the sessions of several shells run
+    /// on threads of their own, and the restore's marks above, and what the feed tells by how an
+    /// action prints, are one shell's at a time.
+    @usableFromInline let shellTurn = LockedValue(())
     @usableFromInline let readState: AppValue<() -> State>
     @usableFromInline let send: AppValue<(Action) -> Void>
     @usableFromInline let restore: AppValue<((State) -> Void)?>
@@ -174,14 +179,16 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     /// cannot know.
     @usableFromInline
     func restoreState(_ state: State) {
-        restorer = .current
-        restoreTarget = state
-        restoreSeen = false
-        restoring.store(true, ordering: .releasing)
-        restore.value?(state)
-        restoring.store(false, ordering: .releasing)
-        restoreTarget = nil
-        latest.withLock { $0 = state }
+        shellTurn.withLock { _ in
+            restorer = .current
+            restoreTarget = state
+            restoreSeen = false
+            restoring.store(true, ordering: .releasing)
+            restore.value?(state)
+            restoring.store(false, ordering: .releasing)
+            restoreTarget = nil
+            latest.withLock { $0 = state }
+        }
     }
 
     /// Whether `state` is `target` as values (what the restore's own action left).
@@ -195,9 +202,11 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
 
     @usableFromInline
     func sendOwn(_ action: Action, beginning begin: (_ onAnyThread: Bool) -> Void) {
-        deliveries.betweenDeliveries { begin(true) }
-        // NB: not between deliveries: the app's `send` may hand the action to a thread of its
-        // own (a TCA store's main actor) and wait, and that thread's hook must not wait on us.
-        send.value(action)
+        shellTurn.withLock { _ in
+            deliveries.betweenDeliveries { begin(true) }
+            // NB: not between deliveries: the app's `send` may hand the action to a thread of its
+            // own (a TCA store's main actor) and wait, and that thread's hook must not wait on us.
+            send.value(action)
+        }
     }
 }

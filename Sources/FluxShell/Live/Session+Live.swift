@@ -72,7 +72,12 @@ extension Session {
     /// and `save` see them), for the caller to print before the next command's output.
     public func takeAppSteps() -> [AppStep] {
         guard let live else { return [] }
-        absorbAppActions(before: .max)
+        // NB: between two of the app's deliveries, so that an action is taken with all of its
+        // follow-ups: each shell's session runs on a thread of its own, and another shell's
+        // dispatch (or the app's) may be under way. Only the taking waits; the diffs do not.
+        var batch = LiveBatch()
+        live.feed.betweenDeliveries { batch = live.feed.take(before: .max, exact: true) }
+        record(batch, live)
         let steps = live.pending
         live.pending.removeAll()
         return steps

@@ -364,7 +364,7 @@
 
     /// `text` with its control characters (an escape code, a NUL, a bell, but a tab) written as
     /// `\u{1B}`: an error that quotes what was typed never sends a terminal codes it would obey.
-    static func visible(_ text: String) -> String {
+    public static func visible(_ text: String) -> String {
         func isControl(_ scalar: Unicode.Scalar) -> Bool {
             (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
         }

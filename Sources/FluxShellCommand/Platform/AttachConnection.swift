@@ -24,6 +24,20 @@ final class AttachConnection {
 
     deinit { close(descriptor) }
 
+    /// Throws unless the process listening at the other end runs as this user (as the kernel
+    /// recorded it when it began to listen): a shell sends nothing to another user's socket.
+    func checkPeer(_ path: String) throws(ShellError) {
+        let user = getuid()
+        guard let peer = AttachSockets.peerUser(of: descriptor) else {
+            throw ShellError("refused: cannot tell which user serves '\(path)': no command was sent")
+        }
+        guard peer == user else {
+            throw ShellError(
+                "refused: '\(path)' is served by another user (uid \(peer)), not by this one (uid \(user)): no command was sent",
+                hint: "attach to an app of your own")
+        }
+    }
+
     /// Sends `line` and a newline, whole (false when the app is gone).
     @discardableResult
     func sendLine(_ line: String) -> Bool {
@@ -62,7 +76,8 @@ final class AttachConnection {
         #endif
     }
 
-    /// Reads what is available (blocking until something is); `nil` at the end of the stream.
+    /// Reads what is available (blocking until something is); `nil` at the end of the stream (or
+    /// when the app reset the connection).
     /// Returns the whole frames received; text that is not a frame is skipped.
     func receive() -> [AttachWire.Frame]? {
         var block = [UInt8](repeating: 0, count: 1 << 16)
@@ -81,6 +96,19 @@ final class AttachConnection {
             start = 0
         }
         return frames
+    }
+
+    /// Whether an app still listens at `path` once a connection to it ended without a last word.
+    ///
+    /// NB: an app that exits closes its connections before its listening socket (the kernel
+    /// releases them in reverse order): a listener still there is asked again, up to 300 ms, before
+    /// the app is said to run on.
+    static func isStillServed(_ path: String) -> Bool {
+        for _ in 0..<3 {
+            guard AttachSockets.isServed(path) else { return false }
+            _ = poll(nil, 0, 100)
+        }
+        return AttachSockets.isServed(path)
     }
 
     /// Waits until the socket or `other` (a descriptor, or -1 for none) has something to read,

@@ -1,0 +1,40 @@
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Stops accepting connections for a second when the app is out of descriptors (or memory for
+/// them): `accept` would fail again at once, each time the listening socket is ready, and the
+/// agent's thread would spin a core.
+///
+/// NB: NIO's `AcceptBackoffHandler` only delays the next `read`; the listening socket stays
+/// registered for reading after a failed `accept`, so the event loop is woken again at once. Turning
+/// `autoRead` off unregisters it until it is turned on again.
+///
+/// NB: @unchecked Sendable is safe: it runs on the server channel's event loop only, and the
+/// timer's closure reaches only the channel, which is Sendable.
+final class AcceptPause: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+
+    static let pause = TimeAmount.seconds(1)
+    private var isPaused = false
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? IOError, [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode) else {
+            return context.fireErrorCaught(error)
+        }
+        guard !isPaused else { return }
+        isPaused = true
+        let channel = context.channel
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        context.eventLoop.scheduleTask(in: Self.pause) {
+            bound.value.isPaused = false
+            channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        }
+    }
+}
