@@ -11,6 +11,11 @@ struct Fluxsh {
     /// build used (debug, release, or a sanitizer's), not a fixed path that may hold a stale one.
     static let binary = executable("fluxsh")
 
+    /// Whether these tests and the executables beside them run under the thread sanitizer
+    /// (`make tsan`), whose runtime takes the signals a few tests send a child for itself: it
+    /// reports a stack overflow as its own error, and faults under a file size limit.
+    static let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+
     /// An executable of this package built with the tests (`fluxsh`, `planted-shell`).
     static func executable(_ name: String) -> URL {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

@@ -124,7 +124,8 @@ struct FileReplacementTests {
 
     /// A writer that a signal kills in the middle of the new file (SIGXFSZ, past `ulimit -f`)
     /// leaves the old file whole; one whose write fails (SIGXFSZ ignored: EFBIG) says so.
-    @Test func aWriterKilledInTheMiddleLeavesTheOldFileWhole() throws {
+    @Test(.disabled(if: Fluxsh.underThreadSanitizer, "the sanitizer's runtime faults under a file size limit"))
+    func aWriterKilledInTheMiddleLeavesTheOldFileWhole() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // NB: 200 KB of comments, far past the limit of 64 blocks (32 or 64 KB).
