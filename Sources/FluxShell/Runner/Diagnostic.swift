@@ -26,8 +26,8 @@ public struct Diagnostic: Sendable, Equatable {
     /// Lines below the message: the expected lines beside the actual ones, what a command printed.
     public var details: [String]
 
-    /// - Parameter line: the line it concerns, where a long piece of it that the message quotes
-    ///   is found to give its column (see ``excerpted(_:from:)``).
+    /// A diagnostic of `kind`; `line`, the line it concerns, gives the column of a long word the
+    /// message quotes (cut short, with its length).
     public init(
         _ kind: Kind, _ message: String, hint: String? = nil, at location: SourceLocation? = nil,
         details: [String] = [], line: String? = nil
