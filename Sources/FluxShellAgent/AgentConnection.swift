@@ -178,10 +178,11 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
         guard let context, let bound else { return }
         isBusy = true
         let loop = context.eventLoop
+        let connections = connections
         session.run(
             job, allocator: context.channel.allocator,
-            wake: { loop.execute { bound.value.appStepsArrived() } },
-            done: { outcome in loop.execute { bound.value.jobEnded(outcome) } })
+            wake: { connections.execute(on: loop) { bound.value.appStepsArrived() } },
+            done: { outcome in connections.execute(on: loop) { bound.value.jobEnded(outcome) } })
     }
 
     private func jobEnded(_ outcome: SessionWorker.Outcome) {

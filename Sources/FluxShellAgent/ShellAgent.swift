@@ -148,6 +148,7 @@ public final class ShellAgent: Sendable {
         unlink(socketPath)
         // NB: after the socket is gone: an app that claims the name next binds its own.
         claim.release()
+        connections.endLoops()
         group.shutdownGracefully { _ in }
     }
 
@@ -176,6 +177,8 @@ final class AgentConnections: Sendable {
         /// The connections that hold a session (a shell that said something).
         var sessions = 0
         var isStopped = false
+        /// The event loops are shut down (or about to be): nothing more may be scheduled on them.
+        var loopsEnded = false
     }
 
     /// Whether a new connection is served.
@@ -212,6 +215,21 @@ final class AgentConnections: Sendable {
     func sessionStarted() { state.withLock { $0.sessions += 1 } }
 
     func sessionEnded() { state.withLock { $0.sessions -= 1 } }
+
+    /// Runs `work` on `loop`, unless the agent's loops have ended: a session's thread that
+    /// finishes a job after the agent stopped drops its result rather than schedule it on a loop
+    /// that is shut down.
+    ///
+    /// NB: checked and scheduled under the lock that ``endLoops()`` takes: `execute` only queues.
+    func execute(on loop: any EventLoop, _ work: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            guard !state.loopsEnded else { return }
+            loop.execute(work)
+        }
+    }
+
+    /// Says the loops are about to shut down: ``execute(on:_:)`` schedules nothing more.
+    func endLoops() { state.withLock { $0.loopsEnded = true } }
 
     /// The channels open when the agent stops; `nil` when it had stopped already.
     func stop() -> [any Channel]? {
