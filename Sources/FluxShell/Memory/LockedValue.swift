@@ -43,4 +43,16 @@ public final class LockedValue<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
+
+    /// Runs `body` with the lock held, touching no value: a lock alone (`LockedValue(())`).
+    ///
+    /// NB: the thread sanitizer reports an `inout` access to a value of no size as a race at the
+    /// object's address, lock held or not (seen in `make tsan`, and in a 15-line program built
+    /// with `-sanitize=thread`): a lock alone is taken without one.
+    @inlinable
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T where Value == Void {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
 }
