@@ -79,7 +79,7 @@ struct TestMode {
                 var object = renderer.json(of: result)
                 object["seconds"] = .double(result.seconds)
                 // NB: one record per result: what is written before a trap is in the file.
-                lock.withLock { journal.append(JSONText.compact(.object(object)) + "\n") }
+                lock.locked { journal.append(JSONText.compact(.object(object)) + "\n") }
             }
         }
         defer { journal?.close() }

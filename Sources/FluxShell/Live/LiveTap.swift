@@ -179,7 +179,7 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     /// cannot know.
     @usableFromInline
     func restoreState(_ state: State) {
-        shellTurn.withLock {
+        shellTurn.locked {
             restorer = .current
             restoreTarget = state
             restoreSeen = false
@@ -202,7 +202,7 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
 
     @usableFromInline
     func sendOwn(_ action: Action, beginning begin: (_ onAnyThread: Bool) -> Void) {
-        shellTurn.withLock {
+        shellTurn.locked {
             deliveries.betweenDeliveries { begin(true) }
             // NB: not between deliveries: the app's `send` may hand the action to a thread of its
             // own (a TCA store's main actor) and wait, and that thread's hook must not wait on us.

@@ -50,7 +50,7 @@ public final class LockedValue<Value>: @unchecked Sendable {
     /// object's address, lock held or not (seen in `make tsan`, and in a 15-line program built
     /// with `-sanitize=thread`): a lock alone is taken without one.
     @inlinable
-    public func withLock<T>(_ body: () throws -> T) rethrows -> T where Value == Void {
+    public func locked<T>(_ body: () throws -> T) rethrows -> T where Value == Void {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
