@@ -378,15 +378,19 @@ def test_killed_and_stopped_shells_leave_the_app_as_it_was():
 
 def test_attach_and_detach_cycles_leave_no_descriptor_open():
     app = App("cycles")
-    # NB: the first session starts the threads its commands run on, and their descriptors.
-    attach("cycles", "detach\n")
+    # NB: the first sessions start the threads their commands run on, and the dispatch library
+    # opens the descriptors of its event loop once, when it first needs them (3, at a moment that
+    # depends on how the threads meet): a leak is a descriptor a cycle, 100 here, not those.
+    for _ in range(10):
+        attach("cycles", "detach\n")
+    check(waits_until(lambda: app.number("shells") == 0), "the first shells are gone")
     before = app.number("fds")
     for _ in range(100):
         status, _, _ = attach("cycles", "detach\n")
         check(status == 0, "a detach exits 0")
     check(waits_until(lambda: app.number("shells") == 0), "every shell is gone")
     after = app.number("fds")
-    check(after == before, f"100 attach/detach cycles: {before} descriptors before, {after} after")
+    check(after - before <= 3, f"100 attach/detach cycles: {before} descriptors before, {after} after")
     app.end()
 
 
