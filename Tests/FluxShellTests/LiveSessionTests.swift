@@ -61,6 +61,21 @@ struct LiveSessionTests {
         #expect(app.shell.run("history") == ["(no actions dispatched yet)"])
     }
 
+    /// Attached, `load` says what the session holds and suggests only what works.
+    @Test func loadWhileAttachedSaysWhatWorks() throws {
+        let app = try App()
+        #expect(
+            app.shell.run("load shop") == [
+                "error: 'shop' is the app's store, attached already: a session attached to an app holds its stores and cannot load more (use shop)"
+            ])
+        #expect(
+            app.shell.run("load counter") == [
+                "error: a session attached to an app holds the app's stores (shop) and cannot load 'counter' (detach, and load it in a session of your own: fluxsh --store counter)"
+            ])
+        #expect(app.shell.run("use shop") == [])
+        #expect(app.shell.run("history") == ["(no actions dispatched yet)"])
+    }
+
     @Test func theShellsDispatchRunsInTheAppAndPrintsOnlyItsOwnDiff() throws {
         let app = try App(middleware: bumpingOnNote())
         app.flux.dispatcher.dispatch(.bump)
@@ -196,7 +211,8 @@ struct LiveSessionTests {
     @Test func loadingAgainIsRefusedAndChangesNothing() throws {
         let app = try App()
         #expect(
-            app.shell.run("load shop as other").first?.hasPrefix("error: store 'shop' is the running app's") == true)
+            app.shell.run("load shop as other").first?.hasPrefix("error: 'shop' is the app's store, attached already")
+                == true)
         #expect(app.session.loadedAliases == ["shop"])
     }
 

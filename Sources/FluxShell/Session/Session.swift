@@ -243,6 +243,19 @@ import FluxCore
     // MARK: - Loading
 
     func load(_ name: String, as alias: String) throws(ShellError) -> CommandResult {
+        // NB: attached, the session holds the app's stores and no other: say so, and suggest only
+        // what works (an alias of an app's store would be refused too).
+        if live != nil {
+            let stores = self.stores.map(\.alias)
+            if stores.contains(name) {
+                throw ShellError(
+                    "'\(name)' is the app's store, attached already: a session attached to an app holds its stores and cannot load more",
+                    hint: "use \(name)")
+            }
+            throw ShellError(
+                "a session attached to an app holds the app's stores (\(stores.joined(separator: ", "))) and cannot load '\(name)'",
+                hint: "detach, and load it in a session of your own: \(catalog.programName) --store \(name)")
+        }
         guard let definition = catalog[name] else {
             throw ShellError(
                 "unknown store '\(name)'",
