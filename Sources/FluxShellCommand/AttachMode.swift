@@ -45,6 +45,7 @@ struct AttachMode {
         hello.colors = Platform.colorsOnStandardOutput(noColor: common.noColor)
         hello.echo = common.echo
         hello.bail = common.bail
+        hello.program = ProgramName.current
         let ending = SessionEnding(name: app ?? path, path: path)
         if Platform.isTerminal(0),
             let status = AttachedPrompt(connection: connection, hello: hello, ending: ending).run()

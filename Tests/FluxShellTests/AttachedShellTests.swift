@@ -62,6 +62,23 @@ struct AttachedShellTests {
             ])
     }
 
+    /// A scenario saved while attached names the shell that saved it, as the shell said in its
+    /// hello; a name that is not one word is not taken.
+    @Test func aSavedScenarioNamesTheAttachingShell() throws {
+        let connection = try Connection()
+        let hello =
+            #"{"fluxsh":1,"format":"text","colors":false,"interactive":false,"file":"<stdin>","program":"cartsh"}"#
+        _ = connection.send(hello + "\n")
+        #expect(connection.shell.session.catalog.programName == "cartsh")
+        let other = try Connection()
+        _ = other.send(hello.replacingOccurrences(of: "cartsh", with: "a\\nb") + "\n")
+        #expect(other.shell.session.catalog.programName == "fluxsh")
+        #expect(AttachWire.Hello(line: hello[...])?.program == "cartsh")
+        var made = AttachWire.Hello()
+        made.program = "notesh"
+        #expect(AttachWire.Hello(line: made.line[...])?.program == "notesh")
+    }
+
     @Test func aHelloGetsFramedLinesAndADoneAfterEachLine() throws {
         let connection = try Connection()
         #expect(connection.send(Self.textHello + "\n") == [#"{"attached":"shop-app","prompt":"shop> "}"#])

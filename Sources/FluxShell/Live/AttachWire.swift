@@ -18,6 +18,8 @@
         public var file = "<stdin>"
         public var echo = false
         public var bail = false
+        /// The attaching shell's name (`notesh`): what a saved scenario and the hints name.
+        public var program: String?
 
         public init() {}
 
@@ -28,6 +30,7 @@
                 ("bail", .bool(bail)),
             ])
             if let width { object["width"] = .int(width) }
+            if let program { object["program"] = .string(program) }
             return JSONText.compact(.object(object))
         }
 
@@ -43,6 +46,14 @@
             if case .string(let name)? = object["file"] { file = name }
             if case .bool(let flag)? = object["echo"] { echo = flag }
             if case .bool(let flag)? = object["bail"] { bail = flag }
+            // NB: a word of a program's name only: it is printed in a saved file's first line.
+            if case .string(let name)? = object["program"], (1...64).contains(name.utf8.count),
+                name.unicodeScalars.allSatisfy({
+                    $0.properties.isAlphabetic || "0123456789-_.".unicodeScalars.contains($0)
+                })
+            {
+                program = name
+            }
         }
     }
 

@@ -191,6 +191,8 @@
             options.echo = hello.echo
             options.bail = hello.bail
             options.acceptsExpectedLines = !hello.interactive
+            // NB: the attaching shell's name, not `fluxsh`: `# Saved by notesh`, `notesh run`.
+            if let program = hello.program { session.catalog.programName = program }
         }
         runner = ScriptRunner(session: session, options: options, output: printer)
     }

@@ -9,7 +9,7 @@ import FluxCore
 /// let result = try session.execute(CommandParser.parse("load counter").command!)
 /// ```
 @_spi(Engine) public final class Session {
-    public let catalog: StoreCatalog
+    public internal(set) var catalog: StoreCatalog
     /// How many follow-up actions one command may cause before the session stops it.
     public var followUpLimit = 10_000
 
