@@ -141,6 +141,7 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
         var output = OutputBuffer()
         output.appendLine(AttachWire.Frame.bye(reason).line)
         var buffer = context.channel.allocator.buffer(capacity: output.count)
+        // NB: the bytes are copied while the closure runs; the pointer does not escape.
         _ = output.withUnsafeBytes { buffer.writeBytes($0) }
         write(buffer)
         endOutput()

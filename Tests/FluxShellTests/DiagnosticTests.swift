@@ -79,9 +79,6 @@ struct BytesSearchTests {
             ("b", "aaa", nil), ("aaaa", "aaa", nil), ("xy", "", nil),
         ] as [(String, String, Int?)])
     func findsTheFirstOccurrence(_ key: String, _ text: String, _ offset: Int?) {
-        let found = Array(key.utf8).withUnsafeBufferPointer { key in
-            Array(text.utf8).withUnsafeBufferPointer { Bytes.firstOffset(of: key, in: $0) }
-        }
-        #expect(found == offset)
+        #expect(Bytes.firstOffset(of: Array(key.utf8), in: text.utf8) == offset)
     }
 }

@@ -33,25 +33,19 @@ enum Bytes {
     /// The 1-based column (in Unicode scalars, as the shell counts them) where `needle` first
     /// occurs in `text`, or `nil`.
     static func column(of needle: Substring, in text: String) -> Int? {
-        var text = text
-        var needle = needle
-        return text.withUTF8 { haystack in
-            needle.withUTF8 { key in
-                firstOffset(of: key, in: haystack).map { offset in
-                    haystack[..<offset].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-                }
-            }
+        firstOffset(of: Array(needle.utf8), in: text.utf8).map { offset in
+            text.utf8.prefix(offset).reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
         }
     }
 
     /// Where `key` first occurs in `bytes`, by Knuth, Morris and Pratt: time linear in the
     /// length of both, whatever the bytes (a naive search is quadratic on `aaaa…` lines).
-    static func firstOffset(of key: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !key.isEmpty, key.count <= bytes.count else { return nil }
+    static func firstOffset(of key: [UInt8], in bytes: some Sequence<UInt8>) -> Int? {
+        guard !key.isEmpty else { return nil }
         // fallback[i]: the length of the longest proper prefix of key[...i] that is also its suffix.
         var fallback = [Int](repeating: 0, count: key.count)
         var matched = 0
-        for index in 1..<key.count {
+        for index in key.indices.dropFirst() {
             while matched > 0, key[index] != key[matched] { matched = fallback[matched - 1] }
             if key[index] == key[matched] { matched += 1 }
             fallback[index] = matched

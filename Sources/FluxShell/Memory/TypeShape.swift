@@ -181,6 +181,7 @@ final class TypeShape: @unchecked Sendable {
     /// `a == b` when the type is `Equatable` (text: equal bytes), else `nil`.
     func equalValue<T>(_ a: T, _ b: T) -> Bool? {
         guard let equal else { return nil }
+        // NB: the addresses of two `T`s, lent for the call only, as in ``sameValue(_:_:)``.
         return withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in equal(a, b) } }
     }
 
@@ -283,6 +284,8 @@ final class TypeShape: @unchecked Sendable {
         return complete ? fields : nil
     }
 
+    /// NB: each closure is made for `T` only when `T` is that text type, and is handed
+    /// addresses of `T`s only, as the initializer's closures are.
     private static func textEquality<T>(of type: T.Type) -> ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)? {
         func text<Text>(_: Text.Type, _ string: @escaping (Text) -> String) -> (UnsafeRawPointer, UnsafeRawPointer) ->
             Bool

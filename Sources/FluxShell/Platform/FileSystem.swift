@@ -35,6 +35,8 @@
         }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            // NB: `read` writes at most `chunk.count` bytes into the chunk's own buffer, lent for
+            // the call only.
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else {
@@ -141,10 +143,10 @@
         return (found.sorted(), problems.sorted { $0.path < $1.path })
     }
 
-    private struct ListingFailure: Error { let code: Int32 }
+    package struct ListingFailure: Error { package let code: Int32 }
 
     /// The names in `folder` (`.` and `..` left out), or the `errno` of the failure.
-    private static func names(in folder: String) -> Result<[String], ListingFailure> {
+    package static func names(in folder: String) -> Result<[String], ListingFailure> {
         guard let directory = opendir(folder) else { return .failure(ListingFailure(code: errno)) }
         defer { closedir(directory) }
         var names: [String] = []

@@ -205,17 +205,7 @@ enum ChildProcess {
         // NB: the files are removed by name, taken from the folder itself: a file made while
         // they are removed is taken in the next round.
         for _ in 0..<3 {
-            guard let directory = opendir(folder) else { return }
-            var names: [String] = []
-            while let entry = readdir(directory) {
-                // NB: `d_name` is a fixed array of bytes ended by a zero, valid until the next
-                // `readdir` of this directory: read here, at once, up to the zero.
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name != ".", name != ".." { names.append(name) }
-            }
-            closedir(directory)
+            guard case .success(let names) = FileSystem.names(in: folder) else { return }
             for name in names { unlink(folder + "/" + name) }
             if rmdir(folder) == 0 || errno == ENOENT { return }
         }
