@@ -13,7 +13,8 @@ run: deps
 ## test: the lint, a build with no compiler warning in the project's own code, every unit and end-to-end test (the attach tests against a real
 ## app process), replay Scenarios/ with `fluxsh test`, then build and
 ## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive the packages in Examples/, users' own
-## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); build the API docs
+## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); build the README's
+## own package against a clone of this repository (Scripts/test-readme-package.sh); build the API docs
 test: deps lint
 	@log=$$(mktemp); { $(SWIFT) build --build-tests 2>&1; echo $$? >$$log.status; } | tee $$log; \
 	status=$$(cat $$log.status); rm -f $$log.status; \
@@ -26,6 +27,7 @@ test: deps lint
 	.build/debug/fluxsh test Scenarios
 	Scripts/explore-builtins.sh .build/debug/fluxsh
 	Scripts/test-example.sh
+	Scripts/test-readme-package.sh
 	$(MAKE) --no-print-directory docs
 
 ## deps: install what the build needs (libedit-dev; tmux and python3 for the terminal and attach tests) when missing
