@@ -14,7 +14,8 @@ run: deps
 ## app process), replay Scenarios/ with `fluxsh test`, then build and
 ## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive the packages in Examples/, users' own
 ## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); build the README's
-## own package against a clone of this repository (Scripts/test-readme-package.sh); build the API docs
+## own package against a clone of this repository (Scripts/test-readme-package.sh); run the sessions the
+## documentation shows (Tests/Docs/docs_test.py); build the API docs
 test: deps lint
 	@log=$$(mktemp); { $(SWIFT) build --build-tests 2>&1; echo $$? >$$log.status; } | tee $$log; \
 	status=$$(cat $$log.status); rm -f $$log.status; \
@@ -27,6 +28,7 @@ test: deps lint
 	.build/debug/fluxsh test Scenarios
 	Scripts/explore-builtins.sh .build/debug/fluxsh
 	Scripts/test-example.sh
+	python3 Tests/Docs/docs_test.py --require fluxsh --require syncupsh .build/debug .build/examples/debug
 	Scripts/test-readme-package.sh
 	$(MAKE) --no-print-directory docs
 

@@ -246,6 +246,21 @@ struct ExplorerTests {
         #expect(throws: ShellError.self) { try Explorer(catalog: .builtIn, options: options) }
     }
 
+    /// The report counts a run's actions once: "3 actions in 1 run" is shrunk from 3 steps, not
+    /// from those and the step that seeds the run's random numbers.
+    @Test func theShrunkRunCountsTheActionsTheReportCounts() throws {
+        var options = Explorer.Options(stores: ["counter"], seed: 9)
+        options.invariants = ["count < 40"]
+        let report = try Explorer(catalog: .builtIn, options: options).explore()
+        let failure = try #require(report.failure)
+        #expect(report.runs == 1)
+        #expect(failure.originalSteps == report.actions)
+        #expect(failure.commands.count == report.actions + 1)
+        #expect(
+            Renderer().report(report, options: options, seconds: 1, savedTo: nil).contains(
+                "shrunk from \(report.actions) steps to 1:"))
+    }
+
     @Test func aRefusedActionThatChangedTheStateIsCaught() throws {
         let report = try explore(["leakyRefusal"])
         let failure = try #require(report.failure)

@@ -130,6 +130,10 @@ import Dispatch
         public var scenario: String
         /// What each minimal step printed.
         public var minimalOutputs: [StepOutput]
+
+        /// How many steps the run had up to the failure, as the report counts actions: the step
+        /// that seeds the run's random numbers is none of them.
+        public var originalSteps: Int { commands.count { !$0.isSeed } }
     }
 
     /// How often each action case was generated, refused and changed a state.

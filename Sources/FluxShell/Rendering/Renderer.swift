@@ -460,7 +460,7 @@ extension Renderer {
             failed["check"] = .string(failure.check.description)
             failed["message"] = .string(failure.message)
             if failure.check != .trap, !failure.commands.isEmpty { failed["run"] = .int(failure.run + 1) }
-            failed["shrunkFrom"] = .int(failure.commands.count)
+            failed["shrunkFrom"] = .int(failure.originalSteps)
             failed["minimal"] = .array(
                 zip(failure.minimal, failure.minimalOutputs).map { step, output in
                     // NB: a dispatch is its action; a step of the clock, its command (`advance`).
@@ -519,7 +519,7 @@ extension Renderer {
             lines.append("  " + failure.message)
             if !initially {
                 lines.append(
-                    "shrunk from \(failure.commands.count) step\(failure.commands.count == 1 ? "" : "s") to \(failure.minimal.count):"
+                    "shrunk from \(failure.originalSteps) step\(failure.originalSteps == 1 ? "" : "s") to \(failure.minimal.count):"
                 )
             }
             for (step, printed) in zip(failure.minimal, failure.minimalOutputs) {
