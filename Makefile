@@ -77,6 +77,14 @@ FORMATTED := Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift Example
 ## .build/plugins/Swift-DocC/outputs/*.doccarchive; any warning (a broken link) fails it
 docs: deps
 	$(SWIFT) package --disable-sandbox generate-documentation --target FluxCore --target FluxShell --warnings-as-errors
+	@# Every page of a module's documentation is one its overview lists: no engine type shows as API.
+	@for module in FluxCore FluxShell; do \
+		lower=$$(echo $$module | tr A-Z a-z); overview=Sources/$$module/$$module.docc/$$module.md; \
+		for page in .build/plugins/Swift-DocC/outputs/$$module.doccarchive/data/documentation/$$lower/*.json; do \
+			name=$$(basename $$page .json); \
+			grep -qiE "^- (\`\`$$name\`\`|<doc:$$name>)" $$overview || { echo "error: $$module's documentation shows '$$name', which $$overview does not list"; exit 1; }; \
+		done; \
+	done
 
 ## format: rewrite the Swift files as .swift-format lays them out
 format:

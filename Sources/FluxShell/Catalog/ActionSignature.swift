@@ -1,4 +1,5 @@
 /// One case of a store's action enum as the shell shows it: `add(title: String)`.
+@_documentation(visibility: internal)
 public struct ActionSignature: Sendable, Equatable, CustomStringConvertible {
     public struct Parameter: Sendable, Equatable {
         /// The label, or `nil` for a positional parameter.

@@ -2,6 +2,7 @@ import FluxCore
 
 /// What travels on a session's one shared dispatcher: the action as typed, and the typed action
 /// for each loaded store that accepts it.
+@_documentation(visibility: internal)
 public struct SessionAction: Action {
     /// The action in command syntax, as announced (`=> searchResponse page: 1 ...`).
     public let invocation: ActionInvocation

@@ -77,6 +77,7 @@
 }
 
 /// `dispatch NAME ARG...`: an action's case name and its arguments, as typed.
+@_documentation(visibility: internal)
 public struct ActionInvocation: Sendable, Equatable, CustomStringConvertible {
     public struct Argument: Sendable, Equatable {
         public var label: String?

@@ -1,4 +1,5 @@
 /// One changed place between two states: a line of the shell's diff output.
+@_documentation(visibility: internal)
 public struct DiffEntry: Sendable, Equatable {
     public enum Operation: String, Sendable {
         /// `~ PATH: OLD -> NEW`

@@ -13,6 +13,7 @@
 /// ~ status: "idle" -> {"loading":{"since":"2026-11-22T10:00:00Z"}}
 /// + tags[0]: "new"
 /// ```
+@_documentation(visibility: internal)
 public final class ValueDiffer {
     /// The entries found so far, in the state's order.
     public internal(set) var entries: [DiffEntry] = []

@@ -13,6 +13,7 @@
 ///
 /// NB: not `Synchronization.Mutex`: on Linux it waits on a futex, which the thread sanitizer
 /// does not see, so every access to a value it guards is reported as a race (`make tsan`).
+@_documentation(visibility: internal)
 public final class LockedValue<Value>: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: `value` is only touched between `lock` and `unlock` of
     // `mutex`, which lives on the heap (its address never moves) and is never reassigned.

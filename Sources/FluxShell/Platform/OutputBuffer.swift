@@ -9,6 +9,7 @@
 /// An `[UInt8]` would do the same job, but each of its appends asks the runtime whether the
 /// storage is shared; a diff line takes a dozen appends, and a piped script millions of lines.
 /// This buffer has one owner (it cannot be copied), so an append is a bounds check and a store.
+@_documentation(visibility: internal)
 public struct OutputBuffer: ~Copyable {
     // NB: the one raw allocation of the engine's output. Safe because the buffer cannot be
     // copied (no two owners of `base`), `count <= capacity` always holds, every write past

@@ -2,6 +2,7 @@ import OrderedCollections
 
 /// A JSON value, with object keys kept in the order they were written (a state's declaration
 /// order): what states, arguments and paths are made of in the shell.
+@_documentation(visibility: internal)
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -87,6 +88,7 @@ extension JSONValue {
 /// An `OrderedDictionary`: members keep the order they were written in (a state's declaration
 /// order), and a member is found by its key in constant time (a large object argument, a keyed
 /// decoding container, a path through a dictionary).
+@_documentation(visibility: internal)
 public struct JSONObject: Sendable, Hashable {
     private var ordered: OrderedDictionary<String, JSONValue>
 

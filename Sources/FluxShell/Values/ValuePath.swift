@@ -1,5 +1,6 @@
 /// A place in a state: `.` (the whole state), `count`, `todos[0].title`, `scores["alice"]`; in
 /// `expect`, `state` and `watch`, `todos[*].done` stands for every element's.
+@_documentation(visibility: internal)
 public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     public enum Segment: Sendable, Hashable {
         case key(String)
