@@ -41,7 +41,7 @@ case "$line" in
 esac
 sed -i "s|$url|$scratch/FluxShell|" "$app/Package.swift"
 
-echo "test-readme-package: building the README's package (cartsh) against $line"
+echo "test-readme-package: building the README's package (cartsh) against ${line#"${line%%[![:space:]]*}"}"
 swift build --package-path "$app" --product cartsh 2>&1 | grep -E 'error|warning: .*(deprecated|unknown)|Compiling cartsh|Build complete' || true
 cartsh=$app/.build/debug/cartsh
 [ -x "$cartsh" ] || { echo "test-readme-package: FAIL: cartsh did not build" >&2; exit 1; }
