@@ -3,7 +3,7 @@ SWIFT ?= swift
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps build release bench tsan fuzz format lint docs clean
+.PHONY: run test deps test-deps screenshots build release bench tsan fuzz format lint docs clean
 
 ## run: build fluxsh (release) and start it; pass arguments with ARGS="--store counter"
 run: deps
@@ -11,12 +11,12 @@ run: deps
 	.build/release/fluxsh $(ARGS)
 
 ## test: the lint, a build with no compiler warning in the project's own code, every unit and end-to-end test (the attach tests against a real
-## app process), replay Scenarios/ with `fluxsh test`, then build and
+## app process, the devtools page in headless Chromium), replay Scenarios/ with `fluxsh test`, then build and
 ## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive the packages in Examples/, users' own
 ## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); build the README's
 ## own package against a clone of this repository (Scripts/test-readme-package.sh); run the sessions the
 ## documentation shows (Tests/Docs/docs_test.py); build the API docs
-test: deps lint
+test: deps test-deps lint
 	@log=$$(mktemp); { $(SWIFT) build --build-tests 2>&1; echo $$? >$$log.status; } | tee $$log; \
 	status=$$(cat $$log.status); rm -f $$log.status; \
 	warnings=$$(grep -E '(Sources|Tests)/[^:]*:[0-9]+:[0-9]+: warning:' $$log | grep -v '/\.build/'); rm -f $$log; \
@@ -25,6 +25,7 @@ test: deps lint
 	$(SWIFT) test --skip-build
 	Tests/Terminal/interactive.sh .build/debug/fluxsh
 	python3 Tests/Attach/attach_test.py .build/debug/fluxsh .build/debug/attach-demo
+	python3 Tests/Web/web_test.py .build/debug/fluxsh .build/debug/attach-demo
 	.build/debug/fluxsh test Scenarios
 	Scripts/explore-builtins.sh .build/debug/fluxsh
 	Scripts/test-example.sh
@@ -42,6 +43,26 @@ deps:
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+
+## test-deps: what the browser tests need, installed when missing: Chromium, its driver and
+## PyPI's selenium
+test-deps:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v chromedriver >/dev/null 2>&1 || missing="$$missing chromium-driver"; \
+	command -v pip3 >/dev/null 2>&1 || python3 -m pip --version >/dev/null 2>&1 || missing="$$missing python3-pip"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi; \
+	python3 -c 'import selenium' 2>/dev/null || { echo "installing: selenium (PyPI)"; \
+		python3 -m pip install -q selenium 2>/dev/null || python3 -m pip install -q --break-system-packages selenium; }
+
+## screenshots: the devtools page on a session, as docs/images/devtools.png (the README shows it)
+screenshots: deps test-deps
+	$(SWIFT) build --product fluxsh
+	$(SWIFT) build --product attach-demo
+	FLUXSH_SCREENSHOT=docs/images/devtools.png python3 Tests/Web/web_test.py .build/debug/fluxsh .build/debug/attach-demo test_page
 
 build: deps
 	$(SWIFT) build

@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "FluxShellCommand", targets: ["FluxShellCommand"]),
         // What an app links in its debug build to be attached to; the only product with NIO.
         .library(name: "FluxShellAgent", targets: ["FluxShellAgent"]),
+        // The devtools page (`web`, `attach NAME --web`): a user's shell that links it passes
+        // `page: WebPage.self` to `FluxShellMain.run`; one that does not builds without it.
+        .library(name: "FluxShellWeb", targets: ["FluxShellWeb"]),
         // What a feature that reads swift-dependencies links to be pinned to the session's
         // environment (`catalog.pinningDependencies()`); the only product with swift-dependencies.
         .library(name: "FluxShellDependencies", targets: ["FluxShellDependencies"]),
@@ -72,6 +75,18 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
 
+        // The devtools page in the browser (`fluxsh web`, `fluxsh attach NAME --web`): a loopback
+        // HTTP and WebSocket server on swift-nio that serves the page (plain HTML, CSS and
+        // JavaScript, embedded in the binary) and speaks the attach protocol to it.
+        .target(
+            name: "FluxShellWeb",
+            dependencies: [
+                "FluxShell", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/page.css"), .embedInCode("Page/page.js")]),
+
         // swift-dependencies' values (`date`, `uuid`, the clocks, the random generator, calendar, time
         // zone and locale) set from the session's environment around every command (`pinningDependencies()`).
         .target(
@@ -100,7 +115,7 @@ let package = Package(
                 "FluxShell", "FluxShellTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(name: "fluxsh", dependencies: ["FluxShellCommand", "FluxStores"]),
+        .executableTarget(name: "fluxsh", dependencies: ["FluxShellCommand", "FluxShellWeb", "FluxStores"]),
 
         // A user's shell with planted bugs, for the end-to-end tests of `explore` (not a product).
         .executableTarget(

@@ -7,6 +7,9 @@ struct AttachMode {
     let app: String?
     let list: Bool
     let common: CommonOptions
+    /// `--web`: the devtools page on the app, in a browser, instead of a session here.
+    var web = false
+    var port: Int?
 
     func run() -> Int32 {
         let streams = StandardStreams.shared
@@ -39,6 +42,10 @@ struct AttachMode {
         } catch {
             streams.err(Diagnostic(.usage, error.message, hint: error.hint))
             return 2
+        }
+        if web {
+            guard let page = FluxShellMain.page else { return WebMode.missing(ProgramName.current) }
+            return WebMode.serve(AttachRelay(path: path), port: port, with: page)
         }
         var hello = AttachWire.Hello()
         hello.format = common.format

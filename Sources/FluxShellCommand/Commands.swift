@@ -60,7 +60,7 @@ struct Fluxsh: ParsableCommand {
                 Exit status: 0 success, 1 a command or scenario failed, 2 usage error.
                 """,
             version: FluxshVersion.text,
-            subcommands: [Shell.self, Stores.self, Run.self, Test.self, Explore.self, Attach.self],
+            subcommands: [Shell.self, Stores.self, Run.self, Test.self, Explore.self, Attach.self, Web.self],
             defaultSubcommand: Shell.self)
     }
 }
@@ -86,10 +86,44 @@ struct Attach: ParsableCommand {
     @Flag(help: "List the running apps that can be attached.")
     var list = false
 
+    @Flag(
+        help: .init(
+            "Serve the devtools page on the app, in a browser, instead of a session here.",
+            visibility: FluxShellMain.page == nil ? .private : .default))
+    var web = false
+
+    @Option(
+        help: .init(
+            "With --web: the port to listen on, on 127.0.0.1 (default: a free one).",
+            visibility: FluxShellMain.page == nil ? .private : .default))
+    var port: Int?
+
     @OptionGroup var common: CommonOptions
 
     @Argument(help: "The app's name, or its socket's path (default: the one app running).")
     var app: String?
+}
+
+struct Web: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            abstract: "The devtools page in a browser, on a session of this shell's stores.",
+            discussion: """
+                Serves http://127.0.0.1:PORT/?token=TOKEN (printed) until interrupted: a timeline, an \
+                inspector, the state as a tree, time travel and the command line, all commands of one session.
+                """,
+            shouldDisplay: FluxShellMain.page != nil)
+    }
+
+    @Option(help: "Load this store first (repeat for several).")
+    var store: [String] = []
+
+    @Option(help: "The port to listen on, on 127.0.0.1 (default: a free one).")
+    var port: Int?
+
+    func validate() throws {
+        if let port, !(1...65_535).contains(port) { throw ValidationError("--port takes 1 to 65535, not \(port)") }
+    }
 }
 
 struct Stores: ParsableCommand {

@@ -19,10 +19,14 @@ public enum FluxShellMain {
     /// - Parameters:
     ///   - catalog: the stores the shell can load.
     ///   - version: your shell's own version, for `--version` (`notesh 1.2 (FluxShell 0.1.0)`).
+    ///   - page: the devtools page's server, `WebPage.self` from the FluxShellWeb product, for
+    ///     `web` and `attach NAME --web`; without it the shell builds without that server.
     ///   - arguments: the command line after the program's name.
     public static func run(
-        catalog: StoreCatalog, version: String? = nil, arguments: [String] = Array(CommandLine.arguments.dropFirst())
+        catalog: StoreCatalog, version: String? = nil, page: (any PageServing.Type)? = nil,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) -> Never {
+        Self.page = page
         Platform.ignoreBrokenPipe()
         ChildProcess.endWithParent()
         FluxshVersion.application = version
@@ -67,7 +71,12 @@ public enum FluxShellMain {
         case let explore as Explore:
             return ExploreMode(catalog: catalog, options: explore).run()
         case let attach as Attach:
-            return AttachMode(app: attach.app, list: attach.list, common: attach.common).run()
+            return AttachMode(
+                app: attach.app, list: attach.list, common: attach.common, web: attach.web, port: attach.port
+            )
+            .run()
+        case let web as Web:
+            return WebMode(catalog: catalog, stores: web.store, port: web.port).run()
         default:
             // NB: `help test`, `test --help` and `run --help` come back as ArgumentParser's own
             // help command, which prints the help of the subcommand asked for.
@@ -80,6 +89,12 @@ public enum FluxShellMain {
             }
         }
     }
+
+    /// The page's server the shell was given (`web`).
+    ///
+    /// NB: nonisolated(unsafe) is safe: set once by the main thread before the command line is
+    /// parsed, and only read after.
+    nonisolated(unsafe) static var page: (any PageServing.Type)?
 
     /// Prints a parse error (status 2) or a clean exit such as `--help` (status 0).
     static func report(_ error: any Error) -> Int32 {

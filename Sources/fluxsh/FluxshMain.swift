@@ -1,9 +1,10 @@
 import FluxShellCommand
+import FluxShellWeb
 import FluxStores
 
 @main
 enum FluxshMain {
     static func main() {
-        FluxShellMain.run(catalog: .builtIn)
+        FluxShellMain.run(catalog: .builtIn, page: WebPage.self)
     }
 }

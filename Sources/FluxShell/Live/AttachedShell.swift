@@ -45,7 +45,26 @@
         self.maximumLineLength = maximumLineLength
         let printed = PrintedLines()
         self.printed = printed
-        printer = Printer(
+        printer = Self.printer(into: printed)
+    }
+
+    /// A shell on a session of local stores (the devtools page of `fluxsh web`): the same
+    /// protocol, without an app.
+    ///
+    /// - Parameters:
+    ///   - session: the session it runs commands on; one shell at a time.
+    ///   - name: what `attached` names.
+    public init(session: Session, name: String, maximumLineLength: Int = LineReader.maximumLineLength) {
+        self.session = session
+        self.name = name
+        self.maximumLineLength = maximumLineLength
+        let printed = PrintedLines()
+        self.printed = printed
+        printer = Self.printer(into: printed)
+    }
+
+    private static func printer(into printed: PrintedLines) -> Printer {
+        Printer(
             renderer: Renderer(format: .json),
             streams: .lines(
                 standardOutput: { printed.lines.append((false, $0)) },

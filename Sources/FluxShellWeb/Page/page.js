@@ -1,0 +1,510 @@
+"use strict";
+// The devtools page: a tab of a fluxsh session. Everything it does is a command of the session,
+// sent over the attach protocol (one JSON line each way); it draws what the answers say.
+
+const $ = (role) => document.querySelector(`[data-role="${role}"]`);
+const token = new URLSearchParams(location.search).get("token") || "";
+const ROW = 22;
+
+const page = {
+  socket: null,
+  /** Commands sent and not yet answered with `done`: each collects its output objects. */
+  waiting: [],
+  completing: null,
+  /** `history`'s steps, oldest first: {number, action, undone, followUps?}. */
+  steps: [],
+  /** What the page saw of each step: its changes, follow-ups and the state after it. */
+  seen: new Map(),
+  selected: null,
+  state: undefined,
+  prompt: "> ",
+};
+
+// MARK: - The wire
+
+function connect() {
+  const socket = new WebSocket(`ws://${location.host}/socket?token=${encodeURIComponent(token)}`);
+  page.socket = socket;
+  socket.onopen = () => {
+    socket.send(JSON.stringify({ fluxsh: 1, format: "json", colors: false, interactive: false, file: "<web>" }));
+  };
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onclose = () => ended(page.endReason || "the session ended (the shell that served this page stopped)");
+}
+
+function receive(frame) {
+  if ("attached" in frame) {
+    page.prompt = frame.prompt;
+    page.name = frame.attached;
+    showPrompt();
+    refresh();
+  } else if ("out" in frame || "err" in frame) {
+    const text = frame.out ?? frame.err;
+    let object;
+    try { object = JSON.parse(text); } catch { object = { text }; }
+    if (page.waiting.length) page.waiting[0].objects.push(object);
+  } else if ("app" in frame) {
+    let object;
+    try { object = JSON.parse(frame.app); } catch { object = { text: frame.app }; }
+    appStep(object);
+  } else if ("done" in frame) {
+    page.prompt = frame.prompt;
+    showPrompt();
+    const command = page.waiting.shift();
+    if (command) command.resolve({ objects: command.objects, failed: frame.failed });
+  } else if ("completions" in frame) {
+    const completing = page.completing;
+    page.completing = null;
+    if (completing) completing(frame);
+  } else if ("bye" in frame) {
+    page.endReason = frame.bye;
+  }
+}
+
+/** Runs a command line of the session; resolves with its output objects once it is done. */
+function run(line) {
+  return new Promise((resolve) => {
+    if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return resolve({ objects: [], failed: true });
+    page.waiting.push({ objects: [], resolve });
+    page.socket.send(line);
+  });
+}
+
+function complete(text) {
+  return new Promise((resolve) => {
+    page.completing = resolve;
+    page.socket.send(JSON.stringify({ complete: text }));
+  });
+}
+
+function ended(reason) {
+  const box = $("ended");
+  box.textContent = reason;
+  box.hidden = false;
+  $("command").disabled = true;
+}
+
+// MARK: - Commands typed, and what they print
+
+/** What changes state: after it, the timeline and the tree are read again. */
+const STEP_COMMANDS = new Set(["dispatch", "undo", "redo", "reset", "advance", "load", "use", "cancel"]);
+
+async function submit(line) {
+  if (!line.trim()) return;
+  showError(null);
+  const result = await run(line);
+  print(line, result.objects);
+  const errors = result.objects.filter((object) => "error" in object);
+  if (errors.length) showError(errors.map((object) => `error: ${object.error}`).join("\n"));
+  const made = result.objects.find((object) => object.changes || object.followUps);
+  const word = line.trim().replace(/^!\s*/, "").split(/\s+/)[0];
+  if (STEP_COMMANDS.has(word) || made) await refresh(made);
+}
+
+function print(line, objects) {
+  const output = $("output");
+  const block = document.createElement("div");
+  const command = document.createElement("div");
+  command.className = "command";
+  command.textContent = page.prompt + line;
+  block.append(command);
+  for (const object of objects) block.append(...rendered(object));
+  output.append(block);
+  while (output.childElementCount > 200) output.firstElementChild.remove();
+  output.scrollTop = output.scrollHeight;
+}
+
+/** An output object as the shell's text would show it. */
+function rendered(object) {
+  const lines = [];
+  const text = (content, className) => {
+    const element = document.createElement("div");
+    if (className) element.className = className;
+    element.textContent = content;
+    lines.push(element);
+  };
+  if ("error" in object) text(`error: ${object.error}`, "op-remove");
+  else if (object.changes || object.followUps) lines.push(...diffLines(object));
+  else if ("text" in object) text(object.text);
+  else if (object.command === "state") text(JSON.stringify(object.value, null, 2));
+  else if (object.actions) object.actions.forEach((action) => text(action));
+  else if (object.stores) object.stores.forEach((store) => text(`${store.name}  ${store.summary}`));
+  else if (object.history) object.history.forEach((step) => text(`${step.number}  ${step.action}${step.undone ? " (undone)" : ""}`));
+  else if (object.steps) object.steps.forEach((step) => lines.push(...whyStep(step)));
+  else if (object.watches) object.watches.forEach((path) => text(path));
+  else if (object.file) text(`saved to ${object.file}`);
+  else if (Object.keys(object).some((key) => !["line", "command", "store", "alias"].includes(key))) {
+    text(JSON.stringify(object));
+  }
+  return lines;
+}
+
+const compact = (value) => JSON.stringify(value);
+
+function changeLine(change) {
+  const element = document.createElement("div");
+  if (change.op === "+") {
+    element.className = "op-add";
+    element.textContent = `+ ${change.path}: ${compact(change.new)}`;
+  } else if (change.op === "-") {
+    element.className = "op-remove";
+    element.textContent = `- ${change.path}: ${compact(change.old)}`;
+  } else {
+    element.className = "op-change";
+    element.textContent = `~ ${change.path}: ${compact(change.old)} -> ${compact(change.new)}`;
+  }
+  return element;
+}
+
+/** A step's diff lines: its own changes, then each follow-up (`=> ACTION`) with its own. */
+function diffLines(object) {
+  const lines = (object.changes || []).map(changeLine);
+  if (object.changes && !object.changes.length && !object.followUps) {
+    const none = document.createElement("div");
+    none.className = "dim";
+    none.textContent = "(no changes)";
+    lines.push(none);
+  }
+  for (const followUp of object.followUps || []) {
+    const head = document.createElement("div");
+    head.className = "op-follow";
+    head.textContent = `=> ${followUp.action}`;
+    lines.push(head, ...(followUp.changes || []).map(changeLine));
+  }
+  return lines;
+}
+
+function whyStep(step) {
+  const head = document.createElement("div");
+  head.textContent = `${step.number}  ${step.action}`;
+  return [head, ...(step.changes || []).map(changeLine)];
+}
+
+function showError(message) {
+  const box = $("error");
+  box.hidden = !message;
+  box.textContent = message || "";
+}
+
+function showPrompt() {
+  $("prompt").textContent = page.prompt.trim() || ">";
+  const store = page.prompt.replace(/>\s*$/, "");
+  $("session").textContent = store && store !== page.name ? `${page.name} · ${store}` : page.name;
+  document.title = $("session").textContent;
+}
+
+// MARK: - The timeline
+
+/** Reads the history and the state again; `made` is what the command just run printed. */
+async function refresh(made) {
+  const [history, state] = await Promise.all([run("history"), run("state")]);
+  const listing = history.objects.find((object) => object.history);
+  const before = new Set(page.steps.map((step) => step.number));
+  page.steps = listing ? listing.history : [];
+  const value = state.objects.find((object) => object.command === "state");
+  page.state = value ? value.value : undefined;
+  const fresh = page.steps.filter((step) => !before.has(step.number));
+  if (made && fresh.length === 1) {
+    page.seen.set(fresh[0].number, { changes: made.changes || [], followUps: made.followUps || [], state: page.state });
+  }
+  const current = currentStep();
+  if (current && page.seen.has(current.number)) page.seen.get(current.number).state = page.state;
+  if (fresh.length) page.selected = fresh[fresh.length - 1].number;
+  drawTimeline(fresh.length > 0);
+  drawTree();
+  inspect(page.selected);
+}
+
+function appStep(object) {
+  // An action of the app (attached): it is a step of the history; read it again.
+  refresh(object.changes || object.followUps ? object : undefined);
+}
+
+/** The step the stores are at: the last one not undone. */
+function currentStep() {
+  const done = page.steps.filter((step) => !step.undone);
+  return done[done.length - 1];
+}
+
+function visibleSteps() {
+  const filter = $("filter").value.trim().toLowerCase();
+  if (!filter) return page.steps;
+  return page.steps.filter((step) => {
+    if (step.action.toLowerCase().includes(filter)) return true;
+    const seen = page.seen.get(step.number);
+    const changes = seen ? [...seen.changes, ...seen.followUps.flatMap((followUp) => followUp.changes || [])] : [];
+    return changes.some((change) => change.path.toLowerCase().startsWith(filter));
+  });
+}
+
+/** Draws only the rows in view: a timeline of 100,000 steps scrolls as one of ten. */
+function drawTimeline(scrollToEnd) {
+  const timeline = $("timeline");
+  const steps = visibleSteps();
+  timeline.querySelector(".spacer").style.height = `${steps.length * ROW}px`;
+  if (scrollToEnd) timeline.scrollTop = timeline.scrollHeight;
+  const first = Math.max(0, Math.floor(timeline.scrollTop / ROW) - 5);
+  const last = Math.min(steps.length, first + Math.ceil(timeline.clientHeight / ROW) + 10);
+  const current = currentStep();
+  for (const row of [...timeline.querySelectorAll(".step")]) row.remove();
+  const rows = document.createDocumentFragment();
+  for (let index = first; index < last; index++) {
+    const step = steps[index];
+    const row = document.createElement("div");
+    row.className = "step";
+    row.dataset.step = step.number;
+    row.style.top = `${index * ROW}px`;
+    if (step.undone) row.classList.add("undone");
+    if (current && step.number === current.number) row.classList.add("current");
+    if (step.number === page.selected) row.classList.add("selected");
+    const number = document.createElement("span");
+    number.className = "number";
+    number.textContent = step.number;
+    const origin = document.createElement("span");
+    origin.className = "origin";
+    origin.textContent = step.app ? "<=" : ">";
+    const action = document.createElement("span");
+    action.textContent = step.action;
+    row.append(number, origin, action);
+    row.title = step.action;
+    rows.append(row);
+  }
+  timeline.append(rows);
+  const slider = $("slider");
+  slider.max = page.steps.length;
+  slider.value = page.steps.filter((step) => !step.undone).length;
+  $("jump").disabled = page.selected == null;
+}
+
+function select(number) {
+  page.selected = number;
+  drawTimeline(false);
+  inspect(number);
+}
+
+function inspect(number) {
+  const inspector = $("inspector");
+  inspector.replaceChildren();
+  const step = page.steps.find((candidate) => candidate.number === number);
+  if (!step) {
+    const hint = document.createElement("p");
+    hint.className = "dim";
+    hint.textContent = "Select a step.";
+    inspector.append(hint);
+    return;
+  }
+  const section = (title, ...content) => {
+    const heading = document.createElement("h3");
+    heading.textContent = title;
+    inspector.append(heading, ...content);
+  };
+  const action = document.createElement("div");
+  action.textContent = `${step.number}  ${step.action}${step.undone ? " (undone)" : ""}`;
+  section("Action", action);
+  const seen = page.seen.get(number);
+  if (!seen) {
+    const note = document.createElement("div");
+    note.className = "dim";
+    note.textContent = "This step ran before the page opened: jump to it to see its state.";
+    section("Diff", note);
+    return;
+  }
+  const diff = document.createElement("div");
+  diff.className = "diff";
+  diff.append(...diffLines({ changes: seen.changes, followUps: seen.followUps }));
+  section("Diff", diff);
+  const state = document.createElement("pre");
+  state.className = "diff";
+  state.textContent = seen.state === undefined ? "" : JSON.stringify(seen.state, null, 2);
+  section("State after", state);
+}
+
+/** Undoes or redoes to the selected step (or to position `position` of the slider). */
+async function jump(target) {
+  const done = page.steps.filter((step) => !step.undone);
+  const position = typeof target === "number" ? target : page.steps.findIndex((step) => step.number === page.selected) + 1;
+  if (position <= 0 && typeof target !== "number") return;
+  const count = position - done.length;
+  if (count < 0) await submit(`undo ${-count}`);
+  else if (count > 0) await submit(`redo ${count}`);
+}
+
+// MARK: - The state tree
+
+/** How the shell writes the path of a member: `todos[0].title`, `budget["two words"]`. */
+function childPath(parent, key) {
+  if (typeof key === "number") return `${parent === "." ? "" : parent}[${key}]`;
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) return parent === "." ? key : `${parent}.${key}`;
+  return `${parent === "." ? "" : parent}[${JSON.stringify(key)}]`;
+}
+
+function drawTree() {
+  const tree = $("state-tree");
+  tree.replaceChildren();
+  if (page.state === undefined) return;
+  tree.append(node(".", "state", page.state, 0));
+  searchTree();
+}
+
+function tools(path) {
+  const box = document.createElement("span");
+  box.className = "tools";
+  const copy = document.createElement("button");
+  copy.textContent = "copy";
+  copy.title = `Copy the path ${path}`;
+  copy.dataset.action = "copy";
+  copy.onclick = (event) => {
+    event.preventDefault();
+    navigator.clipboard?.writeText(path);
+  };
+  const pin = document.createElement("button");
+  pin.textContent = "watch";
+  pin.title = `watch ${path}: print only the changes under it`;
+  pin.dataset.action = "watch";
+  pin.onclick = (event) => {
+    event.preventDefault();
+    submit(`watch ${path}`);
+  };
+  box.append(copy, pin);
+  return box;
+}
+
+/** A value of the tree: objects and arrays fold, and their members are drawn when first opened. */
+function node(path, key, value, depth) {
+  const label = document.createElement("span");
+  label.className = "key";
+  label.textContent = key;
+  if (value !== null && typeof value === "object") {
+    const details = document.createElement("details");
+    details.dataset.path = path;
+    const summary = document.createElement("summary");
+    const size = Array.isArray(value) ? `[${value.length}]` : `{${Object.keys(value).length}}`;
+    const count = document.createElement("span");
+    count.className = "dim";
+    count.textContent = size;
+    summary.append(label, " ", count, " ", tools(path));
+    details.append(summary);
+    let drawn = false;
+    const drawMembers = () => {
+      if (drawn) return;
+      drawn = true;
+      const entries = Array.isArray(value) ? value.map((member, index) => [index, member]) : Object.entries(value);
+      for (const [name, member] of entries) {
+        details.append(node(childPath(path, name), Array.isArray(value) ? `[${name}]` : name, member, depth + 1));
+      }
+    };
+    details.addEventListener("toggle", () => details.open && drawMembers());
+    if (depth < 3 && (Array.isArray(value) ? value.length : Object.keys(value).length) <= 100) {
+      details.open = true;
+      drawMembers();
+    }
+    return details;
+  }
+  const row = document.createElement("div");
+  row.className = "node";
+  row.dataset.path = path;
+  const shown = document.createElement("span");
+  shown.className = "value";
+  shown.textContent = compact(value);
+  shown.title = `why ${path}: the steps that made this value`;
+  shown.onclick = () => submit(`why ${path}`);
+  row.append(label, shown, tools(path));
+  return row;
+}
+
+/** Marks the values whose key, path or printed value holds the search, and opens the way to them. */
+function searchTree() {
+  const query = $("tree-search").value.trim().toLowerCase();
+  const tree = $("state-tree");
+  for (const marked of tree.querySelectorAll(".match")) marked.classList.remove("match");
+  if (!query || page.state === undefined) return;
+  const found = [];
+  const visit = (path, value) => {
+    const text = value !== null && typeof value === "object" ? "" : compact(value).toLowerCase();
+    if (path.toLowerCase().includes(query) || text.includes(query)) found.push(path);
+    if (found.length >= 500 || value === null || typeof value !== "object") return;
+    const entries = Array.isArray(value) ? value.map((member, index) => [index, member]) : Object.entries(value);
+    for (const [name, member] of entries) visit(childPath(path, name), member);
+  };
+  visit(".", page.state);
+  for (const path of found) reveal(path)?.classList.add("match");
+}
+
+/** Opens the folds on the way to `path`; returns its element. */
+function reveal(path) {
+  let element = $("state-tree").firstElementChild;
+  if (!element) return null;
+  const segments = [];
+  let value = page.state;
+  let current = ".";
+  while (current !== path && value !== null && typeof value === "object") {
+    const entries = Array.isArray(value) ? value.map((member, index) => [index, member]) : Object.entries(value);
+    const next = entries.find(([name]) => {
+      const candidate = childPath(current, name);
+      return path === candidate || path.startsWith(candidate + ".") || path.startsWith(candidate + "[");
+    });
+    if (!next) return null;
+    current = childPath(current, next[0]);
+    value = next[1];
+    segments.push(current);
+  }
+  for (const segment of segments) {
+    if (element.tagName === "DETAILS" && !element.open) element.open = true;
+    element = [...element.children].find((child) => child.dataset.path === segment);
+    if (!element) return null;
+  }
+  return element;
+}
+
+// MARK: - Input
+
+function setUp() {
+  const command = $("command");
+  const history = [];
+  let recalled = 0;
+  command.addEventListener("keydown", async (event) => {
+    if (event.key === "Enter") {
+      const line = command.value;
+      command.value = "";
+      $("completions").hidden = true;
+      if (line.trim()) history.push(line);
+      recalled = history.length;
+      await submit(line);
+    } else if (event.key === "Tab") {
+      event.preventDefault();
+      const before = command.value.slice(0, command.selectionStart);
+      const answer = await complete(before);
+      const candidates = answer.completions || [];
+      const shown = $("completions");
+      if (candidates.length === 1) {
+        command.value = before.slice(0, before.length - answer.word.length) + candidates[0] +
+          command.value.slice(before.length);
+        shown.hidden = true;
+      } else {
+        shown.textContent = candidates.join("  ");
+        shown.hidden = candidates.length === 0;
+      }
+    } else if (event.key === "ArrowUp" && recalled > 0) {
+      event.preventDefault();
+      command.value = history[--recalled];
+    } else if (event.key === "ArrowDown" && recalled < history.length) {
+      event.preventDefault();
+      recalled++;
+      command.value = history[recalled] ?? "";
+    }
+  });
+  const timeline = $("timeline");
+  timeline.addEventListener("scroll", () => requestAnimationFrame(() => drawTimeline(false)));
+  timeline.addEventListener("click", (event) => {
+    const row = event.target.closest(".step");
+    if (row) select(Number(row.dataset.step));
+  });
+  $("filter").addEventListener("input", () => drawTimeline(false));
+  $("tree-search").addEventListener("input", searchTree);
+  $("jump").addEventListener("click", () => jump());
+  $("slider").addEventListener("change", (event) => jump(Number(event.target.value)));
+  command.focus();
+  connect();
+}
+
+setUp();

@@ -1,0 +1,64 @@
+import Dispatch
+@_spi(Engine) import FluxShell
+import NIOCore
+
+/// The devtools page in a browser, for `FluxShellMain.run(catalog:page:)`: `fluxsh web` and
+/// `fluxsh attach NAME --web` serve it (reference: "Devtools in the browser").
+///
+/// ```swift
+/// import FluxShellCommand
+/// import FluxShellWeb
+///
+/// FluxShellMain.run(catalog: StoreCatalog([.counter, cart]), page: WebPage.self)
+/// ```
+public enum WebPage: PageServing {
+    public static func serve(
+        _ conversations: any PageConversations, port: Int?, ready: @escaping @Sendable (String) -> Void
+    ) throws(ShellError) {
+        let token = Self.token()
+        let page = Self.document
+        let listening = DispatchSemaphore(value: 0)
+        let outcome = Outcome()
+        Task {
+            do {
+                let actual = try await WebServer.listen(port: port ?? 0) { actual in
+                    WebServer(access: WebAccess(port: actual, token: token), page: page, conversations: conversations)
+                }
+                outcome.port = actual
+            } catch {
+                outcome.failure = "\(error)"
+            }
+            listening.signal()
+        }
+        listening.wait()
+        guard let actual = outcome.port else {
+            throw ShellError("cannot listen on 127.0.0.1:\(port ?? 0): \(outcome.failure ?? "unknown error")")
+        }
+        ready("http://127.0.0.1:\(actual)/?token=\(token)")
+        // NB: the server runs on its own threads until the process is interrupted.
+        while true { listening.wait() }
+    }
+
+    /// NB: @unchecked Sendable is safe: written by the task before it signals, read after the wait.
+    private final class Outcome: @unchecked Sendable {
+        var port: Int?
+        var failure: String?
+    }
+
+    /// 128 random bits, as 32 hexadecimal digits.
+    static func token() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let word = String(generator.next() as UInt32, radix: 16)
+            return String(repeating: "0", count: 8 - word.count) + word
+        }.joined()
+    }
+
+    /// The page: its HTML with its style and script in it, one document.
+    static let document: ByteBuffer = {
+        let html = String(decoding: PackageResources.index_html, as: UTF8.self)
+            .replacing("/*STYLE*/", with: String(decoding: PackageResources.page_css, as: UTF8.self))
+            .replacing("/*SCRIPT*/", with: String(decoding: PackageResources.page_js, as: UTF8.self))
+        return ByteBuffer(string: html)
+    }()
+}

@@ -1,0 +1,271 @@
+@_spi(Engine) import FluxShell
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// The page's server: HTTP and WebSocket on 127.0.0.1, on swift-nio. `GET /?token=TOKEN` is the
+/// page; `GET /socket?token=TOKEN` upgrades to the WebSocket a tab speaks the attach protocol
+/// on, one text message a line each way. Every request is checked first (``WebAccess``).
+///
+/// A tab's messages are taken one at a time: the next is read once the session answered the one
+/// before, so a tab that floods waits for itself and the server's memory stays bounded.
+struct WebServer: Sendable {
+    /// The largest message a tab may send; a larger one closes its socket (status 1009) and is not run.
+    static let maximumMessage = 1 << 20
+    /// How long a connection may take to make its request.
+    static let requestTime = TimeAmount.seconds(10)
+    /// At most this many connections at once; more are closed at once.
+    static let maximumConnections = 64
+
+    let access: WebAccess
+    let page: ByteBuffer
+    let conversations: any PageConversations
+
+    private enum Upgrade: Sendable {
+        case socket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
+        case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
+
+        func close() {
+            switch self {
+            case .socket(let channel): channel.channel.close(promise: nil)
+            case .http(let channel): channel.channel.close(promise: nil)
+            }
+        }
+    }
+
+    /// Listens on 127.0.0.1:`port` (0: a free one); returns the port and the task that serves.
+    static func listen(port: Int, make: @escaping @Sendable (Int) -> WebServer) async throws -> Int {
+        let bound = PortBox()
+        let channel: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never> = try await ServerBootstrap(
+            group: MultiThreadedEventLoopGroup.singleton
+        )
+        .serverChannelOption(.backlog, value: 64)
+        .bind(host: "127.0.0.1", port: port) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
+                    maxFrameSize: maximumMessage,
+                    shouldUpgrade: { channel, head in
+                        let decision = bound.server?.access.check(head) ?? .refused(.serviceUnavailable, "starting")
+                        if decision == .socket { return channel.eventLoop.makeSucceededFuture(HTTPHeaders()) }
+                        // NB: a refused upgrade is answered here: NIO's path for a request that
+                        // is not upgraded never sees one that asked to be.
+                        return refuse(channel, decision).flatMapThrowing { throw Refused() }
+                    },
+                    upgradePipelineHandler: { channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(
+                                NIOWebSocketFrameAggregator(
+                                    minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
+                                    maxAccumulatedFrameSize: maximumMessage))
+                            return Upgrade.socket(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                        }
+                    })
+                let configuration = NIOTypedHTTPServerUpgradeConfiguration<Upgrade>(
+                    upgraders: [upgrader],
+                    notUpgradingCompletionHandler: { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            return Upgrade.http(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                        }
+                    })
+                let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                    configuration: .init(upgradeConfiguration: configuration))
+                // NB: a connection that does not make a whole request in time is closed: a
+                // client that says nothing (or asks for an upgrade without its key) holds
+                // nothing for long.
+                let deadline = channel.eventLoop.scheduleTask(in: requestTime) { channel.close(promise: nil) }
+                negotiated.whenComplete { _ in deadline.cancel() }
+                return negotiated
+            }
+        }
+        let actualPort = channel.channel.localAddress?.port ?? port
+        let server = make(actualPort)
+        bound.server = server
+        Task {
+            try? await withThrowingDiscardingTaskGroup { group in
+                try await channel.executeThenClose { connections in
+                    let open = LockedValue(0)
+                    for try await connection in connections {
+                        guard
+                            open.withLock({
+                                $0 += 1
+                                return $0
+                            }) <= maximumConnections
+                        else {
+                            open.withLock { $0 -= 1 }
+                            connection.whenSuccess { upgrade in upgrade.close() }
+                            continue
+                        }
+                        group.addTask {
+                            await server.serve(connection)
+                            open.withLock { $0 -= 1 }
+                        }
+                    }
+                }
+            }
+        }
+        return actualPort
+    }
+
+    private struct Refused: Error {}
+
+    /// Answers a request with its refusal, then closes the connection.
+    private static func refuse(_ channel: any Channel, _ decision: WebAccess.Decision) -> EventLoopFuture<Void> {
+        let (status, reason) =
+            switch decision {
+            case .refused(let status, let reason): (status, reason)
+            case .page, .socket: (HTTPResponseStatus.badRequest, "not a page request")
+            }
+        let body = ByteBuffer(string: reason + "\n")
+        let head = HTTPResponseHead(
+            version: .http1_1, status: status, headers: responseHeaders(for: body, type: "text/plain"))
+        channel.write(HTTPServerResponsePart.head(head), promise: nil)
+        channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil)
+        return channel.writeAndFlush(HTTPServerResponsePart.end(nil)).flatMap { channel.close() }
+    }
+
+    static func responseHeaders(for body: ByteBuffer, type: String) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: type)
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "Referrer-Policy", value: "no-referrer")
+        headers.add(name: "X-Content-Type-Options", value: "nosniff")
+        headers.add(name: "X-Frame-Options", value: "DENY")
+        headers.add(name: "Content-Security-Policy", value: WebAccess.contentPolicy)
+        headers.add(name: "Connection", value: "close")
+        return headers
+    }
+
+    private func serve(_ connection: EventLoopFuture<Upgrade>) async {
+        switch try? await connection.get() {
+        case .socket(let channel)?: await converse(on: channel)
+        case .http(let channel)?: try? await answer(on: channel)
+        case nil: break
+        }
+    }
+
+    // MARK: - HTTP
+
+    private func answer(on channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
+        async throws
+    {
+        // NB: one request, answered at once: a connection that has not made it in time (one that
+        // asked for an upgrade NIO did not take, say) is closed.
+        let deadline = channel.channel.eventLoop.scheduleTask(in: Self.requestTime) {
+            channel.channel.close(promise: nil)
+        }
+        defer { deadline.cancel() }
+        try await channel.executeThenClose { inbound, outbound in
+            for try await part in inbound {
+                guard case .head(let head) = part else { continue }
+                let (status, body, type): (HTTPResponseStatus, ByteBuffer, String) =
+                    switch access.check(head) {
+                    case .page: (.ok, page, "text/html; charset=utf-8")
+                    case .socket: (.badRequest, ByteBuffer(string: "a WebSocket upgrade was expected\n"), "text/plain")
+                    case .refused(let status, let reason): (status, ByteBuffer(string: reason + "\n"), "text/plain")
+                    }
+                let headers = Self.responseHeaders(for: body, type: type)
+                try await outbound.write(
+                    contentsOf: [
+                        .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
+                        .body(.byteBuffer(body)), .end(nil),
+                    ])
+                return
+            }
+        }
+    }
+
+    // MARK: - WebSocket
+
+    private func converse(on channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
+        try? await channel.executeThenClose { inbound, outbound in
+            let writer = FrameWriter(outbound: outbound, allocator: channel.channel.allocator)
+            let conversation = conversations.open(
+                send: { line in writer.send(line) }, end: { writer.close() })
+            defer { conversation.close() }
+            for try await frame in inbound {
+                switch frame.opcode {
+                case .text:
+                    var data = frame.unmaskedData
+                    // NB: one message a line: a message that holds newlines is several lines.
+                    guard let text = data.readString(length: data.readableBytes) else { continue }
+                    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                        await conversation.receive(String(line))
+                    }
+                    // NB: the next message is read once this one's answers were taken by the
+                    // socket: a tab that sends and does not read holds one message's answers.
+                    await writer.drained()
+                case .ping:
+                    writer.write(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
+                case .connectionClose:
+                    writer.write(WebSocketFrame(fin: true, opcode: .connectionClose, data: ByteBuffer()))
+                    return
+                default:
+                    continue
+                }
+            }
+        }
+    }
+}
+
+/// The server the upgrader's check reads, set once it knows its port.
+///
+/// NB: @unchecked Sendable is safe: `server` is set before the first connection is accepted
+/// (the accept loop starts after), and only read after.
+private final class PortBox: @unchecked Sendable {
+    var server: WebServer?
+}
+
+/// Writes a tab's answers in order, from any thread.
+final class FrameWriter: Sendable {
+    private let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
+    private let allocator: ByteBufferAllocator
+    private let queue = AsyncLines()
+
+    init(outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, allocator: ByteBufferAllocator) {
+        self.outbound = outbound
+        self.allocator = allocator
+    }
+
+    func send(_ line: String) {
+        write(WebSocketFrame(fin: true, opcode: .text, data: allocator.buffer(string: line)))
+    }
+
+    func write(_ frame: WebSocketFrame) {
+        queue.enqueue { [outbound] in try? await outbound.write(frame) }
+    }
+
+    /// Returns once everything sent before was written to the socket.
+    func drained() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.enqueue { done.resume() }
+        }
+    }
+
+    func close() {
+        queue.enqueue { [outbound] in
+            try? await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, data: ByteBuffer()))
+            outbound.finish()
+        }
+    }
+}
+
+/// Runs the work given to it one piece after the other, in the order given.
+final class AsyncLines: Sendable {
+    private let continuation: AsyncStream<@Sendable () async -> Void>.Continuation
+
+    init() {
+        let (stream, continuation) = AsyncStream<@Sendable () async -> Void>.makeStream()
+        self.continuation = continuation
+        Task {
+            for await work in stream { await work() }
+        }
+    }
+
+    func enqueue(_ work: @escaping @Sendable () async -> Void) {
+        continuation.yield(work)
+    }
+
+    deinit { continuation.finish() }
+}

@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the devtools page (`fluxsh web`): the server's refusals over plain HTTP and
+WebSocket, bad input on the socket, and the page itself driven in headless Chromium.
+
+Usage: web_test.py FLUXSH ATTACH_DEMO [FILTER]   (FILTER: run only the tests whose name contains it)
+Needs chromium, chromium-driver and PyPI's selenium for the browser tests (`make deps` installs them).
+"""
+import base64
+import http.client
+import json
+import os
+import re
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+FLUXSH = os.path.abspath(sys.argv[1])
+DEMO = os.path.abspath(sys.argv[2])
+FILTER = sys.argv[3] if len(sys.argv) > 3 else ""
+failures = []
+
+
+class Server:
+    """`fluxsh ARGS` (`web …` or `attach NAME --web`) serving the page, until the test is done."""
+
+    def __init__(self, *arguments, env=None):
+        self.folder = tempfile.mkdtemp()
+        self.process = subprocess.Popen(
+            [FLUXSH, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=self.folder, env=env)
+        line = self.process.stdout.readline()
+        match = re.match(r"devtools: (http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))$", line.strip())
+        if not match:
+            raise AssertionError(f"fluxsh web printed {line!r}, then {self.process.stderr.read()!r}")
+        self.url, self.port, self.token = match.group(1), int(match.group(2)), match.group(3)
+        self.process.stdout.readline()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.process.kill()
+        self.process.wait()
+
+    def alive(self):
+        return self.process.poll() is None
+
+    def memory(self):
+        """The server's resident memory, in MiB."""
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return 0
+
+    def get(self, path, headers=None, method="GET"):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection.request(method, path, headers={"Host": f"127.0.0.1:{self.port}", **(headers or {})})
+        response = connection.getresponse()
+        return response.status, response.read().decode()
+
+
+class Socket:
+    """A WebSocket client, as small as a test needs: text messages, each a line of the protocol."""
+
+    def __init__(self, server, token=None, origin="default", host=None):
+        self.connection = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+        key = base64.b64encode(os.urandom(16)).decode()
+        origin = f"http://127.0.0.1:{server.port}" if origin == "default" else origin
+        request = (
+            f"GET /socket?token={server.token if token is None else token} HTTP/1.1\r\n"
+            f"Host: {host or f'127.0.0.1:{server.port}'}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            + (f"Origin: {origin}\r\n" if origin else "") + "\r\n")
+        self.connection.sendall(request.encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            piece = self.connection.recv(1)
+            if not piece:
+                break
+            head += piece
+        self.status = int(head.split(b" ")[1]) if head else 0
+        self.buffer = b""
+
+    def send(self, text, opcode=1):
+        data = text.encode() if isinstance(text, str) else text
+        mask = os.urandom(4)
+        header = bytes([0x80 | opcode])
+        if len(data) < 126:
+            header += bytes([0x80 | len(data)])
+        elif len(data) < 65536:
+            header += bytes([0x80 | 126]) + struct.pack(">H", len(data))
+        else:
+            header += bytes([0x80 | 127]) + struct.pack(">Q", len(data))
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(data))
+        self.connection.sendall(header + mask + masked)
+
+    def _read(self, count):
+        while len(self.buffer) < count:
+            piece = self.connection.recv(65536)
+            if not piece:
+                raise EOFError("the server closed the connection")
+            self.buffer += piece
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def receive(self):
+        """The next message's text, or None when the server closed the socket."""
+        first, second = self._read(2)
+        length = second & 0x7F
+        if length == 126:
+            length = struct.unpack(">H", self._read(2))[0]
+        elif length == 127:
+            length = struct.unpack(">Q", self._read(8))[0]
+        data = self._read(length)
+        if first & 0x0F == 8:
+            return None
+        return data.decode()
+
+    def frames(self):
+        """Messages as JSON objects, until the socket closes."""
+        while True:
+            try:
+                text = self.receive()
+            except (EOFError, ConnectionResetError):
+                return
+            if text is None:
+                return
+            yield json.loads(text)
+
+    def hello(self):
+        self.send(json.dumps({"fluxsh": 1, "format": "json", "file": "<web>"}))
+        return json.loads(self.receive())
+
+    def command(self, line):
+        """Sends a line; returns its output objects and whether it failed."""
+        self.send(line)
+        objects = []
+        for frame in self.frames():
+            if "out" in frame or "err" in frame:
+                objects.append(json.loads(frame.get("out", frame.get("err"))))
+            elif "done" in frame:
+                return objects, frame["failed"]
+        raise AssertionError(f"no answer to {line!r}")
+
+    def close(self):
+        self.connection.close()
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+# MARK: - The server's refusals
+
+
+def test_refusals():
+    with Server("web", "--store", "counter") as server:
+        status, body = server.get(f"/?token={server.token}")
+        check(status == 200 and "data-role=\"timeline\"" in body, f"the page: {status}")
+        check("http" not in re.sub(r"http://www\.w3\.org[^\"]*", "", body).replace("http://127.0.0.1", ""),
+              "the page loads nothing from the network")
+        for path, headers, expected in [
+            ("/", {}, "token"),
+            (f"/?token={'0' * 32}", {}, "token"),
+            (f"/?token={server.token}", {"Origin": "http://evil.example"}, "another site"),
+            (f"/?token={server.token}", {"Host": f"evil.example:{server.port}"}, "served as"),
+            (f"/other?token={server.token}", {}, "not found"),
+        ]:
+            status, body = server.get(path, headers)
+            check(status in (403, 404) and expected in body, f"{path} {headers}: {status} {body!r}")
+        status, _ = server.get(f"/?token={server.token}", method="POST")
+        check(status == 405, f"POST: {status}")
+        for arguments, name in [({"token": "0" * 32}, "a wrong token"), ({"origin": "http://evil.example"}, "a foreign origin"),
+                                ({"origin": None}, "no origin"), ({"host": "evil.example"}, "a foreign host")]:
+            client = Socket(server, **arguments)
+            check(client.status == 403, f"a socket with {name}: {client.status}")
+            client.close()
+        # Only the loopback address listens: another address of this machine refuses.
+        addresses = subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split()
+        for address in [a for a in addresses if ":" not in a][:1]:
+            try:
+                socket.create_connection((address, server.port), timeout=3).close()
+                raise AssertionError(f"{address}:{server.port} accepted a connection")
+            except (ConnectionRefusedError, OSError):
+                pass
+        # A connection that never makes its request (here: an upgrade without its key) is closed.
+        silent = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+        silent.sendall(f"GET /socket?token={server.token} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                       "Upgrade: websocket\r\nConnection: Upgrade\r\n\r\n".encode())
+        started = time.time()
+        try:
+            while silent.recv(4096):
+                pass
+        except ConnectionResetError:
+            pass
+        check(time.time() - started < 15, "a connection without a whole request is closed within 10 s")
+        silent.close()
+        check(server.alive(), "the server stays up")
+
+
+# MARK: - Bad input on the socket
+
+
+def test_bad_input_changes_nothing():
+    with Server("web", "--store", "counter") as server:
+        client = Socket(server)
+        check(client.status == 101, f"upgrade: {client.status}")
+        check(client.hello().get("prompt") == "counter> ", "attached")
+        client.command("dispatch add 5")
+        client.send('{"complete": ')
+        check(next(client.frames()) == {"word": "", "completions": []}, "a malformed completion asks nothing")
+        objects, failed = client.command('{"fluxsh": 1, "format"')
+        check(failed and "error" in objects[0], f"malformed JSON is an error: {objects}")
+        objects, failed = client.command("dispatch nope")
+        check(failed and "unknown action" in objects[0]["error"], f"{objects}")
+        # A 10 MB message closes that socket; the session is unchanged, the server stays up.
+        big = Socket(server)
+        big.hello()
+        try:
+            big.send("dispatch add " + "9" * (10 << 20))
+            list(big.frames())
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        big.close()
+        check(server.alive(), "the server survives a 10 MB message")
+        client = Socket(server)
+        client.hello()
+        objects, _ = client.command("state count")
+        check(objects[0]["value"] == 5, f"state after the bad input: {objects}")
+        # A flood: every command answered, in order, memory bounded.
+        before = server.memory()
+        for _ in range(5000):
+            client.send("dispatch increment")
+        answered = 0
+        for frame in client.frames():
+            if "done" in frame:
+                answered += 1
+                if answered == 5000:
+                    break
+        objects, _ = client.command("state count")
+        check(objects[0]["value"] == 5005, f"the flood's count: {objects}")
+        check(server.memory() - before < 64, f"memory grew {server.memory() - before:.0f} MiB for 5,000 commands")
+        # A tab closed mid-command.
+        client.send("dispatch add 1")
+        client.close()
+        client = Socket(server)
+        client.hello()
+        objects, _ = client.command("state count")
+        check(objects[0]["value"] in (5005, 5006), f"{objects}")
+        # Two tabs: the second takes the session over; the first is told and closed.
+        second = Socket(server)
+        check(second.hello().get("attached"), "a second tab attaches")
+        frames = list(client.frames())
+        check(frames and "another tab" in frames[-1].get("bye", ""), f"the first tab is told: {frames}")
+        objects, _ = second.command("state count")
+        check(objects[0]["value"] in (5005, 5006), f"the second tab has the session: {objects}")
+        check(server.alive(), "the server stays up")
+
+
+# MARK: - The page in a browser
+
+
+def browser():
+    os.environ["SE_AVOID_STATS"] = "true"
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_script_timeout(20)
+    return driver
+
+
+def wait(driver, condition, what, seconds=10):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"the page never showed {what}")
+
+
+def test_page():
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    role = lambda name: f'[data-role="{name}"]'
+    with Server("web", "--store", "todos") as server:
+        driver = browser()
+        try:
+            driver.get(server.url)
+            command = driver.find_element(By.CSS_SELECTOR, role("command"))
+            wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, role("prompt")).text == "todos>", "the prompt")
+            # NB: read in one script: the rows are drawn anew as the timeline changes.
+            steps = lambda: driver.execute_script(
+                "return [...document.querySelectorAll('[data-role=timeline] .step')]"
+                ".map((row) => row.dataset.step + ' ' + row.lastElementChild.textContent)")
+            for line in ['dispatch add title: "Buy milk"', 'dispatch add "Walk the dog"', "dispatch toggle id: 1"]:
+                count = len(steps())
+                command.send_keys(line + Keys.ENTER)
+                wait(driver, lambda: len(steps()) == count + 1, f"a step for {line}")
+            check(steps() == ['1 add title: "Buy milk"', '2 add "Walk the dog"', "3 toggle id: 1"], f"{steps()}")
+            inspector = lambda: driver.find_element(By.CSS_SELECTOR, role("inspector")).text
+            check("~ todos[0].done: false -> true" in inspector(), f"the inspector: {inspector()}")
+            # An error, where it happened; it changes nothing.
+            command.send_keys("dispatch toggle id: 9" + Keys.ENTER)
+            error = driver.find_element(By.CSS_SELECTOR, role("error"))
+            wait(driver, lambda: "no todo has id 9" in error.text, "the error")
+            check(len(steps()) == 3, "an error is no step")
+            # The inspector of an earlier step.
+            driver.find_element(By.CSS_SELECTOR, role("timeline") + ' [data-step="1"]').click()
+            wait(driver, lambda: '+ todos[0]: {"id":1,"title":"Buy milk","done":false}' in inspector(), "step 1")
+            # Jump: back to step 1 (undo 2), then the slider forward again (redo).
+            driver.find_element(By.CSS_SELECTOR, role("jump")).click()
+            wait(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, ".step.undone")) == 2, "two undone steps")
+            tree = lambda: driver.find_element(By.CSS_SELECTOR, role("state-tree")).text
+            wait(driver, lambda: "nextID\n2" in tree(), "the state after step 1 in the tree")
+            driver.execute_script(
+                "const s = document.querySelector('[data-role=slider]'); s.value = 3;"
+                "s.dispatchEvent(new Event('change'));")
+            wait(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, ".step.undone"), "redone steps")
+            # The tree: a value's why, and a watch.
+            value = driver.find_element(By.CSS_SELECTOR, role("state-tree") + ' [data-path="nextID"] .value')
+            value.click()
+            output = lambda: driver.find_element(By.CSS_SELECTOR, role("output")).text
+            wait(driver, lambda: "why nextID" in output() and "~ nextID: 2 -> 3" in output(), "why nextID")
+            # Completion.
+            command.send_keys("dispatch tog" + Keys.TAB)
+            wait(driver, lambda: command.get_attribute("value") == "dispatch toggle", "the completion")
+            command.clear()
+            # The filter.
+            driver.find_element(By.CSS_SELECTOR, role("filter")).send_keys("toggle")
+            wait(driver, lambda: steps() == ["3 toggle id: 1"], "the filtered timeline")
+            driver.find_element(By.CSS_SELECTOR, role("filter")).send_keys(Keys.CONTROL + "a", Keys.BACKSPACE)
+            wait(driver, lambda: len(steps()) == 3, "the whole timeline again")
+            driver.find_element(By.CSS_SELECTOR, role("timeline") + ' [data-step="3"]').click()
+            shot = os.environ.get("FLUXSH_SCREENSHOT")
+            if shot:
+                driver.save_screenshot(shot)
+            # What the page did is the session's: another tab's history shows it.
+            client = Socket(server)
+            client.hello()
+            objects, _ = client.command("history")
+            check([step["number"] for step in objects[0]["history"]] == [1, 2, 3], f"{objects}")
+            ended = driver.find_element(By.CSS_SELECTOR, role("ended"))
+            wait(driver, lambda: "another tab" in ended.text, "the page told it lost the session")
+            logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+            check(not logs, f"the page's console has errors: {logs}")
+        finally:
+            driver.quit()
+
+
+def test_attached_app():
+    """`fluxsh attach NAME --web`: the app's own actions show as they happen; the page's dispatch
+    runs in the app."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    runtime = tempfile.mkdtemp(prefix="fluxsh-web-")
+    env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
+    app = subprocess.Popen([DEMO, "webdemo"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
+                           bufsize=1)
+    ask = lambda line: (app.stdin.write(line + "\n"), app.stdin.flush(), app.stdout.readline().strip())[2]
+    try:
+        check(app.stdout.readline().startswith("ready"), "the demo app serves")
+        with Server("attach", "webdemo", "--web", env=env) as server:
+            driver = browser()
+            try:
+                driver.get(server.url)
+                steps = lambda: driver.execute_script(
+                    "return [...document.querySelectorAll('[data-role=timeline] .step')]"
+                    ".map((row) => row.lastElementChild.textContent)")
+                wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, '[data-role="prompt"]').text.endswith(">"),
+                     "the prompt")
+                ask("tick 2")
+                wait(driver, lambda: steps() == ["tick", "tick"], "the app's two ticks, live")
+                command = driver.find_element(By.CSS_SELECTOR, '[data-role="command"]')
+                command.send_keys('dispatch add title: "from the page"' + Keys.ENTER)
+                wait(driver, lambda: len(steps()) == 3, "the page's own step")
+                check("from the page" in ask("state"), "the page's dispatch ran in the app")
+            finally:
+                driver.quit()
+    finally:
+        app.kill()
+        app.wait()
+
+
+def main():
+    tests = [(name, test) for name, test in globals().items() if name.startswith("test_") and FILTER in name]
+    for name, test in tests:
+        started = time.time()
+        try:
+            test()
+            print(f"web_test: PASS {name} ({time.time() - started:.1f} s)")
+        except Exception as error:  # noqa: BLE001 — every failure is reported, and the others still run
+            failures.append(name)
+            text = str(error) or type(error).__name__
+            print(f"web_test: FAIL {name}: {text[:600]}", file=sys.stderr)
+    print(f"web_test: {len(tests) - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
