@@ -12,7 +12,7 @@ its first line is `$ COMMAND`:
 
 Blocks without a `$` line are parts of a longer session and do not run here. A block whose
 program is not on the path given is listed as skipped (`fluxsh attach` needs a running app: the
-example packages' test drives it). Timings (`0.01 s (419 actions/s)`) are compared by form, and
+example packages' test drives it; `fluxsh web` serves until interrupted: Tests/Web/web_test.py). Timings (`0.01 s (419 actions/s)`) are compared by form, and
 `…` in a documented line stands for the text a terminal shortens.
 
 Usage: docs_test.py [--require PROGRAM]... DIR... [-- FILE...]
@@ -129,7 +129,11 @@ def main(arguments):
             parts = segments(body)
             where = f"{path}:{number}"
             name = program(parts[0][0].split("|")[-1].strip() if "|" in parts[0][0] else parts[0][0])
-            if " attach " in f" {parts[0][0]} " or "&" in parts[0][0].split():
+            words = parts[0][0].split()
+            if "web" in words or "--web" in words:
+                skipped.append(f"{where} ({parts[0][0]}: serves until interrupted; Tests/Web/web_test.py drives it)")
+                continue
+            if "attach" in words or "&" in words:
                 skipped.append(f"{where} ({parts[0][0]}: needs a running app)")
                 continue
             found = subprocess.run(["bash", "-c", f"command -v {name}"], env=env, capture_output=True).returncode == 0
