@@ -3,7 +3,7 @@ SWIFT ?= swift
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps test-deps screenshots build release bench tsan fuzz format lint docs clean
+.PHONY: run test deps test-deps screenshots bench-web build release bench tsan fuzz format lint docs clean
 
 ## run: build fluxsh (release) and start it; pass arguments with ARGS="--store counter"
 run: deps
@@ -70,7 +70,12 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## bench: release-mode benchmarks of FluxCore, of the shell, of each form a store can take, of the attach agent and of pinned
+## ## bench-web: the devtools page in headless Chromium (figures in docs/performance.md)
+bench-web: deps test-deps
+	$(SWIFT) build -c release --product fluxsh
+	Scripts/bench-web.py .build/release/fluxsh
+
+bench: release-mode benchmarks of FluxCore, of the shell, of each form a store can take, of the attach agent and of pinned
 ## swift-dependencies (figures in docs/performance.md)
 bench: release
 	.build/release/fluxbench

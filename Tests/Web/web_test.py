@@ -331,6 +331,11 @@ def test_page():
             value.click()
             output = lambda: driver.find_element(By.CSS_SELECTOR, role("output")).text
             wait(driver, lambda: "why nextID" in output() and "~ nextID: 2 -> 3" in output(), "why nextID")
+            # The tree's search marks the value and opens the way to it.
+            driver.find_element(By.CSS_SELECTOR, role("tree-search")).send_keys("walk the")
+            wait(driver, lambda: driver.execute_script(
+                "return [...document.querySelectorAll('[data-role=state-tree] .match')].map((e) => e.dataset.path)")
+                == ["todos[1].title"], "the search's match")
             # Completion.
             command.send_keys("dispatch tog" + Keys.TAB)
             wait(driver, lambda: command.get_attribute("value") == "dispatch toggle", "the completion")
@@ -353,6 +358,38 @@ def test_page():
             wait(driver, lambda: "another tab" in ended.text, "the page told it lost the session")
             logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
             check(not logs, f"the page's console has errors: {logs}")
+        finally:
+            driver.quit()
+
+
+def test_large_state():
+    """A fold of more than 100 members shows groups of a hundred; the search opens the one it needs."""
+    from selenium.webdriver.common.by import By
+
+    with Server("web", "--store", "todos") as server:
+        client = Socket(server)
+        client.hello()
+        for index in range(250):
+            client.send(f"dispatch add title: item{index}")
+        answered = 0
+        for frame in client.frames():
+            answered += "done" in frame
+            if answered == 250:
+                break
+        client.close()
+        driver = browser()
+        try:
+            driver.get(server.url)
+            script = "return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent)"
+            fold = '[data-role=state-tree] details[data-path="todos"]'
+            wait(driver, lambda: driver.execute_script(script, fold + " > summary .key") == ["todos"], "the fold")
+            driver.find_element(By.CSS_SELECTOR, fold + " > summary .key").click()
+            wait(driver, lambda: driver.execute_script(script, fold + " > details > summary")
+                 == ["[0 … 99]", "[100 … 199]", "[200 … 249]"], "three groups")
+            driver.find_element(By.CSS_SELECTOR, '[data-role="tree-search"]').send_keys("item249")
+            wait(driver, lambda: driver.execute_script(
+                "return [...document.querySelectorAll('.match')].map((e) => e.dataset.path)") == ["todos[249].title"],
+                "the match in the last group")
         finally:
             driver.quit()
 

@@ -16,6 +16,12 @@ const page = {
   /** What the page saw of each step: its changes, follow-ups and the state after it. */
   seen: new Map(),
   selected: null,
+  /** The number of steps not undone: where the stores are. */
+  done: 0,
+  /** What the commands and the app printed since the last reading of the session. */
+  made: [],
+  reading: null,
+  readAgain: false,
   state: undefined,
   prompt: "> ",
 };
@@ -99,6 +105,7 @@ async function submit(line) {
   const made = result.objects.find((object) => object.changes || object.followUps);
   const word = line.trim().replace(/^!\s*/, "").split(/\s+/)[0];
   if (STEP_COMMANDS.has(word) || made) await refresh(made);
+  page.onCommand?.(line);
 }
 
 function print(line, objects) {
@@ -195,35 +202,63 @@ function showPrompt() {
 
 // MARK: - The timeline
 
-/** Reads the history and the state again; `made` is what the command just run printed. */
-async function refresh(made) {
+/** Reads the history and the state again; `made` is what the command just run printed. While a
+ * reading is under way, the next waits for it and then reads once for all that came meanwhile:
+ * an app that dispatches a thousand actions a second costs a few readings, not a thousand. */
+function refresh(made) {
+  if (made) page.made.push(made);
+  if (page.reading) {
+    page.readAgain = true;
+    return page.reading;
+  }
+  page.reading = (async () => {
+    do {
+      page.readAgain = false;
+      await readSession(page.made.splice(0));
+    } while (page.readAgain);
+    page.reading = null;
+  })();
+  return page.reading;
+}
+
+async function readSession(made) {
   const [history, state] = await Promise.all([run("history"), run("state")]);
-  const listing = history.objects.find((object) => object.history);
+  const listing = (history.objects.find((object) => object.history) || { history: [] }).history;
   const before = new Set(page.steps.map((step) => step.number));
-  page.steps = listing ? listing.history : [];
+  // NB: `history` lists the steps the session keeps (the last 1,000); the page keeps those it
+  // saw before them.
+  const oldest = listing.length ? listing[0].number : Infinity;
+  page.steps = page.steps.filter((step) => step.number < oldest).concat(listing);
   const value = state.objects.find((object) => object.command === "state");
   page.state = value ? value.value : undefined;
   const fresh = page.steps.filter((step) => !before.has(step.number));
-  if (made && fresh.length === 1) {
-    page.seen.set(fresh[0].number, { changes: made.changes || [], followUps: made.followUps || [], state: page.state });
-  }
+  // The outputs that made steps belong to the newest steps, in order.
+  const paired = made.filter((object) => object.changes || object.followUps).slice(-fresh.length);
+  fresh.slice(fresh.length - paired.length).forEach((step, index) => {
+    const object = paired[index];
+    page.seen.set(step.number, {
+      changes: object.changes || [], followUps: object.followUps || [], app: object.event === "app", state: undefined,
+    });
+  });
+  page.done = page.steps.filter((step) => !step.undone).length;
   const current = currentStep();
   if (current && page.seen.has(current.number)) page.seen.get(current.number).state = page.state;
   if (fresh.length) page.selected = fresh[fresh.length - 1].number;
   drawTimeline(fresh.length > 0);
   drawTree();
   inspect(page.selected);
+  page.onRead?.();
 }
 
 function appStep(object) {
   // An action of the app (attached): it is a step of the history; read it again.
-  refresh(object.changes || object.followUps ? object : undefined);
+  refresh(object);
 }
 
 /** The step the stores are at: the last one not undone. */
 function currentStep() {
-  const done = page.steps.filter((step) => !step.undone);
-  return done[done.length - 1];
+  // NB: undone steps are always the last ones: the step before them is where the stores are.
+  return page.steps[page.done - 1];
 }
 
 function visibleSteps() {
@@ -262,7 +297,7 @@ function drawTimeline(scrollToEnd) {
     number.textContent = step.number;
     const origin = document.createElement("span");
     origin.className = "origin";
-    origin.textContent = step.app ? "<=" : ">";
+    origin.textContent = page.seen.get(step.number)?.app ? "<=" : ">";
     const action = document.createElement("span");
     action.textContent = step.action;
     row.append(number, origin, action);
@@ -272,7 +307,7 @@ function drawTimeline(scrollToEnd) {
   timeline.append(rows);
   const slider = $("slider");
   slider.max = page.steps.length;
-  slider.value = page.steps.filter((step) => !step.undone).length;
+  slider.value = page.done;
   $("jump").disabled = page.selected == null;
 }
 
@@ -321,10 +356,9 @@ function inspect(number) {
 
 /** Undoes or redoes to the selected step (or to position `position` of the slider). */
 async function jump(target) {
-  const done = page.steps.filter((step) => !step.undone);
   const position = typeof target === "number" ? target : page.steps.findIndex((step) => step.number === page.selected) + 1;
   if (position <= 0 && typeof target !== "number") return;
-  const count = position - done.length;
+  const count = position - page.done;
   if (count < 0) await submit(`undo ${-count}`);
   else if (count > 0) await submit(`redo ${count}`);
 }
@@ -369,34 +403,58 @@ function tools(path) {
   return box;
 }
 
-/** A value of the tree: objects and arrays fold, and their members are drawn when first opened. */
+/** Members shown in one fold: a larger object or array is split into folds of this many. */
+const GROUP = 100;
+
+const entriesOf = (value) =>
+  Array.isArray(value) ? value.map((member, index) => [index, member]) : Object.entries(value);
+
+/** A fold whose members are drawn when it is first opened (or `draw()` is called). */
+function fold(summaryContent, drawMembers) {
+  const details = document.createElement("details");
+  const summary = document.createElement("summary");
+  summary.append(...summaryContent);
+  details.append(summary);
+  let drawn = false;
+  details.draw = () => {
+    if (drawn) return;
+    drawn = true;
+    drawMembers(details);
+  };
+  details.addEventListener("toggle", () => details.open && details.draw());
+  return details;
+}
+
+/** A value of the tree: objects and arrays fold, and their members are drawn when first opened;
+ * more than 100 members are grouped by hundreds (`[0 … 99]`), each group drawn when opened. */
 function node(path, key, value, depth) {
   const label = document.createElement("span");
   label.className = "key";
   label.textContent = key;
   if (value !== null && typeof value === "object") {
-    const details = document.createElement("details");
-    details.dataset.path = path;
-    const summary = document.createElement("summary");
-    const size = Array.isArray(value) ? `[${value.length}]` : `{${Object.keys(value).length}}`;
+    const entries = entriesOf(value);
     const count = document.createElement("span");
     count.className = "dim";
-    count.textContent = size;
-    summary.append(label, " ", count, " ", tools(path));
-    details.append(summary);
-    let drawn = false;
-    const drawMembers = () => {
-      if (drawn) return;
-      drawn = true;
-      const entries = Array.isArray(value) ? value.map((member, index) => [index, member]) : Object.entries(value);
-      for (const [name, member] of entries) {
-        details.append(node(childPath(path, name), Array.isArray(value) ? `[${name}]` : name, member, depth + 1));
+    count.textContent = Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`;
+    const member = ([name, member]) =>
+      node(childPath(path, name), Array.isArray(value) ? `[${name}]` : name, member, depth + 1);
+    const details = fold([label, " ", count, " ", tools(path)], (details) => {
+      if (entries.length <= GROUP) return details.append(...entries.map(member));
+      for (let first = 0; first < entries.length; first += GROUP) {
+        const last = Math.min(entries.length, first + GROUP) - 1;
+        const range = document.createElement("span");
+        range.className = "dim";
+        range.textContent = Array.isArray(value) ? `[${first} … ${last}]` : `${entries[first][0]} … ${entries[last][0]}`;
+        const group = fold([range], (group) => group.append(...entries.slice(first, last + 1).map(member)));
+        group.dataset.first = first;
+        group.dataset.last = last;
+        details.append(group);
       }
-    };
-    details.addEventListener("toggle", () => details.open && drawMembers());
-    if (depth < 3 && (Array.isArray(value) ? value.length : Object.keys(value).length) <= 100) {
+    });
+    details.dataset.path = path;
+    if (depth < 3 && entries.length <= GROUP) {
       details.open = true;
-      drawMembers();
+      details.draw();
     }
     return details;
   }
@@ -423,34 +481,38 @@ function searchTree() {
     const text = value !== null && typeof value === "object" ? "" : compact(value).toLowerCase();
     if (path.toLowerCase().includes(query) || text.includes(query)) found.push(path);
     if (found.length >= 500 || value === null || typeof value !== "object") return;
-    const entries = Array.isArray(value) ? value.map((member, index) => [index, member]) : Object.entries(value);
-    for (const [name, member] of entries) visit(childPath(path, name), member);
+    for (const [name, member] of entriesOf(value)) visit(childPath(path, name), member);
   };
   visit(".", page.state);
   for (const path of found) reveal(path)?.classList.add("match");
 }
 
-/** Opens the folds on the way to `path`; returns its element. */
+/** Opens the folds on the way to `path` (and the group of a hundred it is in); returns its element. */
 function reveal(path) {
   let element = $("state-tree").firstElementChild;
   if (!element) return null;
-  const segments = [];
   let value = page.state;
   let current = ".";
-  while (current !== path && value !== null && typeof value === "object") {
-    const entries = Array.isArray(value) ? value.map((member, index) => [index, member]) : Object.entries(value);
-    const next = entries.find(([name]) => {
+  while (current !== path) {
+    if (value === null || typeof value !== "object") return null;
+    const entries = entriesOf(value);
+    const position = entries.findIndex(([name]) => {
       const candidate = childPath(current, name);
       return path === candidate || path.startsWith(candidate + ".") || path.startsWith(candidate + "[");
     });
-    if (!next) return null;
-    current = childPath(current, next[0]);
-    value = next[1];
-    segments.push(current);
-  }
-  for (const segment of segments) {
-    if (element.tagName === "DETAILS" && !element.open) element.open = true;
-    element = [...element.children].find((child) => child.dataset.path === segment);
+    if (position < 0) return null;
+    current = childPath(current, entries[position][0]);
+    value = entries[position][1];
+    element.draw?.();
+    element.open = true;
+    const group = [...element.children].find((child) =>
+      child.dataset.first !== undefined && position >= Number(child.dataset.first) && position <= Number(child.dataset.last));
+    if (group) {
+      group.draw();
+      group.open = true;
+      element = group;
+    }
+    element = [...element.children].find((child) => child.dataset.path === current);
     if (!element) return null;
   }
   return element;
@@ -508,3 +570,5 @@ function setUp() {
 }
 
 setUp();
+// For scripts and benchmarks that drive the page (Tests/Web).
+window.fluxsh = { page, drawTimeline, drawTree, submit };
