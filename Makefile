@@ -58,19 +58,13 @@ test-deps:
 	python3 -c 'import selenium' 2>/dev/null || { echo "installing: selenium (PyPI)"; \
 		python3 -m pip install -q selenium 2>/dev/null || python3 -m pip install -q --break-system-packages selenium; }
 
-## screenshots: the devtools page on a session, as docs/images/devtools.png (the README shows it)
+## screenshots: the devtools page on a session of the SyncUps example, as docs/images/devtools.png
+## (the README and the reference show it)
 screenshots: deps test-deps
-	$(SWIFT) build --product fluxsh
-	$(SWIFT) build --product attach-demo
-	FLUXSH_SCREENSHOT=docs/images/devtools.png python3 Tests/Web/web_test.py .build/debug/fluxsh .build/debug/attach-demo test_page
+	swift build --package-path Examples/SyncUps --scratch-path .build/examples --product syncupsh
+	python3 Tests/Web/screenshot.py .build/examples/debug/syncupsh docs/images/devtools.png
 
-build: deps
-	$(SWIFT) build
-
-release: deps
-	$(SWIFT) build -c release
-
-## ## bench-web: the devtools page in headless Chromium (figures in docs/performance.md)
+## bench-web: the devtools page in headless Chromium (figures in docs/performance.md)
 bench-web: deps test-deps
 	$(SWIFT) build -c release --product fluxsh
 	Scripts/bench-web.py .build/release/fluxsh

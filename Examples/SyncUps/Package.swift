@@ -35,6 +35,8 @@ let package = Package(
                 "SyncUpsFeature",
                 .product(name: "FluxShell", package: "FluxShell"),
                 .product(name: "FluxShellCommand", package: "FluxShell"),
+                // `syncupsh web`: the devtools page in a browser.
+                .product(name: "FluxShellWeb", package: "FluxShell"),
             ]),
     ]
 )
