@@ -199,6 +199,14 @@ def test_refusals():
             pass
         check(time.time() - started < 15, "a connection without a whole request is closed within 10 s")
         silent.close()
+        # A port in use is a usage error that says so; an impossible one is refused before.
+        taken = subprocess.run([FLUXSH, "web", "--port", str(server.port)], capture_output=True, text=True, timeout=30)
+        check(taken.returncode == 2 and f"cannot listen on 127.0.0.1:{server.port}" in taken.stderr,
+              f"a port in use: {taken.returncode} {taken.stderr!r}")
+        wrong = subprocess.run([FLUXSH, "web", "--port", "70000"], capture_output=True, text=True, timeout=30)
+        check(wrong.returncode == 2 and "--port takes 1 to 65535" in wrong.stderr, f"--port 70000: {wrong.stderr!r}")
+        unknown = subprocess.run([FLUXSH, "web", "--store", "nope"], capture_output=True, text=True, timeout=30)
+        check(unknown.returncode == 2 and "nope" in unknown.stderr, f"--store nope: {unknown.stderr!r}")
         check(server.alive(), "the server stays up")
 
 
