@@ -85,8 +85,8 @@ scenarios_pass() {
 # `explores_clean SHELL STORE`: a few seconds of `explore` find nothing and generate every action.
 explores_clean() {
     run "$1" explore "$2" --seed 1 --time 3 --runs 200 --no-color --save "$scratch/$2-explore.scenario"
-    if [ "$status" -ne 0 ] || grep -q "never generated" "$out"; then
-        fail "$(basename "$1") explore $2 exited $status or left a case ungenerated:"
+    if [ "$status" -ne 0 ] || grep -qE "never generated|not reached" "$out"; then
+        fail "$(basename "$1") explore $2 exited $status or left a case ungenerated or not reached:"
         cat "$out" "$err" >&2
     fi
 }

@@ -248,7 +248,10 @@ struct ArgumentMessageTests {
         shell.run("load library")
         #expect(
             shell.run(#"dispatch setStatus {"failed":{"reason":"x"}}"#)
-                == [#"error: 'setStatus' needs argument 1 (at failed.attempts) (usage: dispatch setStatus idle)"#])
+                == [
+                    "error: 'setStatus' needs argument 1 (at failed.attempts): only optional members may be left out"
+                        + " (usage: dispatch setStatus idle)"
+                ])
         #expect(shell.run("state status") == [#""idle""#])
     }
 
@@ -305,5 +308,96 @@ struct FollowUpTests {
         #expect(shell.run("state count") == ["3"])
         let expected = String(describing: ActionCasesTests.Plain.at(Date(timeIntervalSince1970: 0.0004)))
         #expect(shell.run("state last") == [JSONText.compact(.string(expected))])
+    }
+}
+
+/// A struct argument is its object form (docs/reference.md, Printed values): optional members may
+/// be left out and are `nil`; members with a default value must be given (the runtime does not
+/// know a default); the usage line is an example that reads back.
+struct StructArgumentTests {
+    struct Address: Sendable, Equatable {
+        var street: String
+        var city: String?
+    }
+
+    struct Customer: Sendable, Equatable {
+        var name: String
+        var address: Address?
+        var note: String?
+        var vip = false
+    }
+
+    struct CodableCustomer: Codable, Sendable, Equatable {
+        var name: String
+        var address: String?
+        var visits: Int
+    }
+
+    enum Shop: Action {
+        case setCustomer(Customer)
+        case setCodable(CodableCustomer)
+        case relocate(to: Address)
+    }
+
+    struct Desk: State {
+        var customer: Customer? = nil
+        var codable: CodableCustomer? = nil
+        var address: Address? = nil
+    }
+
+    struct Clerk: Mutation, Sendable {
+        func mutate(action: Shop, state: inout Desk) {
+            switch action {
+            case .setCustomer(let customer): state.customer = customer
+            case .setCodable(let customer): state.codable = customer
+            case .relocate(let address): state.address = address
+            }
+        }
+    }
+
+    func shell() -> Transcript {
+        let shell = Transcript(catalog: StoreCatalog([StoreDefinition("shop", state: Desk(), mutation: Clerk())]))
+        shell.run("load shop")
+        return shell
+    }
+
+    @Test func optionalMembersMayBeLeftOut() {
+        let shell = shell()
+        #expect(
+            shell.run(#"dispatch setCustomer {"name":"Bob","vip":true}"#)
+                == [#"~ customer: null -> {"name":"Bob","address":null,"note":null,"vip":true}"#])
+        #expect(
+            shell.run(#"dispatch setCustomer {"name":"Ann","vip":false,"address":{"street":"Main"}}"#)
+                == [
+                    #"~ customer.name: "Bob" -> "Ann""#, #"~ customer.address: null -> {"street":"Main","city":null}"#,
+                    "~ customer.vip: true -> false",
+                ])
+        #expect(
+            shell.run(#"dispatch setCodable {"name":"Cy","visits":2}"#)
+                == [#"~ codable: null -> {"name":"Cy","address":null,"visits":2}"#])
+    }
+
+    @Test func aMemberWithADefaultMustBeGivenAndTheErrorSaysHow() {
+        let shell = shell()
+        #expect(
+            shell.run(#"dispatch setCustomer {"name":"Bob"}"#) == [
+                "error: 'setCustomer' needs argument 1 (at vip): only optional members may be left out"
+                    + #" (usage: dispatch setCustomer {"name":"text","vip":true})"#
+            ])
+        #expect(
+            shell.run(#"dispatch relocate to: {"city":"Paris"}"#) == [
+                "error: 'relocate' needs argument 'to.street': only optional members may be left out"
+                    + #" (usage: dispatch relocate to: {"street":"text"})"#
+            ])
+        #expect(shell.run("state") == self.shell().run("state"))
+    }
+
+    /// The usage line of every case reads back: dispatching it is no error.
+    @Test(arguments: ["setCustomer", "setCodable", "relocate"])
+    func theUsageLineIsAValidExample(_ name: String) throws {
+        let shell = shell()
+        let line = try #require(shell.session.catalog["shop"]?.actions.first { $0.name == name }?.usage)
+        let output = shell.run(line)
+        #expect(output.first?.hasPrefix("error") == false, "\(line): \(output)")
     }
 }

@@ -316,6 +316,94 @@ struct ExplorerTests {
         }
     }
 
+    /// Numbers of every type, each set by its own action, for shrinking.
+    struct Priced: State {
+        var price: Decimal = 0
+        var ratio: Double = 0
+        var weight: Float = 0
+        var small: Int8 = 0
+        var big: UInt64 = 0
+        var huge: Int128 = 0
+    }
+
+    enum PricedAction: Action {
+        case setPrice(Decimal)
+        case setRatio(Double)
+        case setWeight(Float)
+        case setSmall(Int8)
+        case setBig(UInt64)
+        case setHuge(Int128)
+    }
+
+    struct PricedMutation: Mutation, Sendable {
+        func mutate(action: PricedAction, state: inout Priced) {
+            switch action {
+            case .setPrice(let value): state.price = value
+            case .setRatio(let value): state.ratio = value
+            case .setWeight(let value): state.weight = value
+            case .setSmall(let value): state.small = value
+            case .setBig(let value): state.big = value
+            case .setHuge(let value): state.huge = value
+            }
+        }
+    }
+
+    /// Every number type shrinks toward zero, then toward fewer decimals.
+    @Test(arguments: [
+        ("setPrice", JSONValue.number("-2.25"), "dispatch setPrice -1"),
+        ("setPrice", .number("1000.125"), "dispatch setPrice 1000"),
+        ("setRatio", .double(0.75), "dispatch setRatio 0.7"),
+        ("setRatio", .double(-3.5), "dispatch setRatio -1"),
+        ("setWeight", .double(3.75), "dispatch setWeight 2"),
+        ("setSmall", .int(-128), "dispatch setSmall -5"),
+        ("setBig", .number("18446744073709551615"), "dispatch setBig 1000"),
+        ("setHuge", .number("-170141183460469231731687303715884105728"), "dispatch setHuge -1000"),
+    ])
+    func everyNumberTypeShrinks(_ name: String, _ start: JSONValue, _ smallest: String) throws {
+        var options = Explorer.Options(stores: ["priced"], seed: 1)
+        options.invariants = [
+            "price >= 0", "price < 1000", "ratio < 0.5", "ratio > -1", "weight < 2", "small > -5", "big < 1000",
+            "huge > -1000",
+        ]
+        let catalog = StoreCatalog([StoreDefinition("priced", state: Priced(), mutation: PricedMutation())])
+        let explorer = try Explorer(catalog: catalog, options: options)
+        let action = Command.dispatch(ActionInvocation(name: name, arguments: [.init(label: nil, value: start)]))
+        let target = try #require(explorer.run([action]))
+        let minimal = explorer.minimize([action]) { explorer.run($0) == target }
+        #expect(minimal.map(\.description) == [smallest])
+    }
+
+    enum HookAction: Action {
+        case tick
+        case tock
+        case call(@Sendable () -> Void)
+    }
+
+    struct HookMutation: Mutation, Sendable {
+        func mutate(action: HookAction, state: inout Tank) {
+            if case .tick = action { state.level += 1 }
+        }
+    }
+
+    /// `never generated` is for a case that cannot be made from text; a case no run chose is
+    /// `not reached`.
+    @Test func coverageTellsCasesNotReachedFromCasesThatCannotBeGenerated() throws {
+        var options = Explorer.Options(stores: ["hooked"], seed: 3)
+        options.runs = 1
+        options.steps = 1
+        let catalog = StoreCatalog([StoreDefinition("hooked", state: Tank(), mutation: HookMutation())])
+        let report = try Explorer(catalog: catalog, options: options).explore()
+        let lines = Renderer().report(report, options: options, seconds: 0, savedTo: nil)
+        let table = Array(lines.drop { $0 != "coverage: dispatched, refused, changed state" }.dropFirst())
+        #expect(table.count == 3)
+        #expect(table.filter { $0.hasSuffix("not reached") }.count == 1, "\(table)")
+        let dispatchedOnce = table.filter {
+            $0.hasSuffix("       1       0       1") || $0.hasSuffix("       1       0       0")
+        }
+        #expect(dispatchedOnce.count == 1, "\(table)")
+        #expect(table.contains { $0.hasPrefix("  hooked.call  never generated: ") }, "\(table)")
+    }
+
     @Test func jobsReportTheFailureOfTheLowestRunAsOneJobDoes() throws {
         func failure(jobs: Int) throws -> Explorer.Failure? {
             var options = Explorer.Options(stores: ["counter"], seed: 21)

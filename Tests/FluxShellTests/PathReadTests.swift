@@ -1,6 +1,7 @@
-@_spi(Engine) import FluxShell
 import Foundation
 import Testing
+
+@_spi(Engine) @testable import FluxShell
 
 /// `state PATH` and `expect PATH` read only what the path goes through, and answer exactly as
 /// the path looked up in the whole printed state does.
@@ -31,8 +32,13 @@ struct PathReadTests {
         var result = [(path, value)]
         switch value {
         case .object(let object):
-            for (key, member) in object.members { result += paths(of: member, at: path.appending(.key(key))) }
-            if object["count"] == nil { result.append((path.appending(.key("count")), .int(object.count))) }
+            // A dictionary's keys are `["KEY"]`, and its `.count` is the count whatever its keys.
+            for (key, member) in object.members {
+                result += paths(of: member, at: path.appending(object.isKeyed ? .entry(key) : .key(key)))
+            }
+            if object.isKeyed || object["count"] == nil {
+                result.append((path.appending(.key("count")), .int(object.count)))
+            }
         case .array(let elements):
             for (index, element) in elements.enumerated() {
                 result += paths(of: element, at: path.appending(.index(index)))

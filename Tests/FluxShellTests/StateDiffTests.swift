@@ -111,9 +111,11 @@ struct StateDiffTests {
     private func segmentOrder(_ a: ValuePath.Segment, _ b: ValuePath.Segment) -> Bool {
         switch (a, b) {
         case (.index(let x), .index(let y)): x < y
-        case (.key(let x), .key(let y)): x < y
-        case (.index, .key): true
-        case (.key, .index): false
+        case (.key(let x), .key(let y)), (.entry(let x), .entry(let y)), (.key(let x), .entry(let y)),
+            (.entry(let x), .key(let y)):
+            x < y
+        case (.index, .key), (.index, .entry): true
+        case (.key, .index), (.entry, .index): false
         case (.every, _), (_, .every), (.id, _), (_, .id):
             // A diff line's path never holds [*] or [id:]: the edit below fails on it.
             false
@@ -127,7 +129,7 @@ struct StateDiffTests {
         guard let first = path.first else { return change(value) ?? .null }
         let rest = path.dropFirst()
         switch (first, value) {
-        case (.key(let key), .object(var object)):
+        case (.key(let key), .object(var object)), (.entry(let key), .object(var object)):
             if rest.isEmpty {
                 object[key] = change(object[key])
             } else {

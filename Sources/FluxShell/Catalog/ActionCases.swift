@@ -329,9 +329,10 @@ final class ActionCases: @unchecked Sendable {
         }
     }
 
-    /// A value of `type` as typed, for a usage line: by the rule of SPEC §4 that prints the type,
-    /// where the type's name does not tell (`900` for a `Duration`, `[]` for an `IndexSet`, the
-    /// raw value's example for a `Tagged` id, a case for an enum); `nil` to let the name tell.
+    /// A value of `type` as typed, for a usage line, by the rule that prints the type
+    /// (docs/reference.md, Printed values), where the type's name does not tell: `900` for a
+    /// `Duration`, `[]` for an `IndexSet`, the raw value's example for a `Tagged` id, a case for
+    /// an enum, a struct's object of the members it needs; `nil` to let the name tell.
     private static func example(of type: Any.Type, depth: Int = 0) -> String? {
         guard depth < 4 else { return nil }
         switch TypeShape.of(type).kind {
@@ -353,6 +354,21 @@ final class ActionCases: @unchecked Sendable {
             guard let cases = RuntimeMetadata.enumCases(of: type), let first = cases.first else { return nil }
             if let empty = cases.first(where: { $0.payload == nil }) { return empty.name }
             return "{\"\(first.name)\":{…}}"
+        case .fields(let fields):
+            // NB: every member but the optional ones, which may be left out: a member with a
+            // default value must be given too, the runtime knowing no default.
+            let members = fields.filter { !$0.shape.isOptional }.map { field in
+                let type = field.shape.type
+                var value =
+                    example(of: type, depth: depth + 1)
+                    ?? ActionSignature.placeholder(typeName: TypeNames.display(type))
+                // NB: a case name, a bare word on the command line, is a string inside an object.
+                if !value.hasPrefix("{"), (try? JSONParser.parse(value)) == nil {
+                    value = JSONText.compact(.string(value))
+                }
+                return JSONText.compact(.string(field.name)) + ":" + value
+            }
+            return "{" + members.joined(separator: ",") + "}"
         default:
             return nil
         }

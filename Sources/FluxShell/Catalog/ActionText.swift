@@ -166,7 +166,9 @@ enum ActionText {
             return ShellError("\(argumentName(context.codingPath)) of '\(invocation.name)': \(message)", hint: hint)
         case .keyNotFound(let key, let context):
             let path = context.codingPath + [key]
-            return ShellError("'\(invocation.name)' needs \(argumentName(path))", hint: usage)
+            // NB: a member with a default value too: the runtime does not know the default.
+            let inside = path.count > 2 ? ": only optional members may be left out" : ""
+            return ShellError("'\(invocation.name)' needs \(argumentName(path))\(inside)", hint: usage)
         @unknown default:
             return ShellError("cannot build '\(invocation.name)': \(error)", hint: usage)
         }

@@ -32,13 +32,16 @@
         // NB: two objects of one member under different keys are how two cases of an enum print
         // (`{"leaf":…}`, `{"node":…}`): one `~` line of the whole value (SPEC §4), as the typed
         // diff gives, also where a value is diffed as printed (a class instance, a mirror).
-        if old.count == 1, new.count == 1, old.keys[0] != new.keys[0] {
+        // A dictionary's keys are `["KEY"]` (`budget["zeta"]`), a struct's members `.name`.
+        let isKeyed = old.isKeyed || new.isKeyed
+        func place(_ key: String) -> ValuePath { path.appending(isKeyed ? .entry(key) : .key(key)) }
+        if !isKeyed, old.count == 1, new.count == 1, old.keys[0] != new.keys[0] {
             entries.append(DiffEntry(operation: .changed, path: path, old: .object(old), new: .object(new)))
             return
         }
         if old.keys == new.keys {
             for index in new.keys.indices where old.values[index] != new.values[index] {
-                diff(old.values[index], new.values[index], at: path.appending(.key(new.keys[index])), into: &entries)
+                diff(old.values[index], new.values[index], at: place(new.keys[index]), into: &entries)
             }
             return
         }
@@ -46,13 +49,13 @@
         // linear time.
         for (key, value) in new.members {
             if let previous = old[key] {
-                if previous != value { diff(previous, value, at: path.appending(.key(key)), into: &entries) }
+                if previous != value { diff(previous, value, at: place(key), into: &entries) }
             } else {
-                entries.append(DiffEntry(operation: .added, path: path.appending(.key(key)), old: nil, new: value))
+                entries.append(DiffEntry(operation: .added, path: place(key), old: nil, new: value))
             }
         }
         for (key, value) in old.members where new[key] == nil {
-            entries.append(DiffEntry(operation: .removed, path: path.appending(.key(key)), old: value, new: nil))
+            entries.append(DiffEntry(operation: .removed, path: place(key), old: value, new: nil))
         }
     }
 

@@ -1,7 +1,13 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Shrinking a failing run: fewer actions first (delta debugging over the sequence), then smaller
-/// arguments (numbers by bisection toward zero, shorter strings and arrays, earlier enum cases,
-/// `null`), each candidate kept only when the same check still fails. Then the scenario that
-/// fails the same way under `fluxsh test`.
+/// arguments (numbers of every type toward zero by bisection, then toward fewer decimals; shorter
+/// strings and arrays; earlier enum cases; `null`), each candidate kept only when the same check
+/// still fails. Then the scenario that fails the same way under `fluxsh test`.
 extension Explorer {
     func shrink(_ found: (check: Check, message: String, step: Int?), steps: [Step], run: Int, runSeed: UInt64)
         -> Failure
@@ -154,22 +160,8 @@ extension Explorer {
         _ value: JSONValue, _ trying: (JSONValue) -> [Command], _ fails: ([Command]) -> Bool
     ) -> [Command]? {
         switch value {
-        case .int(let number) where number != 0:
-            // NB: bisection toward zero: the smallest magnitude that still fails, when failing
-            // is monotonic (`lower by: 11` and up fails: 11).
-            var passing = 0
-            var failing = number
-            if fails(trying(.int(0))) {
-                failing = 0
-            } else {
-                // NB: by magnitudes (both on the same side of zero): `Int.min - 0` overflows.
-                while failing.magnitude - passing.magnitude > 1 {
-                    let half = Int((failing.magnitude - passing.magnitude) / 2)
-                    let middle = failing < 0 ? passing - half : passing + half
-                    if fails(trying(.int(middle))) { failing = middle } else { passing = middle }
-                }
-            }
-            return failing == number ? nil : trying(.int(failing))
+        case .int, .double, .number:
+            return smallerNumber(value, trying, fails)
         case .string(let text) where !text.isEmpty:
             for candidate in ["", String(text.prefix(1)), String(text.prefix(text.count / 2))]
             where candidate.count < text.count {
@@ -189,6 +181,68 @@ extension Explorer {
         default:
             return nil
         }
+    }
+
+    /// A number of any type (an integer of any width, `Double`, `Float`, `Decimal`) made simpler
+    /// while the check still fails: zero; else the whole number nearest zero that still fails,
+    /// by bisection (when failing is monotonic, `lower by: 11` and up fails: 11; `-2.25` below
+    /// zero fails: `-1`); else the number with fewer decimals (`0.75`: `0.7`). `nil` when none is
+    /// simpler.
+    private func smallerNumber(
+        _ value: JSONValue, _ trying: (JSONValue) -> [Command], _ fails: ([Command]) -> Bool
+    ) -> [Command]? {
+        // NB: as a `Decimal`, which holds every integer of 128 bits and every double's shortest
+        // text exactly, and prints back by its own rule (an `Int` when it is one).
+        func attempt(_ candidate: Decimal) -> [Command] { trying(candidate.shellValue(ValueReader())) }
+        let number = Self.decimal(value)
+        if number?.isZero == true { return nil }
+        if fails(attempt(0)) { return attempt(0) }
+        guard let number, !number.isNaN else { return nil }
+        let whole = Self.truncated(number, places: 0)
+        var passing = Decimal(0)
+        var failing = number
+        if whole != number {
+            guard !whole.isZero, fails(attempt(whole)) else {
+                let places = Self.decimalPlaces(of: number)
+                guard places > 1 else { return nil }
+                for count in 1..<places {
+                    let candidate = Self.truncated(number, places: count)
+                    if !candidate.isZero, fails(attempt(candidate)) { return attempt(candidate) }
+                }
+                return nil
+            }
+            failing = whole
+        }
+        while (failing - passing).magnitude > 1 {
+            let middle = Self.truncated(passing + (failing - passing) / 2, places: 0)
+            if fails(attempt(middle)) { failing = middle } else { passing = middle }
+        }
+        return failing == number ? nil : attempt(failing)
+    }
+
+    /// A printed number as a `Decimal`; `nil` beyond a `Decimal`'s range (`1e300`).
+    static func decimal(_ value: JSONValue) -> Decimal? {
+        switch value {
+        case .int(let number): Decimal(number)
+        case .double(let number) where number.isFinite: Decimal(string: String(number))
+        case .number(let text): Decimal(string: text)
+        default: nil
+        }
+    }
+
+    /// `number` cut to `places` decimals, toward zero: `-2.25` to 0 places is `-2`.
+    static func truncated(_ number: Decimal, places: Int) -> Decimal {
+        let text = number.description
+        guard let point = text.firstIndex(of: ".") else { return number }
+        let kept = text[..<point] + (places == 0 ? "" : text[point...].prefix(places + 1))
+        return Decimal(string: String(kept)) ?? number
+    }
+
+    /// How many decimals `number` has as a `Decimal` writes it: `-2.25` has 2.
+    static func decimalPlaces(of number: Decimal) -> Int {
+        let text = number.description
+        guard let point = text.firstIndex(of: ".") else { return 0 }
+        return text.distance(from: point, to: text.endIndex) - 1
     }
 
     /// The places inside an argument whose values shrink, outermost first: the argument itself,

@@ -548,7 +548,8 @@ extension Renderer {
             if let reason = row.notGenerated {
                 lines.append("  \(name)\(padding)never generated: \(reason)")
             } else if row.dispatched == 0 {
-                lines.append("  \(name)\(padding)never generated")
+                // NB: it could be made; no run chose it (few runs, or steps spent elsewhere).
+                lines.append("  \(name)\(padding)not reached")
             } else {
                 func column(_ number: Int) -> String {
                     let text = String(number)

@@ -75,7 +75,7 @@ extension Session {
         if case .key("count")? = path.segments.last {
             switch try store.runtime.read(ValuePath(Array(path.segments.dropLast()))) {
             case .array: countsElements = true
-            case .object(let object): countsElements = object["count"] == nil
+            case .object(let object): countsElements = object.isKeyed || object["count"] == nil
             default: break
             }
         }

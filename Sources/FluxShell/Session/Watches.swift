@@ -68,6 +68,10 @@ extension Session {
         guard count < path.segments.count else { throw namesNothing }
         switch (value, path.segments[count]) {
         case (.null, _), (.array, .index), (.array, .every), (.array, .id), (.object, .every): return
+        // NB: a dictionary's key that may come (`watch budget["zeta"]` before it is set).
+        case (.object(let object), .key), (.object(let object), .entry):
+            guard object.isKeyed else { throw namesNothing }
+            return
         default: throw namesNothing
         }
     }

@@ -91,6 +91,11 @@ extension JSONValue {
 @_documentation(visibility: internal)
 public struct JSONObject: Sendable, Hashable {
     private var ordered: OrderedDictionary<String, JSONValue>
+    /// Whether the object is a dictionary's (its keys are data, `budget["zeta"]`) rather than
+    /// the members of a struct, a tuple or a case (`hours.open`): paths print and read its keys
+    /// as keys (see ``ValuePath/Segment/entry(_:)``). Not part of equality: `{"a":1}` typed in
+    /// an `expect` equals a dictionary that prints so.
+    var isKeyed = false
 
     public init() { ordered = [:] }
 
@@ -123,7 +128,7 @@ public struct JSONObject: Sendable, Hashable {
     /// The members, in order.
     public var members: some Sequence<(key: String, value: JSONValue)> { ordered.lazy.map { ($0.key, $0.value) } }
 
-    /// Same members, whatever their order.
+    /// Same members, whatever their order (and whether either is a dictionary's).
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for (key, value) in lhs.ordered {

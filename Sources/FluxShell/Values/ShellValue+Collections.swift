@@ -57,7 +57,7 @@ extension Collection where Index == Int {
         switch path.first {
         case .index(let index)? where index >= 0 && index < count:
             return reader.read(self[startIndex + index], at: path.dropFirst())
-        case .key("count")? where path.count == 1:
+        case .key("count")? where path.count == 1, .entry("count")? where path.count == 1:
             return .int(count)
         default:
             return nil
@@ -171,22 +171,24 @@ extension Dictionary: ShellValue {
     /// An object whose keys are the printed keys, sorted (SPEC §4).
     func shellValue(_ reader: ValueReader) -> JSONValue {
         var object = JSONObject(minimumCapacity: count)
+        object.isKeyed = true
         for (text, key) in reader.printedKeys(keys) { object[text] = reader.read(self[key]) }
         return .object(object)
     }
 
-    /// `["key"]` by printed key, or `.count` when no key prints as `count`.
+    /// `["key"]` (or `.key`) by printed key; `.count` is the count, whatever the keys.
     static func read(at pointer: ValueAddress, path: ArraySlice<ValuePath.Segment>, _ reader: ValueReader)
         -> JSONValue?
     {
-        guard case .key(let text)? = path.first else { return nil }
+        guard let first = path.first, let text = first.keyText else { return nil }
         let dictionary = value(at: pointer)
+        if case .key("count") = first { return path.count == 1 ? .int(dictionary.count) : nil }
         // NB: two keys may print the same (`nil` and `"null"`); then the whole printed value,
         // which settles it one way, answers instead.
         let matches = reader.printedKeys(dictionary.keys).filter { $0.text == text }
         guard matches.count <= 1 else { return nil }
-        if let match = matches.first { return reader.read(dictionary[match.key]!, at: path.dropFirst()) }
-        return text == "count" && path.count == 1 ? .int(dictionary.count) : nil
+        guard let match = matches.first else { return nil }
+        return reader.read(dictionary[match.key]!, at: path.dropFirst())
     }
 
     /// Keys in both are diffed as their values' type; others appear or disappear; the lines come
@@ -197,7 +199,7 @@ extension Dictionary: ShellValue {
         let shape = TypeShape.of(Value.self)
         let keys = Array(after.keys) + before.keys.filter { after[$0] == nil }
         for (text, key) in differ.reader.printedKeys(keys) {
-            let keyPath = path.appending(.key(text))
+            let keyPath = path.appending(.entry(text))
             switch (before[key], after[key]) {
             case (let previous?, let current?):
                 let same = shape.sameValue(previous, current)

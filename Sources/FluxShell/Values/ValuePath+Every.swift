@@ -37,7 +37,9 @@ extension ValuePath {
                 case .array(let elements):
                     for index in elements.indices { expanded.append(prefix + pending + [.index(index)]) }
                 case .object(let object):
-                    for key in object.keys { expanded.append(prefix + pending + [.key(key)]) }
+                    for key in object.keys {
+                        expanded.append(prefix + pending + [object.isKeyed ? .entry(key) : .key(key)])
+                    }
                 case let scalar:
                     throw ShellError(
                         "\(base.isRoot ? "the state" : base.description) is \(scalar.kindName): [*] needs an array or an object",

@@ -3,12 +3,55 @@
 @_documentation(visibility: internal)
 public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     public enum Segment: Sendable, Hashable {
+        /// `.name`: a member of a struct, a tuple or an enum case's payload; also a dictionary's
+        /// key written bare (`budget.zeta`), except `.count`, which is a dictionary's count.
         case key(String)
+        /// `["name"]`: a dictionary's key, as diff lines print it (`budget["zeta"]`); always the
+        /// key, never the count. A member written so (`hours["open"]`) is the member.
+        case entry(String)
         case index(Int)
         /// `[*]`: every element of an array (every value of an object).
         case every
-        /// `[id: X]`: the element of an array whose `id` prints as `X` (SPEC §3).
+        /// `[id: X]`: the element of an array whose `id` prints as `X` (docs/reference.md, Paths).
         case id(JSONValue)
+
+        /// The name of a ``key(_:)`` or an ``entry(_:)``.
+        var keyText: String? {
+            switch self {
+            case .key(let key), .entry(let key): key
+            default: nil
+            }
+        }
+
+        /// NB: a key names the same place however it is written (`budget.zeta`, `budget["zeta"]`),
+        /// so a watch or `why` written either way follows the diff lines; only reading `.count`
+        /// of a dictionary tells the two apart (``ValuePath/lookup(in:)``).
+        public static func == (lhs: Segment, rhs: Segment) -> Bool {
+            switch (lhs, rhs) {
+            case (.key(let a), .key(let b)), (.key(let a), .entry(let b)), (.entry(let a), .key(let b)),
+                (.entry(let a), .entry(let b)):
+                a == b
+            case (.index(let a), .index(let b)): a == b
+            case (.every, .every): true
+            case (.id(let a), .id(let b)): a == b
+            default: false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .key(let key), .entry(let key):
+                hasher.combine(0)
+                hasher.combine(key)
+            case .index(let index):
+                hasher.combine(1)
+                hasher.combine(index)
+            case .every: hasher.combine(2)
+            case .id(let id):
+                hasher.combine(3)
+                hasher.combine(id)
+            }
+        }
     }
 
     /// NB: a path of one segment (a state's member, as most diff lines have) keeps it inline,
@@ -86,6 +129,10 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
             case .id(let id):
                 output.append("[id: ")
                 JSONText.writeCompact(id, to: &output)
+                output.append(0x5D)
+            case .entry(let key):
+                output.append(0x5B)
+                JSONText.writeQuoted(key, to: &output)
                 output.append(0x5D)
             case .key(let key):
                 // NB: most keys are plain: written as they are while checked, in one pass, and
@@ -213,7 +260,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
                     guard case .string(let key)? = try? JSONParser.parse(literal) else {
                         throw fail("invalid quoted key \(literal)")
                     }
-                    segments.append(.key(key))
+                    segments.append(.entry(key))
                     position = end + 1
                 } else {
                     var end = position
@@ -318,6 +365,17 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         return (segments.count, current)
     }
 
+    private func noKey(_ key: String, in object: JSONObject, _ here: String) -> ShellError {
+        if key == "count" {
+            return ShellError(
+                "no key 'count' in \(here)", hint: "\(here == "the state" ? "" : here).count is its number of keys")
+        }
+        return ShellError(
+            "no key '\(key)' in \(here)",
+            hint: Suggestion.didYouMean(key, among: object.keys)
+                ?? "its keys are: \(object.keys.joined(separator: ", "))")
+    }
+
     /// The value that `segment` names in `current`, the value at `walked` (a part of this path).
     private func step(_ segment: Segment, of current: JSONValue, at walked: ArraySlice<Segment>) throws(ShellError)
         -> JSONValue
@@ -330,15 +388,18 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
                 "\(self) stands for several values; [*] is for expect, state and watch",
                 hint: "name one element, e.g. \(firstElement)")
         case (.key(let key), .object(let object)):
+            // NB: `.count` of a dictionary is its count even when it has the key "count", which
+            // is written `["count"]`; a struct's own `count` member wins over its count.
+            if key == "count", object.isKeyed { return .int(object.count) }
             if let value = object[key] { return value }
             if key == "count" { return .int(object.count) }
-            throw ShellError(
-                "no key '\(key)' in \(here)",
-                hint: Suggestion.didYouMean(key, among: object.keys)
-                    ?? "its keys are: \(object.keys.joined(separator: ", "))")
-        case (.key("count"), .array(let elements)):
+            throw noKey(key, in: object, here)
+        case (.entry(let key), .object(let object)):
+            if let value = object[key] { return value }
+            throw noKey(key, in: object, here)
+        case (.key("count"), .array(let elements)), (.entry("count"), .array(let elements)):
             return .int(elements.count)
-        case (.key(let key), .array):
+        case (.key(let key), .array), (.entry(let key), .array):
             throw ShellError(
                 "\(here) is an array, not an object: no key '\(key)'",
                 hint: "use an index such as \(ValuePath(Array(walked) + [.index(0)])) or .count")

@@ -47,7 +47,7 @@
         case .custom(let type):
             return type.read(at: pointer, path: path, self)
         case .fields(let fields):
-            guard case .key(let key) = segment, let field = fields.first(where: { $0.name == key }) else { return nil }
+            guard let key = segment.keyText, let field = fields.first(where: { $0.name == key }) else { return nil }
             return read(at: pointer + field.offset, field.shape, path: path.dropFirst())
         case .form, .enumeration, .object, .existential, .opaque, .withoutMetadata:
             return nil
@@ -107,6 +107,7 @@
                 pairs.append((readAny(pair[0].value), readAny(pair[1].value)))
             }
             var object = JSONObject(minimumCapacity: pairs.count)
+            object.isKeyed = true
             for entry in PrintedOrder.sortedKeys(pairs) { object[entry.text] = entry.value }
             return .object(object)
         case .optional?:

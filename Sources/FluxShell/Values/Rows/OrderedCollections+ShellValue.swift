@@ -31,6 +31,7 @@ extension OrderedDictionary: ShellValue {
     /// An object whose keys are the printed keys, in the dictionary's order.
     func shellValue(_ reader: ValueReader) -> JSONValue {
         var object = JSONObject(minimumCapacity: count)
+        object.isKeyed = true
         for (key, value) in self {
             let printed = reader.read(key)
             let text: String
