@@ -28,7 +28,7 @@ struct ScenarioRunnerTests {
                 "  ≠ ~ count: 0 -> 3 | ~ count: 0 -> 2",
                 Self.pinningHint,
                 "  (set update in ScenarioRunner.Options to accept what happened)",
-                "\(file.path):4: error: expected this command to fail, but it succeeded (remove the '! ' if it should succeed)",
+                "\(file.path):4: error: expected this command to fail, but it succeeded: what it did is taken back (remove the '! ' if it should succeed)",
             ])
         // NB: what a failed `#expect(result.passed)` shows of the result, before the report.
         #expect("\(result)" == "FAIL \(file.path) (2 failures)")

@@ -316,3 +316,27 @@ struct SessionTests {
         #expect(shell.run("expect todos[5] == *") == ["error: index 5 is past the end of todos (2 elements)"])
     }
 }
+
+/// `history` and `save` write each dispatch as it was typed: every argument where it was typed,
+/// labelled or positional as typed, its value in its printed form.
+struct HistoryTextTests {
+    @Test func eachDispatchReadsAsTypedWithItsValuesAsTheyPrint() throws {
+        let shell = Transcript()
+        shell.run("load library")
+        for line in [
+            "dispatch setShelf 3 null", "dispatch setShelf id: 3 name: Poetry", "dispatch setShelf 4 Poetry",
+            #"dispatch open "2026-03-01T09:30:00+01:00""#, #"dispatch open at: "2026-03-01T09:30:00+01:00""#,
+            "dispatch setHours close: 18.0 open: 8", "dispatch rate 1.50", #"dispatch fail reason: "gone""#,
+        ] {
+            #expect(shell.run(line).first?.hasPrefix("error") == false, "\(line)")
+        }
+        let typed = [
+            "setShelf 3 null", "setShelf id: 3 name: Poetry", "setShelf 4 Poetry", #"open "2026-03-01T08:30:00Z""#,
+            #"open at: "2026-03-01T08:30:00Z""#, "setHours close: 18 open: 8", "rate 1.5", "fail reason: gone",
+        ]
+        #expect(shell.run("history") == typed.enumerated().map { "  \($0.offset + 1)  \($0.element)" })
+        #expect(
+            shell.session.scenarioText().split(separator: "\n").map(String.init).filter { $0.hasPrefix("dispatch ") }
+                == typed.map { "dispatch \($0)" })
+    }
+}

@@ -46,25 +46,15 @@ enum ActionText {
         // declaration order cost no search.
         var slots = ContiguousArray<JSONValue?>(repeating: nil, count: parameters.count)
         for (position, argument) in invocation.arguments.enumerated() {
-            let index: Int
-            if let label = argument.label {
-                if position < parameters.count, parameters[position].label == label || parameters[position].key == label
-                {
-                    index = position
-                } else if let match = parameters.firstIndex(where: { $0.label == label || $0.key == label }) {
-                    index = match
-                } else {
+            guard let index = parameterIndex(of: argument, at: position, among: parameters) else {
+                if let label = argument.label {
                     throw ShellError(
                         "'\(signature.name)' has no argument '\(label)'",
                         hint: Suggestion.didYouMean(label, among: parameters.compactMap(\.label)) ?? usage)
                 }
-            } else {
-                guard position < parameters.count else {
-                    throw ShellError(
-                        "'\(signature.name)' takes \(countText(parameters.count)), got \(invocation.arguments.count)",
-                        hint: usage)
-                }
-                index = position
+                throw ShellError(
+                    "'\(signature.name)' takes \(countText(parameters.count)), got \(invocation.arguments.count)",
+                    hint: usage)
             }
             guard slots[index] == nil else {
                 throw ShellError("argument '\(parameters[index].label ?? "\(index + 1)")' is given twice", hint: usage)
@@ -79,6 +69,19 @@ enum ActionText {
             }
         }
         return .slots(slots)
+    }
+
+    /// The parameter that `argument`, typed at `position`, fills: a labelled one the parameter
+    /// of that label (or key), looked for at its own position first; a positional one the
+    /// parameter at its position. `nil` when there is none.
+    static func parameterIndex(
+        of argument: ActionInvocation.Argument, at position: Int, among parameters: [ActionSignature.Parameter]
+    ) -> Int? {
+        guard let label = argument.label else { return position < parameters.count ? position : nil }
+        if position < parameters.count, parameters[position].label == label || parameters[position].key == label {
+            return position
+        }
+        return parameters.firstIndex { $0.label == label || $0.key == label }
     }
 
     private static func countText(_ count: Int) -> String {

@@ -268,4 +268,26 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         self.state = state
         return recordStep()
     }
+
+    /// The state and its history: values, so keeping them costs a copy only of what the command
+    /// taken back goes on to change.
+    struct Checkpoint: StoreCheckpoint {
+        var state: State
+        var history: StateHistory<State, Action>
+        var restoredWithoutAction: Bool
+    }
+
+    @usableFromInline func checkpoint(cursor: Int) -> any StoreCheckpoint {
+        Checkpoint(state: state, history: history, restoredWithoutAction: restoredWithoutAction)
+    }
+
+    @usableFromInline func retractor(to checkpoint: any StoreCheckpoint) throws(ShellError) -> () -> Void {
+        let kept = checkpoint as! Checkpoint
+        return {
+            self.history = kept.history
+            self.restoredWithoutAction = kept.restoredWithoutAction
+            // NB: set as `undo` sets a state; the diff is not shown (the command's own was).
+            _ = self.restore(kept.state)
+        }
+    }
 }

@@ -276,6 +276,43 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         }
     }
 
+    /// The state shown and what makes it and the states before it again. The store object
+    /// itself is not kept (sent an action, it changes in place): it is set back as `undo` sets it.
+    struct Checkpoint: StoreCheckpoint {
+        var recorded: State
+        var history: StateHistory<State, Action>
+        var log: [Action]
+        var logStart: Int
+        var baseline: Replay
+        var replays: [Replay]
+        var pending: [Action]
+        var restoredWithoutAction: Bool
+        /// How `recorded` is made again.
+        var replay: Replay
+    }
+
+    @usableFromInline func checkpoint(cursor: Int) -> any StoreCheckpoint {
+        Checkpoint(
+            recorded: recorded, history: history, log: log, logStart: logStart, baseline: baseline, replays: replays,
+            pending: pending, restoredWithoutAction: restoredWithoutAction, replay: replay(at: cursor))
+    }
+
+    @usableFromInline func retractor(to checkpoint: any StoreCheckpoint) throws(ShellError) -> () -> Void {
+        let kept = checkpoint as! Checkpoint
+        let replayed = kept.log[(kept.replay.start - kept.logStart)..<(kept.replay.end - kept.logStart)]
+        let set = try setter(to: kept.recorded, replaying: replayed)
+        return {
+            self.history = kept.history
+            self.log = kept.log
+            self.logStart = kept.logStart
+            self.baseline = kept.baseline
+            self.replays = kept.replays
+            self.pending = kept.pending
+            self.restoredWithoutAction = kept.restoredWithoutAction
+            _ = set()
+        }
+    }
+
     @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(form.state(object)) }
 
     @usableFromInline func hasSameState(as other: any StoreRuntime) -> Bool {

@@ -4,7 +4,8 @@ import FluxCore
 /// making and checking its actions (`decode`, `validate`, `onFollowUp`), reading its state
 /// (`json`, `read`, `readStateAfresh`, `hasSameState`, `brokenInvariant`), and its states along
 /// the session's ``Timeline`` (`recordHistory`, `restorer`, `initialRestorer`, `isUnchanged`,
-/// `historyDiff`). Each action's diff goes to the session's ``DispatchTrace``, lent at load.
+/// `historyDiff`; `checkpoint` and `retractor` for a command taken back). Each action's diff goes
+/// to the session's ``DispatchTrace``, lent at load.
 @usableFromInline
 protocol StoreRuntime: AnyObject {
     var alias: String { get }
@@ -46,7 +47,18 @@ protocol StoreRuntime: AnyObject {
     /// What puts back the initial state and returns the diff, or why that state cannot be made
     /// again; nothing changes until it is called.
     func initialRestorer() throws(ShellError) -> () -> [DiffEntry]
+    /// The store's state and its states along the timeline now, with the first `cursor` history
+    /// entries done: what ``retractor(to:)`` puts back.
+    func checkpoint(cursor: Int) -> any StoreCheckpoint
+    /// What puts back the store as it was at `checkpoint` (one of its own), setting the state as
+    /// `undo` does, or why it cannot; nothing changes until it is called.
+    func retractor(to checkpoint: any StoreCheckpoint) throws(ShellError) -> () -> Void
 }
+
+/// What a kind of store runtime keeps of itself to take a command back: see
+/// ``StoreRuntime/checkpoint(cursor:)``.
+@usableFromInline
+protocol StoreCheckpoint {}
 
 @usableFromInline
 enum DecodeOutcome {

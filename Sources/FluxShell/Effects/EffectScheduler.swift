@@ -313,6 +313,21 @@ final class EffectScheduler: @unchecked Sendable {
         environment.core.effects = nil
     }
 
+    /// How many effects the session has started.
+    var startedCount: Int { started }
+
+    /// Takes back the effects started after the first `count` (those of a command taken back):
+    /// cancels those still running and runs them until they end (what they send then is dropped),
+    /// and numbers the next effect as if they had never started.
+    func retract(startedAfter count: Int) {
+        guard started > count else { return }
+        let retracted = running.filter { $0.number > count }
+        for record in retracted where !record.isCancelled { record.cancel() }
+        if !retracted.isEmpty { run() }
+        // NB: one that did not end in time keeps its number, which `effects` lists.
+        if !running.contains(where: { $0.number > count }) { started = count }
+    }
+
     /// Cancels every running effect, and runs them until they end.
     func cancelAll() {
         for record in running where !record.isCancelled { record.cancel() }

@@ -166,14 +166,25 @@ final class EnvironmentCore: @unchecked Sendable {
     /// its states, or making one again): the ids and random numbers it draws are drawn again by
     /// the next action, so that a replay, however often it runs, never shows in the session.
     func replaying<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        let drawn = lock.withLock { (uuids, generator) }
-        defer {
+        let drawn = draws
+        defer { draws = drawn }
+        return try body()
+    }
+
+    /// Where the ids and random numbers are: set back, the next ones drawn are these again.
+    struct Draws {
+        fileprivate var uuids: UInt64
+        fileprivate var generator: SeededRandom
+    }
+
+    var draws: Draws {
+        get { lock.withLock { Draws(uuids: uuids, generator: generator) } }
+        set {
             lock.withLock {
-                uuids = drawn.0
-                generator = drawn.1
+                uuids = newValue.uuids
+                generator = newValue.generator
             }
         }
-        return try body()
     }
 
     /// Parks `sleeper` until the time reaches its deadline; at once when it is there already or

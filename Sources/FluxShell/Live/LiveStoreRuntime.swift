@@ -224,6 +224,17 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         }
     }
 
+    /// Nothing: what the app did cannot be taken back.
+    struct Checkpoint: StoreCheckpoint {}
+
+    @usableFromInline func checkpoint(cursor: Int) -> any StoreCheckpoint { Checkpoint() }
+
+    /// NB: the action ran in the app (its views, its own effects), and the app's actions came in
+    /// around it: setting the store back would not make it as if the action had not run.
+    @usableFromInline func retractor(to checkpoint: any StoreCheckpoint) throws(ShellError) -> () -> Void {
+        throw ShellError("it ran in the app, which the shell cannot take back")
+    }
+
     /// Throws unless the app's store can be set (its `LiveStore` was given `restore:`).
     private func checkSettable() throws(ShellError) {
         guard setState == nil else { return }

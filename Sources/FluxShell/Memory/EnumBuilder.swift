@@ -64,9 +64,9 @@ extension ActionCases {
 
     /// Initializes the memory at `value` to the case at `index` with `invocation`'s arguments.
     ///
-    /// - Returns: the invocation in printed form (SPEC §4: `at: "2026-11-22T09:00:00Z"` for an
-    ///   offset typed, a set sorted, property names for `CodingKeys`), when an argument was not
-    ///   typed in it; `nil` when every one was.
+    /// - Returns: the invocation as typed with each value in its printed form (`at:
+    ///   "2026-11-22T09:00:00Z"` for an offset typed, a set sorted), when a value was not typed in
+    ///   it; `nil` when every one was.
     @usableFromInline
     func build(_ index: Int, _ invocation: ActionInvocation, into value: UnsafeMutableRawPointer) throws(ShellError)
         -> ActionInvocation?
@@ -104,14 +104,21 @@ extension ActionCases {
                 }
                 guard !isPrinted else { return }
                 // NB: read before the tag is set, while each parameter's memory holds just its value.
-                var canonical = ActionInvocation(name: signature.name)
-                for (number, parameter) in item.parameters.enumerated() where arguments[number] != nil {
-                    canonical.arguments.append(
+                // Each argument stays as it was typed, where it was and labelled or not; only its
+                // value takes its printed form (see "History, undo and reset" in the reference).
+                var retyped = ActionInvocation(name: signature.name)
+                for (position, argument) in invocation.arguments.enumerated() {
+                    guard
+                        let number = ActionText.parameterIndex(
+                            of: argument, at: position, among: signature.parameters)
+                    else { continue }
+                    let parameter = item.parameters[number]
+                    retyped.arguments.append(
                         .init(
-                            label: signature.parameters[number].label,
+                            label: argument.label,
                             value: ValueReader.read(parameter.shape.loadRaw(payload + parameter.offset))))
                 }
-                printed = canonical
+                printed = retyped
             }
         } catch {
             throw describe(error, parameter: written, invocation: invocation, signature: signature)

@@ -297,6 +297,8 @@
     private func run(_ command: Command, line: String?, expectsFailure: Bool, at location: SourceLocation) {
         if options.echo { output?.echo(line.map(Self.trimmed) ?? command.description) }
         session.line = location.line
+        // NB: only a `! ` line keeps what its command may have to be taken back to.
+        let checkpoint = expectsFailure ? session.checkpoint() : nil
         let result: CommandResult
         do {
             result = try session.execute(command)
@@ -305,16 +307,13 @@
             if !expectsFailure { fail(at: location, error, line: line) }
             return
         }
-        if expectsFailure {
-            fail(
-                at: location,
-                ShellError(
-                    "expected this command to fail, but it succeeded",
-                    hint: "remove the '! ' if it should succeed"))
-        }
         output?.print(result, of: command, at: location, in: session)
         if session.hasEffectProblems {
             for problem in session.takeEffectProblems() { fail(at: location, problem) }
+        }
+        if let checkpoint {
+            retract(command, to: checkpoint, at: location)
+            return
         }
         if command.changesState, let line {
             let isRequired = options.exhaustive || session.isExhaustive
@@ -335,6 +334,24 @@
             }
         }
         if result.quits { progress.isStopped = true }
+    }
+
+    /// A `! ` line whose command succeeded: an error, after what the command printed, and what
+    /// the command did is taken back, so that the failed line changes nothing.
+    private func retract(_ command: Command, to checkpoint: Session.Checkpoint, at location: SourceLocation) {
+        let stands = session.retract(to: checkpoint, after: command)
+        // NB: its expected diff lines, if any, have nothing to be compared with, as after any failure.
+        if command.changesState { failedCommand = (location.line, false) }
+        fail(
+            at: location,
+            ShellError(
+                "expected this command to fail, but it succeeded"
+                    + (stands.map { ", and what it did stands: \($0)" } ?? ": what it did is taken back"),
+                hint: "remove the '! ' if it should succeed"))
+        // NB: what the effects it started did as they were cancelled.
+        if session.hasEffectProblems {
+            for problem in session.takeEffectProblems() { fail(at: location, problem) }
+        }
     }
 
     private func closePending() {

@@ -79,6 +79,11 @@ struct SessionHistory {
         return dropped
     }
 
+    /// Whether a step was recorded, undone or redone since the log was `before`.
+    func hasMoved(since before: SessionHistory) -> Bool {
+        cursor != before.cursor || nextNumber != before.nextNumber || entries.count != before.entries.count
+    }
+
     /// Moves back `steps` entries.
     mutating func undo(_ steps: Int) { cursor -= steps }
 
