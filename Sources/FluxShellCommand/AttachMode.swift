@@ -6,7 +6,7 @@
 struct AttachMode {
     let app: String?
     let list: Bool
-    let common: CommonOptions
+    let common: ShellOptions
 
     func run() -> Int32 {
         let streams = StandardStreams.shared
