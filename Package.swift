@@ -136,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "fluxbench",
             dependencies: [
-                "FluxCore", "FluxShell", "FluxStores", "FluxShellAgent", "FluxShellDependencies",
+                "FluxCore", "FluxShell", "FluxStores", "FluxShellAgent", "FluxShellDependencies", "FluxShellCommand",
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),

@@ -6,7 +6,7 @@
 struct AttachMode {
     let app: String?
     let list: Bool
-    let common: CommonOptions
+    let common: ShellOptions
     /// `--web`: the devtools page on the app, in a browser, instead of a session here.
     var web = false
     var port: Int?

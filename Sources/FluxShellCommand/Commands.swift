@@ -27,11 +27,8 @@ struct CommonOptions: ParsableArguments {
     @Flag(help: "Stop at the first failing command.")
     var bail = false
 
-    /// These options again, for a child process of the same command.
-    var arguments: [String] {
-        ["--format=\(format.rawValue)"] + (noColor ? ["--no-color"] : []) + (echo ? ["--echo"] : [])
-            + (bail ? ["--bail"] : [])
-    }
+    /// The options parsed, as the modes take them.
+    var values: ShellOptions { ShellOptions(format: format, noColor: noColor, echo: echo, bail: bail) }
 }
 
 extension Renderer.Format: ExpressibleByArgument {}

@@ -34,14 +34,19 @@ public enum FluxShellMain {
         catalog.programName = ProgramName.current
         let status: Int32
         do {
-            let command = try Fluxsh.parseAsRoot(arguments)
+            // NB: no arguments is the shell with its default options, which is what the parser
+            // would give: it is not run, as building its tree of commands reads every option's
+            // metadata through the runtime, two thirds of the instructions of `quit` piped in.
+            let command = arguments.isEmpty ? nil : try Fluxsh.parseAsRoot(arguments)
             // NB: a store registered wrongly (an action type that is a class) is the shell's
             // author's to fix before anything runs, as a compile error would be.
             if let error = catalog.definitions.lazy.compactMap(\.registrationError).first {
                 StandardStreams.shared.err(Diagnostic(error, kind: .usage))
                 status = 2
-            } else {
+            } else if let command {
                 status = execute(command, catalog: catalog)
+            } else {
+                status = ShellMode(catalog: catalog, store: nil, common: ShellOptions()).run()
             }
         } catch {
             status = report(error)
@@ -60,11 +65,11 @@ public enum FluxShellMain {
     static func execute(_ command: any ParsableCommand, catalog: StoreCatalog) -> Int32 {
         switch command {
         case let shell as Shell:
-            return ShellMode(catalog: catalog, store: shell.store, common: shell.common).run()
+            return ShellMode(catalog: catalog, store: shell.store, common: shell.common.values).run()
         case let stores as Stores:
             return listStores(catalog, format: stores.output.format)
         case let run as Run:
-            return RunMode(catalog: catalog, store: run.store, common: run.common).run(
+            return RunMode(catalog: catalog, store: run.store, common: run.common.values).run(
                 files: run.files, inChild: run.inChild, traceLines: run.traceLines)
         case let test as Test:
             return TestMode(catalog: catalog, options: test).run()
@@ -72,7 +77,7 @@ public enum FluxShellMain {
             return ExploreMode(catalog: catalog, options: explore).run()
         case let attach as Attach:
             return AttachMode(
-                app: attach.app, list: attach.list, common: attach.common, web: attach.web, port: attach.port
+                app: attach.app, list: attach.list, common: attach.common.values, web: attach.web, port: attach.port
             )
             .run()
         case let web as Web:

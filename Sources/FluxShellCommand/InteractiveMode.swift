@@ -5,7 +5,7 @@ import FluxShellTerminal
 struct InteractiveMode {
     let catalog: StoreCatalog
     let store: String?
-    let common: CommonOptions
+    let common: ShellOptions
 
     func run() -> Int32 {
         let streams = StandardStreams.shared

@@ -4,7 +4,7 @@
 struct RunMode {
     let catalog: StoreCatalog
     let store: String?
-    let common: CommonOptions
+    let common: ShellOptions
 
     /// A runner for this mode's options, and the printer it reports to; `interactive` for the
     /// shell on a terminal (errors without `FILE:LINE:`, colors where standard output is a

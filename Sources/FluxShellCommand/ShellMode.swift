@@ -4,7 +4,7 @@
 struct ShellMode {
     let catalog: StoreCatalog
     let store: String?
-    let common: CommonOptions
+    let common: ShellOptions
 
     func run() -> Int32 {
         let runMode = RunMode(catalog: catalog, store: store, common: common)

@@ -79,6 +79,11 @@ enum ShellBenchmarks {
 
     struct IdentifiedTeam: State { var members: IdentifiedArrayOf<Member> = [] }
     struct PlainTeam: State { var members: [Member] = [] }
+    /// The identified team beside one existential member, which may hold any value.
+    struct AnnotatedTeam: State {
+        var members: IdentifiedArrayOf<Member> = []
+        var note: any Sendable = "none"
+    }
     enum TeamAction: Action {
         case add(id: Tagged<Member, UUID>, name: String)
         case rename(id: Tagged<Member, UUID>, name: String)
@@ -86,6 +91,15 @@ enum ShellBenchmarks {
 
     struct IdentifiedTeamMutation: Mutation, Sendable {
         func mutate(action: TeamAction, state: inout IdentifiedTeam) {
+            switch action {
+            case .add(let id, let name): state.members.append(Member(id: id, name: name))
+            case .rename(let id, let name): state.members[id: id]?.name = name
+            }
+        }
+    }
+
+    struct AnnotatedTeamMutation: Mutation, Sendable {
+        func mutate(action: TeamAction, state: inout AnnotatedTeam) {
             switch action {
             case .add(let id, let name): state.members.append(Member(id: id, name: name))
             case .rename(let id, let name): state.members[id: id]?.name = name
@@ -134,15 +148,20 @@ enum ShellBenchmarks {
         )
     }
 
+    /// The three teams, for the memory figures: `identified`, `plain`, and `annotated` (the
+    /// identified team beside an `any Sendable` member).
+    static let teamCatalog = StoreCatalog([
+        StoreDefinition("identified", state: IdentifiedTeam(), mutation: IdentifiedTeamMutation()),
+        StoreDefinition("plain", state: PlainTeam(), mutation: PlainTeamMutation()),
+        StoreDefinition("annotated", state: AnnotatedTeam(), mutation: AnnotatedTeamMutation()),
+    ])
+
     /// Issue 18's memory figure: 10,000 members added, then 2,000 renamed by id, with the undo
     /// history kept; prints the process's peak resident size. Run once per store, each in a
-    /// process of its own (`fluxbench memory identified`, `fluxbench memory plain`), and checks
+    /// process of its own (`fluxbench memory identified`, `… plain`, `… annotated`), and checks
     /// that `undo` still walks back through what was shown.
     static func teamMemory(_ store: String) {
-        let catalog = StoreCatalog([
-            StoreDefinition("identified", state: IdentifiedTeam(), mutation: IdentifiedTeamMutation()),
-            StoreDefinition("plain", state: PlainTeam(), mutation: PlainTeamMutation()),
-        ])
+        let catalog = teamCatalog
         func id(_ number: Int) -> String { String(format: "00000000-0000-0000-0000-%012d", number) }
         let session = Session(catalog: catalog)
         _ = execute(session, "load \(store)")

@@ -1,4 +1,5 @@
 import FluxCore
+import FluxShellCommand
 
 #if canImport(Glibc)
     import Glibc
@@ -43,6 +44,10 @@ case "record":
 case "memory":
     ShellBenchmarks.teamMemory(CommandLine.arguments.dropFirst(2).first ?? "identified")
     exit(0)
+case "shell":
+    // A shell whose stores are the memory figures' teams, for lines piped in as a user would:
+    // `fluxbench shell < LINES`.
+    FluxShellMain.run(catalog: ShellBenchmarks.teamCatalog, arguments: Array(CommandLine.arguments.dropFirst(2)))
 case "explore":
     ExploreBenchmarks.run()
     exit(0)

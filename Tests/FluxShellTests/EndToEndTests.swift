@@ -454,6 +454,21 @@ struct EndToEndTests {
         #expect(result.status == 0)
     }
 
+    /// No arguments start the shell without the argument parser: what it prints, and how it
+    /// ends, are those of `shell` given explicitly, as the parser made them.
+    @Test func noArgumentsRunTheShellAsTheParserWould() throws {
+        for script in [
+            "quit\n", "load counter\ndispatch increment\nstate count\n", "dispatch nothing\nload nowhere\n",
+            "load todos\n> dispatch add x\nhelp\n",
+        ] {
+            let bare = try Fluxsh.run([], stdin: script)
+            let parsed = try Fluxsh.run(["shell"], stdin: script)
+            #expect(bare.stdout == parsed.stdout, "\(script)")
+            #expect(bare.stderr == parsed.stderr, "\(script)")
+            #expect(bare.status == parsed.status, "\(script)")
+        }
+    }
+
     private func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fluxsh-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -68,12 +68,8 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         self.effect = effect
         self.state = initialState
         self.recorded = initialState
-        // NB: a state of plain bits (a counter) costs nothing to keep; only a state that holds
-        // storage, and only values, is made again from its actions (see `StateHistory`).
-        let shape = TypeShape.of(State.self)
         self.history = StateHistory(
-            initial: initialState, entries: historyEntries,
-            replays: historyForgetsWholeWindows && !shape.isBitwise && TypeShape.holdsOnlyValues(State.self))
+            initial: initialState, entries: historyEntries, mayReplay: historyForgetsWholeWindows)
     }
 
     /// Starts taking this store's actions from the dispatcher.

@@ -68,7 +68,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         let state = readState()
         attachedState = state
         recorded = state
-        history = StateHistory(initial: state, entries: 0, replays: false)
+        history = StateHistory(initial: state, entries: 0, mayReplay: false)
         let id = ObjectIdentifier(self)
         context.dispatcher.register { [unowned self] envelope in
             if envelope.isFollowUp {
@@ -138,7 +138,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         recorded = state
         cachedJSON = nil
         // NB: every state is kept: the app's mutation is the app's, so no state is made again.
-        history = StateHistory(initial: state, entries: 0, replays: false)
+        history = StateHistory(initial: state, entries: 0, mayReplay: false)
     }
 
     func sealLatest() {
@@ -250,7 +250,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         return advance(to: readState())
     }
 
-    /// NB: a live store's history keeps every state (`replays: false`), so it never applies an
+    /// NB: a live store's history keeps every state (`mayReplay: false`), so it never applies an
     /// action to make one again: the app's mutation is the app's.
     private static func keptOnly(_: Action, _: inout State) {}
 }

@@ -80,42 +80,6 @@ final class TypeShape: @unchecked Sendable {
         return RuntimeMetadata.kind(of: wrapped) == .classInstance || wrapped is AnyObject.Type
     }
 
-    /// Whether every value of `type` is a value all the way down, as far as the runtime shows:
-    /// no class instance and no existential (which may hold one) in it, so that a mutation
-    /// applied to a copy changes nothing else. Errors, closures, key paths and metatypes count as
-    /// values: a mutation replaces them, it cannot change them in place.
-    static func holdsOnlyValues(_ type: Any.Type) -> Bool {
-        var visiting: Set<ObjectIdentifier> = []
-        return holdsOnlyValues(type, visiting: &visiting)
-    }
-
-    private static func holdsOnlyValues(_ type: Any.Type, visiting: inout Set<ObjectIdentifier>) -> Bool {
-        // NB: a type met again inside itself (a tree) holds only values if the rest does.
-        guard visiting.insert(ObjectIdentifier(type)).inserted else { return true }
-        defer { visiting.remove(ObjectIdentifier(type)) }
-        if type == AnyHashable.self || RuntimeMetadata.kind(of: type) == .classInstance { return false }
-        switch of(type).kind {
-        case .custom(let row):
-            return row.textFormInner.allSatisfy { holdsOnlyValues($0, visiting: &visiting) }
-        case .form(let form):
-            // NB: a set algebra (`IndexSet`, an option set) is a value; another form with no inner
-            // type (a custom mirror) holds what the runtime does not say.
-            guard let inner = form.inner else { return form.rule == .setAlgebra }
-            return holdsOnlyValues(inner, visiting: &visiting)
-        case .fields(let fields):
-            return fields.allSatisfy { holdsOnlyValues($0.shape.type, visiting: &visiting) }
-        case .enumeration:
-            guard let cases = RuntimeMetadata.enumCases(of: type) else { return false }
-            return cases.allSatisfy { $0.payload.map { holdsOnlyValues($0, visiting: &visiting) } ?? true }
-        case .opaque:
-            // NB: a struct of storage members alone is a value when what it stores is.
-            guard RuntimeMetadata.kind(of: type) == .structure, let fields = storedFields(of: type) else { return true }
-            return fields.allSatisfy { holdsOnlyValues($0.shape.type, visiting: &visiting) }
-        case .object, .existential, .withoutMetadata:
-            return false
-        }
-    }
-
     private init<T>(_ type: T.Type) {
         self.type = T.self
         self.kind = Self.kind(of: T.self)

@@ -3,10 +3,15 @@
 ///
 /// Keeping every state costs a copy of whatever the step changed: renaming one of 10,000
 /// members copies the whole list, and a thousand such steps kept 700 MiB. So a store whose
-/// state holds only values (no class instance, no existential: see
-/// ``TypeShape/holdsOnlyValues(_:)``) keeps one state in ``SessionHistory/window`` entries, and
-/// makes the others again when asked, by applying the actions it took since the state kept
-/// before them, as its mutation did the first time.
+/// state holds only values keeps one state in ``SessionHistory/window`` entries, and makes the
+/// others again when asked, by applying the actions it took since the state kept before them,
+/// as its mutation did the first time.
+///
+/// Which states those are, by type (``TypeShape/holding(_:)``): no class instance, which a
+/// mutation applied to a copy would change in the kept state too; existentials (`any P`) only
+/// while what each holds is a value, which ``closeWindow(apply:)`` checks of every state it
+/// drops or replays from. A state of plain bits (a counter) costs nothing to keep, and keeps
+/// every state.
 ///
 /// A state made again is never trusted blindly. Each action is kept with the diff it printed, and
 /// an action applied again must show the same values at that diff's paths; the replay must then
@@ -46,15 +51,24 @@ struct StateHistory<State, Action> {
     @usableFromInline var pending: [(action: Action, diff: [DiffEntry])] = []
     /// Whether states are dropped and made again (see above); once false, it stays false.
     @usableFromInline var replays: Bool
+    /// Whether the state's type holds existentials, so that each state must be seen to hold
+    /// only values before it is dropped or replayed from.
+    @usableFromInline let checksValues: Bool
     @usableFromInline let shape: TypeShape
 
     /// A history for a store loaded when the log already has `entries` entries: undoing past its
     /// loading brings it back to `initial`.
-    init(initial: State, entries: Int, replays: Bool) {
+    ///
+    /// - Parameter mayReplay: whether the session lets it drop states (it forgets whole windows,
+    ///   and the store's actions can be applied again); the state's type decides the rest.
+    init(initial: State, entries: Int, mayReplay: Bool) {
         baseline = initial
         self.entries = Array(repeating: Entry(state: initial, end: 0, pinned: false), count: entries)
-        self.replays = replays
         shape = TypeShape.of(State.self)
+        // NB: a state of plain bits (a counter) is not asked: it costs nothing to keep.
+        let holding = mayReplay && !shape.isBitwise ? TypeShape.holding(State.self) : nil
+        replays = holding.map { $0 != .references } ?? false
+        checksValues = holding == .existentials
     }
 
     /// Notes an action this store took, for the next entry (only while the history replays).
@@ -144,6 +158,17 @@ struct StateHistory<State, Action> {
         let first = last - SessionHistory.window + 1
         let before = first - 1
         var state = before < 0 ? baseline : entries[before].state!
+        // NB: a replay starts from a state this check saw, so no class instance an existential
+        // held is shared with a kept state, for the mutation to change in both; the states
+        // dropped before were seen when their own window closed.
+        if checksValues {
+            guard TypeShape.holdsOnlyValues(value: state),
+                entries[first...last].allSatisfy({ $0.state.map { TypeShape.holdsOnlyValues(value: $0) } ?? true })
+            else {
+                replays = false
+                return
+            }
+        }
         let reader = ValueReader()
         for index in first...last {
             do {
