@@ -53,6 +53,7 @@ struct AttachMode {
         hello.echo = common.echo
         hello.bail = common.bail
         hello.program = ProgramName.current
+        hello.writesSaves = true
         let ending = SessionEnding(name: app ?? path, path: path)
         if Platform.isTerminal(0),
             let status = AttachedPrompt(connection: connection, hello: hello, ending: ending).run()
@@ -144,6 +145,16 @@ struct AttachMode {
                     case .out(let text), .app(let text): streams.out(output.shown(text))
                     case .err(let text): streams.err(errors.shown(text))
                     case .done(_, let lineFailed, _): failed = failed || lineFailed
+                    case .save(let file, let line, let scenario, let saved):
+                        let written = AttachedSave(hello: hello).write(
+                            file, line: line, scenario: scenario, saved: saved,
+                            out: { streams.out(output.shown($0)) }, err: { streams.err(errors.shown($0)) })
+                        guard written else {
+                            failed = true
+                            // NB: `--bail` stops here; the lines sent after it may have run in the app.
+                            if hello.bail { return 1 }
+                            continue
+                        }
                     case .bye(AttachWire.detached):
                         streams.flush()
                         return failed ? 1 : 0

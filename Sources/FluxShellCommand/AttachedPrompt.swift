@@ -143,6 +143,17 @@ struct AttachedPrompt {
             progress.prompt = output.shown(prompt)
             progress.awaited = max(0, progress.awaited - 1)
         case .completions: break
+        case .save(let file, let line, let scenario, let saved):
+            // NB: on a terminal, errors are not located, as the app's are not.
+            var interactive = hello
+            interactive.interactive = true
+            _ = AttachedSave(hello: interactive).write(
+                file, line: line, scenario: scenario, saved: saved, out: { print(output.shown($0)) },
+                err: { text in
+                    if let printError { return printError(errors.shown(text)) }
+                    StandardStreams.shared.flush()
+                    StandardStreams.shared.err(errors.shown(text))
+                })
         case .bye(AttachWire.detached): progress.status = 0
         case .bye(let wireReason):
             let reason = errors.shown(wireReason)

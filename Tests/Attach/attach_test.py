@@ -35,13 +35,13 @@ class App:
     """The demo app, driven through its standard input; `limits` lowers the agent's
     (`connections=N`, `unread=BYTES/SECONDS`), `descriptors` the process's."""
 
-    def __init__(self, name, queue_limit=None, limits=(), descriptors=None):
-        arguments = [DEMO, name, str(queue_limit or 4096)] + list(limits)
+    def __init__(self, name, queue_limit=None, limits=(), descriptors=None, cwd=None):
+        arguments = [os.path.abspath(DEMO), name, str(queue_limit or 4096)] + list(limits)
         limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))) \
             if descriptors else None
         self.process = subprocess.Popen(
             arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=ENV, text=True, bufsize=1,
-            preexec_fn=limit)
+            preexec_fn=limit, cwd=cwd)
         ready = self.process.stdout.readline().split()
         assert ready and ready[0] == "ready", ready
         self.socket = ready[1]
@@ -73,12 +73,12 @@ class App:
         self.process.wait(timeout=20)
 
 
-def attach(name, script, timeout=30, user=None):
-    """A piped `fluxsh attach NAME` with `script` on its standard input."""
-    command = [FLUXSH, "attach", name]
+def attach(name, script, timeout=30, user=None, cwd=None, options=()):
+    """A piped `fluxsh attach NAME` with `script` on its standard input (run in `cwd`)."""
+    command = [os.path.abspath(FLUXSH), "attach", *options, name]
     if user:
         command = ["runuser", "-u", user, "--"] + command
-    done = subprocess.run(command, input=script, capture_output=True, text=True, env=ENV, timeout=timeout)
+    done = subprocess.run(command, input=script, capture_output=True, text=True, env=ENV, timeout=timeout, cwd=cwd)
     return done.returncode, done.stdout, done.stderr
 
 
@@ -149,6 +149,29 @@ def test_piped_session_runs_in_the_app():
     check(err.startswith("<stdin>:1: error: unknown action 'nope'"), f"located error: {err!r}")
     check(out == "3\n", f"the next line still runs: {out!r}")
     app.end()
+
+
+def test_save_writes_where_the_shell_runs_not_in_the_apps_folder():
+    app_folder, user_folder = tempfile.mkdtemp(prefix="app-"), tempfile.mkdtemp(prefix="user-")
+    app = App("saver", cwd=app_folder)
+    status, out, err = attach("saver", "dispatch tick\nsave mine.scenario\n", cwd=user_folder)
+    check(status == 0 and out == "~ count: 0 -> 1\nsaved 1 state-changing command to mine.scenario\n",
+          f"a relative save is confirmed as a local one: {status} {out!r} {err!r}")
+    written = os.path.join(user_folder, "mine.scenario")
+    check(os.path.exists(written) and "dispatch tick\n~ count: 0 -> 1\n" in open(written).read(),
+          "the file is where the shell runs")
+    absolute = os.path.join(user_folder, "absolute.scenario")
+    status, out, err = attach("saver", f"save {absolute}\n", cwd=user_folder, options=("--format", "json"))
+    check(status == 0 and os.path.exists(absolute) and json.loads(out)["file"] == absolute,
+          f"an absolute path is the user's too, and JSON says so: {status} {out!r} {err!r}")
+    status, out, err = attach("saver", "dispatch tick\nsave missing/x.scenario\nstate count\n", cwd=user_folder)
+    check(status == 1 and err.startswith("<stdin>:2: error: cannot write 'missing/x.scenario'"),
+          f"an unwritable folder is a located error, status 1: {status} {err!r}")
+    check(out == "~ count: 1 -> 2\n2\n", f"nothing is said saved, and the next line runs: {out!r}")
+    check(os.listdir(app_folder) == [], f"nothing is written in the app's folder: {os.listdir(app_folder)}")
+    app.end()
+    shutil.rmtree(app_folder, ignore_errors=True)
+    shutil.rmtree(user_folder, ignore_errors=True)
 
 
 def test_the_apps_actions_stream_as_they_happen():

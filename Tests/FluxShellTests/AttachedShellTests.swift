@@ -1,4 +1,5 @@
 import FluxCore
+import Foundation
 import Testing
 
 @_spi(Engine) @testable import FluxShell
@@ -77,6 +78,30 @@ struct AttachedShellTests {
         var made = AttachWire.Hello()
         made.program = "notesh"
         #expect(AttachWire.Hello(line: made.line[...])?.program == "notesh")
+    }
+
+    /// `save` of a shell that writes its saves hands it the scenario, with the line the save was
+    /// on and the confirmation to print once written: nothing is written in the app's folder.
+    @Test func aSaveIsHandedToTheShellThatWritesItsSaves() throws {
+        let connection = try Connection()
+        var hello = AttachWire.Hello()
+        hello.writesSaves = true
+        #expect(AttachWire.Hello(line: hello.line[...])?.writesSaves == true)
+        #expect(AttachWire.Hello(line: Self.textHello[...])?.writesSaves == false)
+        _ = connection.send(hello.line + "\n")
+        let file = "attached-save-\(UInt64.random(in: 0...UInt64.max)).scenario"
+        let sent = connection.send("dispatch bump\nsave \(file)\n")
+        #expect(!FileManager.default.fileExists(atPath: file))
+        let frames = sent.compactMap { AttachWire.Frame(line: $0[...]) }
+        #expect(frames.count == 4)
+        guard frames.count == 4, case .save(file, 2, let scenario, let saved) = frames[2] else {
+            Issue.record("no save frame: \(sent)")
+            return
+        }
+        #expect(saved == ["saved 1 state-changing command to \(file)"])
+        #expect(scenario.contains("dispatch bump\n~ bumps: 0 -> 1\n"))
+        #expect(frames[3] == .done(line: 2, failed: false, prompt: "shop> "))
+        #expect(AttachWire.Frame(line: frames[2].line[...]) == frames[2])
     }
 
     @Test func aHelloGetsFramedLinesAndADoneAfterEachLine() throws {

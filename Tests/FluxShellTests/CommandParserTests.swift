@@ -175,7 +175,7 @@ struct CommandParserTests {
         ("undo 0", "undo takes a positive number of steps, not '0'"),
         ("expect count === 1", "unknown operator '==='"),
         ("expect count == Buy milk", "expect takes one value after the operator, found 2 words"),
-        ("load", "usage: load NAME [as ALIAS]"),
+        ("load", "usage: load NAME [as ALIAS] [with STATE]"),
         (
             "dispatch add 123456789012345678901234567890e999",
             "number 123456789012345678901234567890e999 is out of range"

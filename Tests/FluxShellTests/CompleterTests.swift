@@ -32,7 +32,8 @@ struct CompleterTests {
     @Test func storeNamesAfterLoadAndAliasesAfterUse() {
         #expect(completer().complete("load ").candidates == ["counter", "library", "search", "todos"])
         #expect(completer().complete("load cou").candidates == ["counter"])
-        #expect(completer().complete("load todos ").candidates == ["as"])
+        #expect(completer().complete("load todos ").candidates == ["as", "with"])
+        #expect(completer().complete("load todos as list w").candidates == ["with"])
         #expect(completer(["load counter", "load todos as list"]).complete("use l").candidates == ["list"])
     }
 

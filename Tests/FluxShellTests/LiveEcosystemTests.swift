@@ -98,6 +98,10 @@ struct LiveEcosystemTests {
                 "- selection[0]: 1", "- selection[1]: 3", "~ elapsed: 1.5 -> 0",
                 #"~ link: "https://example.com/a" -> null"#,
                 #"~ phase: {"playing":{"since":"2026-11-24T10:00:00Z"}} -> "idle""#,
+                #"(undid step 7: play at: "2026-11-24T10:00:00Z", which this shell dispatched)"#,
+                #"(undid step 6: open "https://example.com/a", which this shell dispatched)"#,
+                "(undid step 5: advance 1.5, which this shell dispatched)",
+                "(undid step 4: select [1,3], which this shell dispatched)",
             ])
         #expect(flux.store.state.selection.isEmpty && flux.store.state.link == nil && flux.store.state.phase == .idle)
         #expect(shell.run("state recent") == ["[7]"])

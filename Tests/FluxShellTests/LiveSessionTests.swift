@@ -1,5 +1,6 @@
 import Dispatch
 import FluxCore
+import Foundation
 import Testing
 
 @_spi(Engine) @testable import FluxShell
@@ -112,13 +113,75 @@ struct LiveSessionTests {
         let subscription = app.flux.store.observe { change in seen.append(change.newState.bumps) }
         _ = app.shell.run("dispatch bump")
         #expect(app.appLines() == ["<= bump", "~ bumps: 0 -> 1"])
-        #expect(app.shell.run("undo") == ["~ bumps: 2 -> 1"])
+        #expect(app.shell.run("undo") == ["~ bumps: 2 -> 1", "(undid step 2: bump, which this shell dispatched)"])
         #expect(app.flux.store.state.bumps == 1)
         #expect(app.shell.run("reset") == ["~ bumps: 1 -> 0"])
         #expect(app.flux.store.state.bumps == 0)
-        #expect(app.shell.run("undo") == ["~ bumps: 0 -> 1"])
+        #expect(app.shell.run("undo") == ["~ bumps: 0 -> 1", "(undid step 3: reset, which this shell ran)"])
         #expect(seen == [2, 1, 0, 1])
         app.flux.store.removeObserver(subscription)
+    }
+
+    /// A scenario saved while attached begins where the app's store was when the shell attached
+    /// (`load NAME with STATE`), not from its initial state: the app's earlier actions are not the
+    /// shell's to replay, and the saved file replays all the same.
+    @Test func aScenarioSavedWhileAttachedBeginsWhereTheAppWasAndReplays() throws {
+        let dispatcher = Dispatcher<ShopAction>()
+        let flux = Flux(state: ShopState(), mutation: ShopMutation(), dispatcher: dispatcher)
+        flux.dispatcher.dispatch(.note("opened"))
+        flux.dispatcher.dispatch(.bump)
+        let shell = Transcript(session: try Session(attachingTo: [LiveStore(flux, as: "shop")], wake: {}))
+        _ = shell.run("dispatch add title: tea quantity: 2")
+        flux.dispatcher.dispatch(.bump)
+        _ = shell.session.takeAppSteps()
+        _ = shell.run("reset")
+        _ = shell.run("undo")
+        let text = shell.session.scenarioText()
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count > 2)
+        #expect(lines[2] == #"load shop with {"items":[],"total":0,"note":"opened","bumps":1}"#)
+        let path = ScenarioRecorderTests.scratchFile("attached.scenario")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let replayed = ScenarioRecorderTests.replay(path)
+        #expect(replayed.passed, "\(replayed.failures)")
+        // NB: bad input: a state that does not fit is a located error, and loads nothing.
+        let local = Transcript(session: Session(catalog: ScenarioRecorderTests.catalog()))
+        #expect(
+            local.run(#"load shop with {"items":[],"total":"two","note":null,"bumps":0}"#) == [
+                "error: the state given to store 'shop' does not fit ShopState at total: expected a whole number, "
+                    + #"found "two" (give the state as 'state' prints it)"#
+            ])
+        #expect(local.run("state") == ["error: no store is loaded (load one first, e.g. load shop)"])
+    }
+
+    /// An attached `undo` undoes the latest step, which may be the app's: it says whose it was.
+    /// A session of its own says nothing more than the diff.
+    @Test func undoAndRedoNameTheStepsAndWhoMadeThem() throws {
+        let app = try App()
+        _ = app.shell.run("dispatch note \"mine\"")
+        app.flux.dispatcher.dispatch(.bump)
+        #expect(app.shell.run("undo") == ["~ bumps: 1 -> 0", "(undid step 2: bump, which the app dispatched)"])
+        #expect(
+            app.shell.run("undo") == [
+                #"~ note: "mine" -> null"#, "(undid step 1: note mine, which this shell dispatched)",
+            ])
+        #expect(
+            app.shell.run("redo 2") == [
+                #"~ note: null -> "mine""#, "~ bumps: 0 -> 1", "(redid step 1: note mine, which this shell dispatched)",
+                "(redid step 2: bump, which the app dispatched)",
+            ])
+        let undone = try app.session.execute(.undo(steps: 1))
+        #expect(
+            Renderer(format: .json).jsonLine(of: undone, command: .undo(steps: 1), line: nil)
+                == #"{"command":"undo","undid":[{"number":2,"action":"bump","by":"app"}],"#
+                + #""changes":[{"op":"~","path":"bumps","old":1,"new":0}]}"#)
+        let local = Transcript(
+            session: Session(
+                catalog: StoreCatalog([StoreDefinition("shop", state: ShopState(), mutation: ShopMutation())])))
+        _ = local.run("load shop")
+        _ = local.run("dispatch bump")
+        #expect(local.run("undo") == ["~ bumps: 1 -> 0"])
     }
 
     @Test func aFullInboxDropsActionsAndSendsTheLatestState() throws {
@@ -130,7 +193,7 @@ struct LiveSessionTests {
                 #"  "items": [],"#, #"  "total": 0,"#, #"  "note": null,"#, #"  "bumps": 5"#, "}",
             ])
         #expect(app.shell.run("history").last == "  3  (3 changes dropped)")
-        #expect(app.shell.run("undo") == ["~ bumps: 5 -> 2"])
+        #expect(app.shell.run("undo") == ["~ bumps: 5 -> 2", "(undid step 3: 3 changes dropped)"])
         app.flux.dispatcher.dispatch(.bump)
         #expect(app.appLines() == ["<= bump", "~ bumps: 2 -> 3"])
     }
@@ -169,7 +232,10 @@ struct LiveSessionTests {
         app.flux.dispatcher.dispatch(.note("x"))
         #expect(app.appLines() == ["<= note x", #"~ note: null -> "x""#, "=> bump", "~ bumps: 0 -> 1"])
         #expect(app.shell.run("history") == ["  1  note x", "     => bump"])
-        #expect(app.shell.run("undo") == [#"~ note: "x" -> null"#, "~ bumps: 1 -> 0"])
+        #expect(
+            app.shell.run("undo") == [
+                #"~ note: "x" -> null"#, "~ bumps: 1 -> 0", "(undid step 1: note x, which the app dispatched)",
+            ])
     }
 
     @Test func aSessionThatMissedActionsRefusesToSave() throws {
@@ -264,7 +330,8 @@ struct LiveSessionTests {
         #expect(
             shell.run("undo 2") == [
                 "~ shop.note: \"x\" -> null", "~ shop.bumps: 2 -> 0", "~ mirror.note: \"x\" -> null",
-                "~ mirror.bumps: 2 -> 0",
+                "~ mirror.bumps: 2 -> 0", "(undid step 2: bump, which the app dispatched)",
+                "(undid step 1: note x, which this shell dispatched)",
             ])
         #expect(mirror.store.state == ShopState())
         #expect(shell.run("use mirror") == [])
@@ -284,7 +351,7 @@ struct LiveSessionTests {
         }
         #expect(first.run("dispatch bump") == ["~ bumps: 0 -> 1"])
         #expect(lines(second) == ["<= bump", "~ bumps: 0 -> 1"])
-        #expect(first.run("undo") == ["~ bumps: 1 -> 0"])
+        #expect(first.run("undo") == ["~ bumps: 1 -> 0", "(undid step 1: bump, which this shell dispatched)"])
         let seen = lines(second)
         #expect(seen.first == "(the app's stores were set from another shell)")
         #expect(seen.contains(#"  "bumps": 0"#))

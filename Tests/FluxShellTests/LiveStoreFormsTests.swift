@@ -169,7 +169,11 @@ struct LiveStoreFormsTests {
         let readsAtAttach = reads.withLock { $0 }
         _ = shell.run("dispatch AddTodo title: \"Tea\"")
         store.dispatchLater([AddTodo(title: "a1")], after: gate)
-        #expect(shell.run("undo") == [#"- todos[0]: {"title":"Tea","done":false}"#])
+        #expect(
+            shell.run("undo") == [
+                #"- todos[0]: {"title":"Tea","done":false}"#,
+                "(undid step 1: AddTodo title: Tea, which this shell dispatched)",
+            ])
         #expect(queue.sync { store.state.todos.isEmpty })
         var output = OutputBuffer()
         for step in shell.session.takeAppSteps() { Renderer().write(step, to: &output) }
@@ -199,7 +203,11 @@ struct LiveStoreFormsTests {
         store.afterReduce.append { action, state in live.record(action, state: state) }
         let shell = Transcript(session: try Session(attachingTo: [live], wake: {}))
         _ = shell.run("dispatch AddTodo title: \"Tea\"")
-        #expect(shell.run("undo") == [#"- todos[0]: {"title":"Tea","done":false}"#])
+        #expect(
+            shell.run("undo") == [
+                #"- todos[0]: {"title":"Tea","done":false}"#,
+                "(undid step 1: AddTodo title: Tea, which this shell dispatched)",
+            ])
         var output = OutputBuffer()
         for step in shell.session.takeAppSteps() { Renderer().write(step, to: &output) }
         #expect(output.text.isEmpty, "\(output.text)")
@@ -211,7 +219,11 @@ struct LiveStoreFormsTests {
         app.store.dispatch(AddTodo(title: "Milk"))
         _ = app.shell.run("dispatch AddTodo \"Tea\"")
         #expect(app.appLines() == ["<= AddTodo title: Milk", #"+ todos[0]: {"title":"Milk","done":false}"#])
-        #expect(app.shell.run("undo") == [#"- todos[1]: {"title":"Tea","done":false}"#])
+        #expect(
+            app.shell.run("undo") == [
+                #"- todos[1]: {"title":"Tea","done":false}"#,
+                "(undid step 2: AddTodo Tea, which this shell dispatched)",
+            ])
         #expect(app.store.state.todos.map(\.title) == ["Milk"])
         #expect(app.shell.run("reset") == [#"- todos[0]: {"title":"Milk","done":false}"#])
         #expect(app.store.state.todos.isEmpty)

@@ -150,9 +150,12 @@ extension StoreDefinition {
             name: name, summary: summary, actionCases: actionCases, invariantNames: invariants.map(\.name),
             registrationError: Self.registrationError(
                 name, stateType: Reducer.State.self, actionType: Reducer.Action.self, actionTypes: actionTypes),
-            makeRuntime: { load in
+            makeRuntime: { load throws(ShellError) in
+                let initialState = try load.state.map { json throws(ShellError) in
+                    try StartingState.build(Reducer.State.self, from: json, store: load.alias)
+                }
                 let runtime = ReducerRuntime(
-                    alias: load.alias, initialState: app.value.state(), reducer: app.value.reducer,
+                    alias: load.alias, initialState: initialState ?? app.value.state(), reducer: app.value.reducer,
                     actionCases: actionCases.value, validate: app.value.validate, effect: app.value.effect,
                     invariants: invariants, trace: load.trace, historyEntries: load.historyEntries,
                     historyForgetsWholeWindows: load.historyForgetsWholeWindows, effects: load.effects)

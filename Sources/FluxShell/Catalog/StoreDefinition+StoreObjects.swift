@@ -117,7 +117,7 @@ extension StoreDefinition {
             makeRuntime: { load throws(ShellError) in
                 let runtime = try StoreObjectRuntime(
                     alias: load.alias, form: app.value, actionCases: actionCases.value, trace: load.trace,
-                    historyEntries: load.historyEntries, environment: load.environment)
+                    historyEntries: load.historyEntries, environment: load.environment, startingState: load.state)
                 runtime.attach(to: load.dispatcher)
                 return runtime
             })

@@ -113,6 +113,8 @@ struct StoreLoad {
     @usableFromInline let historyForgetsWholeWindows: Bool
     /// The session's effects: where an effect that takes time runs.
     @usableFromInline let effects: EffectScheduler
+    /// The state the store begins from instead of its initial one (`load NAME with STATE`).
+    @usableFromInline let state: JSONValue?
     /// The session's environment, which `make` and effects are given.
     @usableFromInline var environment: ShellEnvironment { effects.environment }
 }

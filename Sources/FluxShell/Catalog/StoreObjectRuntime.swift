@@ -100,7 +100,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     @usableFromInline
     init(
         alias: String, form: StoreObjectForm<Object, State, Action>, actionCases: ActionCases, trace: DispatchTrace,
-        historyEntries: Int, environment: ShellEnvironment
+        historyEntries: Int, environment: ShellEnvironment, startingState: JSONValue? = nil
     ) throws(ShellError) {
         self.alias = alias
         self.environment = environment
@@ -108,6 +108,15 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         self.actionCases = actionCases
         self.trace = trace
         object = try Self.make(form, alias: alias, in: environment)
+        if let startingState {
+            // NB: set with the app's `restore`, and read back: the state shown is the store's.
+            guard let restore = form.restore else {
+                throw ShellError(
+                    "store '\(alias)' cannot begin from a given state: its StoreDefinition was given no restore:",
+                    hint: "give restore: { store, state in … } to set its state, or load it without 'with'")
+            }
+            restore(object, try StartingState.build(State.self, from: startingState, store: alias))
+        }
         let state = try Self.state(of: object, form, alias: alias)
         initialState = state
         recorded = state

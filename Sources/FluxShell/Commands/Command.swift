@@ -2,7 +2,12 @@
 @_spi(Engine) public enum Command: Sendable, Equatable {
     case help(topic: String?)
     case stores
-    case load(name: String, alias: String?)
+    /// `load NAME [as ALIAS] [with STATE]`: with a state, the store begins from it rather than its
+    /// initial state (a scenario saved while attached begins where the app was).
+    ///
+    /// NB: indirect (one box, made by a rare command), so that the state adds nothing to the
+    /// size every other command is copied at.
+    indirect case load(name: String, alias: String?, state: JSONValue? = nil)
     case use(alias: String)
     case actions
     case dispatch(ActionInvocation)

@@ -74,12 +74,7 @@
             try expectCount(arguments, 0...0, usage: "stores")
             return .stores
         case "load":
-            guard arguments.count == 1 || (arguments.count == 3 && arguments[1].text == "as") else {
-                throw usageError("load NAME [as ALIAS]", example: "load todos as list")
-            }
-            let name = try name(arguments[0], what: "store name")
-            let alias = arguments.count == 3 ? try self.name(arguments[2], what: "alias") : nil
-            return .load(name: name, alias: alias)
+            return try load(arguments)
         case "use":
             try expectCount(arguments, 1...1, usage: "use ALIAS")
             return .use(alias: try name(arguments[0], what: "alias"))
@@ -156,6 +151,37 @@
                 "unknown command '\(word)'",
                 hint: Suggestion.didYouMean(word, among: commandWords) ?? "type 'help' for the list")
         }
+    }
+
+    /// `load NAME [as ALIAS] [with STATE]`, STATE a JSON value.
+    private static func load(_ arguments: [Token]) throws(ShellError) -> Command {
+        let usage = "load NAME [as ALIAS] [with STATE]"
+        var rest = arguments[...]
+        guard let first = rest.popFirst() else { throw usageError(usage, example: "load todos as list") }
+        let name = try name(first, what: "store name")
+        var alias: String?
+        if rest.first?.text == "as" {
+            guard rest.count >= 2 else { throw usageError(usage, example: "load todos as list") }
+            alias = try self.name(rest[rest.startIndex + 1], what: "alias")
+            rest = rest.dropFirst(2)
+        }
+        var state: JSONValue?
+        if rest.first?.text == "with" {
+            guard rest.count == 2, case .json = rest[rest.startIndex + 1].kind else {
+                throw ShellError(
+                    "load ... with takes one state, a JSON value",
+                    hint: #"usage: \#(usage), e.g. load counter with {"count":3}"#)
+            }
+            let token = rest[rest.startIndex + 1]
+            do {
+                state = try JSONParser.parse(token.text)
+            } catch {
+                throw invalidJSON(token.text, error)
+            }
+            rest = rest.dropFirst(2)
+        }
+        guard rest.isEmpty else { throw usageError(usage, example: "load todos as list") }
+        return .load(name: name, alias: alias, state: state)
     }
 
     private static func expectation(_ arguments: [Token], in line: Substring) throws(ShellError) -> Expectation {

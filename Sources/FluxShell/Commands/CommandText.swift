@@ -7,8 +7,9 @@ extension Command: CustomStringConvertible {
         case .help(let topic): topic.map { "help " + $0 } ?? "help"
         case .stores: "stores"
         // NB: an alias that is not one bare word was typed in quotes, and is written so.
-        case .load(let name, let alias):
-            alias.map { "load \(name) as \(ArgumentText.render(.string($0)))" } ?? "load \(name)"
+        case .load(let name, let alias, let state):
+            (alias.map { "load \(name) as \(ArgumentText.render(.string($0)))" } ?? "load \(name)")
+                + (state.map { " with " + JSONText.compact($0) } ?? "")
         case .use(let alias): "use \(ArgumentText.render(.string(alias)))"
         case .actions: "actions"
         case .dispatch(let invocation): "dispatch " + invocation.description

@@ -55,7 +55,8 @@
             return position == 1 ? commandWords : []
         case "load":
             if position == 1 { return session.catalog.names }
-            return position == 2 ? ["as"] : []
+            if position == 2 { return ["as", "with"] }
+            return position == 4 && words[2] == "as" ? ["with"] : []
         case "use":
             return position == 1 ? session.loadedAliases : []
         case "dispatch":

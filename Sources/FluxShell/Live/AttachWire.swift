@@ -20,6 +20,9 @@
         public var bail = false
         /// The attaching shell's name (`notesh`): what a saved scenario and the hints name.
         public var program: String?
+        /// The shell writes the files `save` makes (a ``Frame/save(file:line:scenario:saved:)``), where
+        /// its user works; without it, the app writes them, relative to its own working folder.
+        public var writesSaves = false
 
         public init() {}
 
@@ -31,6 +34,7 @@
             ])
             if let width { object["width"] = .int(width) }
             if let program { object["program"] = .string(program) }
+            if writesSaves { object["writesSaves"] = .bool(true) }
             return JSONText.compact(.object(object))
         }
 
@@ -46,6 +50,7 @@
             if case .string(let name)? = object["file"] { file = name }
             if case .bool(let flag)? = object["echo"] { echo = flag }
             if case .bool(let flag)? = object["bail"] { bail = flag }
+            if case .bool(let flag)? = object["writesSaves"] { writesSaves = flag }
             // NB: a word of a program's name only: it is printed in a saved file's first line.
             if case .string(let name)? = object["program"], (1...64).contains(name.utf8.count),
                 name.unicodeScalars.allSatisfy({
@@ -71,6 +76,10 @@
         case done(line: Int, failed: Bool, prompt: String)
         /// The completions of a `{"complete":TEXT}` request: the word completed, and candidates.
         case completions(word: String, candidates: [String])
+        /// `save FILE` of a shell that writes its saves, on line `line`: the file as typed, the
+        /// scenario to write there, and the lines to print once it is written (the confirmation a
+        /// local `save` prints).
+        case save(file: String, line: Int, scenario: String, saved: [String])
         /// The session ends: `detached` (the shell left), or `app exited`.
         case bye(String)
 
@@ -86,6 +95,11 @@
                 case .completions(let word, let candidates):
                     [("word", .string(word)), ("completions", .array(candidates.map(JSONValue.string)))]
                 case .bye(let reason): [("bye", .string(reason))]
+                case .save(let file, let line, let scenario, let saved):
+                    [
+                        ("save", .string(file)), ("line", .int(line)), ("scenario", .string(scenario)),
+                        ("saved", .array(saved.map(JSONValue.string))),
+                    ]
                 }
             return JSONText.compact(.object(JSONObject(members)))
         }
@@ -116,6 +130,16 @@
                         return nil
                     })
             case ("bye", .string(let reason)): self = .bye(reason)
+            case ("save", .string(let file)):
+                guard let scenario = text("scenario"), case .int(let line)? = object["line"],
+                    case .array(let list)? = object["saved"]
+                else { return nil }
+                self = .save(
+                    file: file, line: line, scenario: scenario,
+                    saved: list.compactMap {
+                        if case .string(let text) = $0 { return text }
+                        return nil
+                    })
             default: return nil
             }
         }

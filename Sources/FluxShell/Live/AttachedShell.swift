@@ -28,6 +28,9 @@
 
     private final class PrintedLines {
         var lines: [(isError: Bool, text: String)] = []
+        /// The scenarios `save` handed over for the shell to write: each with the number of lines
+        /// printed before it (what follows is its confirmation, sent in its frame).
+        var saves: [(after: Int, file: String, scenario: String)] = []
     }
 
     /// - Parameters:
@@ -212,6 +215,14 @@
             options.acceptsExpectedLines = !hello.interactive
             // NB: the attaching shell's name, not `fluxsh`: `# Saved by notesh`, `notesh run`.
             if let program = hello.program { session.catalog.programName = program }
+            // NB: the file belongs to the user: the shell writes it, relative to where it runs, and
+            // nothing is written in the app's working folder.
+            if hello.writesSaves {
+                let printed = self.printed
+                session.handsSavedScenario = { scenario, file in
+                    printed.saves.append((printed.lines.count, file, scenario))
+                }
+            }
         }
         runner = ScriptRunner(session: session, options: options, output: printer)
     }
@@ -233,14 +244,36 @@
     }
 
     private func sendPrinted(to output: inout OutputBuffer) {
-        for (isError, text) in printed.lines {
+        var saves = printed.saves[...]
+        var index = 0
+        while index < printed.lines.count {
+            let (isError, text) = printed.lines[index]
+            if let save = saves.first, save.after == index {
+                // NB: the lines `save` printed after it handed the scenario over say it was written:
+                // the shell prints them once it wrote the file.
+                saves.removeFirst()
+                var end = index
+                while end < printed.lines.count, !printed.lines[end].isError { end += 1 }
+                let saved = printed.lines[index..<end].map(\.text)
+                output.appendLine(
+                    AttachWire.Frame.save(file: save.file, line: lineNumber, scenario: save.scenario, saved: saved).line
+                )
+                index = end
+                continue
+            }
             if hello == nil {
                 output.appendLine(text)
             } else {
                 output.appendLine((isError ? AttachWire.Frame.err(text) : .out(text)).line)
             }
+            index += 1
+        }
+        for save in saves {
+            output.appendLine(
+                AttachWire.Frame.save(file: save.file, line: lineNumber, scenario: save.scenario, saved: []).line)
         }
         printed.lines.removeAll(keepingCapacity: true)
+        printed.saves.removeAll()
     }
 
     private static let completionPrefix = Array(#"{"complete""#.utf8)

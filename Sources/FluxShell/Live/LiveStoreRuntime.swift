@@ -13,6 +13,8 @@ protocol LiveRuntime: StoreRuntime, LiveMember {
     func stepToLatestTaken() -> [DiffEntry]
     /// Forgets the states taken, once the session made its steps of them.
     func forgetTaken()
+    /// The state when the shell attached, as printed: what a saved scenario begins from.
+    var attachedJSON: JSONValue { get }
 }
 
 @usableFromInline
@@ -159,6 +161,8 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         taken.removeAll(keepingCapacity: true)
         takenLatest = nil
     }
+
+    var attachedJSON: JSONValue { ValueReader.read(attachedState) }
 
     // MARK: - StoreRuntime
 

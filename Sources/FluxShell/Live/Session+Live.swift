@@ -129,7 +129,8 @@ extension Session {
             let diff = CommandDiff(
                 ownStep: own, followUpSteps: followUps,
                 isUnchanged: own.entries.isEmpty && followUps.allSatisfy { $0.entries.isEmpty })
-            timeline.record(action, followUps: followUps.compactMap(\.followUp), diff: diff, in: loaded)
+            timeline.record(
+                action, followUps: followUps.compactMap(\.followUp), diff: diff, in: loaded, isTheApps: true)
             live.pending.append(.action(action, diff))
         }
         if batch.resyncs {

@@ -188,6 +188,24 @@
             body(.text("saved \(count) state-changing command\(count == 1 ? "" : "s") to \(file)"))
         case .help(let lines):
             for line in lines { body(.text(line)) }
+        case .steppedOver(let moved):
+            for step in moved.steps { body(.text(Self.line(of: step, redone: moved.isRedo))) }
+        }
+    }
+
+    /// `(undid step 3: tick, which the app dispatched)`: a step an attached `undo` or `redo` moved over.
+    static func line(of step: SteppedOver.Step, redone: Bool) -> String {
+        let verb = redone ? "redid" : "undid"
+        switch step.origin {
+        case .app: return "(\(verb) step \(step.number): \(step.text), which the app dispatched)"
+        case .appStates:
+            // NB: the note is in parentheses already: `(3 changes dropped)`.
+            let note =
+                step.text.hasPrefix("(") && step.text.hasSuffix(")") ? step.text.dropFirst().dropLast() : step.text[...]
+            return "(\(verb) step \(step.number): \(note))"
+        case .shell:
+            let made = step.text == "reset" ? "ran" : "dispatched"
+            return "(\(verb) step \(step.number): \(step.text), which this shell \(made))"
         }
     }
 
@@ -283,6 +301,15 @@
         case .watches(let paths): fields = [("watches", .array(paths.map(JSONValue.string)))]
         case .saved(let file, _): fields = [("file", .string(file))]
         case .help(let lines): fields = [("text", .string(lines.joined(separator: "\n")))]
+        case .steppedOver(let moved):
+            let steps = moved.steps.map { step in
+                JSONValue.object(
+                    JSONObject([
+                        ("number", .int(step.number)), ("action", .string(step.text)),
+                        ("by", .string(step.origin == .shell ? "shell" : "app")),
+                    ]))
+            }
+            fields = [(moved.isRedo ? "redid" : "undid", .array(steps))]
         }
         if let diff = result.diff {
             switch command {

@@ -66,6 +66,32 @@
     indirect case saved(file: String, commands: Int)
     /// `help [COMMAND]`
     indirect case help([String])
+    /// An attached `undo` or `redo`: the steps it undid or redid, which may be the app's.
+    indirect case steppedOver(SteppedOver)
+}
+
+/// The steps an attached `undo` or `redo` moved over, newest first for `undo`: each says who made
+/// it, since the app's own actions are steps too.
+@_spi(Engine) public struct SteppedOver: Sendable {
+    public enum Origin: String, Sendable {
+        /// An action the app dispatched by itself.
+        case app
+        /// The states the app was read at again (`(N changes dropped)`, or set by another shell).
+        case appStates
+        /// A command of this shell (`dispatch`, `reset`).
+        case shell
+    }
+
+    public struct Step: Sendable {
+        /// The step's number, as `history` and `why` show it.
+        public var number: Int
+        /// The step as `history` lists it (`add title: milk`, `reset`, `(3 changes dropped)`).
+        public var text: String
+        public var origin: Origin
+    }
+
+    public var isRedo: Bool
+    public var steps: [Step]
 }
 
 /// The undo log as `history` lists it.

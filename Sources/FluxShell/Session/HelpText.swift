@@ -24,9 +24,9 @@ enum HelpText {
             example: "help dispatch"),
         Entry(word: "stores", usage: "stores", summary: "Lists the stores you can load.", example: "stores"),
         Entry(
-            word: "load", usage: "load NAME [as ALIAS]",
+            word: "load", usage: "load NAME [as ALIAS] [with STATE]",
             summary:
-                "Creates a store with its initial state and makes it active; all loaded stores share one dispatcher.",
+                "Creates a store in its initial state (or STATE, as JSON) and makes it active; loaded stores share one dispatcher.",
             example: "load todos as list"),
         Entry(word: "use", usage: "use ALIAS", summary: "Makes a loaded store active.", example: "use counter"),
         Entry(
@@ -44,7 +44,9 @@ enum HelpText {
             example: "state todos[0]"),
         Entry(word: "history", usage: "history", summary: "Lists the actions dispatched so far.", example: "history"),
         Entry(
-            word: "undo", usage: "undo [N]", summary: "Steps back N actions (default 1) and prints the diff.",
+            word: "undo", usage: "undo [N]",
+            summary:
+                "Steps back N actions (default 1) and prints the diff; attached, it names each step and who made it.",
             example: "undo 2"),
         Entry(
             word: "redo", usage: "redo [N]", summary: "Steps forward N undone actions and prints the diff.",

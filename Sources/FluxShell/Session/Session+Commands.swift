@@ -160,7 +160,11 @@ extension Session {
                 "another shell set the app's stores during this session: a scenario of it would not replay",
                 hint: "save from the shell that ran undo, redo or reset")
         }
-        try FileSystem.writeAtomically(scenarioText(), to: file)
+        if let handsSavedScenario {
+            handsSavedScenario(scenarioText(), file)
+        } else {
+            try FileSystem.writeAtomically(scenarioText(), to: file)
+        }
         return CommandResult(.saved(file: file, commands: transcript.stateChangingCount))
     }
 
@@ -183,9 +187,13 @@ extension Session {
                 }
                 return reason
             }
+        // NB: attached, the stores begin where the app's were when the shell attached, not from
+        // their initial states: `load NAME with STATE`.
+        var startingStates: [String: JSONValue] = [:]
+        for runtime in live?.runtimes ?? [] { startingStates[runtime.alias] = runtime.attachedJSON }
         return timeline.transcript.scenarioText(
             programName: catalog.programName, stores: loaded.map { ($0.alias, $0.json) }, activeAlias: activeAlias,
-            unreplayable: unreplayable)
+            startingStates: startingStates, unreplayable: unreplayable)
     }
 
     func help(_ topic: String?) throws(ShellError) -> CommandResult {

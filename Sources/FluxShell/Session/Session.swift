@@ -61,6 +61,10 @@ import FluxCore
     let resolver = ActionResolver()
     /// The running app's stores and their feed, when the session is attached to an app.
     var live: LiveLink?
+    /// Where `save` hands the scenario (its text, and the file as typed) instead of writing it:
+    /// an attached session gives it to the shell that attached, which writes the file where its
+    /// user works. `nil`: `save` writes the file itself.
+    public var handsSavedScenario: ((_ text: String, _ file: String) -> Void)?
 
     /// The steps of the command being dispatched: its own, then the follow-ups'.
     let trace = DispatchTrace()
@@ -210,7 +214,7 @@ import FluxCore
         switch command {
         case .help(let topic): return try help(topic)
         case .stores: return listStores()
-        case .load(let name, let alias): return try load(name, as: alias ?? name)
+        case .load(let name, let alias, let state): return try load(name, as: alias ?? name, from: state)
         case .use(let alias): return try use(alias)
         case .actions: return try listActions()
         case .dispatch(let invocation): return try dispatch(invocation)
@@ -242,7 +246,8 @@ import FluxCore
 
     // MARK: - Loading
 
-    func load(_ name: String, as alias: String) throws(ShellError) -> CommandResult {
+    /// - Parameter state: the state the store begins from, instead of its initial one.
+    func load(_ name: String, as alias: String, from state: JSONValue? = nil) throws(ShellError) -> CommandResult {
         // NB: attached, the session holds the app's stores and no other: say so, and suggest only
         // what works (an alias of an app's store would be refused too).
         if live != nil {
@@ -275,8 +280,8 @@ import FluxCore
         let runtime = try makeRuntime(
             StoreLoad(
                 alias: alias, dispatcher: dispatcher, trace: trace, historyEntries: history.entries.count,
-                historyForgetsWholeWindows: history.forgetsWholeWindows, effects: effects))
-        add(runtime, definition)
+                historyForgetsWholeWindows: history.forgetsWholeWindows, effects: effects, state: state))
+        add(runtime, definition, from: state)
         return CommandResult(.loaded(store: name, alias: alias))
     }
 
@@ -287,8 +292,8 @@ import FluxCore
         return "\(alias)\(number)"
     }
 
-    /// Makes `runtime` the active store, as `load NAME` (`as ALIAS`) in a saved scenario.
-    func add(_ runtime: any StoreRuntime, _ definition: StoreDefinition) {
+    /// Makes `runtime` the active store, as `load NAME` (`as ALIAS`, `with STATE`) in a saved scenario.
+    func add(_ runtime: any StoreRuntime, _ definition: StoreDefinition, from state: JSONValue? = nil) {
         runtime.onFollowUp = { [unowned self] invocation, action, origin in
             self.dispatchFollowUp(invocation, action, from: origin)
         }
@@ -297,7 +302,7 @@ import FluxCore
         resolver.storesChanged(stores)
         activeIndex = stores.count - 1
         let alias = runtime.alias
-        timeline.note(.load(name: definition.name, alias: alias == definition.name ? nil : alias))
+        timeline.note(.load(name: definition.name, alias: alias == definition.name ? nil : alias, state: state))
     }
 
     func use(_ alias: String) throws(ShellError) -> CommandResult {
@@ -387,11 +392,33 @@ import FluxCore
     // MARK: - Undo, redo, reset
 
     func undo(_ steps: Int) throws(ShellError) -> CommandResult {
-        try restoring { loaded throws(ShellError) in CommandResult(try timeline.undo(steps, in: loaded)) }
+        try restoring { loaded throws(ShellError) in
+            // NB: attached, the step undone may be the app's, not this shell's: the result names it.
+            let undone = live == nil ? [] : stepsMovedOver(history.cursor - steps..<history.cursor).reversed()
+            var result = CommandResult(try timeline.undo(steps, in: loaded))
+            if live != nil { result.output = .steppedOver(SteppedOver(isRedo: false, steps: undone)) }
+            return result
+        }
     }
 
     func redo(_ steps: Int) throws(ShellError) -> CommandResult {
-        try restoring { loaded throws(ShellError) in CommandResult(try timeline.redo(steps, in: loaded)) }
+        try restoring { loaded throws(ShellError) in
+            let redone = live == nil ? [] : stepsMovedOver(history.cursor..<history.cursor + steps)
+            var result = CommandResult(try timeline.redo(steps, in: loaded))
+            if live != nil { result.output = .steppedOver(SteppedOver(isRedo: true, steps: redone)) }
+            return result
+        }
+    }
+
+    /// The history entries in `range` (clamped to those kept), as an attached `undo` or `redo` names them.
+    private func stepsMovedOver(_ range: Range<Int>) -> [SteppedOver.Step] {
+        let entries = history.entries
+        let kept = range.clamped(to: entries.indices)
+        return entries[kept].map { entry in
+            SteppedOver.Step(
+                number: entry.number, text: entry.text,
+                origin: entry.isTheApps ? (entry.action == nil ? .appStates : .app) : .shell)
+        }
     }
 
     func reset() throws(ShellError) -> CommandResult {

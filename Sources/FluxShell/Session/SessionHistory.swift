@@ -22,6 +22,9 @@ struct SessionHistory {
         /// 0.3`), or, for a step no command made, `(3 changes dropped)` for the app's actions an
         /// attached shell read too slowly to see.
         var note: String?
+        /// Whether the attached app dispatched the step's action (or sent its states again),
+        /// rather than this shell: what an attached `undo` says it undid.
+        var isTheApps = false
 
         /// The step in command syntax (`increment`, `add title: milk`, `reset`), rendered when
         /// listed rather than on every dispatch.
@@ -59,7 +62,7 @@ struct SessionHistory {
     /// forgotten, which every ``StateHistory`` must forget too.
     mutating func record(
         action: ActionInvocation?, followUps: [ActionInvocation], storeCount: Int, transcriptIndex: Int?,
-        note: String? = nil
+        note: String? = nil, isTheApps: Bool = false
     )
         -> Int
     {
@@ -67,7 +70,7 @@ struct SessionHistory {
         entries.append(
             Entry(
                 number: nextNumber, action: action, followUps: followUps, storeCount: storeCount,
-                transcriptIndex: transcriptIndex, note: note))
+                transcriptIndex: transcriptIndex, note: note, isTheApps: isTheApps))
         nextNumber += 1
         var dropped = 0
         if entries.count > limit {

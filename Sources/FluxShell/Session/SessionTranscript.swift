@@ -35,15 +35,25 @@ struct SessionTranscript {
     /// The scenario `fluxsh test --exhaustive` passes: the commands with their diff lines, then
     /// each store's final state (`stores` as alias and state, in load order).
     ///
-    /// - Parameter unreplayable: why a dispatched action would not replay, if it would not: its
-    ///   line is then a comment (`# not replayable: …`).
+    /// - Parameters:
+    ///   - startingStates: by alias, the state a store loaded without one begins from (`load NAME
+    ///     with STATE`): an attached app's, as it was when the shell attached.
+    ///   - unreplayable: why a dispatched action would not replay, if it would not: its line is
+    ///     then a comment (`# not replayable: …`).
     func scenarioText(
         programName: String, stores: [(alias: String, state: JSONValue)], activeAlias: String?,
-        unreplayable: ((ActionInvocation) -> String?)? = nil
+        startingStates: [String: JSONValue] = [:], unreplayable: ((ActionInvocation) -> String?)? = nil
     ) -> String {
         var scenario = ScenarioText()
         scenario.comment("Saved by \(programName). Replay with: \(programName) test FILE")
+        if !startingStates.isEmpty {
+            scenario.comment("Attached to a running app: its stores begin as they were when the shell attached.")
+        }
         for entry in entries {
+            if case .load(let name, let alias, nil) = entry.command, let state = startingStates[alias ?? name] {
+                scenario.command(.load(name: name, alias: alias, state: state))
+                continue
+            }
             if let unreplayable, case .dispatch(let invocation) = entry.command, let reason = unreplayable(invocation) {
                 scenario.comment("not replayable: \(invocation) (\(reason))")
                 continue

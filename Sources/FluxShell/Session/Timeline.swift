@@ -27,11 +27,15 @@ struct Timeline {
     /// 170 instructions more per piped line (callgrind, 20,000 `dispatch increment`: 207.3M
     /// against 203.9M).
     @inline(__always)
+    ///
+    /// - Parameter isTheApps: the attached app dispatched the action, not this shell.
     mutating func record(
         _ invocation: ActionInvocation, followUps: [ActionInvocation], diff: CommandDiff,
-        in stores: [Session.LoadedStore]
+        in stores: [Session.LoadedStore], isTheApps: Bool = false
     ) {
-        appendStep(action: invocation, followUps: followUps, in: stores, transcriptIndex: transcript.nextIndex)
+        appendStep(
+            action: invocation, followUps: followUps, in: stores, transcriptIndex: transcript.nextIndex,
+            isTheApps: isTheApps)
         transcript.append(.dispatch(invocation), diff: diff)
     }
 
@@ -50,7 +54,7 @@ struct Timeline {
     /// actions it read too slowly to see (`note` says how many). A scenario cannot replay it, so
     /// the transcript leaves it out.
     mutating func recordUnseenSteps(_ note: String, in stores: [Session.LoadedStore]) {
-        appendStep(action: nil, followUps: [], in: stores, transcriptIndex: nil, note: note)
+        appendStep(action: nil, followUps: [], in: stores, transcriptIndex: nil, note: note, isTheApps: true)
     }
 
     /// `undo STEPS`: every store's state as it was `steps` steps back.
@@ -108,12 +112,12 @@ struct Timeline {
     /// - Parameter transcriptIndex: where the transcript keeps the step's diff (`nil` once full).
     private mutating func appendStep(
         action: ActionInvocation?, followUps: [ActionInvocation], in stores: [Session.LoadedStore],
-        transcriptIndex: Int?, note: String? = nil
+        transcriptIndex: Int?, note: String? = nil, isTheApps: Bool = false
     ) {
         let cursor = history.cursor
         let dropped = history.record(
             action: action, followUps: followUps, storeCount: stores.count, transcriptIndex: transcriptIndex,
-            note: note)
+            note: note, isTheApps: isTheApps)
         for store in stores { store.runtime.recordHistory(cursor: cursor, forgetting: dropped) }
     }
 
