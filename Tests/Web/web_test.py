@@ -282,6 +282,8 @@ def browser():
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_script_timeout(20)
+    driver.downloads = tempfile.mkdtemp(prefix="fluxsh-downloads-")
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": driver.downloads})
     return driver
 
 
@@ -339,6 +341,15 @@ def test_page():
             value.click()
             output = lambda: driver.find_element(By.CSS_SELECTOR, role("output")).text
             wait(driver, lambda: "why nextID" in output() and "~ nextID: 2 -> 3" in output(), "why nextID")
+            # save: the scenario is a download; nothing is written where the server runs.
+            command.send_keys("save my.scenario" + Keys.ENTER)
+            saved = os.path.join(driver.downloads, "my.scenario")
+            wait(driver, lambda: os.path.exists(saved) and open(saved).read().endswith("\n"), "the download")
+            scenario = open(saved).read()
+            check("load todos" in scenario and 'dispatch add title: "Buy milk"' in scenario, f"{scenario!r}")
+            check(not os.listdir(server.folder), f"the server's folder: {os.listdir(server.folder)}")
+            replay = subprocess.run([FLUXSH, "test", saved], capture_output=True, text=True, timeout=60)
+            check(replay.returncode == 0, f"the downloaded scenario replays: {replay.stdout} {replay.stderr}")
             # The tree's search marks the value and opens the way to it.
             driver.find_element(By.CSS_SELECTOR, role("tree-search")).send_keys("walk the")
             wait(driver, lambda: driver.execute_script(

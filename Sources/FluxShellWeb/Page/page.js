@@ -32,7 +32,10 @@ function connect() {
   const socket = new WebSocket(`ws://${location.host}/socket?token=${encodeURIComponent(token)}`);
   page.socket = socket;
   socket.onopen = () => {
-    socket.send(JSON.stringify({ fluxsh: 1, format: "json", colors: false, interactive: false, file: "<web>" }));
+    // NB: `writesSaves`: `save FILE` hands the scenario to the page, which downloads it.
+    socket.send(JSON.stringify({
+      fluxsh: 1, format: "json", colors: false, interactive: false, file: "<web>", writesSaves: true,
+    }));
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => ended(page.endReason || "the session ended (the shell that served this page stopped)");
@@ -53,6 +56,13 @@ function receive(frame) {
     let object;
     try { object = JSON.parse(frame.app); } catch { object = { text: frame.app }; }
     appStep(object);
+  } else if ("save" in frame) {
+    download(frame.save, frame.scenario);
+    for (const line of frame.saved || []) {
+      let object;
+      try { object = JSON.parse(line); } catch { object = { text: line }; }
+      if (page.waiting.length) page.waiting[0].objects.push(object);
+    }
   } else if ("done" in frame) {
     page.prompt = frame.prompt;
     showPrompt();
@@ -74,6 +84,17 @@ function run(line) {
     page.waiting.push({ objects: [], resolve });
     page.socket.send(line);
   });
+}
+
+/** `save FILE`: the scenario, as a download named as the file. */
+function download(file, text) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  link.download = file.split("/").pop() || "session.scenario";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
 function complete(text) {
@@ -139,7 +160,7 @@ function rendered(object) {
   else if (object.history) object.history.forEach((step) => text(`${step.number}  ${step.action}${step.undone ? " (undone)" : ""}`));
   else if (object.steps) object.steps.forEach((step) => lines.push(...whyStep(step)));
   else if (object.watches) object.watches.forEach((path) => text(path));
-  else if (object.file) text(`saved to ${object.file}`);
+  else if (object.command === "save") text(`saved ${object.file} (downloaded by the browser)`);
   else if (Object.keys(object).some((key) => !["line", "command", "store", "alias"].includes(key))) {
     text(JSON.stringify(object));
   }
