@@ -23,13 +23,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // Only for FluxShellAgent: the app's side of `fluxsh attach` (its event loop, its Unix socket).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // IdentifiedArray prints, reads back and diffs as the array it is (SPEC §4, rule 3).
+        // IdentifiedArray prints, reads back and diffs as the array it is (“Printed values” in the
+        // reference, rule 3).
         .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
         // Only for the tests and examples: tagged ids, as users' apps hold them.
         .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
         // Only for the benchmark, to compare diffs with what TCA's `_printChanges` uses.
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
-        // Only for the tests: generated values with shrinking, `parse(print(v)) == v` per SPEC §4 row.
+        // Only for the tests: generated values with shrinking, `parse(print(v)) == v` per row of
+        // “Printed values” in the reference.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Only for FluxShellDependencies (and its tests and benchmark): `date`, `uuid`, the clocks, … pinned
         // to the session's environment. Its `Clocks` and `Foundation` traits are all it needs: no
@@ -66,8 +68,9 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
 
-        // The agent an app runs so that `fluxsh attach` opens a session on its stores (SPEC §10):
-        // a Unix socket served on swift-nio, one engine session per attached shell.
+        // The agent an app runs so that `fluxsh attach` opens a session on its stores (“Attaching
+        // to a running app” in the reference): a Unix socket served on swift-nio, one engine
+        // session per attached shell.
         .target(
             name: "FluxShellAgent",
             dependencies: [

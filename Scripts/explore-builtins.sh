@@ -1,7 +1,8 @@
 #!/bin/sh
 # Explores every built-in store with 8 seeds of 150 runs of 40 actions each, with invariants that
-# hold (SPEC §8), so that CI guards them: one line per exploration; a failure prints the whole
-# report (its shrunk actions; the scenario is left in $TMPDIR) and fails the script.
+# hold (“fluxsh explore” in the reference), so that CI guards them: one line per exploration; a
+# failure prints the whole report (its shrunk actions; the scenario is left in $TMPDIR) and fails
+# the script.
 # Usage: Scripts/explore-builtins.sh [FLUXSH]   (default .build/debug/fluxsh)
 set -e
 fluxsh=$(cd "$(dirname "${1:-.build/debug/fluxsh}")" && pwd)/$(basename "${1:-.build/debug/fluxsh}")

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the fuzzers (Fuzz/, libFuzzer through --sanitize=fuzzer) and runs each FUZZ_SECONDS (600):
-# `fluxfuzz` (command lines and scripts), `fluxfuzzvalues` (values typed back, SPEC §4) and
-# `fluxfuzzattach` (what an attached shell sends the app's agent); a target with a dictionary,
-# Fuzz/Dictionaries/TARGET.dict, is given it. FUZZ_TARGETS picks some ("fluxfuzzvalues"). Crashes
-# are written as Fuzz/crash-* files; each corpus grows in Fuzz/Corpus/generated*. Inputs run in
-# /tmp/fluxfuzz-*, never the checkout.
+# `fluxfuzz` (command lines and scripts), `fluxfuzzvalues` (values typed back, “Printed values” in
+# the reference) and `fluxfuzzattach` (what an attached shell sends the app's agent); a target with
+# a dictionary, Fuzz/Dictionaries/TARGET.dict, is given it. FUZZ_TARGETS picks some
+# ("fluxfuzzvalues"). Crashes are written as Fuzz/crash-* files; each corpus grows in
+# Fuzz/Corpus/generated*. Inputs run in /tmp/fluxfuzz-*, never the checkout.
 set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
 for target in ${FUZZ_TARGETS:-fluxfuzz fluxfuzzvalues fluxfuzzattach}; do

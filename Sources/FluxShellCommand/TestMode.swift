@@ -2,11 +2,11 @@
 
 /// `fluxsh test`: replays scenarios and prints PASS/FAIL lines, failures, and `N passed, M failed`.
 ///
-/// A scenario whose store traps fails; the run goes on (SPEC §7). The scenarios run in a child
-/// process of this executable (the same command with `--results FILE`), which prints the report
-/// as usual and writes each result to FILE as soon as it is known. When the child dies by a
-/// signal, the scenarios that were running are run again alone, traced, to name the line that
-/// trapped; further children run the rest; then this process prints the report.
+/// A scenario whose store traps fails; the run goes on (“Scenarios” in the reference). The
+/// scenarios run in a child process of this executable (the same command with `--results FILE`),
+/// which prints the report as usual and writes each result to FILE as soon as it is known. When the
+/// child dies by a signal, the scenarios that were running are run again alone, traced, to name the
+/// line that trapped; further children run the rest; then this process prints the report.
 struct TestMode {
     let catalog: StoreCatalog
     let options: Test

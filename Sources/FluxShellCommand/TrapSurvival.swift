@@ -1,10 +1,10 @@
 @_spi(Engine) import FluxShell
 
 /// `run` and `test` survive a trap in a store's mutation (an overflow, a force-unwrapped `nil`,
-/// an index out of range; SPEC §7): the work runs in a child process of this executable, the same
-/// command with `--in-child`. When the child dies by a signal, the script or the scenarios that
-/// were running are run again alone with `--trace-lines` (each line's location written to
-/// standard error before it runs) to find the line that trapped, and the rest goes on.
+/// an index out of range; “Scenarios” in the reference): the work runs in a child process of this
+/// executable, the same command with `--in-child`. When the child dies by a signal, the script or
+/// the scenarios that were running are run again alone with `--trace-lines` (each line's location
+/// written to standard error before it runs) to find the line that trapped, and the rest goes on.
 enum TrapSurvival {
     /// Where and why a child run with its lines traced died.
     struct Trace {

@@ -7,8 +7,9 @@ import FluxShell
     import Foundation
 #endif
 
-// A reading list whose state holds every kind of value SPEC §4 prints, the way an app holds
-// them: not `Encodable`, a model with custom `CodingKeys`, an `Error`, a class, a tuple, a closure.
+// A reading list whose state holds every kind of value “Printed values” in the reference prints,
+// the way an app holds them: not `Encodable`, a model with custom `CodingKeys`, an `Error`, a
+// class, a tuple, a closure.
 
 struct Book: Codable, Equatable, Sendable {
     var id: UUID
@@ -179,7 +180,7 @@ extension String {
 }
 
 extension StoreDefinition {
-    /// A reading list whose state uses every printed form of SPEC §4.
+    /// A reading list whose state uses every printed form of “Printed values” in the reference.
     public static let library = StoreDefinition(
         "library", summary: "a reading list holding every kind of Swift value: add, tag, setStatus, fail, …",
         state: LibraryState(), mutation: LibraryMutation(), validate: validateLibrary

@@ -36,8 +36,9 @@ final class CounterView: View {
     }
 }
 
-/// Prex's public API beyond its README (SPEC §1): `change.new`/`old`, `presenter.reflect()`,
-/// `store.addListener(callback:)`/`removeListener(with:)`, `dispatcher.register(handler:)`.
+/// Prex's public API beyond its README (“FluxCore” in the reference): `change.new`/`old`,
+/// `presenter.reflect()`, `store.addListener(callback:)`/`removeListener(with:)`,
+/// `dispatcher.register(handler:)`.
 final class PrexAPITests: XCTestCase {
     func testChangeNamesTheNewAndOldStatesAndValues() {
         let change = StateChange(old: CounterState(count: 1), new: CounterState(count: 2))
@@ -82,7 +83,7 @@ final class PrexAPITests: XCTestCase {
     }
 }
 
-/// Prex's type names as its users spell them in declarations (SPEC §1).
+/// Prex's type names as its users spell them in declarations (“FluxCore” in the reference).
 final class CountingPresenter: Presenter<CounterAction, CounterState> {
     // An override of `state`, as a Prex subclass writes it: the view sees what it returns.
     override var state: CounterState {
@@ -123,7 +124,8 @@ final class PrexTypeNameTests: XCTestCase {
     }
 }
 
-/// As in Prex, a store listens to its dispatcher for as long as the store lives (SPEC §1).
+/// As in Prex, a store listens to its dispatcher for as long as the store lives (“FluxCore” in the
+/// reference).
 final class StoreLifetimeTests: XCTestCase {
     final class Tally {
         var mutations = 0
@@ -278,7 +280,8 @@ final class StoreLifetimeTests: XCTestCase {
     }
 }
 
-/// Where a view and an observer are called (SPEC §1): Prex's main thread, VueFlux's executors.
+/// Where a view and an observer are called (“FluxCore” in the reference): Prex's main thread,
+/// VueFlux's executors.
 final class ExecutorTests: XCTestCase {
     /// A view that records the thread and value of every reflection.
     final class ThreadRecordingView: View {

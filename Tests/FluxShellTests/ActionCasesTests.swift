@@ -4,8 +4,9 @@ import Testing
 
 @_spi(Engine) @testable import FluxShell
 
-/// Actions built from text by the runtime's description of the enum (SPEC §3, §4), for an action
-/// enum that is not `Codable`, with every payload shape the shell supports.
+/// Actions built from text by the runtime's description of the enum (“The command language” and
+/// “Printed values” in the reference), for an action enum that is not `Codable`, with every payload
+/// shape the shell supports.
 struct ActionCasesTests {
     final class Handle: Sendable {}
     enum Speed: Sendable { case fast, slow }
@@ -267,7 +268,8 @@ struct ArgumentMessageTests {
     }
 }
 
-/// History, `save` and JSON show an action's arguments as their values print (SPEC §4).
+/// History, `save` and JSON show an action's arguments as their values print (“Printed values” in
+/// the reference).
 struct PrintedInvocationTests {
     @Test func historyShowsArgumentsAsTheyPrint() {
         let shell = Transcript(catalog: ActionCasesTests.catalog)

@@ -4,8 +4,9 @@ import Testing
 
 @_spi(Engine) @testable import FluxShell
 
-/// An `Error` existential typed as a string (SPEC §11, common payloads): the error it makes, how it
-/// prints back, and the errors that keep their own form.
+/// An `Error` existential typed as a string (“Stores of every architecture” in the reference,
+/// common payloads): the error it makes, how it prints back, and the errors that keep their own
+/// form.
 struct DescribedErrorTests {
     enum NetworkError: Error, Codable, Equatable, Sendable {
         case offline

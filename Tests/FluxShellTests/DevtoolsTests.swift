@@ -5,7 +5,7 @@ import Testing
 
 @_spi(Engine) @testable import FluxShell
 
-/// `why PATH`, `watch`/`unwatch`, `[*]` in paths and `$PATH` values (SPEC §3).
+/// `why PATH`, `watch`/`unwatch`, `[*]` in paths and `$PATH` values (“Paths” in the reference).
 struct DevtoolsTests {
     /// A grid of items with tags, replaced whole: one step can shift the outer array and an
     /// inner one at once.
@@ -292,8 +292,9 @@ struct DevtoolsTests {
         #expect(shell.run("state nextID") == ["5"])
     }
 
-    /// SPEC §11: `$PATH` stands for a value anywhere inside a JSON argument, read when the command
-    /// runs; `history` and `save` keep the values read, and a bad path is the top-level form's error.
+    /// “Stores of every architecture” in the reference: `$PATH` stands for a value anywhere inside
+    /// a JSON argument, read when the command runs; `history` and `save` keep the values read, and
+    /// a bad path is the top-level form's error.
     @Test func pathValuesInsideJSONArgumentsAreReadWhenTheCommandRuns() throws {
         let shell = Transcript(catalog: Self.gridCatalog)
         shell.run("load grid")
@@ -428,9 +429,9 @@ struct DevtoolsTests {
         #expect(shell.run("dispatch increment") == ["~ other.count: 0 -> 1", "(1 more change)"])
     }
 
-    /// SPEC §3: with several stores loaded, a path may be written as diff lines print it, after a
-    /// store's alias, in every command that takes one; the active store's own member wins where a
-    /// path reads both ways; a watch that names nothing is an error.
+    /// “Paths” in the reference: with several stores loaded, a path may be written as diff lines
+    /// print it, after a store's alias, in every command that takes one; the active store's own
+    /// member wins where a path reads both ways; a watch that names nothing is an error.
     @Test func pathsAsDiffLinesPrintThemWorkInEveryCommand() {
         let shell = Transcript()
         shell.run("load todos")

@@ -155,7 +155,7 @@ struct EndToEndTests {
     }
 
     /// Sets and dictionaries iterate in another order in every process; what fluxsh prints of
-    /// them must not (SPEC §4).
+    /// them must not (“Printed values” in the reference).
     @Test func setsAndDictionariesPrintTheSameBytesInEveryProcess() throws {
         var script = "load library\ndispatch add title: A added: \"2026-11-22T10:00:00Z\"\n"
         for tag in ["kiwi", "apple", "Zed", "éclair", "banana", "10", "9", "cherry", "date", "fig"] {
@@ -200,7 +200,7 @@ struct EndToEndTests {
         #expect(planted.stdout == "planted-shell (FluxShell 0.1.0)\n")
         let help = try Fluxsh.run(["--help"]).stdout
         #expect(help.contains("--store NAME") && help.contains("--format text|json") && help.contains("--bail"))
-        // explore --format json: the whole report as one object (SPEC §8).
+        // explore --format json: the whole report as one object (“fluxsh explore” in the reference).
         let json = try Fluxsh.run([
             "explore", "counter", "--runs", "2", "--steps", "5", "--seed", "3", "--format", "json",
         ])
@@ -361,7 +361,7 @@ struct EndToEndTests {
         )
     }
 
-    /// Piped input checks `...` in expected diff blocks as scenarios do (SPEC §7).
+    /// Piped input checks `...` in expected diff blocks as scenarios do (“Scenarios” in the reference).
     @Test func pipedModeChecksEllipsisLines() throws {
         let passing = try Fluxsh.run(["--store", "todos"], stdin: "dispatch add title: x\n...\n~ nextID: 1 -> 2\n")
         #expect(passing.stderr == "")

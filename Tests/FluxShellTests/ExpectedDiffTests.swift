@@ -4,8 +4,9 @@ import Testing
 
 @_spi(Engine) @testable import FluxShell
 
-/// Expected diff lines with `...` (SPEC §7): which actual lines they match, what a failure names,
-/// and what `--update` writes; held against a plain glob matcher over every short pair of blocks.
+/// Expected diff lines with `...` (“Scenarios” in the reference): which actual lines they match,
+/// what a failure names, and what `--update` writes; held against a plain glob matcher over every
+/// short pair of blocks.
 struct ExpectedDiffTests {
     static let added = #"+ todos[0]: {"id":1,"title":"x","done":false}"#
     static let nextID = "~ nextID: 1 -> 2"

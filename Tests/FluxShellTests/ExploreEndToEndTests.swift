@@ -46,10 +46,10 @@ struct ExploreEndToEndTests {
         #expect(leftovers.isEmpty)
     }
 
-    /// SPEC §8: a mutation that depends on hash order fails the replay (a set's order depends on
-    /// where its storage is, so a replay in the same process may differ, and the first runs are
-    /// also replayed in another process, whose hash seed differs). Such a failure may not shrink:
-    /// a shorter replay may allocate alike and print alike.
+    /// “fluxsh explore” in the reference: a mutation that depends on hash order fails the replay (a
+    /// set's order depends on where its storage is, so a replay in the same process may differ, and
+    /// the first runs are also replayed in another process, whose hash seed differs). Such a
+    /// failure may not shrink: a shorter replay may allocate alike and print alike.
     @Test func aMutationThatDependsOnHashOrderFailsTheReplayInAnotherProcess() throws {
         let here = try folder()
         defer { try? FileManager.default.removeItem(at: here) }

@@ -5,8 +5,9 @@ import Testing
 
 @_spi(Engine) @testable import FluxShell
 
-/// `fluxsh explore` (SPEC §8): each check catches a store planted to break it, the failure
-/// shrinks to its minimal actions, and the saved scenario fails under the scenario runner.
+/// `fluxsh explore` (“fluxsh explore” in the reference): each check catches a store planted to
+/// break it, the failure shrinks to its minimal actions, and the saved scenario fails under the
+/// scenario runner.
 struct ExplorerTests {
     // MARK: - Planted stores
 
@@ -204,8 +205,9 @@ struct ExplorerTests {
         #expect(lines.contains { $0.contains("or write * for it in the expected line") })
     }
 
-    /// SPEC §8: replayed states are compared as values, so a mutation that reads the clock fails
-    /// the replay even when both runs print the same millisecond, and shrinks to its one action.
+    /// “fluxsh explore” in the reference: replayed states are compared as values, so a mutation
+    /// that reads the clock fails the replay even when both runs print the same millisecond, and
+    /// shrinks to its one action.
     @Test func aMutationReadingTheWallClockShrinksToOneAction() throws {
         let report = try explore(["wallClock"], runs: 3)
         let failure = try #require(report.failure)

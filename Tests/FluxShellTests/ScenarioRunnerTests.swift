@@ -72,7 +72,7 @@ struct ScenarioRunnerTests {
         + " (env.now, env.uuid(), env.random in make: { env in … }, or an effect's context.environment),"
         + " or use catalog.pinningDependencies() with swift-dependencies; or write * for it in the expected line)"
 
-    // MARK: - `...` in expected diff blocks (SPEC §7)
+    // MARK: - `...` in expected diff blocks (“Scenarios” in the reference)
 
     /// Writes `text` to a new scenario file and returns its path.
     private func scenario(_ text: String, _ name: String = "ellipsis") throws -> String {

@@ -204,7 +204,7 @@ extension Xoshiro {
     mutating func next(upTo bound: Int) -> Int { bound <= 0 ? 0 : Int.random(in: 0..<bound, using: &self) }
 }
 
-/// SPEC §4's diff rules for enums, sets and dictionaries, on typed values.
+/// the reference’s “Diff lines” rules for enums, sets and dictionaries, on typed values.
 @Suite struct ValueDiffTests {
     enum Status: Equatable {
         case idle
@@ -247,7 +247,8 @@ extension Xoshiro {
         #expect(lines(a, b) == [#"- tags[0]: "b""#, #"+ tags[0]: "a""#, #"+ tags[2]: "e""#])
     }
 
-    /// Lines come in the state's order (SPEC §4): removed keys among the others, by key.
+    /// Lines come in the state's order (“Printed values” in the reference): removed keys among the
+    /// others, by key.
     @Test func dictionaryKeysSortByValueAndChangeAtTheirPaths() {
         var a = Sample()
         a.byID = [10: "ten", 2: "two"]

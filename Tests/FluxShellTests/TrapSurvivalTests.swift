@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// SPEC §7: a scenario or script whose store traps fails with the line that trapped and the fatal
-/// error; `test` runs every other scenario, prints its summary and JUnit report; `run` reports
-/// the file and line and exits 1. Through the planted-shell, whose stores trap on purpose.
+/// “Scenarios” in the reference: a scenario or script whose store traps fails with the line that
+/// trapped and the fatal error; `test` runs every other scenario, prints its summary and JUnit
+/// report; `run` reports the file and line and exits 1. Through the planted-shell, whose stores
+/// trap on purpose.
 struct TrapSurvivalTests {
     private func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("trap-survival-\(UUID().uuidString)")

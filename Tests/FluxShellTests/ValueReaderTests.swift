@@ -5,7 +5,8 @@ import Testing
 
 @_spi(Engine) @testable import FluxShell
 
-/// SPEC §4, row by row: each Swift value's printed form, and that the text reads back.
+/// “Printed values” in the reference, row by row: each Swift value's printed form, and that the
+/// text reads back.
 @Suite struct ValueReaderTests {
     private func printed<T>(_ value: T) -> String { JSONText.compact(ValueReader.read(value)) }
 
@@ -188,9 +189,9 @@ import Testing
 
 // MARK: - Generated values
 
-/// SPEC §4 row by row over generated values (swift-property-based, which shrinks a failing value
-/// and names a seed to reproduce it): `parse(print(v)) == v`, and a value prints the same bytes
-/// every time, a `Set` or `Dictionary` whatever order it was built in.
+/// “Printed values” in the reference, row by row, over generated values (swift-property-based,
+/// which shrinks a failing value and names a seed to reproduce it): `parse(print(v)) == v`, and a
+/// value prints the same bytes every time, a `Set` or `Dictionary` whatever order it was built in.
 extension ValueReaderTests {
     /// Prints `value` twice (the same text), parses the text and decodes it as `T` again, which
     /// `same` must find equal to `value`; returns the text, for checks of its form.
@@ -499,7 +500,7 @@ extension ValueReaderTests {
     // MARK: Foundation values
 
     /// ISO 8601 in UTC with milliseconds when there is a fraction of a second, from year 1 to 9999
-    /// (whole milliseconds since 1970, as SPEC §4 prints them).
+    /// (whole milliseconds since 1970, as “Printed values” in the reference prints them).
     @Test func datesReadBack() async {
         await propertyCheck(count: 300, input: Generate.milliseconds) { milliseconds in
             let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)

@@ -8,7 +8,7 @@ import Testing
 
 @_spi(Engine) @testable import FluxShell
 
-/// SPEC §4's rules 1–6 on the ecosystem's types, row by row: each value's printed form, that the
+/// the reference’s “Printed values”, rules 1–6, on the ecosystem's types, row by row: each value's printed form, that the
 /// form reads back (for a type that is not `Decodable` too), and that diffs follow the printed form.
 struct ValueRowsTests {
     struct Member: Identifiable, Equatable, Sendable {

@@ -1,4 +1,4 @@
-/// One command of the shell's language (SPEC section 3).
+/// One command of the shell's language (“The command language” in the reference).
 @_spi(Engine) public enum Command: Sendable, Equatable {
     case help(topic: String?)
     case stores

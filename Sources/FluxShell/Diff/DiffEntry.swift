@@ -45,9 +45,10 @@ public struct DiffEntry: Sendable, Equatable {
         }
     }
 
-    /// The entry as a terminal `width` columns wide shows it (SPEC §4): its line when it fits;
-    /// else its head (`~ PATH:`) and below it each value, indented two spaces, on one line when
-    /// that fits and over several otherwise, as `jq` prints JSON (`~` puts `->` between the two).
+    /// The entry as a terminal `width` columns wide shows it (“Diff lines” in the reference): its
+    /// line when it fits; else its head (`~ PATH:`) and below it each value, indented two spaces,
+    /// on one line when that fits and over several otherwise, as `jq` prints JSON (`~` puts `->`
+    /// between the two).
     public func lines(width: Int) -> [String] {
         let line = self.line
         guard line.unicodeScalars.count > width else { return [line] }

@@ -30,9 +30,10 @@
         _ old: JSONObject, _ new: JSONObject, at path: ValuePath, into entries: inout [DiffEntry]
     ) {
         // NB: two objects of one member under different keys are how two cases of an enum print
-        // (`{"leaf":…}`, `{"node":…}`): one `~` line of the whole value (SPEC §4), as the typed
-        // diff gives, also where a value is diffed as printed (a class instance, a mirror).
-        // A dictionary's keys are `["KEY"]` (`budget["zeta"]`), a struct's members `.name`.
+        // (`{"leaf":…}`, `{"node":…}`): one `~` line of the whole value (“Diff lines” in the
+        // reference), as the typed diff gives, also where a value is diffed as printed (a class
+        // instance, a mirror). A dictionary's keys are `["KEY"]` (`budget["zeta"]`), a struct's
+        // members `.name`.
         let isKeyed = old.isKeyed || new.isKeyed
         func place(_ key: String) -> ValuePath { path.appending(isKeyed ? .entry(key) : .key(key)) }
         if !isKeyed, old.count == 1, new.count == 1, old.keys[0] != new.keys[0] {

@@ -1,5 +1,5 @@
-/// The diff of two values of one Swift type, as the shell prints it (SPEC §4), without reading
-/// what did not change.
+/// The diff of two values of one Swift type, as the shell prints it (“Diff lines” in the
+/// reference), without reading what did not change.
 ///
 /// Walks both values together through their type shape: a struct member whose bits are
 /// unchanged (or that is `==`) is skipped; a changed one is walked in turn; only what differs is

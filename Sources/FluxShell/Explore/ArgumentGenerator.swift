@@ -7,10 +7,11 @@ import FluxCore
 #endif
 
 /// Makes argument values for an action's parameters from their Swift types, in the printed form
-/// that `dispatch` reads back (SPEC §4): edge values first (`0`, `-1`, the type's limits, empty
-/// and non-ASCII strings, every enum case, `nil`, empty and one-element collections, dates at the
-/// epoch and at a fixed "now"), and, most of the time, values that occur in the current state
-/// (an `id:` parameter takes the ids there), so that `toggle id:` mostly hits an existing todo.
+/// that `dispatch` reads back (“Printed values” in the reference): edge values first (`0`, `-1`,
+/// the type's limits, empty and non-ASCII strings, every enum case, `nil`, empty and one-element
+/// collections, dates at the epoch and at a fixed "now"), and, most of the time, values that occur
+/// in the current state (an `id:` parameter takes the ids there), so that `toggle id:` mostly hits
+/// an existing todo.
 struct ArgumentGenerator {
     /// Values of the current state: every number and string, and those under each key name.
     struct StateValues {

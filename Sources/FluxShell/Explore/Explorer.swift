@@ -1,7 +1,8 @@
 import Dispatch
 
-/// `fluxsh explore` (SPEC §8): random actions against the loaded stores, each checked, and the
-/// first failure shrunk to a minimal sequence written as a scenario that fails the same way.
+/// `fluxsh explore` (“fluxsh explore” in the reference): random actions against the loaded stores,
+/// each checked, and the first failure shrunk to a minimal sequence written as a scenario that
+/// fails the same way.
 ///
 /// ```swift
 /// var options = Explorer.Options(stores: ["todos"], seed: 42)

@@ -6,8 +6,9 @@
     import Darwin
 #endif
 
-/// How the shell reads and compares the values of one Swift type (SPEC §4): worked out once per
-/// type from the runtime's metadata, then reused for every value of that type.
+/// How the shell reads and compares the values of one Swift type (“Printed values” in the
+/// reference): worked out once per type from the runtime's metadata, then reused for every value of
+/// that type.
 ///
 /// A struct or tuple is a list of stored properties at their offsets, so a member is read or
 /// compared in place, without `Mirror` boxing every member into an `Any`; enums and class
@@ -21,7 +22,7 @@ final class TypeShape: @unchecked Sendable {
         /// A type with its own printed form: numbers, strings, dates, collections, `Optional`.
         case custom(any ShellValue.Type)
         /// A type that prints through a protocol it conforms to: a set algebra, a custom mirror,
-        /// a raw value, a collection (SPEC §4, rules 1, 3, 4 and 5).
+        /// a raw value, a collection (“Printed values”, rules 1, 3, 4 and 5 in the reference).
         case form(ValueForm)
         /// A struct or a tuple: its stored properties, in declaration order.
         case fields([Field])
@@ -114,7 +115,8 @@ final class TypeShape: @unchecked Sendable {
     private static let cache = LockedValue<[ObjectIdentifier: TypeShape]>([:])
 
     /// The case called `name`, when this is an enum with such a case without payload (`idle`,
-    /// or `hardcover` whose raw value is `2`), which SPEC §4 accepts beside the printed form.
+    /// or `hardcover` whose raw value is `2`), which “Printed values” in the reference accepts
+    /// beside the printed form.
     func emptyCase<T>(named name: String, as _: T.Type) -> T? {
         guard case .enumeration(let tags) = kind, let tag = tags[name] else { return nil }
         // NB: a case without payload is its tag alone: the tag injected into memory of the
@@ -191,7 +193,7 @@ final class TypeShape: @unchecked Sendable {
         return _openExistential(type, do: build)
     }
 
-    /// The first rule of SPEC §4 that applies to `type`.
+    /// The first rule of “Printed values” in the reference that applies to `type`.
     private static func kind<T>(of type: T.Type) -> Kind {
         // Rule 1: the table's own types.
         if let custom = type as? any ShellValue.Type { return .custom(custom) }

@@ -1,16 +1,16 @@
-/// Builds a value of any Swift type from its printed form (SPEC §4): whatever the shell prints,
-/// it reads back, for a type of any module, `Decodable` or not.
+/// Builds a value of any Swift type from its printed form (“Printed values” in the reference):
+/// whatever the shell prints, it reads back, for a type of any module, `Decodable` or not.
 ///
 /// ```swift
 /// try ValueBuilder.build(Member.self, from: JSONParser.parse(#"{"id":"3F25…","name":"Blob"}"#), at: [])
 /// ```
 ///
-/// The first rule of SPEC §4 that applies to the type says how: a row of the table parses its
-/// own form (``ShellValue/parse(_:at:)``); a set algebra, a raw value or a collection is built
-/// through its protocol (``ValueForm``); a struct member by member at the offsets the runtime
-/// gives (``TypeShape``); an enum case by case, its payload in place and its tag set last
-/// (`indirect` cases in a box). A `Decodable` struct or enum is decoded first, so that its own
-/// checks run; its printed form is read structurally when its `Codable` form differs.
+/// The first rule of “Printed values” in the reference that applies to the type says how: a row of
+/// the table parses its own form (``ShellValue/parse(_:at:)``); a set algebra, a raw value or a
+/// collection is built through its protocol (``ValueForm``); a struct member by member at the
+/// offsets the runtime gives (``TypeShape``); an enum case by case, its payload in place and its
+/// tag set last (`indirect` cases in a box). A `Decodable` struct or enum is decoded first, so that
+/// its own checks run; its printed form is read structurally when its `Codable` form differs.
 ///
 /// Every failure is a `DecodingError` whose coding path says where, or ``NoTextForm``.
 enum ValueBuilder {
@@ -45,7 +45,8 @@ enum ValueBuilder {
                 return built
             }
         case .opaque where DescribedError.isErrorExistential(T.self):
-            // NB: `any Error` takes a string, the description of the error it makes (SPEC §11).
+            // NB: `any Error` takes a string, the description of the error it makes (“Stores of
+            // every architecture” in the reference).
             return try DescribedError.existential(T.self, from: value, at: path)
         case .object, .existential, .opaque, .withoutMetadata:
             return try decoded(T.self, from: value, at: path)
@@ -78,8 +79,9 @@ enum ValueBuilder {
 
     // MARK: - Structs and tuples, member by member
 
-    /// A struct or tuple from an object of its stored properties (SPEC §4, rule 6): every member
-    /// given, but an `Optional` one, which is `nil` when left out; no member it does not have.
+    /// A struct or tuple from an object of its stored properties (“Printed values” in the
+    /// reference, rule 6): every member given, but an `Optional` one, which is `nil` when left out;
+    /// no member it does not have.
     ///
     /// NB: each member is initialized in place, at the offset the runtime's field records give,
     /// in memory allocated as `T` itself; on a failure the members already written are destroyed
@@ -140,9 +142,9 @@ enum ValueBuilder {
 
     // MARK: - Enums, case by case
 
-    /// A case from its printed form (SPEC §4, rule 6): a case without payload from its name or
-    /// raw value; a case with payload from `{"CASE":{"LABEL":VALUE,"_0":VALUE}}`, `indirect` ones
-    /// included.
+    /// A case from its printed form (“Printed values” in the reference, rule 6): a case without
+    /// payload from its name or raw value; a case with payload from
+    /// `{"CASE":{"LABEL":VALUE,"_0":VALUE}}`, `indirect` ones included.
     static func enumCase<T>(_: T.Type, from value: JSONValue, at path: [any CodingKey]) throws -> T {
         let cases = RuntimeMetadata.enumCases(of: T.self) ?? []
         // NB: the printed form first, then the case name: a raw value may be another case's name.

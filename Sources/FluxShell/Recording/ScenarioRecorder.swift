@@ -1,7 +1,7 @@
 import FluxCore
 
-/// Records what an app's dispatcher delivers as a scenario (SPEC §9) that `fluxsh test` replays:
-/// the bug report is the test.
+/// Records what an app's dispatcher delivers as a scenario (“Recording a running app” in the
+/// reference) that `fluxsh test` replays: the bug report is the test.
 ///
 /// ```swift
 /// let recorder = try ScenarioRecorder(recording: SharedFlux.notes, as: "notes", to: path)

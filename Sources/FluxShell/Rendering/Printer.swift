@@ -1,6 +1,6 @@
 /// Writes what a runner reports through a ``Renderer``: results and `> COMMAND` echoes to
 /// standard output; diagnostics to standard error in text, and to standard output in JSON, where
-/// an error is one of the objects, in order (SPEC §4).
+/// an error is one of the objects, in order (“Printed values” in the reference).
 @_spi(Engine) public final class Printer: RunnerOutput {
     /// Where the printer writes.
     public struct Streams {

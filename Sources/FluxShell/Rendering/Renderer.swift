@@ -1,6 +1,6 @@
 /// Turns what commands did into what people and scripts read: text lines (optionally colored)
-/// or one `--format json` object per command (SPEC §4), errors included. The one place output
-/// is shaped, for every mode: piped, `run`, `test` and the interactive shell.
+/// or one `--format json` object per command (“Printed values” in the reference), errors included.
+/// The one place output is shaped, for every mode: piped, `run`, `test` and the interactive shell.
 @_spi(Engine) public struct Renderer: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         case text
@@ -13,7 +13,8 @@
     /// Errors begin with `FILE:LINE: ` (everywhere but the interactive shell).
     public var locatesErrors: Bool
     /// The terminal's columns, in the interactive shell: a diff line wider prints its values over
-    /// several lines (SPEC §4). `nil` (piped, files, scenarios, JSON) keeps one line per change.
+    /// several lines (“Printed values” in the reference). `nil` (piped, files, scenarios, JSON)
+    /// keeps one line per change.
     public var width: Int?
 
     public init(format: Format = .text, colors: Bool = false, locatesErrors: Bool = true, width: Int? = nil) {

@@ -1,7 +1,7 @@
 /// A state-changing command's expected diff lines as a script writes them (each trimmed): the
 /// actual diff must equal them line for line, except that a `...` line stands for any number of
-/// actual lines, none included (SPEC §7), and a line with `*` where a value stands matches the
-/// lines it stands for (see ``ExpectedLinePattern``).
+/// actual lines, none included (“Scenarios” in the reference), and a line with `*` where a value
+/// stands matches the lines it stands for (see ``ExpectedLinePattern``).
 ///
 /// The one home of that matching: the check and its failure report (``ScriptRunner``) and
 /// `--update` (``ScenarioUpdate``) read the same ``Alignment``.
@@ -180,7 +180,8 @@ struct ExpectedDiff {
         let middleExpected = expected[start..<expectedEnd]
         let middleActual = actual[start..<actualEnd]
         // NB: the table's time and memory grow with the product of the two counts (5,000 pinned
-        // lines against 5,000 actual ones took 20 s in a debug build); no input may hang (SPEC §5).
+        // lines against 5,000 actual ones took 20 s in a debug build); no input may hang (“Errors
+        // and exit codes” in the reference).
         let cells = (middleExpected.count + 1).multipliedReportingOverflow(by: middleActual.count + 1)
         if cells.overflow || cells.partialValue > largestTable {
             steps += linearMiddle(middleExpected, middleActual)

@@ -6,7 +6,8 @@ final class ActionResolver {
     final class Resolved {
         var invocation: ActionInvocation
         var payloads: [SessionAction.Payload]
-        /// The invocation as its values print (SPEC §4), when that differs from the text as typed.
+        /// The invocation as its values print (“Printed values” in the reference), when that
+        /// differs from the text as typed.
         var retyped: ActionInvocation?
 
         /// The invocation as its values print, for history, `save` and JSON.

@@ -1,6 +1,6 @@
-/// How what the shell prints names a store's values (SPEC §3): by the store's own paths while one
-/// store is loaded, and by paths that begin with the store's alias from two stores on
-/// (`~ todos.todos[2].done`). Every diff, `why` listing and watch pattern applies it here;
+/// How what the shell prints names a store's values (“Paths” in the reference): by the store's own
+/// paths while one store is loaded, and by paths that begin with the store's alias from two stores
+/// on (`~ todos.todos[2].done`). Every diff, `why` listing and watch pattern applies it here;
 /// ``Session/locate(_:where:)`` reads such a path back.
 enum AliasPrefix {
     /// Whether paths begin with the alias when `count` stores are (or were, at a step) loaded.

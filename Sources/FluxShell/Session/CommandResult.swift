@@ -8,8 +8,9 @@
     public var diff: CommandDiff?
     /// What the command shows besides its diff.
     public var output: CommandOutput = .none
-    /// For `dispatch`: the action as its values print (SPEC §4), when that differs from the
-    /// command as typed (a date typed with an offset, a set in another order); `nil` otherwise.
+    /// For `dispatch`: the action as its values print (“Printed values” in the reference), when
+    /// that differs from the command as typed (a date typed with an offset, a set in another
+    /// order); `nil` otherwise.
     public var printedAction: ActionInvocation?
     /// Set when effects dispatched more follow-up actions than this, and the rest were dropped.
     public var followUpLimitReached: Int?

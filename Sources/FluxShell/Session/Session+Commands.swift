@@ -90,9 +90,10 @@ extension Session {
             .why(WhyListing(path: path, steps: steps, forgotten: forgotten, isAttached: isAttached)))
     }
 
-    /// The store and the path in its state that `path` names (SPEC §3): the active store's, or,
-    /// with several stores loaded, a path as diff lines print it, after a loaded store's alias
-    /// (`todos.todos[2].done`). Where a path reads both ways, the active store's own member wins.
+    /// The store and the path in its state that `path` names (“Paths” in the reference): the active
+    /// store's, or, with several stores loaded, a path as diff lines print it, after a loaded
+    /// store's alias (`todos.todos[2].done`). Where a path reads both ways, the active store's own
+    /// member wins.
     ///
     /// - Parameter names: whether a path names something in a store (`reads`, or for `watch`,
     ///   also a place that may come).

@@ -14,7 +14,8 @@
 
     /// Two-space indented JSON, keys in the value's order.
     /// `value` on one line when it is at most `width` characters (Unicode scalars) wide, else
-    /// over several, indented two spaces a level: how a terminal shows a wide value (SPEC §4).
+    /// over several, indented two spaces a level: how a terminal shows a wide value (“Printed
+    /// values” in the reference).
     static func fitting(_ value: JSONValue, width: Int) -> [String] {
         let compact = compact(value)
         guard compact.unicodeScalars.count > width else { return [compact] }

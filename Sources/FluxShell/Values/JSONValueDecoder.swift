@@ -30,7 +30,7 @@ struct ValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         // NB: a bare word naming a case without payload (`idle`) stands for its synthesized
-        // `Codable` form, `{"idle":{}}`, as SPEC §4 prints such a case.
+        // `Codable` form, `{"idle":{}}`, as “Printed values” in the reference prints such a case.
         if case .string(let word) = value, !Key.isDictionaryKey, Key(stringValue: word) != nil {
             let object = JSONObject([(word, .object(JSONObject()))])
             return KeyedDecodingContainer(KeyedValueDecoding<Key>(object: object, codingPath: codingPath))

@@ -145,7 +145,7 @@ extension ChunkedArray: ShellValue {
 extension Set: ShellValue {
     static var textFormInner: [Any.Type] { [Element.self] }
 
-    /// Sorted (SPEC §4), never in hash order, which changes from run to run.
+    /// Sorted (“Printed values” in the reference), never in hash order, which changes from run to run.
     func shellValue(_ reader: ValueReader) -> JSONValue {
         guard case .array(let elements) = reader.readElements(self) else { return .array([]) }
         return .array(PrintedOrder.sorted(elements))
@@ -168,7 +168,7 @@ extension Set: ShellValue {
 extension Dictionary: ShellValue {
     static var textFormInner: [Any.Type] { [Key.self, Value.self] }
 
-    /// An object whose keys are the printed keys, sorted (SPEC §4).
+    /// An object whose keys are the printed keys, sorted (“Printed values” in the reference).
     func shellValue(_ reader: ValueReader) -> JSONValue {
         var object = JSONObject(minimumCapacity: count)
         object.isKeyed = true
@@ -273,8 +273,8 @@ extension ValueReader {
     }
 }
 
-/// The order of a set's elements and a dictionary's keys (SPEC §4): numbers by value, first;
-/// everything else by printed text, byte by byte.
+/// The order of a set's elements and a dictionary's keys (“Printed values” in the reference):
+/// numbers by value, first; everything else by printed text, byte by byte.
 enum PrintedOrder {
     static func sorted(_ values: [JSONValue]) -> [JSONValue] {
         values.map { ($0, JSONText.compact($0)) }

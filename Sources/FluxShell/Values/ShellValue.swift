@@ -4,10 +4,10 @@
     import Foundation
 #endif
 
-/// A type with a printed form of its own (SPEC §4, rule 1 and the rows of the table) rather than
-/// an object of its stored properties: numbers, strings, `Date`, `Duration`, `URL`, `UUID`,
-/// `Data`, `Optional`, collections. Each conformance is one row: how the value prints, and how
-/// that printed form is read back (``parse(_:at:)``).
+/// A type with a printed form of its own (“Printed values” in the reference, rule 1 and the rows of
+/// the table) rather than an object of its stored properties: numbers, strings, `Date`, `Duration`,
+/// `URL`, `UUID`, `Data`, `Optional`, collections. Each conformance is one row: how the value
+/// prints, and how that printed form is read back (``parse(_:at:)``).
 protocol ShellValue {
     /// The value as the shell prints it; `reader` reads what it holds.
     func shellValue(_ reader: ValueReader) -> JSONValue

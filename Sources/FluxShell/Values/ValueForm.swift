@@ -1,6 +1,7 @@
 /// How a value prints, and is read back, through a protocol its type conforms to rather than
-/// through its stored properties (SPEC §4): a set algebra as a sorted array (rule 1), a custom
-/// mirror (rule 3), a raw value (rule 4), a collection as an array of its elements (rule 5).
+/// through its stored properties (“Printed values” in the reference): a set algebra as a sorted
+/// array (rule 1), a custom mirror (rule 3), a raw value (rule 4), a collection as an array of its
+/// elements (rule 5).
 ///
 /// Each form is worked out once per type by ``TypeShape`` and kept there.
 ///
@@ -8,7 +9,7 @@
 /// type's ``TypeShape`` (as ``ShellValue/value(at:)`` is); it copies the value out and keeps no
 /// pointer. The forms need no unsafe code of their own beyond that one typed load.
 struct ValueForm {
-    /// Which rule of SPEC §4 made this form, for `hasTextForm` and messages.
+    /// Which rule of “Printed values” in the reference made this form, for `hasTextForm` and messages.
     enum Rule {
         case setAlgebra, mirror, rawValue, collection
     }

@@ -1,5 +1,6 @@
-/// Reads any Swift value as the shell prints it (SPEC §4): a ``JSONValue`` whose object keys are
-/// the Swift property names in declaration order (never `CodingKeys`), the same in every run.
+/// Reads any Swift value as the shell prints it (“Printed values” in the reference): a
+/// ``JSONValue`` whose object keys are the Swift property names in declaration order (never
+/// `CodingKeys`), the same in every run.
 ///
 /// ```swift
 /// ValueReader.read(Status.loading(since: Date(timeIntervalSince1970: 0)))
@@ -85,14 +86,14 @@
     func readAny(_ value: Any) -> JSONValue {
         // NB: an `Any` may hold another existential (an `any Sendable` member loaded as `Any`),
         // which opening would give back as itself; the value is cast to its dynamic type,
-        // which `type(of:)` sees through every level (SPEC §4, rule 2).
+        // which `type(of:)` sees through every level (“Printed values” in the reference, rule 2).
         let type = Swift.type(of: value)
         guard RuntimeMetadata.kind(of: type) != .existential else { return .string(String(describing: value)) }
         func open<T>(_: T.Type) -> JSONValue { read(value as! T) }
         return _openExistential(type, do: open)
     }
 
-    /// What a custom mirror shows (SPEC §4, rule 3), by its display style.
+    /// What a custom mirror shows (“Printed values” in the reference, rule 3), by its display style.
     func readMirror(_ mirror: Mirror, of subject: Any) -> JSONValue {
         switch mirror.displayStyle {
         case .collection?:

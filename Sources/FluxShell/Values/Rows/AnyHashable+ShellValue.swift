@@ -1,4 +1,4 @@
-// SPEC §4, rule 2: an `AnyHashable` prints as the value it holds, not as its box.
+// “Printed values” in the reference, rule 2: an `AnyHashable` prints as the value it holds, not as its box.
 
 extension AnyHashable: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { reader.readAny(base) }

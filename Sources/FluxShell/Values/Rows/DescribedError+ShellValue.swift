@@ -1,6 +1,7 @@
-// SPEC §4, rule 1, and §11: an error prints as its description. The `Error` existential is typed
-// as a string, which makes a `DescribedError` with that description, printed back as the string.
-// An error type of the user's own keeps its own form (its `Decodable` one, where it has one).
+// “Printed values”, rule 1, and “Stores of every architecture” in the reference: an error prints as
+// its description. The `Error` existential is typed as a string, which makes a `DescribedError`
+// with that description, printed back as the string. An error type of the user's own keeps its own
+// form (its `Decodable` one, where it has one).
 
 extension DescribedError: ShellValue {
     static var examples: [JSONValue] { [.string("offline"), .string("timed out"), .string("not found")] }

@@ -1,6 +1,6 @@
-// SPEC §4, rule 1: a `Duration` is a number of seconds, exact and without an exponent (`900`,
-// `1.5`, `0.000000001`), never its two stored halves; its `Codable` form (`[high, low]`) is not
-// what the shell reads either.
+// “Printed values” in the reference, rule 1: a `Duration` is a number of seconds, exact and without
+// an exponent (`900`, `1.5`, `0.000000001`), never its two stored halves; its `Codable` form
+// (`[high, low]`) is not what the shell reads either.
 
 extension Duration: ShellValue {
     static var examples: [JSONValue] { [.int(900), .int(0), .int(1), .int(300), .number("0.5"), .int(-1)] }

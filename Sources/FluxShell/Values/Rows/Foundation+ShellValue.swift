@@ -4,7 +4,7 @@
     import Foundation
 #endif
 
-// SPEC §4, rule 1: Foundation's values print as the strings people write them in.
+// “Printed values” in the reference, rule 1: Foundation's values print as the strings people write them in.
 
 extension Date: ShellValue {
     func shellValue(_ reader: ValueReader) -> JSONValue { .string(ISO8601.format(self)) }

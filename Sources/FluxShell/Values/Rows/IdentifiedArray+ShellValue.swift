@@ -1,9 +1,9 @@
 import IdentifiedCollections
 
-// SPEC §4, rule 3: an `IdentifiedArray` (swift-identified-collections) is what its mirror shows,
-// an array of its elements; never its `OrderedDictionary` storage, whose hash table carries a
-// per-process seed. Read and diffed through its elements' own array, so that a change to one
-// element of a big array costs what it costs in a plain `[Element]`.
+// “Printed values” in the reference, rule 3: an `IdentifiedArray` (swift-identified-collections) is
+// what its mirror shows, an array of its elements; never its `OrderedDictionary` storage, whose
+// hash table carries a per-process seed. Read and diffed through its elements' own array, so that a
+// change to one element of a big array costs what it costs in a plain `[Element]`.
 
 extension IdentifiedArray: ShellValue {
     static var hasOwnTextForm: Bool { ElementIdentity<ID, Element>.make() != nil }

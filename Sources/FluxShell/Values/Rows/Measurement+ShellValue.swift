@@ -1,8 +1,8 @@
 #if canImport(Foundation)
     import Foundation
 
-    // SPEC §4, rule 1: a measurement is its value and its unit's symbol, `{"value":5,"unit":"km"}`,
-    // and types back from that form.
+    // “Printed values” in the reference, rule 1: a measurement is its value and its unit's symbol,
+    // `{"value":5,"unit":"km"}`, and types back from that form.
     //
     // NB: `Measurement` and its units live in Foundation, not FoundationEssentials; every
     // executable that links the shell links Foundation already (its dependencies do).
@@ -17,7 +17,8 @@
             }
         }
 
-        /// A whole value without a fraction (`5`, as SPEC §4 writes it), any other as a `Double` prints.
+        /// A whole value without a fraction (`5`, as “Printed values” in the reference writes it),
+        /// any other as a `Double` prints.
         func shellValue(_ reader: ValueReader) -> JSONValue {
             let whole = value.rounded() == value && abs(value) < 1e15
             let number = whole ? JSONValue.int(Int(value)) : NumberText.value(value)

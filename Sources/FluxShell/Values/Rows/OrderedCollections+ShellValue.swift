@@ -1,7 +1,8 @@
 import OrderedCollections
 
-// SPEC §4, rule 1: swift-collections' ordered collections print in their own order, an
-// `OrderedSet` as an array and an `OrderedDictionary` as an object, never as their storage.
+// “Printed values” in the reference, rule 1: swift-collections' ordered collections print in their
+// own order, an `OrderedSet` as an array and an `OrderedDictionary` as an object, never as their
+// storage.
 
 extension OrderedSet: ShellValue {
     static var textFormInner: [Any.Type] { [Element.self] }
