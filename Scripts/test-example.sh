@@ -266,6 +266,7 @@ else
 ~ nextID: 2 -> 3
 - todos[1]: {"id":2,"title":"Bread","completed":false}
 ~ nextID: 3 -> 2
+(undid step 2: AddTodo title: Bread, which the app dispatched)
 saved 3 state-changing commands to '"$saved"
     if [ "$status" -ne 0 ] || [ "$(cat "$shell_out")" != "$expected_shell" ] || [ -s "$shell_err" ]; then
         fail "todosh attach todos exited $status; its output, expected <, actual >:"
