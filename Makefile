@@ -67,7 +67,8 @@ screenshots: deps test-deps
 ## bench-web: the devtools page in headless Chromium (figures in docs/performance.md)
 bench-web: deps test-deps
 	$(SWIFT) build -c release --product fluxsh
-	Scripts/bench-web.py .build/release/fluxsh
+	$(SWIFT) build -c release --product attach-demo
+	Scripts/bench-web.py .build/release/fluxsh .build/release/attach-demo
 
 bench: release-mode benchmarks of FluxCore, of the shell, of each form a store can take, of the attach agent and of pinned
 ## swift-dependencies (figures in docs/performance.md)

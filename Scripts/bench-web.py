@@ -6,9 +6,12 @@
 3. a state of 10,000 todos: the page opened on it until the tree is drawn, and the fold of the
    10,000 opened;
 4. for comparison, in the same run: what `fluxsh attach`'s protocol takes for one `dispatch` and for
-   `state` of those 10,000 todos, without a browser.
+   `state` of those 10,000 todos, without a browser;
+5. what an app pays: the demo app's 20,000 actions timed with nothing attached, with `fluxsh
+   attach` reading, and with the page attached (`fluxsh attach NAME --web` in Chromium), in turn.
 
-Usage: Scripts/bench-web.py [FLUXSH]   (default .build/release/fluxsh; `make bench-web`)
+Usage: Scripts/bench-web.py [FLUXSH [ATTACH_DEMO]]
+  (default .build/release/fluxsh and .build/release/attach-demo; `make bench-web`)
 """
 import os
 import statistics
@@ -17,7 +20,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Web"))
 FLUXSH = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/fluxsh")
-sys.argv = [sys.argv[0], FLUXSH, "/bin/true"]
+DEMO = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else ".build/release/attach-demo")
+sys.argv = [sys.argv[0], FLUXSH, DEMO]
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+
 import web_test  # noqa: E402  (after the arguments it reads)
 
 
@@ -105,6 +112,8 @@ def main():
         finally:
             driver.quit()
 
+    app_costs = what_an_app_pays()
+
     print("devtools page (headless Chromium), this run:")
     print(f"  a new step, command to row drawn (100): median {statistics.median(steps):.1f} ms, "
           f"p90 {percentile(steps, 0.9):.1f} ms")
@@ -114,6 +123,51 @@ def main():
     print(f"  10,000 todos: page opened to tree drawn {opened:.0f} ms; the fold of 10,000 opened "
           f"{fold[0]:.0f} ms ({fold[1]} rows)")
     print(f"  10,000 todos: `state` over the socket, no page (10): median {statistics.median(states):.1f} ms")
+
+    for name, times in app_costs.items():
+        print(f"  the app's 20,000 actions, {name} (5): median {statistics.median(times):.0f} ms")
+
+
+def what_an_app_pays():
+    """The demo app's 20,000 actions, timed in the app's own loop, with each kind of watcher in turn."""
+    runtime = tempfile.mkdtemp(prefix="fluxsh-bench-web-")
+    env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
+    app = subprocess.Popen([DEMO, "benchapp", "100000"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+                           text=True, bufsize=1)
+    app.stdout.readline()
+
+    def ticks():
+        started = time.perf_counter()
+        app.stdin.write("tick 20000\n")
+        app.stdin.flush()
+        app.stdout.readline()
+        return (time.perf_counter() - started) * 1000
+
+    costs = {"nothing attached": [], "fluxsh attach reading": [], "the page attached": []}
+    try:
+        for _ in range(5):
+            costs["nothing attached"].append(ticks())
+            shell = subprocess.Popen([FLUXSH, "attach", "benchapp"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                     env=env)
+            time.sleep(0.5)
+            costs["fluxsh attach reading"].append(ticks())
+            time.sleep(0.5)
+            shell.stdin.close()
+            shell.wait()
+            with web_test.Server("attach", "benchapp", "--web", env=env) as server:
+                driver = web_test.browser()
+                try:
+                    driver.get(server.url)
+                    web_test.wait(driver, lambda: driver.execute_script("return window.fluxsh.page.prompt") != "> ",
+                                  "the prompt")
+                    costs["the page attached"].append(ticks())
+                    time.sleep(0.5)
+                finally:
+                    driver.quit()
+    finally:
+        app.kill()
+        app.wait()
+    return costs
 
 
 if __name__ == "__main__":

@@ -311,7 +311,7 @@ def test_page():
             # NB: read in one script: the rows are drawn anew as the timeline changes.
             steps = lambda: driver.execute_script(
                 "return [...document.querySelectorAll('[data-role=timeline] .step')]"
-                ".map((row) => row.dataset.step + ' ' + row.lastElementChild.textContent)")
+                ".map((row) => row.dataset.step + ' ' + row.querySelector('.action').textContent)")
             for line in ['dispatch add title: "Buy milk"', 'dispatch add "Walk the dog"', "dispatch toggle id: 1"]:
                 count = len(steps())
                 command.send_keys(line + Keys.ENTER)
@@ -429,7 +429,7 @@ def test_attached_app():
                 driver.get(server.url)
                 steps = lambda: driver.execute_script(
                     "return [...document.querySelectorAll('[data-role=timeline] .step')]"
-                    ".map((row) => row.lastElementChild.textContent)")
+                    ".map((row) => row.querySelector('.action').textContent)")
                 wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, '[data-role="prompt"]').text.endswith(">"),
                      "the prompt")
                 ask("tick 2")
@@ -437,6 +437,9 @@ def test_attached_app():
                 command = driver.find_element(By.CSS_SELECTOR, '[data-role="command"]')
                 command.send_keys('dispatch add title: "from the page"' + Keys.ENTER)
                 wait(driver, lambda: len(steps()) == 3, "the page's own step")
+                follow = driver.execute_script(
+                    "return document.querySelector('[data-role=timeline] .step:last-of-type .op-follow')?.textContent")
+                check(follow and follow.startswith("=> tag"), f"the app's follow-up in the step's row: {follow!r}")
                 check("from the page" in ask("state"), "the page's dispatch ran in the app")
             finally:
                 driver.quit()

@@ -320,9 +320,18 @@ function drawTimeline(scrollToEnd) {
     origin.className = "origin";
     origin.textContent = page.seen.get(step.number)?.app ? "<=" : ">";
     const action = document.createElement("span");
+    action.className = "action";
     action.textContent = step.action;
     row.append(number, origin, action);
-    row.title = step.action;
+    // The follow-up actions the page saw it lead to: `=> ACTION`, after it.
+    const followUps = (page.seen.get(step.number)?.followUps || []).map((followUp) => `=> ${followUp.action}`);
+    if (followUps.length) {
+      const led = document.createElement("span");
+      led.className = "op-follow";
+      led.textContent = followUps.join("  ");
+      row.append(led);
+    }
+    row.title = [step.action, ...followUps].join("\n");
     rows.append(row);
   }
   timeline.append(rows);
