@@ -7,8 +7,9 @@
    10,000 opened;
 4. for comparison, in the same run: what `fluxsh attach`'s protocol takes for one `dispatch` and for
    `state` of those 10,000 todos, without a browser;
-5. what an app pays: the demo app's 20,000 actions timed with nothing attached, with `fluxsh
-   attach` reading, and with the page attached (`fluxsh attach NAME --web` in Chromium), in turn.
+5. what an app pays: the demo app's 20,000 actions, its wall time and its CPU time (its agent
+   included), with nothing attached, with `fluxsh attach` reading (text, then JSON, which the page
+   reads), and with the page attached (`fluxsh attach NAME --web` in Chromium), in turn.
 
 Usage: Scripts/bench-web.py [FLUXSH [ATTACH_DEMO]]
   (default .build/release/fluxsh and .build/release/attach-demo; `make bench-web`)
@@ -34,6 +35,11 @@ def percentile(values, fraction):
 
 
 def main():
+    if os.environ.get("BENCH_WEB_ONLY") == "app":
+        for name, times in what_an_app_pays().items():
+            print(f"  the app's 20,000 actions, {name} (5): median {statistics.median(t[0] for t in times):.0f} ms, "
+                  f"the app's CPU {statistics.median(t[1] for t in times):.0f} ms")
+        return
     with web_test.Server("web", "--store", "counter") as server:
         client = web_test.Socket(server)
         client.hello()
@@ -125,7 +131,8 @@ def main():
     print(f"  10,000 todos: `state` over the socket, no page (10): median {statistics.median(states):.1f} ms")
 
     for name, times in app_costs.items():
-        print(f"  the app's 20,000 actions, {name} (5): median {statistics.median(times):.0f} ms")
+        print(f"  the app's 20,000 actions, {name} (5): median {statistics.median(t[0] for t in times):.0f} ms, "
+              f"the app's CPU {statistics.median(t[1] for t in times):.0f} ms")
 
 
 def what_an_app_pays():
@@ -136,24 +143,34 @@ def what_an_app_pays():
                            text=True, bufsize=1)
     app.stdout.readline()
 
+    def cpu():
+        fields = open(f"/proc/{app.pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def ticks():
+        """The app's wall time for its 20,000 actions, and its CPU time (its agent's threads
+        included) until a second after them, when what it owes its watchers is done."""
+        before = cpu()
         started = time.perf_counter()
         app.stdin.write("tick 20000\n")
         app.stdin.flush()
         app.stdout.readline()
-        return (time.perf_counter() - started) * 1000
+        wall = (time.perf_counter() - started) * 1000
+        time.sleep(1)
+        return wall, (cpu() - before) * 1000
 
-    costs = {"nothing attached": [], "fluxsh attach reading": [], "the page attached": []}
+    costs = {"nothing attached": [], "fluxsh attach reading": [], "fluxsh attach --format json reading": [],
+             "the page attached": []}
     try:
         for _ in range(5):
             costs["nothing attached"].append(ticks())
-            shell = subprocess.Popen([FLUXSH, "attach", "benchapp"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                     env=env)
-            time.sleep(0.5)
-            costs["fluxsh attach reading"].append(ticks())
-            time.sleep(0.5)
-            shell.stdin.close()
-            shell.wait()
+            for name, options in [("fluxsh attach reading", []), ("fluxsh attach --format json reading", ["--format", "json"])]:
+                shell = subprocess.Popen([FLUXSH, "attach", "benchapp", *options], stdin=subprocess.PIPE,
+                                         stdout=subprocess.DEVNULL, env=env)
+                time.sleep(0.5)
+                costs[name].append(ticks())
+                shell.stdin.close()
+                shell.wait()
             with web_test.Server("attach", "benchapp", "--web", env=env) as server:
                 driver = web_test.browser()
                 try:
@@ -161,7 +178,6 @@ def what_an_app_pays():
                     web_test.wait(driver, lambda: driver.execute_script("return window.fluxsh.page.prompt") != "> ",
                                   "the prompt")
                     costs["the page attached"].append(ticks())
-                    time.sleep(0.5)
                 finally:
                     driver.quit()
     finally:

@@ -268,12 +268,24 @@ async function readSession(made) {
   drawTimeline(fresh.length > 0);
   drawTree();
   inspect(page.selected);
+  page.readAt = performance.now();
   page.onRead?.();
 }
 
+/** Readings that follow the app's own actions are at least this far apart (milliseconds). */
+const APP_READINGS = 250;
+
 function appStep(object) {
-  // An action of the app (attached): it is a step of the history; read it again.
-  refresh(object);
+  // An action of the app (attached): it is a step of the history, read again soon. NB: an app that
+  // dispatches thousands of actions a second gets a few readings a second, each of them work for
+  // its agent (`history`, `state`); the page draws what they say.
+  page.made.push(object);
+  if (page.appTimer) return;
+  const wait = Math.max(0, APP_READINGS - (performance.now() - (page.readAt || 0)));
+  page.appTimer = setTimeout(() => {
+    page.appTimer = null;
+    refresh();
+  }, wait);
 }
 
 /** The step the stores are at: the last one not undone. */
