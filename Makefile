@@ -70,7 +70,13 @@ bench-web: deps test-deps
 	$(SWIFT) build -c release --product attach-demo
 	Scripts/bench-web.py .build/release/fluxsh .build/release/attach-demo
 
-bench: release-mode benchmarks of FluxCore, of the shell, of each form a store can take, of the attach agent and of pinned
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## bench: release-mode benchmarks of FluxCore, of the shell, of each form a store can take, of the attach agent and of pinned
 ## swift-dependencies (figures in docs/performance.md)
 bench: release
 	.build/release/fluxbench
