@@ -145,6 +145,17 @@ class Socket:
                 return objects, frame["failed"]
         raise AssertionError(f"no answer to {line!r}")
 
+    def flood(self, lines):
+        """Sends every line before reading anything; returns how many were answered (`done`)."""
+        for line in lines:
+            self.send(line)
+        answered = 0
+        for frame in self.frames():
+            answered += "done" in frame
+            if answered == len(lines):
+                break
+        return answered
+
     def close(self):
         self.connection.close()
 
@@ -241,14 +252,7 @@ def test_bad_input_changes_nothing():
         check(objects[0]["value"] == 5, f"state after the bad input: {objects}")
         # A flood: every command answered, in order, memory bounded.
         before = server.memory()
-        for _ in range(5000):
-            client.send("dispatch increment")
-        answered = 0
-        for frame in client.frames():
-            if "done" in frame:
-                answered += 1
-                if answered == 5000:
-                    break
+        check(client.flood(["dispatch increment"] * 5000) == 5000, "every command of the flood is answered")
         objects, _ = client.command("state count")
         check(objects[0]["value"] == 5005, f"the flood's count: {objects}")
         check(server.memory() - before < 64, f"memory grew {server.memory() - before:.0f} MiB for 5,000 commands")
@@ -385,13 +389,7 @@ def test_large_state():
     with Server("web", "--store", "todos") as server:
         client = Socket(server)
         client.hello()
-        for index in range(250):
-            client.send(f"dispatch add title: item{index}")
-        answered = 0
-        for frame in client.frames():
-            answered += "done" in frame
-            if answered == 250:
-                break
+        client.flood([f"dispatch add title: item{index}" for index in range(250)])
         client.close()
         driver = browser()
         try:
