@@ -11,14 +11,33 @@ import Testing
 /// Writes to a pipe whose reader is gone fail with EPIPE: the process is not killed by SIGPIPE,
 /// and the thread's signal mask and pending signals are as they were.
 struct OutputFileTests {
-    /// A pipe opened for writing as `OutputFile.create` opens a path, its reader closed.
+    /// A connection whose reader has shut down reading: a write to it fails as a write to a
+    /// pipe without reader does (EPIPE, and SIGPIPE unless kept away). A socket, not a pipe:
+    /// another test starting a process at the same moment holds a copy of every descriptor until
+    /// its child runs, which would keep a pipe's reader alive, but the shutdown is the
+    /// connection's, whoever holds a copy of it.
     static func brokenPipe() throws -> OutputFile {
+        let ends = try connection()
+        breakReading(ends.reader)
+        return OutputFile(descriptor: ends.writer)
+    }
+
+    /// A connected pair of stream sockets.
+    static func connection() throws -> (reader: Int32, writer: Int32) {
         var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        defer { close(ends[1]) }
-        let file = try OutputFile.create("/dev/fd/\(ends[1])")
-        close(ends[0])
-        return file
+        #if canImport(Darwin)
+            let stream = SOCK_STREAM
+        #else
+            let stream = Int32(SOCK_STREAM.rawValue)
+        #endif
+        try #require(socketpair(AF_UNIX, stream, 0, &ends) == 0)
+        return (ends[0], ends[1])
+    }
+
+    /// Shuts down reading at `reader` and closes it: writes at the other end fail from now on.
+    static func breakReading(_ reader: Int32) {
+        #expect(shutdown(reader, Int32(SHUT_RD)) == 0)
+        close(reader)
     }
 
     @Test func aPipeWithoutReaderIsAFailedWriteNotASignal() throws {

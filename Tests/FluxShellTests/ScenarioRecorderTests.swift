@@ -363,13 +363,11 @@ struct ScenarioRecorderTests {
     }
 
     /// Found in review: recording to a pipe whose reader went away (`/dev/stdout` piped into
-    /// `head`) killed the app with SIGPIPE. The descriptor is opened as the public initializer
-    /// opens a path, here the pipe's `/dev/fd/N`.
+    /// `head`) killed the app with SIGPIPE. (A socket whose reader shut down reading fails the
+    /// same way, and no process started by another test at that moment can keep it open.)
     @Test func aPipeWhoseReaderWentAwayIsReportedOnceAndDispatchGoesOn() throws {
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        let file = try OutputFile.create("/dev/fd/\(ends[1])")
-        close(ends[1])
+        let ends = try OutputFileTests.connection()
+        let file = OutputFile(descriptor: ends.writer)
         let flux = Flux(state: ShopState(), mutation: ShopMutation())
         let reports = Locked<[String]>([])
         let recorder = ScenarioRecorder(
@@ -377,9 +375,9 @@ struct ScenarioRecorderTests {
             report: { message in reports.set(reports.get() + [message]) })
         flux.dispatcher.dispatch(.bump)
         var received = [UInt8](repeating: 0, count: 64)
-        let count = read(ends[0], &received, received.count)
+        let count = read(ends.reader, &received, received.count)
         #expect(String(decoding: received.prefix(max(0, count)), as: UTF8.self) == "load shop\ndispatch bump\n")
-        close(ends[0])
+        OutputFileTests.breakReading(ends.reader)
         for _ in 0..<3 { flux.dispatcher.dispatch(.bump) }
 
         #expect(flux.store.state.bumps == 4)
