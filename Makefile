@@ -11,9 +11,10 @@ run: deps
 	.build/release/fluxsh $(ARGS)
 
 ## test: the lint, a build with no compiler warning in the project's own code, every unit and end-to-end test (the attach tests against a real
-## app process, the devtools page in headless Chromium), replay Scenarios/ with `fluxsh test`, then build and
+## app process), replay Scenarios/ with `fluxsh test`, then build and
 ## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive the packages in Examples/, users' own
-## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); build the README's
+## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); the devtools page in
+## headless Chromium, on fluxsh's stores, an attached app and the examples' reducer and store object; build the README's
 ## own package against a clone of this repository (Scripts/test-readme-package.sh); run the sessions the
 ## documentation shows (Tests/Docs/docs_test.py); build the API docs
 test: deps test-deps lint
@@ -25,10 +26,10 @@ test: deps test-deps lint
 	$(SWIFT) test --skip-build
 	Tests/Terminal/interactive.sh .build/debug/fluxsh
 	python3 Tests/Attach/attach_test.py .build/debug/fluxsh .build/debug/attach-demo
-	python3 Tests/Web/web_test.py .build/debug/fluxsh .build/debug/attach-demo
 	.build/debug/fluxsh test Scenarios
 	Scripts/explore-builtins.sh .build/debug/fluxsh
 	Scripts/test-example.sh
+	python3 Tests/Web/web_test.py .build/debug/fluxsh .build/debug/attach-demo .build/examples/debug
 	python3 Tests/Docs/docs_test.py --require fluxsh --require syncupsh .build/debug .build/examples/debug
 	Scripts/test-readme-package.sh
 	$(MAKE) --no-print-directory docs

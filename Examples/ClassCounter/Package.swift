@@ -15,13 +15,15 @@ let package = Package(
         .target(name: "MiniVue"),
         // The app's feature: knows its Flux library, nothing of FluxShell.
         .target(name: "CounterFeature", dependencies: ["MiniVue"]),
-        // The shell: a snapshot of what the store shows, and the store object registered.
+        // The shell: a snapshot of what the store shows, and the store object registered, with
+        // the devtools page (`vcountersh web`).
         .executableTarget(
             name: "vcountersh",
             dependencies: [
                 "CounterFeature", "MiniVue",
                 .product(name: "FluxShell", package: "FluxShell"),
                 .product(name: "FluxShellCommand", package: "FluxShell"),
+                .product(name: "FluxShellWeb", package: "FluxShell"),
             ]),
     ]
 )

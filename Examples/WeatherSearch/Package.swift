@@ -25,7 +25,7 @@ let package = Package(
             name: "WeatherFeature",
             dependencies: ["MiniComposable", .product(name: "Dependencies", package: "swift-dependencies")]),
         // The shell: one line registers the root reducer; `pinningDependencies()` gives the features
-        // the session's ids and clock.
+        // the session's ids and clock; FluxShellWeb gives it the devtools page (`weathersh web`).
         .executableTarget(
             name: "weathersh",
             dependencies: [
@@ -33,6 +33,7 @@ let package = Package(
                 .product(name: "FluxShell", package: "FluxShell"),
                 .product(name: "FluxShellCommand", package: "FluxShell"),
                 .product(name: "FluxShellDependencies", package: "FluxShell"),
+                .product(name: "FluxShellWeb", package: "FluxShell"),
             ]),
     ]
 )

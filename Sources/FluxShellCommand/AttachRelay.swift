@@ -26,7 +26,9 @@ final class AttachRelay: PageConversations {
         }
         let tab = Tab(connection: connection)
         // NB: one thread a tab, blocked on the app's socket: the app's answers and its own
-        // actions are passed on as they come.
+        // actions are passed on as they come. `send` waits while the tab is behind; the app's
+        // socket then fills, and the app's agent drops what the shell reads too slowly to see,
+        // as it does for `fluxsh attach` (the page gets the states again).
         DispatchQueue.global().async {
             while let frames = tab.connection?.receive() {
                 for frame in frames { send(frame.line) }
@@ -36,21 +38,31 @@ final class AttachRelay: PageConversations {
         return tab
     }
 
-    /// NB: @unchecked Sendable is safe: the connection's writes come from the one task that reads
-    /// the tab's messages, in order; its reads from the one thread above.
+    /// NB: @unchecked Sendable is safe: the connection's writes are made on `writes`, one at a
+    /// time, in order; its reads on the one thread above.
     final class Tab: PageConversation, @unchecked Sendable {
         let connection: AttachConnection?
+        /// Where the tab's lines are written to the app: a write blocks while the app is slow to
+        /// read, which no thread of Swift's concurrency pool may do.
+        private let writes = DispatchQueue(label: "fluxsh.web.relay")
 
         init(connection: AttachConnection?) {
             self.connection = connection
         }
 
+        /// Returns once the line was written to the app's socket: a tab that floods waits for
+        /// the app to read.
         func receive(_ line: String) async {
-            connection?.sendLine(line)
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                writes.async {
+                    self.connection?.sendLine(line)
+                    done.resume()
+                }
+            }
         }
 
         func close() {
-            connection?.finishSending()
+            writes.async { self.connection?.finishSending() }
         }
     }
 }

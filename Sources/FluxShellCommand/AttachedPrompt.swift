@@ -88,7 +88,7 @@ struct AttachedPrompt {
             case .line(let line):
                 editor.remember(line)
                 if let history { _ = editor.saveHistory(to: history.path) }
-                guard connection.sendLine(line) else { return ending.withoutAWord() }
+                guard connection.sendLine(AttachWire.typedLine(line)) else { return ending.withoutAWord() }
                 progress.awaited += 1
                 for held in progress.held { streams.out(held) }
                 progress.held = []

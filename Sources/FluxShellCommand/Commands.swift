@@ -99,6 +99,12 @@ struct Attach: ParsableCommand {
 
     @Argument(help: "The app's name, or its socket's path (default: the one app running).")
     var app: String?
+
+    func validate() throws {
+        guard let port else { return }
+        guard web else { throw ValidationError("--port is the devtools page's port: give it with --web") }
+        try Web.check(port: port)
+    }
 }
 
 struct Web: ParsableCommand {
@@ -119,7 +125,11 @@ struct Web: ParsableCommand {
     var port: Int?
 
     func validate() throws {
-        if let port, !(1...65_535).contains(port) { throw ValidationError("--port takes 1 to 65535, not \(port)") }
+        if let port { try Self.check(port: port) }
+    }
+
+    static func check(port: Int) throws {
+        if !(1...65_535).contains(port) { throw ValidationError("--port takes 1 to 65535, not \(port)") }
     }
 }
 

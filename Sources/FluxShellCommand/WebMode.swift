@@ -17,16 +17,20 @@ struct WebMode {
     }
 
     /// Serves the page for `conversations` until the process is interrupted; prints its address.
+    /// Status 2 when it cannot listen (the port is taken), 1 when it stopped serving after.
     static func serve(_ conversations: any PageConversations, port: Int?, with page: any PageServing.Type) -> Int32 {
+        let listened = LockedValue(false)
         do throws(ShellError) {
             try page.serve(conversations, port: port) { address in
+                listened.withLock { $0 = true }
                 StandardStreams.shared.out("devtools: \(address)")
                 StandardStreams.shared.out("Open it in a browser on this machine; Ctrl-C stops serving.")
                 StandardStreams.shared.flush()
             }
         } catch {
-            StandardStreams.shared.err(Diagnostic(error, kind: .usage))
-            return 2
+            let served = listened.withLock { $0 }
+            StandardStreams.shared.err(Diagnostic(error, kind: served ? .failedLine : .usage))
+            return served ? 1 : 2
         }
         return 0
     }

@@ -17,29 +17,39 @@ public enum WebPage: PageServing {
     ) throws(ShellError) {
         let token = Self.token()
         let page = Self.document
-        let listening = DispatchSemaphore(value: 0)
+        let signal = DispatchSemaphore(value: 0)
         let outcome = Outcome()
         Task {
             do {
-                let actual = try await WebServer.listen(port: port ?? 0) { actual in
+                let (actual, serving) = try await WebServer.listen(port: port ?? 0) { actual in
                     WebServer(access: WebAccess(port: actual, token: token), page: page, conversations: conversations)
                 }
                 outcome.port = actual
+                signal.signal()
+                // NB: the server runs on its own threads until the process is interrupted, or
+                // until it can no longer accept a connection, which ends `serve` with the reason.
+                do {
+                    try await serving.value
+                    outcome.failure = "it stopped accepting connections"
+                } catch {
+                    outcome.failure = "\(error)"
+                }
             } catch {
                 outcome.failure = "\(error)"
             }
-            listening.signal()
+            signal.signal()
         }
-        listening.wait()
+        signal.wait()
         guard let actual = outcome.port else {
             throw ShellError("cannot listen on 127.0.0.1:\(port ?? 0): \(outcome.failure ?? "unknown error")")
         }
         ready("http://127.0.0.1:\(actual)/?token=\(token)")
-        // NB: the server runs on its own threads until the process is interrupted.
-        while true { listening.wait() }
+        signal.wait()
+        throw ShellError("the page's server stopped: \(outcome.failure ?? "unknown error")")
     }
 
-    /// NB: @unchecked Sendable is safe: written by the task before it signals, read after the wait.
+    /// NB: @unchecked Sendable is safe: each member is written by the task before it signals,
+    /// and read after the wait for that signal.
     private final class Outcome: @unchecked Sendable {
         var port: Int?
         var failure: String?

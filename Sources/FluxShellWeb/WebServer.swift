@@ -1,3 +1,4 @@
+import Dispatch
 @_spi(Engine) import FluxShell
 import NIOCore
 import NIOHTTP1
@@ -34,9 +35,14 @@ struct WebServer: Sendable {
         }
     }
 
-    /// Listens on 127.0.0.1:`port` (0: a free one); returns the port and the task that serves.
-    static func listen(port: Int, make: @escaping @Sendable (Int) -> WebServer) async throws -> Int {
-        let bound = PortBox()
+    /// Listens on 127.0.0.1:`port` (0: a free one); returns the port and the task that serves,
+    /// which ends (throwing) only when connections can no longer be accepted.
+    static func listen(port: Int, make: @escaping @Sendable (Int) -> WebServer) async throws
+        -> (port: Int, serving: Task<Void, any Error>)
+    {
+        // NB: set once the port is known, but a connection may come as soon as the socket
+        // listens: until then, it is refused as "starting".
+        let bound = LockedValue<WebServer?>(nil)
         let channel: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never> = try await ServerBootstrap(
             group: MultiThreadedEventLoopGroup.singleton
         )
@@ -46,7 +52,8 @@ struct WebServer: Sendable {
                 let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
                     maxFrameSize: maximumMessage,
                     shouldUpgrade: { channel, head in
-                        let decision = bound.server?.access.check(head) ?? .refused(.serviceUnavailable, "starting")
+                        let decision =
+                            bound.withLock { $0 }?.access.check(head) ?? .refused(.serviceUnavailable, "starting")
                         if decision == .socket { return channel.eventLoop.makeSucceededFuture(HTTPHeaders()) }
                         // NB: a refused upgrade is answered here: NIO's path for a request that
                         // is not upgraded never sees one that asked to be.
@@ -80,9 +87,9 @@ struct WebServer: Sendable {
         }
         let actualPort = channel.channel.localAddress?.port ?? port
         let server = make(actualPort)
-        bound.server = server
-        Task {
-            try? await withThrowingDiscardingTaskGroup { group in
+        bound.withLock { $0 = server }
+        let serving = Task {
+            try await withThrowingDiscardingTaskGroup { group in
                 try await channel.executeThenClose { connections in
                     let open = LockedValue(0)
                     for try await connection in connections {
@@ -104,7 +111,7 @@ struct WebServer: Sendable {
                 }
             }
         }
-        return actualPort
+        return (actualPort, serving)
     }
 
     private struct Refused: Error {}
@@ -209,27 +216,33 @@ struct WebServer: Sendable {
     }
 }
 
-/// The server the upgrader's check reads, set once it knows its port.
-///
-/// NB: @unchecked Sendable is safe: `server` is set before the first connection is accepted
-/// (the accept loop starts after), and only read after.
-private final class PortBox: @unchecked Sendable {
-    var server: WebServer?
-}
-
 /// Writes a tab's answers in order, from any thread.
 final class FrameWriter: Sendable {
+    /// How many lines may wait for a tab that reads slowly; the next ``send(_:)`` waits for room.
+    static let backlog = 256
+
     private let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
     private let allocator: ByteBufferAllocator
     private let queue = AsyncLines()
+    /// A place for each line given and not yet written to the socket.
+    private let room = DispatchSemaphore(value: backlog)
 
     init(outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, allocator: ByteBufferAllocator) {
         self.outbound = outbound
         self.allocator = allocator
     }
 
+    /// Sends a line as a text message. NB: waits while ``backlog`` lines wait for the tab (a tab
+    /// that reads slowly, or not at all, holds that many and no more): call it from a thread that
+    /// may wait, not from an event loop. A socket that closed takes every line at once (its
+    /// write fails), so no sender waits on a tab that is gone.
     func send(_ line: String) {
-        write(WebSocketFrame(fin: true, opcode: .text, data: allocator.buffer(string: line)))
+        room.wait()
+        let frame = WebSocketFrame(fin: true, opcode: .text, data: allocator.buffer(string: line))
+        queue.enqueue { [outbound, room] in
+            try? await outbound.write(frame)
+            room.signal()
+        }
     }
 
     func write(_ frame: WebSocketFrame) {

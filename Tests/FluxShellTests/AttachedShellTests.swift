@@ -104,6 +104,67 @@ struct AttachedShellTests {
         #expect(AttachWire.Frame(line: frames[2].line[...]) == frames[2])
     }
 
+    /// A shell that keeps a timeline (the devtools page) asks for step numbers: each dispatch's
+    /// and each of the app's actions' object ends with its number in `history`; other objects,
+    /// and a shell that did not ask, get none.
+    @Test func aShellThatAsksForStepNumbersGetsThemOnEachStep() throws {
+        let connection = try Connection()
+        var hello = AttachWire.Hello()
+        hello.format = .json
+        hello.numbersSteps = true
+        #expect(AttachWire.Hello(line: hello.line[...])?.numbersSteps == true)
+        #expect(AttachWire.Hello(line: Self.textHello[...])?.numbersSteps == false)
+        _ = connection.send(hello.line + "\n")
+        connection.flux.dispatcher.dispatch(.bump)
+        let sent = connection.send("dispatch bump\nundo\ndispatch clear\n")
+        #expect(
+            sent.prefix(3) == [
+                #"{"app":"{\"event\":\"app\",\"action\":\"bump\",\"changes\":[{\"op\":\"~\",\"path\":\"bumps\",\"old\":0,\"new\":1}],\"step\":1}"}"#,
+                #"{"out":"{\"line\":1,\"command\":\"dispatch\",\"action\":\"bump\",\"changes\":[{\"op\":\"~\",\"path\":\"bumps\",\"old\":1,\"new\":2}],\"step\":2}"}"#,
+                #"{"done":1,"failed":false,"prompt":"shop> "}"#,
+            ])
+        // `undo` makes no step; the next dispatch is step 3 (step 2 was undone and replaced).
+        #expect(!sent[3].contains("step"))
+        #expect(
+            sent.contains {
+                $0.contains(#"\"command\":\"dispatch\",\"action\":\"clear\""#) && $0.contains(#"\"step\":3}"#)
+            })
+        let plain = try Connection()
+        #expect(!plain.send("dispatch bump\n")[0].contains("step"))
+    }
+
+    /// Found in review: a line typed as `{"complete":…}` was taken for a request and got no
+    /// `done`. A shell sends what its user typed after a space when it begins with `{`: it runs
+    /// as a command, is refused, and is done.
+    @Test func aTypedLineThatLooksLikeARequestRunsAsACommand() throws {
+        let connection = try Connection()
+        _ = connection.send(Self.textHello + "\n")
+        let typed = #"{"complete":"dispatch bu"}"#
+        #expect(AttachWire.typedLine("dispatch bump") == "dispatch bump")
+        #expect(
+            connection.send(AttachWire.typedLine(typed) + "\n") == [
+                #"{"err":"<stdin>:1: error: expected a command, found {\"complete\":\"dispatch bu\"} (try 'help')"}"#,
+                #"{"done":1,"failed":true,"prompt":"shop> "}"#,
+            ])
+    }
+
+    /// Found in review: a local session served to one tab after another kept the first tab's way
+    /// of handing saves over; a client that does not write its saves gets its file written.
+    @Test func aShellThatDoesNotWriteItsSavesIsNotHandedTheOneBefores() throws {
+        let connection = try Connection()
+        var hello = AttachWire.Hello()
+        hello.writesSaves = true
+        _ = connection.send(hello.line + "\n")
+        #expect(connection.shell.session.handsSavedScenario != nil)
+        let next = AttachedShell(session: connection.shell.session, name: "shop-app")
+        var output = OutputBuffer()
+        Array((Self.textHello + "\n").utf8).withUnsafeBytes { next.receive($0, to: &output) }
+        #expect(connection.shell.session.handsSavedScenario == nil)
+        connection.shell.session.handsSavedScenario = { _, _ in }
+        connection.shell.session.detach()
+        #expect(connection.shell.session.handsSavedScenario == nil)
+    }
+
     @Test func aHelloGetsFramedLinesAndADoneAfterEachLine() throws {
         let connection = try Connection()
         #expect(connection.send(Self.textHello + "\n") == [#"{"attached":"shop-app","prompt":"shop> "}"#])

@@ -2,10 +2,15 @@
 """End-to-end tests of the devtools page (`fluxsh web`): the server's refusals over plain HTTP and
 WebSocket, bad input on the socket, and the page itself driven in headless Chromium.
 
-Usage: web_test.py FLUXSH ATTACH_DEMO [FILTER]   (FILTER: run only the tests whose name contains it)
-Needs chromium, chromium-driver and PyPI's selenium for the browser tests (`make deps` installs them).
+Usage: web_test.py FLUXSH ATTACH_DEMO [EXAMPLES] [FILTER]
+  EXAMPLES: the folder of the example shells (weathersh, vcountersh): the page on a TCA-style
+  reducer with effects on a pinned clock, and on a VueFlux store object. Without it (or with
+  `-`), those tests are skipped, and said to be.
+  FILTER: run only the tests whose name contains it.
+Needs chromium, chromium-driver and PyPI's selenium for the browser tests (`make test-deps` installs them).
 """
 import base64
+import contextlib
 import http.client
 import json
 import os
@@ -19,17 +24,24 @@ import time
 
 FLUXSH = os.path.abspath(sys.argv[1])
 DEMO = os.path.abspath(sys.argv[2])
-FILTER = sys.argv[3] if len(sys.argv) > 3 else ""
+EXAMPLES = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[3] != "-" else None
+FILTER = sys.argv[4] if len(sys.argv) > 4 else ""
 failures = []
+
+
+class Skipped(Exception):
+    """A test that cannot run here, and says why."""
 
 
 class Server:
     """`fluxsh ARGS` (`web …` or `attach NAME --web`) serving the page, until the test is done."""
 
-    def __init__(self, *arguments, env=None):
+    def __init__(self, *arguments, env=None, program=False):
+        """`program`: the first argument is the shell to run (a user's), not an argument of fluxsh."""
         self.folder = tempfile.mkdtemp()
+        command = list(arguments) if program else [FLUXSH, *arguments]
         self.process = subprocess.Popen(
-            [FLUXSH, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=self.folder, env=env)
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=self.folder, env=env)
         line = self.process.stdout.readline()
         match = re.match(r"devtools: (http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))$", line.strip())
         if not match:
@@ -216,6 +228,11 @@ def test_refusals():
               f"a port in use: {taken.returncode} {taken.stderr!r}")
         wrong = subprocess.run([FLUXSH, "web", "--port", "70000"], capture_output=True, text=True, timeout=30)
         check(wrong.returncode == 2 and "--port takes 1 to 65535" in wrong.stderr, f"--port 70000: {wrong.stderr!r}")
+        for arguments, said in [(["--web", "--port", "0"], "--port takes 1 to 65535"),
+                                (["--port", "8080"], "give it with --web")]:
+            attach = subprocess.run([FLUXSH, "attach", "some-app", *arguments], capture_output=True, text=True,
+                                    timeout=30)
+            check(attach.returncode == 2 and said in attach.stderr, f"attach {arguments}: {attach.stderr!r}")
         unknown = subprocess.run([FLUXSH, "web", "--store", "nope"], capture_output=True, text=True, timeout=30)
         check(unknown.returncode == 2 and "nope" in unknown.stderr, f"--store nope: {unknown.stderr!r}")
         check(server.alive(), "the server stays up")
@@ -382,6 +399,119 @@ def test_page():
             driver.quit()
 
 
+def page_parts(driver):
+    """Reads the parts of the page the tests look at, each in one script (rows are drawn anew)."""
+    from selenium.webdriver.common.by import By
+
+    role = lambda name: driver.find_element(By.CSS_SELECTOR, f'[data-role="{name}"]')
+    return {
+        "steps": lambda: driver.execute_script(
+            "return [...document.querySelectorAll('[data-role=timeline] .step')]"
+            ".map((row) => row.dataset.step + ' ' + row.querySelector('.action').textContent"
+            " + (row.classList.contains('undone') ? ' (undone)' : ''))"),
+        "selected": lambda: driver.execute_script("return window.fluxsh.page.selected"),
+        "inspector": lambda: role("inspector").text,
+        "tree": lambda: role("state-tree").text,
+        "output": lambda: role("output").text,
+        "error": lambda: role("error").text,
+        "command": lambda: role("command"),
+    }
+
+
+@contextlib.contextmanager
+def opened_page(*arguments, prompt, program=False):
+    """A server for `arguments`, and its page open in a browser once it shows `prompt`."""
+    with Server(*arguments, program=program) as server:
+        driver = browser()
+        try:
+            driver.get(server.url)
+            parts = page_parts(driver)
+            wait(driver, lambda: driver.execute_script("return window.fluxsh.page.prompt") == prompt, "the prompt")
+            yield driver, parts
+        finally:
+            driver.quit()
+
+
+def type_line(driver, parts, line, steps_after=None):
+    """Types `line` into the command line; waits for the timeline to have `steps_after` rows."""
+    from selenium.webdriver.common.keys import Keys
+
+    parts["command"]().send_keys(line + Keys.ENTER)
+    if steps_after is not None:
+        wait(driver, lambda: len(parts["steps"]()) == steps_after, f"{steps_after} steps after {line!r}")
+
+
+def test_counter_paths_pairing_and_typed_requests():
+    """A member named `count` is written `["count"]`; each step's inspector shows its own diff after
+    undo and redo; a typed line that looks like a request is run, refused, and the next one runs."""
+    from selenium.webdriver.common.by import By
+
+    with opened_page("web", "--store", "counter", prompt="counter> ") as (driver, parts):
+        type_line(driver, parts, "dispatch increment", 1)
+        type_line(driver, parts, "dispatch add 5", 2)
+        type_line(driver, parts, "undo")
+        wait(driver, lambda: parts["steps"]()[-1] == "2 add 5 (undone)", "step 2 undone")
+        type_line(driver, parts, "dispatch add 7", 2)
+        check(parts["steps"]() == ["1 increment", "3 add 7"], f"{parts['steps']()}")
+        wait(driver, lambda: "~ count: 1 -> 8" in parts["inspector"](), "step 3's own diff")
+        driver.find_element(By.CSS_SELECTOR, '[data-role="timeline"] [data-step="1"]').click()
+        wait(driver, lambda: "~ count: 0 -> 1" in parts["inspector"](), "step 1's own diff")
+        # The tree writes the member `count` as `["count"]`, which names it whatever holds it.
+        value = driver.find_element(By.CSS_SELECTOR, '[data-role="state-tree"] .node .value')
+        check(value.find_element(By.XPATH, "..").get_attribute("data-path") == '["count"]', "the path")
+        value.click()
+        wait(driver, lambda: 'why ["count"]' in parts["output"]() and "~ count: 1 -> 8" in parts["output"](),
+             "why of the value")
+        # A typed request-looking line: refused as a command, and the page stays in step.
+        type_line(driver, parts, '{"complete":"dispatch in"}')
+        wait(driver, lambda: "expected a command" in parts["error"](), "the refusal")
+        type_line(driver, parts, "dispatch decrement", 3)
+        wait(driver, lambda: "~ count: 8 -> 7" in parts["inspector"](), "the next command's step")
+
+
+def test_a_reducer_with_effects_and_a_store_object():
+    """The page on stores that are not FluxCore stores: a TCA-style reducer whose effect waits on
+    the session's clock (`advance` releases its answer, a follow-up of that step), and a VueFlux
+    store object that undo replays."""
+    from selenium.webdriver.common.by import By
+
+    if EXAMPLES is None:
+        raise Skipped("no EXAMPLES folder given")
+    with opened_page(os.path.join(EXAMPLES, "weathersh"), "web", "--store", "citysearch", prompt="citysearch> ",
+                     program=True) as (driver, parts):
+        type_line(driver, parts, 'dispatch queryChanged "Par"', 1)
+        wait(driver, lambda: '~ query: "" -> "Par"' in parts["inspector"](), "the query's diff")
+        type_line(driver, parts, "advance 0.3", 2)
+        check(parts["steps"]()[-1] == "2 advance 0.3", f"{parts['steps']()}")
+        follow = driver.execute_script(
+            "return document.querySelector('[data-role=timeline] .step[data-step=\"2\"] .op-follow')?.textContent")
+        check(follow and follow.startswith("=> searchResponse"), f"the effect's answer in the row: {follow!r}")
+        wait(driver, lambda: "=> searchResponse" in parts["inspector"]() and "+ results[2]" in parts["inspector"](),
+             "the answer's diff in the inspector")
+        wait(driver, lambda: "Parma" in driver.execute_script("return JSON.stringify(window.fluxsh.page.state)"),
+             "the results in the state")
+        # Jump back to step 1: the answer is undone with its step.
+        driver.find_element(By.CSS_SELECTOR, '[data-role="timeline"] [data-step="1"]').click()
+        driver.find_element(By.CSS_SELECTOR, '[data-role="jump"]').click()
+        wait(driver, lambda: parts["steps"]()[-1] == "2 advance 0.3 (undone)", "step 2 undone")
+        wait(driver, lambda: "Parma" not in driver.execute_script("return JSON.stringify(window.fluxsh.page.state)"),
+             "the state before the answer")
+        logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        check(not logs, f"the page's console has errors: {logs}")
+    with opened_page(os.path.join(EXAMPLES, "vcountersh"), "web", "--store", "vcounter", prompt="vcounter> ",
+                     program=True) as (driver, parts):
+        type_line(driver, parts, "dispatch setStep 3", 1)
+        type_line(driver, parts, "dispatch increment", 2)
+        type_line(driver, parts, "dispatch mark", 3)
+        wait(driver, lambda: "+ marks[0]: 3" in parts["inspector"](), "the mark's diff")
+        driver.find_element(By.CSS_SELECTOR, '[data-role="timeline"] [data-step="1"]').click()
+        driver.find_element(By.CSS_SELECTOR, '[data-role="jump"]').click()
+        wait(driver, lambda: parts["steps"]()[1:] == ["2 increment (undone)", "3 mark (undone)"], "two undone")
+        state = lambda: driver.execute_script("return window.fluxsh.page.state")
+        wait(driver, lambda: state() and state()["count"] == 0 and state()["marks"] == [] and state()["step"] == 3,
+             "the store object replayed to step 1")
+
+
 def test_large_state():
     """A fold of more than 100 members shows groups of a hundred; the search opens the one it needs."""
     from selenium.webdriver.common.by import By
@@ -439,6 +569,13 @@ def test_attached_app():
                     "return document.querySelector('[data-role=timeline] .step:last-of-type .op-follow')?.textContent")
                 check(follow and follow.startswith("=> tag"), f"the app's follow-up in the step's row: {follow!r}")
                 check("from the page" in ask("state"), "the page's dispatch ran in the app")
+                # A step selected (to jump to) stays selected while the app dispatches.
+                driver.find_element(By.CSS_SELECTOR, '[data-role="timeline"] [data-step="1"]').click()
+                wait(driver, lambda: driver.execute_script("return window.fluxsh.page.selected") == 1, "step 1 selected")
+                ask("tick 1")
+                wait(driver, lambda: len(steps()) == 4, "the app's next tick")
+                selected = driver.execute_script("return window.fluxsh.page.selected")
+                check(selected == 1, f"the selection moved to {selected} with the app's action")
             finally:
                 driver.quit()
     finally:
@@ -448,16 +585,20 @@ def test_attached_app():
 
 def main():
     tests = [(name, test) for name, test in globals().items() if name.startswith("test_") and FILTER in name]
+    skipped = 0
     for name, test in tests:
         started = time.time()
         try:
             test()
             print(f"web_test: PASS {name} ({time.time() - started:.1f} s)")
+        except Skipped as reason:
+            skipped += 1
+            print(f"web_test: SKIP {name}: {reason}")
         except Exception as error:  # noqa: BLE001 — every failure is reported, and the others still run
             failures.append(name)
             text = str(error) or type(error).__name__
             print(f"web_test: FAIL {name}: {text[:600]}", file=sys.stderr)
-    print(f"web_test: {len(tests) - len(failures)} passed, {len(failures)} failed")
+    print(f"web_test: {len(tests) - len(failures) - skipped} passed, {len(failures)} failed, {skipped} skipped")
     return 1 if failures else 0
 
 

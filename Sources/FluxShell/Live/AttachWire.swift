@@ -23,6 +23,9 @@
         /// The shell writes the files `save` makes (a ``Frame/save(file:line:scenario:saved:)``), where
         /// its user works; without it, the app writes them, relative to its own working folder.
         public var writesSaves = false
+        /// Each step's object names its number in `history` (`"step":N`), for a client that
+        /// keeps a timeline (the devtools page).
+        public var numbersSteps = false
 
         public init() {}
 
@@ -35,6 +38,7 @@
             if let width { object["width"] = .int(width) }
             if let program { object["program"] = .string(program) }
             if writesSaves { object["writesSaves"] = .bool(true) }
+            if numbersSteps { object["steps"] = .bool(true) }
             return JSONText.compact(.object(object))
         }
 
@@ -51,6 +55,7 @@
             if case .bool(let flag)? = object["echo"] { echo = flag }
             if case .bool(let flag)? = object["bail"] { bail = flag }
             if case .bool(let flag)? = object["writesSaves"] { writesSaves = flag }
+            if case .bool(let flag)? = object["steps"] { numbersSteps = flag }
             // NB: a word of a program's name only: it is printed in a saved file's first line.
             if case .string(let name)? = object["program"], (1...64).contains(name.utf8.count),
                 name.unicodeScalars.allSatisfy({
@@ -148,6 +153,13 @@
     /// A shell's request for completions of the text before its cursor.
     public static func completionRequest(_ text: String) -> String {
         JSONText.compact(.object(JSONObject([("complete", .string(text))])))
+    }
+
+    /// A line the user typed, as a shell sends it: one that begins with `{` (which no command
+    /// does) goes after a space, so that the agent runs it as a command, says what is wrong with
+    /// it and ends it with `done`, rather than take `{"complete":…}` for a request.
+    public static func typedLine(_ text: String) -> String {
+        text.hasPrefix("{") ? " " + text : text
     }
 
     /// What `fluxsh attach` prints when the app ends the session.

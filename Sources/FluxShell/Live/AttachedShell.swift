@@ -210,6 +210,7 @@
         if let hello {
             printer.renderer = Renderer(
                 format: hello.format, colors: hello.colors, locatesErrors: !hello.interactive, width: hello.width)
+            printer.renderer.numbersSteps = hello.numbersSteps
             options.echo = hello.echo
             options.bail = hello.bail
             options.acceptsExpectedLines = !hello.interactive
@@ -224,6 +225,9 @@
                 }
             }
         }
+        // NB: a session the page's tabs share one after the other (`fluxsh web`) may still hold
+        // the tab before's: its saves would go to a shell that is gone.
+        if hello?.writesSaves != true { session.handsSavedScenario = nil }
         runner = ScriptRunner(session: session, options: options, output: printer)
     }
 

@@ -4,8 +4,8 @@
 @_documentation(visibility: internal)
 public protocol PageServing {
     /// Serves the page for `conversations` on 127.0.0.1 (port `port`, or a free one), calling
-    /// `ready` with its address (`http://127.0.0.1:PORT/?token=TOKEN`) once it listens; returns
-    /// only when it cannot listen.
+    /// `ready` with its address (`http://127.0.0.1:PORT/?token=TOKEN`) once it listens. Does not
+    /// return: it throws when it cannot listen, or (after `ready`) when it can no longer serve.
     static func serve(_ conversations: any PageConversations, port: Int?, ready: @escaping @Sendable (String) -> Void)
         throws(ShellError)
 }
@@ -15,7 +15,8 @@ public protocol PageServing {
 @_documentation(visibility: internal)
 public protocol PageConversations: Sendable {
     /// Opens a tab's conversation: what it answers goes to `send`, from any thread, in order;
-    /// `end` is called when the other side ends it (the line before was a `bye`).
+    /// `end` is called when the other side ends it (the line before was a `bye`). `send` waits
+    /// while the tab is far behind in reading (flow control): call it from a thread that may wait.
     func open(send: @escaping @Sendable (String) -> Void, end: @escaping @Sendable () -> Void) -> any PageConversation
 }
 

@@ -85,6 +85,8 @@ extension Session {
 
     /// Stops following the app: its dispatcher forgets this session.
     public func detach() {
+        // NB: the shell that took the saves is gone.
+        handsSavedScenario = nil
         guard let live else { return }
         live.peers.remove(live.feed)
         live.feed.stop()
@@ -131,7 +133,7 @@ extension Session {
                 isUnchanged: own.entries.isEmpty && followUps.allSatisfy { $0.entries.isEmpty })
             timeline.record(
                 action, followUps: followUps.compactMap(\.followUp), diff: diff, in: loaded, isTheApps: true)
-            live.pending.append(.action(action, diff))
+            live.pending.append(.action(action, diff, step: hot.timeline.history.newestNumber))
         }
         if batch.resyncs {
             let dropped = batch.dropped

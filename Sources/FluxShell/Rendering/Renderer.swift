@@ -16,6 +16,9 @@
     /// several lines (“Printed values” in the reference). `nil` (piped, files, scenarios, JSON)
     /// keeps one line per change.
     public var width: Int?
+    /// In JSON, a step's object names its number in `history` (`"step":N`): the devtools page
+    /// pairs what it sees with the timeline by it. Asked for by an attached shell's hello.
+    public var numbersSteps = false
 
     public init(format: Format = .text, colors: Bool = false, locatesErrors: Bool = true, width: Int? = nil) {
         self.format = format
@@ -243,6 +246,7 @@
         if let line { object["line"] = .int(line) }
         object["command"] = .string(command.word)
         for (key, value) in Self.fields(of: result, command: command) { object[key] = value }
+        if numbersSteps, result.diff != nil, let step = result.step { object["step"] = .int(step) }
         return JSONText.compact(.object(object))
     }
 
@@ -351,12 +355,13 @@
     /// JSON, one object (`{"event":"app","action":…,"changes":[…]}`, `{"event":"dropped",…}`).
     public func write(_ step: AppStep, watching filter: WatchFilter? = nil, to output: inout OutputBuffer) {
         switch (step, format) {
-        case (.action(let action, let diff), .text):
+        case (.action(let action, let diff, _), .text):
             output.appendLine(wrapped("<= " + action.description, "1"))
             diff.forEachLine(showing: filter) { write(.diff($0), to: &output) }
-        case (.action(let action, let diff), .json):
+        case (.action(let action, let diff, let step), .json):
             var object = JSONObject([("event", .string("app")), ("action", .string(action.description))])
             for (key, value) in Self.jsonMembers(of: diff) { object[key] = value }
+            if numbersSteps { object["step"] = .int(step) }
             output.appendLine(JSONText.compact(.object(object)))
         case (.dropped(let count, let states), .text):
             output.appendLine(AppStep.resyncNote(dropped: count))

@@ -14,6 +14,8 @@
     public var printedAction: ActionInvocation?
     /// Set when effects dispatched more follow-up actions than this, and the rest were dropped.
     public var followUpLimitReached: Int?
+    /// For a command that made a step (`dispatch`, `advance`, `reset`): its number in `history`.
+    public var step: Int?
     /// `quit` or `exit`.
     public var quits = false
 

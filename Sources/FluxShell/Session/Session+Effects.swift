@@ -19,7 +19,9 @@ extension Session {
         let loaded = stores
         timeline.record(
             .advance(duration), followUps: followUps.compactMap { $0.followUp }, diff: diff, in: loaded)
-        return CommandResult(diff, followUpLimitReached: trace.followUpLimitReached ? followUpLimit : nil)
+        var result = CommandResult(diff, followUpLimitReached: trace.followUpLimitReached ? followUpLimit : nil)
+        result.step = hot.timeline.history.newestNumber
+        return result
     }
 
     /// `effects`: each running effect, the line that started it and what it waits for.

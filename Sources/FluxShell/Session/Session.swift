@@ -351,9 +351,12 @@ import FluxCore
         timeline.record(invocation, followUps: followUps.compactMap { $0.followUp }, diff: diff, in: loaded)
         // NB: the printed form travels with the result only when it differs from the text: a
         // result is copied on its way out, and an action is reference counting.
-        return CommandResult(
+        var result = CommandResult(
             diff, printedAction: resolved.retyped,
             followUpLimitReached: trace.followUpLimitReached ? followUpLimit : nil)
+        // NB: read in place, not through `history`, which copies the log.
+        result.step = hot.timeline.history.newestNumber
+        return result
     }
 
     /// Queues an effect's follow-up action: typed for the store whose effect made it, from its
@@ -422,7 +425,11 @@ import FluxCore
     }
 
     func reset() throws(ShellError) -> CommandResult {
-        try restoring { loaded throws(ShellError) in CommandResult(try timeline.reset(loaded)) }
+        try restoring { loaded throws(ShellError) in
+            var result = CommandResult(try timeline.reset(loaded))
+            result.step = hot.timeline.history.newestNumber
+            return result
+        }
     }
 
     /// Runs `undo`, `redo` or `reset` on the loaded stores. Attached to an app, it runs between

@@ -42,6 +42,8 @@ struct SessionHistory {
     init(limit: Int) { self.limit = max(1, limit) }
 
     var undoable: Int { cursor }
+    /// The number of the newest step recorded (0 before any).
+    var newestNumber: Int { nextNumber - 1 }
     var redoable: Int { entries.count - cursor }
 
     /// How many entries a store that makes its states again keeps one state for (see

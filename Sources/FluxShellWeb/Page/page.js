@@ -33,8 +33,9 @@ function connect() {
   page.socket = socket;
   socket.onopen = () => {
     // NB: `writesSaves`: `save FILE` hands the scenario to the page, which downloads it.
+    // `steps`: each step's output names its number in `history`, which pairs it with its row.
     socket.send(JSON.stringify({
-      fluxsh: 1, format: "json", colors: false, interactive: false, file: "<web>", writesSaves: true,
+      fluxsh: 1, format: "json", colors: false, interactive: false, file: "<web>", writesSaves: true, steps: true,
     }));
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
@@ -82,7 +83,9 @@ function run(line) {
   return new Promise((resolve) => {
     if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return resolve({ objects: [], failed: true });
     page.waiting.push({ objects: [], resolve });
-    page.socket.send(line);
+    // NB: no command begins with `{`: after a space, such a line is run (and refused) as a
+    // command, not taken for a request such as `{"complete":…}`, which gets no `done`.
+    page.socket.send(line.startsWith("{") ? " " + line : line);
   });
 }
 
@@ -123,9 +126,10 @@ async function submit(line) {
   print(line, result.objects);
   const errors = result.objects.filter((object) => "error" in object);
   if (errors.length) showError(errors.map((object) => `error: ${object.error}`).join("\n"));
-  const made = result.objects.find((object) => object.changes || object.followUps);
+  // NB: a `!` line makes no step: one that failed changed nothing, one that succeeded was taken back.
+  const made = line.trim().startsWith("!") ? undefined : result.objects.find((object) => typeof object.step === "number");
   const word = line.trim().replace(/^!\s*/, "").split(/\s+/)[0];
-  if (STEP_COMMANDS.has(word) || made) await refresh(made);
+  if (STEP_COMMANDS.has(word) || made) await refresh(made, true);
   page.onCommand?.(line);
 }
 
@@ -223,11 +227,13 @@ function showPrompt() {
 
 // MARK: - The timeline
 
-/** Reads the history and the state again; `made` is what the command just run printed. While a
- * reading is under way, the next waits for it and then reads once for all that came meanwhile:
- * an app that dispatches a thousand actions a second costs a few readings, not a thousand. */
-function refresh(made) {
+/** Reads the history and the state again; `made` is what the command just run printed, and
+ * `follow` selects the newest step after (a command typed here). While a reading is under way,
+ * the next waits for it and then reads once for all that came meanwhile: an app that dispatches
+ * a thousand actions a second costs a few readings, not a thousand. */
+function refresh(made, follow) {
   if (made) page.made.push(made);
+  if (follow) page.follow = true;
   if (page.reading) {
     page.readAgain = true;
     return page.reading;
@@ -235,17 +241,25 @@ function refresh(made) {
   page.reading = (async () => {
     do {
       page.readAgain = false;
-      await readSession(page.made.splice(0));
+      const follow = page.follow;
+      page.follow = false;
+      await readSession(page.made.splice(0), follow);
     } while (page.readAgain);
     page.reading = null;
   })();
   return page.reading;
 }
 
-async function readSession(made) {
+async function readSession(made, follow) {
   const [history, state] = await Promise.all([run("history"), run("state")]);
   const listing = (history.objects.find((object) => object.history) || { history: [] }).history;
   const before = new Set(page.steps.map((step) => step.number));
+  // NB: the selection and the scroll follow new steps only when they were at the newest: a step
+  // selected to jump to, or a place scrolled to, stays while the app dispatches.
+  const newest = page.steps.length ? page.steps[page.steps.length - 1].number : null;
+  const following = follow || page.selected == null || page.selected === newest;
+  const timeline = $("timeline");
+  const atEnd = timeline.scrollTop + timeline.clientHeight >= timeline.scrollHeight - ROW;
   // NB: `history` lists the steps the session keeps (the last 1,000); the page keeps those it
   // saw before them.
   const oldest = listing.length ? listing[0].number : Infinity;
@@ -253,19 +267,18 @@ async function readSession(made) {
   const value = state.objects.find((object) => object.command === "state");
   page.state = value ? value.value : undefined;
   const fresh = page.steps.filter((step) => !before.has(step.number));
-  // The outputs that made steps belong to the newest steps, in order.
-  const paired = made.filter((object) => object.changes || object.followUps).slice(-fresh.length);
-  fresh.slice(fresh.length - paired.length).forEach((step, index) => {
-    const object = paired[index];
-    page.seen.set(step.number, {
+  // What made each step names its number (`steps` in the hello).
+  for (const object of made) {
+    if (typeof object.step !== "number") continue;
+    page.seen.set(object.step, {
       changes: object.changes || [], followUps: object.followUps || [], app: object.event === "app", state: undefined,
     });
-  });
+  }
   page.done = page.steps.filter((step) => !step.undone).length;
   const current = currentStep();
   if (current && page.seen.has(current.number)) page.seen.get(current.number).state = page.state;
-  if (fresh.length) page.selected = fresh[fresh.length - 1].number;
-  drawTimeline(fresh.length > 0);
+  if (fresh.length && following) page.selected = fresh[fresh.length - 1].number;
+  drawTimeline(fresh.length > 0 && (follow || atEnd));
   drawTree();
   inspect(page.selected);
   page.readAt = performance.now();
@@ -407,10 +420,12 @@ async function jump(target) {
 
 // MARK: - The state tree
 
-/** How the shell writes the path of a member: `todos[0].title`, `budget["two words"]`. */
+/** How the shell writes the path of a member: `todos[0].title`, `budget["two words"]`. A key
+ * `count` is written `["count"]`: `.count` of a dictionary is its size, and `["count"]` names
+ * a member or a key alike. */
 function childPath(parent, key) {
   if (typeof key === "number") return `${parent === "." ? "" : parent}[${key}]`;
-  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) return parent === "." ? key : `${parent}.${key}`;
+  if (key !== "count" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) return parent === "." ? key : `${parent}.${key}`;
   return `${parent === "." ? "" : parent}[${JSON.stringify(key)}]`;
 }
 

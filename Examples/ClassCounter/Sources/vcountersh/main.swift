@@ -1,6 +1,7 @@
 import CounterFeature
 import FluxShell
 import FluxShellCommand
+import FluxShellWeb
 import MiniVue
 
 /// What the shell shows of a counter store: its class state's variables, copied as values, read
@@ -26,4 +27,4 @@ struct CounterSnapshot {
 let counter = StoreDefinition(
     "vcounter", summary: "a VueFlux counter: a class state of variables, run by its store", make: { CounterStore() },
     state: { CounterSnapshot($0.computed) }, send: { store, action in store.actions.dispatch(action: action) })
-FluxShellMain.run(catalog: StoreCatalog([counter]))
+FluxShellMain.run(catalog: StoreCatalog([counter]), page: WebPage.self)

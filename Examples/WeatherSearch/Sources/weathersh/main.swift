@@ -1,6 +1,7 @@
 import FluxShell
 import FluxShellCommand
 import FluxShellDependencies
+import FluxShellWeb
 import WeatherFeature
 
 // The whole shell: the app's root reducer, registered in one line.
@@ -13,4 +14,5 @@ let citySearch = StoreDefinition(
     state: CitySearch.State(), reduce: { state, action in _ = CitySearch().reduce(into: &state, action: action) },
     effect: { action, state, _ in try await CitySearch().effect(action, state) })
 // Pinned: `@Dependency(\.uuid)`, `\.date`, `\.continuousClock`, … read the session's ids and clock.
-FluxShellMain.run(catalog: StoreCatalog([search, citySearch]).pinningDependencies())
+// `page:` serves the devtools page (`weathersh web --store citysearch`).
+FluxShellMain.run(catalog: StoreCatalog([search, citySearch]).pinningDependencies(), page: WebPage.self)
