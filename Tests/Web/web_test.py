@@ -538,12 +538,10 @@ def test_large_state():
             driver.quit()
 
 
-def test_attached_app():
-    """`fluxsh attach NAME --web`: the app's own actions show as they happen; the page's dispatch
-    runs in the app."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-
+@contextlib.contextmanager
+def demo_app():
+    """The attach demo app serving `webdemo`: yields a function that sends it a line and returns
+    its answer, and the environment that finds its socket."""
     runtime = tempfile.mkdtemp(prefix="fluxsh-web-")
     env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
     app = subprocess.Popen([DEMO, "webdemo"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
@@ -551,36 +549,70 @@ def test_attached_app():
     ask = lambda line: (app.stdin.write(line + "\n"), app.stdin.flush(), app.stdout.readline().strip())[2]
     try:
         check(app.stdout.readline().startswith("ready"), "the demo app serves")
-        with Server("attach", "webdemo", "--web", env=env) as server:
-            driver = browser()
-            try:
-                driver.get(server.url)
-                steps = lambda: driver.execute_script(
-                    "return [...document.querySelectorAll('[data-role=timeline] .step')]"
-                    ".map((row) => row.querySelector('.action').textContent)")
-                wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, '[data-role="prompt"]').text.endswith(">"),
-                     "the prompt")
-                ask("tick 2")
-                wait(driver, lambda: steps() == ["tick", "tick"], "the app's two ticks, live")
-                command = driver.find_element(By.CSS_SELECTOR, '[data-role="command"]')
-                command.send_keys('dispatch add title: "from the page"' + Keys.ENTER)
-                wait(driver, lambda: len(steps()) == 3, "the page's own step")
-                follow = driver.execute_script(
-                    "return document.querySelector('[data-role=timeline] .step:last-of-type .op-follow')?.textContent")
-                check(follow and follow.startswith("=> tag"), f"the app's follow-up in the step's row: {follow!r}")
-                check("from the page" in ask("state"), "the page's dispatch ran in the app")
-                # A step selected (to jump to) stays selected while the app dispatches.
-                driver.find_element(By.CSS_SELECTOR, '[data-role="timeline"] [data-step="1"]').click()
-                wait(driver, lambda: driver.execute_script("return window.fluxsh.page.selected") == 1, "step 1 selected")
-                ask("tick 1")
-                wait(driver, lambda: len(steps()) == 4, "the app's next tick")
-                selected = driver.execute_script("return window.fluxsh.page.selected")
-                check(selected == 1, f"the selection moved to {selected} with the app's action")
-            finally:
-                driver.quit()
+        yield ask, env
     finally:
         app.kill()
         app.wait()
+
+
+def test_an_attached_tab_that_reads_nothing():
+    """`attach NAME --web`: a tab that reads nothing while the app dispatches 200,000 actions holds
+    up neither the app nor the server's memory; when it reads again it is told what it missed."""
+    with demo_app() as (ask, env), Server("attach", "webdemo", "--web", env=env) as server:
+        client = Socket(server)
+        check(client.hello().get("attached") == "webdemo", "attached")
+        before = server.memory()
+        started = time.time()
+        for _ in range(40):
+            check(ask("tick 5000") == "ticked 5000", "the app dispatched")
+        check(time.time() - started < 30, f"the app was held up {time.time() - started:.0f} s")
+        grown = server.memory() - before
+        check(grown < 64, f"the server's memory grew {grown:.0f} MiB for a tab that reads nothing")
+        check(ask("state").startswith("count 200000 "), "the app's state")
+        dropped = False
+        for frame in client.frames():
+            if "app" in frame and '"event":"dropped"' in frame["app"]:
+                dropped = True
+                break
+        check(dropped, "the tab is told that actions were dropped")
+        objects, _ = client.command("state count")
+        check(objects[0]["value"] == 200000, f"the tab's session has the app's state: {objects}")
+        check(server.alive(), "the server stays up")
+
+
+def test_attached_app():
+    """`fluxsh attach NAME --web`: the app's own actions show as they happen; the page's dispatch
+    runs in the app."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    with demo_app() as (ask, env), Server("attach", "webdemo", "--web", env=env) as server:
+        driver = browser()
+        try:
+            driver.get(server.url)
+            steps = lambda: driver.execute_script(
+                "return [...document.querySelectorAll('[data-role=timeline] .step')]"
+                ".map((row) => row.querySelector('.action').textContent)")
+            wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, '[data-role="prompt"]').text.endswith(">"),
+                 "the prompt")
+            ask("tick 2")
+            wait(driver, lambda: steps() == ["tick", "tick"], "the app's two ticks, live")
+            command = driver.find_element(By.CSS_SELECTOR, '[data-role="command"]')
+            command.send_keys('dispatch add title: "from the page"' + Keys.ENTER)
+            wait(driver, lambda: len(steps()) == 3, "the page's own step")
+            follow = driver.execute_script(
+                "return document.querySelector('[data-role=timeline] .step:last-of-type .op-follow')?.textContent")
+            check(follow and follow.startswith("=> tag"), f"the app's follow-up in the step's row: {follow!r}")
+            check("from the page" in ask("state"), "the page's dispatch ran in the app")
+            # A step selected (to jump to) stays selected while the app dispatches.
+            driver.find_element(By.CSS_SELECTOR, '[data-role="timeline"] [data-step="1"]').click()
+            wait(driver, lambda: driver.execute_script("return window.fluxsh.page.selected") == 1, "step 1 selected")
+            ask("tick 1")
+            wait(driver, lambda: len(steps()) == 4, "the app's next tick")
+            selected = driver.execute_script("return window.fluxsh.page.selected")
+            check(selected == 1, f"the selection moved to {selected} with the app's action")
+        finally:
+            driver.quit()
 
 
 def main():
