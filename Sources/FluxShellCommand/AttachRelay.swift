@@ -28,8 +28,9 @@ final class AttachRelay: PageConversations {
         // NB: one thread a tab, blocked on the app's socket: the app's answers and its own
         // actions are passed on as they come. `send` waits while the tab is behind; the app's
         // socket then fills, and the app's agent drops what the shell reads too slowly to see,
-        // as it does for `fluxsh attach` (the page gets the states again).
-        DispatchQueue.global().async {
+        // as it does for `fluxsh attach` (the page gets the states again). A queue of its own,
+        // not a global one: a blocked thread of the global pool is one fewer for everything else.
+        DispatchQueue(label: "fluxsh.web.relay.read").async {
             while let frames = tab.connection?.receive() {
                 for frame in frames { send(frame.line) }
             }

@@ -187,7 +187,7 @@ struct WebServer: Sendable {
 
     private func converse(on channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
         try? await channel.executeThenClose { inbound, outbound in
-            let writer = FrameWriter(outbound: outbound, allocator: channel.channel.allocator)
+            let writer = FrameWriter(outbound: outbound, channel: channel.channel)
             let conversation = conversations.open(
                 send: { line in writer.send(line) }, end: { writer.close() })
             defer { conversation.close() }
@@ -220,25 +220,31 @@ struct WebServer: Sendable {
 final class FrameWriter: Sendable {
     /// How many lines may wait for a tab that reads slowly; the next ``send(_:)`` waits for room.
     static let backlog = 256
+    /// How long a send waits for room before the tab is closed.
+    static let patience = DispatchTimeInterval.seconds(10)
 
     private let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
-    private let allocator: ByteBufferAllocator
+    private let channel: any Channel
     private let queue = AsyncLines()
     /// A place for each line given and not yet written to the socket.
     private let room = DispatchSemaphore(value: backlog)
 
-    init(outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, allocator: ByteBufferAllocator) {
+    init(outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, channel: any Channel) {
         self.outbound = outbound
-        self.allocator = allocator
+        self.channel = channel
     }
 
     /// Sends a line as a text message. NB: waits while ``backlog`` lines wait for the tab (a tab
-    /// that reads slowly, or not at all, holds that many and no more): call it from a thread that
-    /// may wait, not from an event loop. A socket that closed takes every line at once (its
-    /// write fails), so no sender waits on a tab that is gone.
+    /// that reads slowly holds that many and no more): call it from a thread that may wait, not
+    /// from an event loop. A tab that made no room for ``patience`` (it reads nothing) is closed,
+    /// and a socket that closed takes every line at once (its write fails), so no sender waits
+    /// long on a tab that is stuck or gone: a session's next tab takes it over within that time.
     func send(_ line: String) {
-        room.wait()
-        let frame = WebSocketFrame(fin: true, opcode: .text, data: allocator.buffer(string: line))
+        guard room.wait(timeout: .now() + Self.patience) == .success else {
+            channel.close(promise: nil)
+            return
+        }
+        let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: line))
         queue.enqueue { [outbound, room] in
             try? await outbound.write(frame)
             room.signal()

@@ -129,6 +129,7 @@ struct AttachedShellTests {
             sent.contains {
                 $0.contains(#"\"command\":\"dispatch\",\"action\":\"clear\""#) && $0.contains(#"\"step\":3}"#)
             })
+        #expect(connection.send("reset\n").first?.contains(#"\"step\":4}"#) == true)
         let plain = try Connection()
         #expect(!plain.send("dispatch bump\n")[0].contains("step"))
     }

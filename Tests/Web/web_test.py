@@ -59,6 +59,24 @@ class Server:
     def alive(self):
         return self.process.poll() is None
 
+    def cpu_ticks(self):
+        """The server's CPU time so far, in clock ticks."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+
+    def wait_until_idle(self, seconds=15):
+        """Returns once the server used no CPU for half a second (it waits on a socket)."""
+        deadline = time.time() + seconds
+        before = self.cpu_ticks()
+        while time.time() < deadline:
+            time.sleep(0.5)
+            now = self.cpu_ticks()
+            if now == before:
+                return
+            before = now
+        raise AssertionError("the server never became idle")
+
     def memory(self):
         """The server's resident memory, in MiB."""
         with open(f"/proc/{self.process.pid}/status") as status:
@@ -287,6 +305,25 @@ def test_bad_input_changes_nothing():
         check(frames and "another tab" in frames[-1].get("bye", ""), f"the first tab is told: {frames}")
         objects, _ = second.command("state count")
         check(objects[0]["value"] in (5005, 5006), f"the second tab has the session: {objects}")
+        check(server.alive(), "the server stays up")
+
+
+def test_a_stuck_tab_is_taken_over():
+    """A tab that asked for far more than it reads (and reads nothing) holds the session for at
+    most 10 s: it is closed, and the next tab takes the session over."""
+    with Server("web", "--store", "todos") as server:
+        stuck = Socket(server)
+        stuck.hello()
+        check(stuck.flood([f"dispatch add title: item{index}" for index in range(2000)]) == 2000, "2,000 todos")
+        # Each `state` answer is about 100 KB: 1,000 of them fill the socket's buffers many times over.
+        stuck.send("\n".join(["state"] * 1000))
+        server.wait_until_idle()
+        started = time.time()
+        second = Socket(server)
+        check(second.hello().get("attached"), "the second tab attaches")
+        check(time.time() - started < 20, f"the takeover took {time.time() - started:.0f} s")
+        objects, _ = second.command("state todos.count")
+        check(objects[0]["value"] == 2000, f"the second tab has the session: {objects}")
         check(server.alive(), "the server stays up")
 
 

@@ -126,8 +126,12 @@ async function submit(line) {
   print(line, result.objects);
   const errors = result.objects.filter((object) => "error" in object);
   if (errors.length) showError(errors.map((object) => `error: ${object.error}`).join("\n"));
-  // NB: a `!` line makes no step: one that failed changed nothing, one that succeeded was taken back.
-  const made = line.trim().startsWith("!") ? undefined : result.objects.find((object) => typeof object.step === "number");
+  // NB: a `!` line makes no step, unless its command succeeded and what it did stands (attached,
+  // `! advance`): one that failed changed nothing, and what one took back is not in `history`.
+  const stands = errors.some((object) => object.error.includes("what it did stands"));
+  const made = line.trim().startsWith("!") && !stands
+    ? undefined
+    : result.objects.find((object) => typeof object.step === "number");
   const word = line.trim().replace(/^!\s*/, "").split(/\s+/)[0];
   if (STEP_COMMANDS.has(word) || made) await refresh(made, true);
   page.onCommand?.(line);
@@ -233,7 +237,7 @@ function showPrompt() {
  * a thousand actions a second costs a few readings, not a thousand. */
 function refresh(made, follow) {
   if (made) page.made.push(made);
-  if (follow) page.follow = true;
+  if (follow) page.follow = made?.step ?? true;
   if (page.reading) {
     page.readAgain = true;
     return page.reading;
@@ -277,8 +281,11 @@ async function readSession(made, follow) {
   page.done = page.steps.filter((step) => !step.undone).length;
   const current = currentStep();
   if (current && page.seen.has(current.number)) page.seen.get(current.number).state = page.state;
-  if (fresh.length && following) page.selected = fresh[fresh.length - 1].number;
-  drawTimeline(fresh.length > 0 && (follow || atEnd));
+  // A step the page's own command made is selected even when an earlier reading already listed it.
+  const own = typeof follow === "number" && page.steps.some((step) => step.number === follow) ? follow : null;
+  if (own != null) page.selected = own;
+  else if (fresh.length && following) page.selected = fresh[fresh.length - 1].number;
+  drawTimeline((fresh.length > 0 && atEnd) || follow);
   drawTree();
   inspect(page.selected);
   page.readAt = performance.now();
