@@ -86,7 +86,9 @@ final class SessionWorker: @unchecked Sendable {
                     shell = try AttachedShell(serving: stores, name: name, queueLimit: queueLimit, wake: wake)
                     connections.sessionStarted()
                 } catch {
-                    outcome.refusal = "error: \(error.message)"
+                    // NB: written by the renderer, the one writer of `error:` lines.
+                    outcome.refusal = Renderer().lines(of: Diagnostic(.failedLine, error.message)).joined(
+                        separator: "\n")
                     return outcome
                 }
             }

@@ -55,8 +55,10 @@ public enum FluxShellMain {
         let outputError = StandardStreams.shared.outputError
         guard outputError == 0 else {
             StandardStreams.shared.err(
-                "error: cannot write to standard output: \(Platform.describe(errorNumber: outputError)); what was printed is lost"
-            )
+                Diagnostic(
+                    .failedLine,
+                    "cannot write to standard output: \(Platform.describe(errorNumber: outputError)); what was printed is lost"
+                ))
             Platform.exit(max(status, 1))
         }
         Platform.exit(status)

@@ -14,7 +14,7 @@ struct InteractiveMode {
         let session = runner.session
         if let status = RunMode.loadStore(store, into: session) { return status }
         guard let editor = LineEditor(program: session.catalog.programName) else {
-            streams.err("warning: line editing is unavailable; reading plain lines")
+            streams.err(Diagnostic(.warning, "line editing is unavailable; reading plain lines"))
             return runMode.runStandardInput()
         }
         let history = HistoryLocation.resolve(program: session.catalog.programName)
@@ -74,11 +74,13 @@ struct PromptedLines: LineSource {
         let streams = StandardStreams.shared
         if let history, !editor.saveHistory(to: history.path), !warnedAboutHistory {
             warnedAboutHistory = true
-            streams.err("warning: cannot write history to \(history.path); it will not be kept")
+            streams.err(Diagnostic(.warning, "cannot write history to \(history.path); it will not be kept"))
         }
         if history == nil, !warnedAboutHistory {
             warnedAboutHistory = true
-            streams.err("warning: no writable history location (set XDG_STATE_HOME or HOME); history will not be kept")
+            streams.err(
+                Diagnostic(
+                    .warning, "no writable history location (set XDG_STATE_HOME or HOME); history will not be kept"))
         }
     }
 }
