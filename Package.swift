@@ -118,6 +118,7 @@ let package = Package(
                 "FluxShell", "FluxShellTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .testTarget(name: "FluxShellCommandTests", dependencies: ["FluxShellCommand"]),
         .executableTarget(name: "fluxsh", dependencies: ["FluxShellCommand", "FluxShellWeb", "FluxStores"]),
 
         // A user's shell with planted bugs, for the end-to-end tests of `explore` (not a product).

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Testing
+
+@testable import FluxShellCommand
+
+/// The command line's own checks, before anything runs (reference: "Devtools in the browser").
+struct CommandLineTests {
+    /// The message a command line is refused with, or `nil` when it parses.
+    static func refusal<Command: ParsableCommand>(_ type: Command.Type, _ arguments: [String]) -> String? {
+        do {
+            _ = try type.parse(arguments)
+            return nil
+        } catch {
+            return type.message(for: error)
+        }
+    }
+
+    @Test func aPortIsOneToSixtyFiveThousandFiveHundredThirtyFive() {
+        #expect(Self.refusal(Web.self, ["--port", "8080"]) == nil)
+        #expect(Self.refusal(Web.self, ["--port", "0"]) == "--port takes 1 to 65535, not 0")
+        #expect(Self.refusal(Web.self, ["--port", "65536"]) == "--port takes 1 to 65535, not 65536")
+        #expect(
+            Self.refusal(Attach.self, ["notes", "--web", "--port", "70000"]) == "--port takes 1 to 65535, not 70000")
+    }
+
+    @Test func attachTakesAPortOnlyForThePage() {
+        #expect(Self.refusal(Attach.self, ["notes", "--web", "--port", "8080"]) == nil)
+        #expect(Self.refusal(Attach.self, ["notes", "--web"]) == nil)
+        #expect(
+            Self.refusal(Attach.self, ["notes", "--port", "8080"])
+                == "--port is the devtools page's port: give it with --web")
+    }
+}
