@@ -366,16 +366,13 @@ def test_page():
             driver.get(server.url)
             command = driver.find_element(By.CSS_SELECTOR, role("command"))
             wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, role("prompt")).text == "todos>", "the prompt")
-            # NB: read in one script: the rows are drawn anew as the timeline changes.
-            steps = lambda: driver.execute_script(
-                "return [...document.querySelectorAll('[data-role=timeline] .step')]"
-                ".map((row) => row.dataset.step + ' ' + row.querySelector('.action').textContent)")
+            parts = page_parts(driver)
+            steps, inspector = parts["steps"], parts["inspector"]
             for line in ['dispatch add title: "Buy milk"', 'dispatch add "Walk the dog"', "dispatch toggle id: 1"]:
                 count = len(steps())
                 command.send_keys(line + Keys.ENTER)
                 wait(driver, lambda: len(steps()) == count + 1, f"a step for {line}")
             check(steps() == ['1 add title: "Buy milk"', '2 add "Walk the dog"', "3 toggle id: 1"], f"{steps()}")
-            inspector = lambda: driver.find_element(By.CSS_SELECTOR, role("inspector")).text
             check("~ todos[0].done: false -> true" in inspector(), f"the inspector: {inspector()}")
             # An error, where it happened; it changes nothing.
             command.send_keys("dispatch toggle id: 9" + Keys.ENTER)

@@ -216,18 +216,14 @@
             options.acceptsExpectedLines = !hello.interactive
             // NB: the attaching shell's name, not `fluxsh`: `# Saved by notesh`, `notesh run`.
             if let program = hello.program { session.catalog.programName = program }
-            // NB: the file belongs to the user: the shell writes it, relative to where it runs, and
-            // nothing is written in the app's working folder.
-            if hello.writesSaves {
-                let printed = self.printed
-                session.handsSavedScenario = { scenario, file in
-                    printed.saves.append((printed.lines.count, file, scenario))
-                }
-            }
         }
-        // NB: a session the page's tabs share one after the other (`fluxsh web`) may still hold
-        // the tab before's: its saves would go to a shell that is gone.
-        if hello?.writesSaves != true { session.handsSavedScenario = nil }
+        // NB: the file belongs to the user: the shell writes it, relative to where it runs, and
+        // nothing is written in the app's working folder. Set whatever the hello says: a session
+        // the page's tabs share one after the other (`fluxsh web`) may hold the tab before's.
+        let printed = self.printed
+        session.handsSavedScenario =
+            hello?.writesSaves == true
+            ? { scenario, file in printed.saves.append((printed.lines.count, file, scenario)) } : nil
         runner = ScriptRunner(session: session, options: options, output: printer)
     }
 

@@ -246,7 +246,7 @@
         if let line { object["line"] = .int(line) }
         object["command"] = .string(command.word)
         for (key, value) in Self.fields(of: result, command: command) { object[key] = value }
-        if numbersSteps, result.diff != nil, let step = result.step { object["step"] = .int(step) }
+        if numbersSteps, let step = result.step { object["step"] = .int(step) }
         return JSONText.compact(.object(object))
     }
 
