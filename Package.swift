@@ -51,18 +51,36 @@ let package = Package(
         .testTarget(
             name: "FluxCoreSwift5Tests", dependencies: ["FluxCore"], swiftSettings: [.swiftLanguageMode(.v5)]),
 
-        // Layer 1: the shell engine: commands, values, paths, diffs, sessions, scenarios.
+        // Layer 1: the shell's one door to the operating system (files, sockets, the one lock,
+        // output buffers) and the error every layer reports.
+        .target(name: "FluxShellSystem"),
+        // Layer 2: any Swift value read, printed, parsed back and diffed (FluxCore's `ChunkedArray`
+        // among them), and an app's actions made from text, with all runtime metadata and pointer
+        // code behind typed views.
+        .target(
+            name: "FluxShellValues",
+            dependencies: [
+                "FluxCore", "FluxShellSystem", .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+            ]),
+        .testTarget(name: "FluxShellSystemTests", dependencies: ["FluxShellSystem"]),
+        .testTarget(
+            name: "FluxShellValuesTests",
+            dependencies: [
+                "FluxCore", "FluxShellValues", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        // Layer 3: the shell engine: commands, stores, sessions, the runner, rendering, scenarios.
         // Pure: strings in, strings out; no terminal code.
         .target(
             name: "FluxShell",
             dependencies: [
-                "FluxCore", .product(name: "OrderedCollections", package: "swift-collections"),
-                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                "FluxCore", "FluxShellSystem", "FluxShellValues",
             ]),
         .testTarget(
             name: "FluxShellTests",
             dependencies: [
-                "FluxShell", "FluxStores", .product(name: "PropertyBased", package: "swift-property-based"),
+                "FluxShell", "FluxShellValues", "FluxShellSystem", "FluxStores",
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "Tagged", package: "swift-tagged"),
                 .product(name: "OrderedCollections", package: "swift-collections"),

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Engine) import FluxShell
+import FluxShell
 import NIOCore
 
 /// One connection's session (an engine ``AttachedShell``), run on a serial queue of its own: off

@@ -1,6 +1,6 @@
 import Dispatch
 import FluxCore
-@_spi(Engine) import FluxShell
+import FluxShell
 import NIOCore
 import NIOPosix
 

@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// `fluxsh attach [NAME|SOCKET]`: a session on a running app's stores, served by its agent
 /// (`ShellAgent`). Interactive on a terminal, piped otherwise; the app runs every command, and

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// `fluxsh attach NAME --web`: each tab of the page is one shell attached to the app, its lines
 /// passed to the app's socket as they are, and the app's answers back (the app's agent runs the

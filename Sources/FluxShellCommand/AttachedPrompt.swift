@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 import FluxShellTerminal
 
 /// `fluxsh attach` on a terminal: the same line editor as the shell, with completion of the

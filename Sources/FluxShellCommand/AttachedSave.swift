@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// `save FILE` in an attached session: the app sends the scenario (``AttachWire/Frame/save(file:line:scenario:saved:)``),
 /// and this shell writes it through the one safe-write path, relative to where the shell runs (an

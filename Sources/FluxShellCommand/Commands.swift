@@ -1,5 +1,5 @@
 import ArgumentParser
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// How a mode that lists or reports prints (`stores`, `test`): the format and colors.
 struct OutputOptions: ParsableArguments {

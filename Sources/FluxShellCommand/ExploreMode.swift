@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 import Synchronization
 
 /// `fluxsh explore`: explores in a child process of this executable, so that a trap in a store's

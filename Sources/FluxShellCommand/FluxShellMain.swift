@@ -1,5 +1,5 @@
 import ArgumentParser
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// The whole `fluxsh` program for a catalog of stores: a user's own executable is one call.
 ///

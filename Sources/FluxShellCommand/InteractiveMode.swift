@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 import FluxShellTerminal
 
 /// `fluxsh` on a terminal: prompt, line editing, completion, history across runs, colors.

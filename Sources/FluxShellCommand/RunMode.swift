@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// Piped mode and `fluxsh run`: commands from standard input or files, output per command.
 struct RunMode {

@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// `fluxsh` with no subcommand: interactive on a terminal, piped otherwise.
 struct ShellMode {

@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// How the modes that run commands one by one (the shell, `run` and `attach`) print and stop:
 /// what ``CommonOptions`` parsed, or its defaults for a command line with no arguments, which

@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// Buffered standard output and error. Output is flushed before anything is written to standard
 /// error and before the process waits for more input, so a program driving `fluxsh` through pipes

@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// What piped mode writes when a store traps (docs/reference.md, "Piped mode and `run`"): the
 /// process still ends, but the whole lines printed before the trap reach standard output first,

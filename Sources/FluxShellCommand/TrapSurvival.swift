@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// `run` and `test` survive a trap in a store's mutation (an overflow, a force-unwrapped `nil`,
 /// an index out of range; “Scenarios” in the reference): the work runs in a child process of this

@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// `fluxsh web`: the devtools page on a session of the shell's own stores, served until the
 /// process is interrupted (reference: "Devtools in the browser").

@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// What an app sends over its socket, as `fluxsh attach` shows it on a terminal: its control
 /// characters (an escape code that sets the terminal's title or moves its cursor, a bell, a NUL)

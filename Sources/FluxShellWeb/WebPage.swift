@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Engine) import FluxShell
+import FluxShell
 import NIOCore
 
 /// The devtools page in a browser, for `FluxShellMain.run(catalog:page:)`: `fluxsh web` and

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Engine) import FluxShell
+import FluxShell
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -1,6 +1,6 @@
 import CustomDump
 import FluxCore
-@_spi(Engine) import FluxShell
+import FluxShell
 import Foundation
 import IdentifiedCollections
 import Tagged

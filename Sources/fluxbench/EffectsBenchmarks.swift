@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import FluxCore
-@_spi(Engine) import FluxShell
+import FluxShell
 import FluxStores
 
 /// `fluxsh explore`: checked actions per second, and the time to shrink a failure planted 1,000

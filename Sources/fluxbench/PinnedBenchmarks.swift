@@ -1,5 +1,5 @@
 import Dependencies
-@_spi(Engine) import FluxShell
+import FluxShell
 import FluxShellDependencies
 import Foundation
 

@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 /// A session driven line by line, as the shell's own tests drive one (FluxShellTests'
 /// `Transcript`): each line's output as the shell prints it.

@@ -2,7 +2,9 @@ import FluxCore
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// Actions built from text by the runtime's description of the enum (“The command language” and
 /// “Printed values” in the reference), for an action enum that is not `Codable`, with every payload

@@ -2,7 +2,9 @@ import FluxCore
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// The agent's side of `fluxsh attach`, bytes in and lines out, without a socket.
 struct AttachedShellTests {

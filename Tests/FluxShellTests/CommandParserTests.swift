@@ -1,6 +1,8 @@
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 struct CommandParserTests {
     private func command(_ line: String) throws -> Command? {

@@ -1,7 +1,9 @@
 import PropertyBased
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// The command printer is the parser's inverse: `parse(print(c)) == c` for generated commands
 /// of every kind (swift-property-based draws the seed of each command and shrinks a failing one).

@@ -1,7 +1,9 @@
 import FluxStores
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 struct CompleterTests {
     private func completer(_ lines: [String] = []) -> Completer {

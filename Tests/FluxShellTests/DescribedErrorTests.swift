@@ -2,7 +2,9 @@ import FluxCore
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// An `Error` existential typed as a string (“Stores of every architecture” in the reference,
 /// common payloads): the error it makes, how it prints back, and the errors that keep their own

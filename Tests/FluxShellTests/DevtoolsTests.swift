@@ -3,7 +3,9 @@ import FluxStores
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// `why PATH`, `watch`/`unwatch`, `[*]` in paths and `$PATH` values (“Paths” in the reference).
 struct DevtoolsTests {

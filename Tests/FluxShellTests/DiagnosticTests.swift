@@ -1,7 +1,9 @@
 import FluxStores
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// An error quotes a long piece of what was typed short: its first characters, its length and
 /// its column, never the whole of it.

@@ -2,7 +2,9 @@ import FluxCore
 import OrderedCollections
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// A dictionary's keys in paths (docs/reference.md, Paths): `Dictionary` and `OrderedDictionary`
 /// both print their keys as `budget["zeta"]`, typed either way; `.count` is always the count.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// The API documentation's examples that are parts of a store of the reader's own, run: the Swift
 /// of the article is this file's, word for word, and its session prints what the article shows.

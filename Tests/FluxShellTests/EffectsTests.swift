@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// A feature with effects that take time, as a TCA reducer and its `.run` effects are written
 /// for the shell: a search that answers after 300 ms, a timer that ticks every second, and the

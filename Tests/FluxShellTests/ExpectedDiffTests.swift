@@ -2,7 +2,9 @@ import FluxCore
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// Expected diff lines with `...` (“Scenarios” in the reference): which actual lines they match,
 /// what a failure names, and what `--update` writes; held against a plain glob matcher over every

@@ -1,6 +1,8 @@
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// Expected diff lines with `*` where a value stands: which printed lines they stand for, which
 /// lines are no patterns at all, and the located errors of a `*` where no value can stand.

@@ -3,7 +3,9 @@ import FluxStores
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// `fluxsh explore` (“fluxsh explore” in the reference): each check catches a store planted to
 /// break it, the failure shrinks to its minimal actions, and the saved scenario fails under the

@@ -2,7 +2,9 @@ import FluxCore
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// Every file fluxsh writes is replaced in one rename, never emptied first: links are followed
 /// (except another user's in a shared folder), mode and owner are kept, and a writer that fails

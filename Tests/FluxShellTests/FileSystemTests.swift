@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// The walk for scenario files says what it could not walk: a folder that cannot be read is a
 /// usage error (`test` exits 2), a symbolic link that loops a warning.

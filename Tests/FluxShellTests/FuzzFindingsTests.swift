@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// What the command fuzzer (`Fuzz/`, `make fuzz`) found: lines the engine takes, whose printed form
 /// does not parse back to the same command (`CommandText` is the parser's inverse).

@@ -1,6 +1,8 @@
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// The one splitter of input into lines: whole files and streams read in blocks give the same
 /// lines; a line over the limit is cut, reported, and the rest of it skipped.

@@ -5,7 +5,9 @@ import OrderedCollections
 import Tagged
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// An app's store holding the types apps hold, attached to: its actions print, the shell's run
 /// in it, and undo puts its values back, as for a store the shell loads itself.

@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// A ReSwift-like store: a class that runs a pure reducer and then its middleware, which is where
 /// an app taps its actions for the shell.

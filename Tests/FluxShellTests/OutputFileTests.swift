@@ -1,6 +1,8 @@
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 #if canImport(Glibc)
     import Glibc

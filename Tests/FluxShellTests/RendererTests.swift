@@ -2,7 +2,9 @@ import FluxCore
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// What the one renderer prints for each mode: warnings in text and JSON (never compared as diff
 /// lines), errors with and without `FILE:LINE:`, colors only when asked.

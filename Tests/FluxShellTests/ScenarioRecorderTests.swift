@@ -3,7 +3,9 @@ import FluxCore
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 @testable import FluxStores
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import FluxCore
-@_spi(Engine) import FluxShell
+import FluxShell
 import FluxStores
 import Foundation
 import Testing

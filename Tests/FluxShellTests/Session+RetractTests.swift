@@ -2,7 +2,9 @@ import FluxStores
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// A `! ` line whose command succeeds: an error after what the command printed, and what the
 /// command did is taken back, so that the failed line changes nothing.

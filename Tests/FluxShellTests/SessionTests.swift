@@ -1,7 +1,9 @@
 import FluxStores
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// The engine with strings in and strings out.
 final class Transcript {

@@ -1,6 +1,8 @@
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// The expected and actual lines of a failed block, side by side: a differing line too wide for
 /// its column is shown whole, so the value that differs is never cut off.

@@ -2,7 +2,9 @@ import FluxStores
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// Small defects found by trying bad input, each fixed and kept fixed.
 struct SmallDefectsTests {

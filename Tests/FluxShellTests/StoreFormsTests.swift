@@ -1,6 +1,8 @@
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 // A Redux app as ReSwift writes it: a marker protocol that is not `Sendable`, actions that are
 // structs (one without stored properties) and an enum, a pure reducer that switches on types.

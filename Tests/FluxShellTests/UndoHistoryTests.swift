@@ -6,7 +6,9 @@ import Synchronization
 import Tagged
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// The undo history keeps one state in a window and makes the others again from the store's
 /// actions (`StateHistory`): every step still comes back exactly as it was, and a store whose

@@ -6,7 +6,9 @@ import PropertyBased
 import Tagged
 import Testing
 
-@_spi(Engine) @testable import FluxShell
+@testable import FluxShell
+@testable import FluxShellSystem
+@testable import FluxShellValues
 
 /// the reference’s “Printed values”, rules 1–6, on the ecosystem's types, row by row: each value's printed form, that the
 /// form reads back (for a type that is not `Decodable` too), and that diffs follow the printed form.
@@ -357,13 +359,14 @@ struct ValueRowsTests {
             Member(id: .init(UUID(uuidString: Self.id(number))!), name: "m\(number % 3)")
         }
         func mutate(_ state: inout EveryRule) {
-            for _ in 0..<Int(random.next(upTo: 4) + 1) {
-                let number = Int(random.next(upTo: 6))
-                switch random.next(upTo: 13) {
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let number = Int.random(in: 0..<6, using: &random)
+                switch Int.random(in: 0..<13, using: &random) {
                 case 0:
                     let id = member(number).id
                     state.members[id: id] =
-                        random.next(upTo: 2) == 0 ? nil : Member(id: id, name: "n\(random.next(upTo: 3))")
+                        Int.random(in: 0..<2, using: &random) == 0
+                        ? nil : Member(id: id, name: "n\(Int.random(in: 0..<3, using: &random))")
                 case 1: state.order.append(number)
                 case 2: state.byName[["a", "b", "c"][number % 3]] = .milliseconds(number * 250)
                 case 3: state.scores[number % 2 == 0 ? "a" : "b"] = number
@@ -371,13 +374,15 @@ struct ValueRowsTests {
                 case 5: state.owner = number == 0 ? nil : member(number).id
                 case 6: state.user = UserID(rawValue: number)
                 case 7: state.anything = number % 2 == 0 ? number : "s\(number)"
-                case 8: state.stack.items.insert(number, at: Int(random.next(upTo: state.stack.items.count + 1)))
+                case 8:
+                    state.stack.items.insert(
+                        number, at: Int.random(in: 0..<(state.stack.items.count + 1), using: &random))
                 case 9: state.temperature.kelvin = Double(number)
                 case 10: state.tree = number % 2 == 0 ? .leaf(number) : .node(state.tree, label: "n\(number)")
                 case 11: state.notes = number % 2 == 0 ? .dismiss : .presented(.leaf(number))
                 default:
-                    if !state.list.isEmpty, random.next(upTo: 2) == 0 {
-                        state.list.remove(at: Int(random.next(upTo: state.list.count)))
+                    if !state.list.isEmpty, Int.random(in: 0..<2, using: &random) == 0 {
+                        state.list.remove(at: Int.random(in: 0..<(state.list.count), using: &random))
                     } else {
                         state.list.append(member(number))
                     }

@@ -1,5 +1,5 @@
 import FluxCore
-@_spi(Engine) import FluxShell
+import FluxShell
 import FluxShellCommand
 import FluxStores
 

@@ -1,10 +1,10 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 import Foundation
 import IdentifiedCollections
 import OrderedCollections
 import Tagged
 
-/// An app-shaped value, with the types SPEC §4 gives a text form.
+/// An app-shaped value, with the types “Printed values” in the reference gives a text form.
 private struct Sample: Codable, Equatable {
     enum Status: Codable, Equatable {
         case idle
@@ -50,7 +50,7 @@ extension Character: @retroactive Codable {
     public func encode(to encoder: any Encoder) throws { try String(self).encode(to: encoder) }
 }
 
-/// A feature's types that are not `Decodable` (SPEC §4: every printed form types back anyway).
+/// A feature's types that are not `Decodable` (“Printed values” in the reference: every printed form types back anyway).
 private struct Member: Identifiable {
     let id: Tagged<Member, UUID>
     var name: String
@@ -93,7 +93,7 @@ private func checkFixedPoint<T>(_ type: T.Type, _ value: JSONValue, _ read: (JSO
     }
 }
 
-/// Through `Decodable`, for every type SPEC §4 gives a text form.
+/// Through `Decodable`, for every type “Printed values” in the reference gives a text form.
 private func check<T: Decodable>(_ type: T.Type, _ value: JSONValue) {
     checkFixedPoint(type, value) { try JSONValueDecoder().decode(type, from: $0) }
 }

@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 
 /// A store registered with a reducer (a FluxCore mutation, `reduce:` or `reducer:`), as the
 /// session sees it: its state is a value the runtime holds, each action is applied by the

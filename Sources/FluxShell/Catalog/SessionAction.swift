@@ -1,4 +1,5 @@
 import FluxCore
+import FluxShellValues
 
 /// What travels on a session's one shared dispatcher: the action as typed, and the typed action
 /// for each loaded store that accepts it.

@@ -1,3 +1,6 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// The state a store begins from when `load NAME with STATE` gives one (a scenario saved while
 /// attached begins where the app was): built from its printed form, as action arguments are.
 @usableFromInline

@@ -1,4 +1,5 @@
 import FluxCore
+import FluxShellValues
 
 /// The reducer forms with an effect that takes time: it runs as a task of the session's after
 /// its action was applied, may sleep on the session's clock (`advance` wakes it), send actions

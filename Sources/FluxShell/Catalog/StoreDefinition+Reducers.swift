@@ -1,3 +1,6 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// The forms of a store whose state is a value changed by a reducer: in place (`reduce:`), pure
 /// (`reducer:`), each with actions that are one enum or several types (`actionTypes:`). They run
 /// on the same runtime as the FluxCore form, as fast: the same diff, the same undo history.
@@ -17,7 +20,7 @@ extension StoreDefinition {
     ///   - state: the initial state: a value (a struct or an enum), not a class instance.
     ///   - reduce: applies an action to the state in place. An effect value it returns (TCA's
     ///     `Effect`) is the app's: drop it (`_ = …`) or give the follow-ups to `effect`.
-    ///   - validate: called before an action is dispatched; throw a ``ShellError`` to refuse it.
+    ///   - validate: called before an action is dispatched; throw a `ShellError` to refuse it.
     ///   - effect: called after an action was applied, with the new state; the actions it returns
     ///     are dispatched next, each announced by a `=> ACTION` line.
     ///   - invariants: what must hold of the state after every action (`explore`, `invariants`).
@@ -48,7 +51,7 @@ extension StoreDefinition {
     ///   - summary: one line for `stores`.
     ///   - state: the initial state: a value (a struct or an enum), not a class instance.
     ///   - reducer: returns the state after an action.
-    ///   - validate: called before an action is dispatched; throw a ``ShellError`` to refuse it.
+    ///   - validate: called before an action is dispatched; throw a `ShellError` to refuse it.
     ///   - effect: called after an action was applied, with the new state; the actions it returns
     ///     are dispatched next, each announced by a `=> ACTION` line.
     ///   - invariants: what must hold of the state after every action (`explore`, `invariants`).
@@ -82,7 +85,7 @@ extension StoreDefinition {
     ///   - actionTypes: the action types, structs or enums, in the order `actions` lists them.
     ///   - reduce: applies an action to the state in place. An effect value it returns (TCA's
     ///     `Effect`) is the app's: drop it (`_ = …`) or give the follow-ups to `effect`.
-    ///   - validate: called before an action is dispatched; throw a ``ShellError`` to refuse it.
+    ///   - validate: called before an action is dispatched; throw a `ShellError` to refuse it.
     ///   - effect: called after an action was applied, with the new state; the actions it returns
     ///     are dispatched next, each announced by a `=> ACTION` line.
     ///   - invariants: what must hold of the state after every action (`explore`, `invariants`).
@@ -113,7 +116,7 @@ extension StoreDefinition {
     ///   - state: the initial state: a value (a struct or an enum), not a class instance.
     ///   - actionTypes: the action types, structs or enums, in the order `actions` lists them.
     ///   - reducer: returns the state after an action.
-    ///   - validate: called before an action is dispatched; throw a ``ShellError`` to refuse it.
+    ///   - validate: called before an action is dispatched; throw a `ShellError` to refuse it.
     ///   - effect: called after an action was applied, with the new state; the actions it returns
     ///     are dispatched next, each announced by a `=> ACTION` line.
     ///   - invariants: what must hold of the state after every action (`explore`, `invariants`).

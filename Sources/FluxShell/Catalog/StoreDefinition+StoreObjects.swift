@@ -1,3 +1,6 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// The form of a store that is an object the app's library runs: TCA's `Store`, ReSwift's
 /// `Store`, a class-based store (VueFlux), the app's own store object.
 extension StoreDefinition {

@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 
 /// A named store the shell can load: how a session makes it, how text becomes its actions, and
 /// what it checks.
@@ -78,7 +80,7 @@ public struct StoreDefinition: Sendable {
     ///   - summary: one line for `stores`.
     ///   - state: the initial state.
     ///   - mutation: applies actions to the state.
-    ///   - validate: called before an action is dispatched; throw a ``ShellError`` to refuse it
+    ///   - validate: called before an action is dispatched; throw a `ShellError` to refuse it
     ///     (the command fails and nothing changes), e.g. for an unknown id.
     ///   - effect: called after an action was applied, with the new state; the actions it returns
     ///     are dispatched next, each announced by a `=> ACTION` line.

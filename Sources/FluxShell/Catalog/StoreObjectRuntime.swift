@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 
 /// What an app gives for a store object: how to make a new one, read its state as a value, send
 /// it an action and, optionally, set its state.

@@ -1,3 +1,5 @@
+import FluxShellValues
+
 extension StoreRuntime {
     /// Not known for a store whose state the shell only reads as printed (a running app's).
     @usableFromInline func firstDifference(from other: any StoreRuntime) -> ValuePath? { nil }

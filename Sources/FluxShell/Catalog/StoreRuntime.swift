@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 
 /// A loaded store, seen through the types the session knows: text in, JSON out. Three jobs:
 /// making and checking its actions (`decode`, `validate`, `onFollowUp`), reading its state
@@ -68,4 +70,18 @@ enum DecodeOutcome {
     case unknownCase
     /// The store has that action, but not with these arguments.
     case rejected(ShellError)
+}
+
+extension ActionCases {
+    /// The action of type `Action` (this enum) that `invocation` names, as a store takes it.
+    @inlinable
+    func decode<Action>(_ invocation: ActionInvocation, as _: Action.Type) -> DecodeOutcome {
+        guard let index = index(for: invocation) else { return .unknownCase }
+        do throws(ShellError) {
+            let made = try make(index, invocation, as: Action.self)
+            return .accepted(TypedActionBox(made.action), printed: made.printed)
+        } catch {
+            return .rejected(error)
+        }
+    }
 }

@@ -1,5 +1,7 @@
+import FluxShellValues
+
 /// One command of the shell's language (“The command language” in the reference).
-@_spi(Engine) public enum Command: Sendable, Equatable {
+package enum Command: Sendable, Equatable {
     case help(topic: String?)
     case stores
     /// `load NAME [as ALIAS] [with STATE]`: with a state, the store begins from it rather than its
@@ -81,36 +83,11 @@
     }
 }
 
-/// `dispatch NAME ARG...`: an action's case name and its arguments, as typed.
-@_documentation(visibility: internal)
-public struct ActionInvocation: Sendable, Equatable, CustomStringConvertible {
-    public struct Argument: Sendable, Equatable {
-        public var label: String?
-        public var value: JSONValue
-
-        public init(label: String?, value: JSONValue) {
-            self.label = label
-            self.value = value
-        }
-    }
-
-    public var name: String
-    public var arguments: [Argument]
-
-    public init(name: String, arguments: [Argument] = []) {
-        self.name = name
-        self.arguments = arguments
-    }
-
-    /// The invocation in command syntax: `rename id: 2 title: "Buy milk"`.
-    public var description: String { description(reading: []) }
-}
-
 /// A `$PATH` of a `dispatch`: the value at `path` goes in the argument at `index` of its
 /// invocation, at `within` inside it: the whole argument (`set $count`), or a member or element
 /// at any depth of a JSON argument (`[0].id` in `toggle [{"id":$todos[0].id}]`), where the
 /// invocation holds a `null` until the value is read.
-@_spi(Engine) public struct ArgumentPath: Sendable, Equatable {
+package struct ArgumentPath: Sendable, Equatable {
     public var index: Int
     public var within: ValuePath
     public var path: ValuePath
@@ -129,33 +106,10 @@ extension ActionInvocation {
     }
 }
 
-extension JSONValue {
-    /// Puts `value` at `place` inside this value, which is the whole value for an empty `place`;
-    /// an index or key that is not there changes nothing (the parser makes only places that are).
-    mutating func put(_ value: JSONValue, at place: ArraySlice<ValuePath.Segment>) {
-        guard let first = place.first else {
-            self = value
-            return
-        }
-        switch (self, first) {
-        case (.array(var elements), .index(let index)) where elements.indices.contains(index):
-            elements[index].put(value, at: place.dropFirst())
-            self = .array(elements)
-        case (.object(var object), .key(let key)):
-            guard var member = object[key] else { return }
-            member.put(value, at: place.dropFirst())
-            object[key] = member
-            self = .object(object)
-        default:
-            return
-        }
-    }
-}
-
 /// A VALUE as typed in `expect`: a literal, `$PATH`, a path of the active store's state read
 /// when the command runs (`expect count == $items.count`), or a literal with `*` where any value
 /// may stand (`expect todos[0] == {"id":1,"createdAt":*}`, `==` only).
-@_spi(Engine) public enum Operand: Sendable, Equatable, CustomStringConvertible {
+package enum Operand: Sendable, Equatable, CustomStringConvertible {
     case literal(JSONValue)
     case path(ValuePath)
     case pattern(ValuePattern)
@@ -170,27 +124,8 @@ extension JSONValue {
     }
 }
 
-/// Values as arguments: a string that reads back as the same bare word prints bare.
-@_spi(Engine) public enum ArgumentText {
-    public static func render(_ value: JSONValue) -> String {
-        if case .string(let string) = value, isBareWord(string) { return string }
-        return JSONText.compact(value)
-    }
-
-    static func isBareWord(_ string: String) -> Bool {
-        guard !string.isEmpty, !["true", "false", "null"].contains(string) else { return false }
-        guard let first = string.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else {
-            return false
-        }
-        return string.unicodeScalars.allSatisfy {
-            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
-                || $0 == "/" || $0 == "."
-        }
-    }
-}
-
 /// `expect PATH OP VALUE`.
-@_spi(Engine) public struct Expectation: Sendable, Equatable, CustomStringConvertible {
+package struct Expectation: Sendable, Equatable, CustomStringConvertible {
     public enum Operator: String, Sendable, CaseIterable {
         case equal = "=="
         case notEqual = "!="
@@ -216,7 +151,7 @@ extension JSONValue {
 }
 
 /// A line of a script or scenario, parsed.
-@_spi(Engine) public struct ParsedLine: Sendable, Equatable {
+package struct ParsedLine: Sendable, Equatable {
     /// `nil` for a blank or comment-only line.
     public var command: Command?
     /// The line began with `! `: the command is expected to fail.

@@ -1,10 +1,13 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// Turns a command line into a ``Command``.
 ///
 /// ```swift
 /// try CommandParser.parse(#"dispatch rename id: 2 title: "Buy milk""#)
 /// // .dispatch(rename(id: 2, title: "Buy milk"))
 /// ```
-@_spi(Engine) public enum CommandParser {
+package enum CommandParser {
     /// Every command word, for `help`, completion and did-you-mean.
     public static let commandWords = [
         "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",

@@ -1,3 +1,5 @@
+import FluxShellValues
+
 /// The printer of the command language: a ``Command`` as the line that parses back to it
 /// (`CommandParser.parse(command.description).command == command`). What `save`, explore's
 /// scenarios and journals, and `history` write.
@@ -39,6 +41,7 @@ extension ActionInvocation {
     /// The invocation with `$PATH` where `paths` read: in place of a whole argument, or inside
     /// one's JSON.
     func description(reading paths: [ArgumentPath]) -> String {
+        guard !paths.isEmpty else { return description }
         var text = name
         for (index, argument) in arguments.enumerated() {
             text += " "

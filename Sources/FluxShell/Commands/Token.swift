@@ -1,5 +1,8 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// One piece of a command line.
-@_spi(Engine) public struct Token: Sendable, Equatable {
+package struct Token: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// A bare word: a command, a name, a path, an operator, or a value meaning that string.
         case word
@@ -26,7 +29,7 @@
 ///
 /// NB: it walks the line's UTF-8 bytes: every character that separates tokens is ASCII, and no
 /// byte of a multi-byte UTF-8 sequence is, so a token boundary is never inside a character.
-@_spi(Engine) public enum CommandLexer {
+package enum CommandLexer {
     public static func tokens(in line: Substring) throws(ShellError) -> [Token] {
         var tokens: [Token] = []
         try self.tokens(in: line, into: &tokens)

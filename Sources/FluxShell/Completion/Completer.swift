@@ -1,3 +1,6 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// Tab completion for the shell's language, context-aware: command words; store names after
 /// `load`; aliases after `use`; action names after `dispatch`, then that action's argument labels
 /// and enum values; state paths after `state`, `expect`, `why`, `watch` and `unwatch`; file names after `save`.
@@ -6,7 +9,7 @@
 /// Completer(session: session).complete("dispatch ad")
 /// // Completion(word: "ad", candidates: ["add"])
 /// ```
-@_spi(Engine) public struct Completer {
+package struct Completer {
     public struct Completion: Equatable, Sendable {
         /// The partial word before the cursor that candidates replace.
         public var word: String

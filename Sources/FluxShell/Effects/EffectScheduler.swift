@@ -1,3 +1,5 @@
+import FluxShellSystem
+import FluxShellValues
 import Foundation
 import Synchronization
 
@@ -434,7 +436,7 @@ final class EffectWorker: TaskExecutor, @unchecked Sendable {
 }
 
 /// What `effects` shows.
-@_spi(Engine) public struct EffectListing: Sendable {
+package struct EffectListing: Sendable {
     public struct Entry: Sendable {
         /// 1-based, in the order the session's effects started.
         public var number: Int

@@ -1,3 +1,4 @@
+import FluxShellSystem
 import Foundation
 
 /// The world a session's stores read, the same in every process and every run (see "Effects

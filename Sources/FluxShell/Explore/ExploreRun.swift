@@ -1,3 +1,5 @@
+import FluxShellSystem
+
 /// One run of an exploration: a fresh session with the stores loaded, driven by the runner that
 /// runs scripts (each action and each check is a command, reported as a script's are), and what
 /// the last command printed.

@@ -1,4 +1,6 @@
 import Dispatch
+import FluxShellSystem
+import FluxShellValues
 
 /// `fluxsh explore` (“fluxsh explore” in the reference): random actions against the loaded stores,
 /// each checked, and the first failure shrunk to a minimal sequence written as a scenario that
@@ -9,7 +11,7 @@ import Dispatch
 /// options.invariants = ["todos[*].id < $nextID"]
 /// let report = try Explorer(catalog: .builtIn, options: options).explore()
 /// ```
-@_spi(Engine) public final class Explorer: @unchecked Sendable {
+package final class Explorer: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: every stored property is a constant but `journal`, which
     // is set before `explore()` and only read while it runs; each run makes its own sessions.
     public struct Options: Sendable {
@@ -189,7 +191,7 @@ import Dispatch
     /// of the runs made, marked as interrupted.
     public var isInterrupted: (@Sendable () -> Bool)?
 
-    /// - Throws: a ``ShellError`` for an unknown store or an invariant that does not parse.
+    /// - Throws: a `ShellError` for an unknown store or an invariant that does not parse.
     public init(catalog: StoreCatalog, options: Options) throws(ShellError) {
         self.catalog = catalog
         self.options = options

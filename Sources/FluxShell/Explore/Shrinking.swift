@@ -1,3 +1,5 @@
+import FluxShellValues
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -193,7 +195,7 @@ extension Explorer {
     ) -> [Command]? {
         // NB: as a `Decimal`, which holds every integer of 128 bits and every double's shortest
         // text exactly, and prints back by its own rule (an `Int` when it is one).
-        func attempt(_ candidate: Decimal) -> [Command] { trying(candidate.shellValue(ValueReader())) }
+        func attempt(_ candidate: Decimal) -> [Command] { trying(ValueReader.read(candidate)) }
         let number = Self.decimal(value)
         if number?.isZero == true { return nil }
         if fails(attempt(0)) { return attempt(0) }

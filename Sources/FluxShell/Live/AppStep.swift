@@ -1,6 +1,8 @@
+import FluxShellValues
+
 /// What a running app did by itself, as an attached session saw it: one of its actions and the
 /// diff it made (`<= ACTION`), or the actions it dropped because the shell read too slowly.
-@_spi(Engine) public enum AppStep: Sendable {
+package enum AppStep: Sendable {
     /// One of the app's actions, in command syntax, what it changed, and its number in `history`.
     case action(ActionInvocation, CommandDiff, step: Int)
     /// `(N changes dropped)`: the app's actions the shell did not see, then every store's state;

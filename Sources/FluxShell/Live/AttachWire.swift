@@ -1,3 +1,5 @@
+import FluxShellValues
+
 /// The attach protocol: what a shell and an app's agent say to each other over the socket, one
 /// JSON object per line each way (besides the command lines a shell sends).
 ///
@@ -5,7 +7,7 @@
 /// prints, one object per command, and one object per action the app dispatches by itself
 /// (`{"event":"app",…}`). `fluxsh attach` first sends a ``Hello``; it then gets each output line
 /// framed (``Frame``), in the format it asked for, and a `done` frame after each line.
-@_spi(Engine) public enum AttachWire {
+package enum AttachWire {
     /// What `fluxsh attach` asks for, on its first line.
     public struct Hello: Sendable, Equatable {
         public var format: Renderer.Format = .text

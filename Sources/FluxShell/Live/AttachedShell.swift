@@ -1,8 +1,11 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// One shell attached to a running app, as the app's agent serves it: the bytes the shell sends
 /// in, the lines to send back out (``AttachWire``). A session of the engine (``Session``) runs
 /// each command line through the one ``ScriptRunner``, and the one ``Renderer`` prints its
 /// results and the app's own steps. The agent's socket code only moves bytes.
-@_spi(Engine) public final class AttachedShell {
+package final class AttachedShell {
     public let session: Session
     /// The app's name, as the shell attached to it.
     public let name: String

@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 
 /// The feed of a running app's dispatcher, seen from one attached session: type-erased, for the
 /// session, which takes what arrived on its own thread.

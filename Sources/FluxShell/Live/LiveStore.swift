@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 
 /// A store of a running app that a shell can attach to, and that ``ScenarioRecorder`` records:
 /// a FluxCore store with its dispatcher, or a store of any other form whose hook tells each

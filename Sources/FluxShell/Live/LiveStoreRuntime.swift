@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 
 /// A running app's store as an attached session sees it: a ``StoreRuntime`` whose actions go to
 /// the app's dispatcher, and whose states come from the feed (``LiveFeed``).

@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 import Synchronization
 
 /// Where a running app's applied actions come from, for a ``LiveFeed``: a FluxCore dispatcher,

@@ -1,4 +1,5 @@
 import Dispatch
+import FluxShellSystem
 
 /// The page on a session of local stores (`fluxsh web`): one session, one tab at a time. A tab
 /// that opens takes the session over; the one before is told so (`{"bye":"…"}`) and closed,
@@ -6,7 +7,7 @@ import Dispatch
 ///
 /// NB: @unchecked Sendable is safe: the session and the tab's shell are touched only on `queue`,
 /// one job at a time.
-@_spi(Engine) public final class LocalConversations: PageConversations, @unchecked Sendable {
+package final class LocalConversations: PageConversations, @unchecked Sendable {
     /// What the tab that lost the session is told.
     static let takenOver = "the session was opened in another tab"
 

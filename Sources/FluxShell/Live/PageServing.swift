@@ -1,3 +1,5 @@
+import FluxShellSystem
+
 /// What serves the devtools page in a browser (`web`, `attach NAME --web`): the FluxShellWeb
 /// product's `WebPage`, which a shell passes to `FluxShellMain.run(catalog:page:)`. The command
 /// line knows only this, so a shell that does not link the page builds without its server.

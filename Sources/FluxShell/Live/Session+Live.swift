@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 
 /// The running app's stores of an attached session, and the feed of their dispatcher.
 final class LiveLink {

@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 
 /// Records what an app's dispatcher delivers as a scenario (“Recording a running app” in the
 /// reference) that `fluxsh test` replays: the bug report is the test.
@@ -45,7 +47,7 @@ public final class ScenarioRecorder: Sendable {
     ///   - flux: the app's flux; record it before its first action.
     ///   - name: the store's name in the shell that will replay the file (`load NAME`).
     ///   - path: the scenario file, conventionally `*.scenario`.
-    /// - Throws: a ``ShellError`` when `name` is not one word or the file cannot be created (or
+    /// - Throws: a `ShellError` when `name` is not one word or the file cannot be created (or
     ///   the `load` line written): the file is then as it was.
     @inlinable
     public convenience init<Action, State>(recording flux: Flux<Action, State>, as name: String, to path: String)
@@ -58,7 +60,7 @@ public final class ScenarioRecorder: Sendable {
     /// or a store whose hook calls ``LiveStore/record(_:state:)``): replaces the file at `path`
     /// with one that holds `load ALIAS`, the store's alias.
     ///
-    /// - Throws: a ``ShellError`` when the alias is not one word or the file cannot be created.
+    /// - Throws: a `ShellError` when the alias is not one word or the file cannot be created.
     public convenience init(recording store: LiveStore, to path: String) throws(ShellError) {
         guard ArgumentText.isBareWord(store.alias) else {
             throw ShellError(

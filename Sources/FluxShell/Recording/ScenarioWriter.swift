@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 
 /// What a ``ScenarioRecorder`` holds, whatever the store's types.
 @usableFromInline

@@ -1,7 +1,9 @@
+import FluxShellSystem
+
 /// Writes what a runner reports through a ``Renderer``: results and `> COMMAND` echoes to
 /// standard output; diagnostics to standard error in text, and to standard output in JSON, where
 /// an error is one of the objects, in order (“Printed values” in the reference).
-@_spi(Engine) public final class Printer: RunnerOutput {
+package final class Printer: RunnerOutput {
     /// Where the printer writes.
     public struct Streams {
         /// Gives the function it is called with standard output's buffer, to append whole lines

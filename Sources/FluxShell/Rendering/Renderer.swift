@@ -1,7 +1,10 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// Turns what commands did into what people and scripts read: text lines (optionally colored)
 /// or one `--format json` object per command (“Printed values” in the reference), errors included.
 /// The one place output is shaped, for every mode: piped, `run`, `test` and the interactive shell.
-@_spi(Engine) public struct Renderer: Sendable {
+package struct Renderer: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         case text
         case json

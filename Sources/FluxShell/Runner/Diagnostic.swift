@@ -1,3 +1,5 @@
+import FluxShellSystem
+
 /// What went wrong, as data: a line that failed, expected diff lines that did not hold, a file
 /// that could not be read. Made by the runner and the command line; written only by the
 /// renderer (`FILE:LINE: error: MESSAGE (HINT)` and detail lines in text, one object in JSON).

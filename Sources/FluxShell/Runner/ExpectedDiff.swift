@@ -53,7 +53,7 @@ struct ExpectedDiff {
     }
 
     /// One expected or actual line's part in an ``Alignment``.
-    enum Step: Equatable {
+    package enum Step: Equatable {
         /// The expected line is the actual line (or a pattern that matches it).
         case matched(expected: Int, actual: Int)
         /// The expected line was not found; the actual line, which changes the same path (same

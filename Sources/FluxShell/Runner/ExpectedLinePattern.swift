@@ -1,3 +1,6 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// An expected diff line with `*` where a value stands: a whole old or new value of a `~`, `+` or
 /// `-` line, a value inside one at any depth, or an argument's value of a `=>` line
 /// (`~ todos[0].createdAt: null -> *`, `+ todos[0]: {"id":1,"createdAt":*}`,
@@ -27,7 +30,7 @@ struct ExpectedLinePattern: Equatable {
     ///
     /// - Parameter column: the column of the line's first character in the file (1 unless it
     ///   was indented), for errors.
-    /// - Throws: ``ShellError`` naming the column, when a `*` stands where no value can.
+    /// - Throws: `ShellError` naming the column, when a `*` stands where no value can.
     static func parse(_ line: String, column: Int = 1) throws(ShellError) -> ExpectedLinePattern? {
         // NB: most expected lines hold no `*` at all: answered without looking further.
         guard line.utf8.contains(UInt8(ascii: "*")) else { return nil }

@@ -1,6 +1,6 @@
 /// Where a runner's lines come from: a file's bytes, standard input, the line editor. The runner
 /// reads one line at a time and runs it before asking for the next.
-@_spi(Engine) public protocol LineSource {
+package protocol LineSource {
     /// The next line without its newline, or `nil` at the end. `tooLong` is set when the line was
     /// cut at ``maximumLineLength`` (the line is then reported, not run).
     mutating func nextLine(tooLong: inout Bool) -> ArraySlice<UInt8>?
@@ -14,7 +14,7 @@
 /// A line longer than ``maximumLineLength`` is cut there (and its caller told so) instead of
 /// growing memory without bound; the rest of it is skipped. A UTF-8 byte order mark at the very
 /// start (as some editors save a file) is not part of the first line.
-@_spi(Engine) public struct LineReader: LineSource {
+package struct LineReader: LineSource {
     /// Longer lines are cut off here and reported.
     public static let maximumLineLength = 16 << 20
 

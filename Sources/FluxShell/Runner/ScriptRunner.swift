@@ -1,6 +1,9 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// Where a runner reports what each line did: the ``Printer`` writes it for people and scripts;
 /// the scenario runner keeps only the diagnostics, which the runner collects anyway.
-@_spi(Engine) public protocol RunnerOutput: AnyObject {
+package protocol RunnerOutput: AnyObject {
     /// `--echo`: the command about to run, trimmed.
     func echo(_ command: String)
     /// What a command did; `session` is the one it ran in (its watched paths filter the diff).
@@ -13,7 +16,7 @@
 /// interactive shell: reports what each command did and each error (a ``Diagnostic``) to its
 /// ``RunnerOutput``, and checks expected diff lines (the `~ `, `+ `, `- `, `=> ` and
 /// `(no changes)` lines right after a state-changing command, and `...` among them).
-@_spi(Engine) public final class ScriptRunner {
+package final class ScriptRunner {
     public struct Options: Sendable {
         /// Print `> COMMAND` before each command's output.
         public var echo = false

@@ -1,5 +1,5 @@
 /// A JUnit XML report of a scenario run: one test case per scenario, with its failures.
-@_spi(Engine) public enum JUnitReport {
+package enum JUnitReport {
     public static func xml(for results: [ScenarioRunner.Result], seconds: Double) -> String {
         let failed = results.filter { !$0.passed }.count
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"

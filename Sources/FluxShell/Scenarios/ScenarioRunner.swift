@@ -1,4 +1,5 @@
 import Dispatch
+import FluxShellSystem
 import Synchronization
 
 /// Replays `.scenario` files, each in a fresh session, in parallel, and reports in a stable
@@ -70,7 +71,7 @@ public struct ScenarioRunner: Sendable {
 
     /// The `.scenario` files under `paths` (files are taken as given), sorted.
     ///
-    /// - Throws: a ``ShellError`` for a path that does not exist, or a folder under them that
+    /// - Throws: a `ShellError` for a path that does not exist, or a folder under them that
     ///   cannot be read (its scenarios would be left out unseen). A symbolic link that loops is
     ///   walked once.
     public static func discover(_ paths: [String]) throws(ShellError) -> [String] {
@@ -87,7 +88,7 @@ public struct ScenarioRunner: Sendable {
     /// test` exits 2), a warning for a symbolic link that loops (skipped: its files are found
     /// once).
     ///
-    /// - Throws: a ``ShellError`` for a path that does not exist.
+    /// - Throws: a `ShellError` for a path that does not exist.
     public static func discover(_ paths: [String], problems: inout [Diagnostic]) throws(ShellError) -> [String] {
         var files: [String] = []
         for path in paths {

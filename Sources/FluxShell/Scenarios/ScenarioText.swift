@@ -1,3 +1,5 @@
+import FluxShellValues
+
 /// The one writer of scenario text: comments, commands (through the command printer), each
 /// state-changing command's expected diff lines, and `expect . ==` lines. What `save`, explore's
 /// failing scenarios and journals, and its trap reports write.
@@ -9,7 +11,7 @@
 /// scenario.command(.dispatch(ActionInvocation(name: "increment")), diff: ["~ count: 0 -> 1"])
 /// scenario.text  // "# Found by …\nload counter\ndispatch increment\n~ count: 0 -> 1\n"
 /// ```
-@_spi(Engine) public struct ScenarioText: Sendable {
+package struct ScenarioText: Sendable {
     /// The scenario so far, each line ending in a newline.
     public private(set) var text = ""
 

@@ -1,3 +1,5 @@
+import FluxShellSystem
+
 /// `K/N`: the K-th (1-based) of N equal slices of a sorted list, for CI matrices. Every item is in
 /// exactly one shard.
 public struct Shard: Sendable, Equatable {

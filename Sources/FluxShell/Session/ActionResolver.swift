@@ -1,3 +1,6 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// Makes a typed action of a text one for every loaded store that accepts it, remembering the
 /// last: scripts repeat actions a lot (`dispatch increment`), and a repeated one is not decoded
 /// again. Also checks actions with the stores that validate them before anything is dispatched.

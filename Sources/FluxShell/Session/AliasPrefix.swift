@@ -1,3 +1,5 @@
+import FluxShellValues
+
 /// How what the shell prints names a store's values (“Paths” in the reference): by the store's own
 /// paths while one store is loaded, and by paths that begin with the store's alias from two stores
 /// on (`~ todos.todos[2].done`). Every diff, `why` listing and watch pattern applies it here;

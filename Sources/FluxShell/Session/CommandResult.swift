@@ -1,9 +1,12 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// What a command did, as data: its diff and what it shows. How that is printed (text,
 /// colors, `--format json`) is the ``Renderer``'s job, not the session's.
 ///
 /// NB: small on purpose (a diff, one word of output, a flag): a piped script makes and drops
 /// one per line, and every member copied is reference counting.
-@_spi(Engine) public struct CommandResult: Sendable {
+package struct CommandResult: Sendable {
     /// For `dispatch`, `undo`, `redo` and `reset`: the diff it prints first.
     public var diff: CommandDiff?
     /// What the command shows besides its diff.
@@ -41,7 +44,7 @@
 ///
 /// NB: the cases with a payload are `indirect` (one box, made by the rare commands that show
 /// something), so that the common result, a dispatch's, copies no payload.
-@_spi(Engine) public enum CommandOutput: Sendable {
+package enum CommandOutput: Sendable {
     case none
     /// `load`: the store's name and its alias.
     indirect case loaded(store: String, alias: String)
@@ -75,7 +78,7 @@
 
 /// The steps an attached `undo` or `redo` moved over, newest first for `undo`: each says who made
 /// it, since the app's own actions are steps too.
-@_spi(Engine) public struct SteppedOver: Sendable {
+package struct SteppedOver: Sendable {
     public enum Origin: String, Sendable {
         /// An action the app dispatched by itself.
         case app
@@ -98,7 +101,7 @@
 }
 
 /// The undo log as `history` lists it.
-@_spi(Engine) public struct HistoryListing: Sendable {
+package struct HistoryListing: Sendable {
     public struct Entry: Sendable {
         /// 1-based, counting from the start of the session.
         public var number: Int
@@ -116,7 +119,7 @@
 
 /// The diff of a state-changing command: one step per action (the dispatched one, then each
 /// follow-up), or a single step for `undo`, `redo` and `reset`.
-@_spi(Engine) public struct CommandDiff: Sendable, Equatable {
+package struct CommandDiff: Sendable, Equatable {
     public struct Step: Sendable, Equatable {
         /// The follow-up action that made this step, announced by `=> ACTION`; `nil` for the
         /// command's own step.

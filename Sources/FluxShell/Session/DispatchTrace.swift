@@ -1,3 +1,5 @@
+import FluxShellValues
+
 /// What one command's actions change, step by step, filled while the command is dispatched.
 ///
 /// The session lends it to each store runtime it loads. A handler that the session registers

@@ -1,3 +1,6 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// Evaluates `expect PATH OP VALUE` at one place.
 struct ExpectationCheck {
     let expectation: Expectation

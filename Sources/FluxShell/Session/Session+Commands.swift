@@ -1,3 +1,6 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// The commands that read or describe a session rather than change its stores.
 extension Session {
     func listStores() -> CommandResult {

@@ -1,3 +1,5 @@
+import FluxShellSystem
+
 /// The commands of effects that take time: `advance`, `effects`, `cancel` (see "Effects over
 /// time" in the reference).
 extension Session {

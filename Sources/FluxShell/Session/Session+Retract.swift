@@ -1,3 +1,6 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// Taking back a command that was expected to fail and succeeded (a `! ` line): a failed line
 /// changes nothing (see "The command language" in the reference).
 extension Session {

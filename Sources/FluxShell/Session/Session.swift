@@ -1,4 +1,6 @@
 import FluxCore
+import FluxShellSystem
+import FluxShellValues
 
 /// A shell session: the loaded stores on one shared dispatcher, the active store, the undo
 /// history, and the transcript that `save` writes. Commands in, ``CommandResult``s out (data,
@@ -8,7 +10,7 @@ import FluxCore
 /// let session = Session(catalog: catalog)
 /// let result = try session.execute(CommandParser.parse("load counter").command!)
 /// ```
-@_spi(Engine) public final class Session {
+package final class Session {
     public internal(set) var catalog: StoreCatalog
     /// How many follow-up actions one command may cause before the session stops it.
     public var followUpLimit = 10_000
@@ -195,7 +197,7 @@ import FluxCore
 
     /// Runs one command.
     ///
-    /// - Throws: ``ShellError`` when the command fails; it then changed nothing.
+    /// - Throws: `ShellError` when the command fails; it then changed nothing.
     public func execute(_ command: Command) throws(ShellError) -> CommandResult {
         // NB: a flag, not the optional scope itself: copying an existential on every line cost
         // 34 instructions (callgrind).

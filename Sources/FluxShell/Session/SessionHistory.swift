@@ -1,3 +1,5 @@
+import FluxShellValues
+
 /// The undo log: each state-changing command, bounded so that a long session keeps a fixed amount
 /// of memory. The states themselves are kept by each store's runtime in a ``StateHistory``, which
 /// mirrors this log entry for entry: typed, with no box per state.

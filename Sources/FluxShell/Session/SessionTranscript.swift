@@ -1,3 +1,5 @@
+import FluxShellValues
+
 /// The commands of a session that `save` writes as a scenario: each state-changing command with
 /// the diff it printed, and the commands that load and switch stores. Bounded: a longer session
 /// stops recording (and `save` says so) instead of growing without limit.

@@ -1,3 +1,5 @@
+import FluxShellValues
+
 /// One store's states along the session's ``SessionHistory``, for `undo`, `redo` and `why`: the
 /// state after each entry, typed, with no box per state.
 ///

@@ -1,3 +1,6 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// The session's one timeline: what `history`, `undo`, `redo`, `reset`, `why` and `save` read and
 /// change. It keeps in lock-step the undo log (``SessionHistory``: each step's action, the cursor,
 /// the limit), the transcript that `save` writes (``SessionTranscript``), and each loaded store's

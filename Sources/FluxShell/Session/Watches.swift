@@ -1,7 +1,10 @@
+import FluxShellSystem
+import FluxShellValues
+
 /// Which diff lines print while paths are watched (`watch PATH...`): those at or under a watched
 /// path, `[*]` matching any index or key. Printing only: expected diff lines, `save` and
 /// `--format json` see every line.
-@_spi(Engine) public struct WatchFilter: Sendable {
+package struct WatchFilter: Sendable {
     /// The watched paths as the diff prints them (with the store's alias first when several
     /// stores are loaded).
     let patterns: [ValuePath]

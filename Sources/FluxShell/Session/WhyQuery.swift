@@ -1,3 +1,5 @@
+import FluxShellValues
+
 /// `why PATH`: the steps of the history that created or changed a value, found by following its
 /// path back from the current state through each step's diff.
 ///
@@ -120,7 +122,7 @@ struct WhyQuery {
 }
 
 /// What `why PATH` shows.
-@_spi(Engine) public struct WhyListing: Sendable {
+package struct WhyListing: Sendable {
     /// The lines of one part of a step: its own action's, or a follow-up's (`=> ACTION`).
     public struct Group: Sendable {
         public var followUp: ActionInvocation?

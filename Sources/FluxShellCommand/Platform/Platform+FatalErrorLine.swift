@@ -1,4 +1,4 @@
-@_spi(Engine) import FluxShell
+import FluxShell
 
 // NB: @preconcurrency, for the C library's `stderr` stream, a global variable that Swift 6
 // refuses to read otherwise; this file only reads it, once, on the main thread.

@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Growable UTF-8 text that the shell writes its output into: diff lines, values, JSON.
+///
+/// An `[UInt8]` would do the same job, but each of its appends asks the runtime whether the
+/// storage is shared; a diff line takes a dozen appends, and a piped script millions of lines.
+/// This buffer has one owner (it cannot be copied), so an append is a bounds check and a store.
+@_documentation(visibility: internal)
+public struct OutputBuffer: ~Copyable {
+    // NB: the one raw allocation of the engine's output. Safe because the buffer cannot be
+    // copied (no two owners of `base`), `count <= capacity` always holds, every write past
+    // `count` first grows the allocation, and `deinit` frees it once. Measured: one million
+    // piped `dispatch increment` lines 0.77-0.83 s user with this, 0.88-0.90 s with an
+    // `[UInt8]` behind the same methods (distinct `dispatch set N`: 2.28-2.38 s, 2.37-2.51 s).
+    @usableFromInline package var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline package var capacity: Int
+    @usableFromInline var used = 0
+
+    /// Bytes written so far.
+    public var count: Int { used }
+
+    public init(capacity: Int = 64) {
+        self.capacity = max(16, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    public var isEmpty: Bool { count == 0 }
+
+    @inlinable @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        if used == capacity { grow(toHold: 1) }
+        base[used] = byte
+        used += 1
+    }
+
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if capacity - used < bytes.count { grow(toHold: bytes.count) }
+        (base + used).update(from: source, count: bytes.count)
+        used += bytes.count
+    }
+
+    /// Appends what `other` holds.
+    public mutating func append(contentsOf other: borrowing OutputBuffer) {
+        append(UnsafeBufferPointer(start: other.base, count: other.used))
+    }
+
+    public mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    @inline(__always)
+    public mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends an integer's decimal digits.
+    public mutating func appendDecimal(_ number: Int) {
+        if capacity - used < 20 { grow(toHold: 20) }
+        // NB: digits counted, then written from the last by constant divisions by 10 (which the
+        // compiler makes multiplications), into the room just made.
+        var magnitude = number.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        if number < 0 {
+            base[used] = 0x2D
+            used += 1
+        }
+        var index = used + digits
+        repeat {
+            index -= 1
+            base[index] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+            magnitude /= 10
+        } while magnitude > 0
+        used += digits
+    }
+
+    /// Appends `text` and a newline.
+    public mutating func appendLine(_ text: String) {
+        append(text)
+        append(0x0A)
+    }
+
+    @usableFromInline
+    mutating func grow(toHold extra: Int) {
+        let newCapacity = max(capacity * 2, count + extra)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// Forgets what was written after the first `count` bytes.
+    public mutating func removeAll(after count: Int) {
+        precondition(count >= 0 && count <= used, "OutputBuffer: no such position")
+        used = count
+    }
+
+    /// Forgets the text, keeping the memory.
+    public mutating func removeAll() { used = 0 }
+
+    /// The text written so far.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Calls `body` with each byte written so far, in order.
+    public func forEachByte(_ body: (UInt8) -> Void) {
+        for index in 0..<used { body(base[index]) }
+    }
+
+    /// The text written so far, as a string.
+    public var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+}
