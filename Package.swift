@@ -96,6 +96,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
 
+        .testTarget(name: "FluxShellAgentTests", dependencies: ["FluxCore", "FluxShell", "FluxShellAgent"]),
+
         // The devtools page in the browser (`fluxsh web`, `fluxsh attach NAME --web`): a loopback
         // HTTP and WebSocket server on swift-nio that serves the page (plain HTML, CSS and
         // JavaScript, embedded in the binary) and speaks the attach protocol to it.
@@ -107,6 +109,10 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/page.css"), .embedInCode("Page/page.js")]),
+
+        .testTarget(
+            name: "FluxShellWebTests",
+            dependencies: ["FluxShellWeb", .product(name: "NIOHTTP1", package: "swift-nio")]),
 
         // swift-dependencies' values (`date`, `uuid`, the clocks, the random generator, calendar, time
         // zone and locale) set from the session's environment around every command (`pinningDependencies()`).

@@ -21,7 +21,7 @@ public struct OutputBuffer: ~Copyable {
     @usableFromInline var used = 0
 
     /// Bytes written so far.
-    public var count: Int { used }
+    @inlinable public var count: Int { used }
 
     public init(capacity: Int = 64) {
         self.capacity = max(16, capacity)
@@ -30,7 +30,7 @@ public struct OutputBuffer: ~Copyable {
 
     deinit { base.deallocate() }
 
-    public var isEmpty: Bool { count == 0 }
+    @inlinable public var isEmpty: Bool { count == 0 }
 
     @inlinable @inline(__always)
     public mutating func append(_ byte: UInt8) {
@@ -39,6 +39,7 @@ public struct OutputBuffer: ~Copyable {
         used += 1
     }
 
+    @inlinable @inline(__always)
     public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         if capacity - used < bytes.count { grow(toHold: bytes.count) }
@@ -51,12 +52,13 @@ public struct OutputBuffer: ~Copyable {
         append(UnsafeBufferPointer(start: other.base, count: other.used))
     }
 
+    @inlinable
     public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -87,6 +89,7 @@ public struct OutputBuffer: ~Copyable {
     }
 
     /// Appends `text` and a newline.
+    @inlinable
     public mutating func appendLine(_ text: String) {
         append(text)
         append(0x0A)

@@ -54,9 +54,20 @@ struct FileInputTests {
                 "\(arguments): \(full.stderr)")
         }
         // NB: the input is made in the shell: a writer in this process would meet the closed pipe.
+        // The pipeline's commands get the default SIGPIPE back: this process may ignore it
+        // (swift-nio ignores it process-wide once it makes a socket, as the agent's tests do), and a
+        // child inherits an ignored signal, so `yes` and `head` would complain of the closed pipe
+        // instead of ending quietly.
+        #if os(Linux)
+            let pipeline = ["--default-signal=PIPE", shell.path]
+            let program = URL(fileURLWithPath: "/usr/bin/env")
+        #else
+            let pipeline: [String] = []
+            let program = shell
+        #endif
         let head = try Fluxsh.run(
-            ["-c", "{ echo load counter; yes dispatch increment | head -n 100000; } | \(binary) | head -1"],
-            program: shell)
+            pipeline + ["-c", "{ echo load counter; yes dispatch increment | head -n 100000; } | \(binary) | head -1"],
+            program: program)
         #expect(head.stdout.hasPrefix("~ count: 0 -> 1\n"), "\(head.stdout)")
         #expect(head.stderr.isEmpty, "\(head.stderr)")
     }

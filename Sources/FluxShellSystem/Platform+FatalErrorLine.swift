@@ -1,5 +1,3 @@
-import FluxShell
-
 // NB: @preconcurrency, for the C library's `stderr` stream, a global variable that Swift 6
 // refuses to read otherwise; this file only reads it, once, on the main thread.
 #if canImport(Glibc)
@@ -13,7 +11,7 @@ import FluxShell
 extension Platform {
     /// How many bytes of the runtime's last line on standard error are kept: a longer line is not
     /// found by ``appendFatalErrorLine(to:)``.
-    static let fatalErrorLineLimit = 4096
+    package static let fatalErrorLineLimit = 4096
 
     /// Keeps what the Swift runtime writes to standard error, so that a trap handler can read its
     /// fatal error (`Swift/IntegerTypes.swift:9012: Fatal error: Division by zero`, written just
@@ -24,7 +22,7 @@ extension Platform {
     /// flushes each message anyway; the shell's own errors never go through `stderr`). A stream's
     /// buffer is not cleared when it is written out, so it still holds the last line, from its
     /// start.
-    static func keepFatalErrorLines() {
+    package static func keepFatalErrorLines() {
         // NB: the stream's buffer: allocated once, zeroed, and never freed, as `stderr` uses it
         // until the process ends. The C stream writes it as `char`, this file reads it as bytes:
         // signed and unsigned bytes may alias.
@@ -40,7 +38,7 @@ extension Platform {
     /// release build's failed check, which prints nothing, or when the runtime printed its own
     /// stack trace after the message (`SWIFT_BACKTRACE=enable=no`). Async-signal-safe: reads memory
     /// of ours, allocates nothing when `message` has room for ``fatalErrorLineLimit`` bytes.
-    static func appendFatalErrorLine(to message: inout OutputBuffer) -> Bool {
+    package static func appendFatalErrorLine(to message: inout OutputBuffer) -> Bool {
         guard let buffer = FatalErrorLine.buffer else { return false }
         // NB: the line starts the buffer (the stream writes each line from its start); bytes
         // after its newline are left from longer lines before it.

@@ -7,19 +7,19 @@
 #endif
 
 /// A signal handler: it may only do what is async-signal-safe (an atomic store, a write(2)).
-typealias SignalHandler = @convention(c) (Int32) -> Void
+package typealias SignalHandler = @convention(c) (Int32) -> Void
 
 extension Platform {
     /// Whether a child that died by `number` was asked to stop (Ctrl-C or SIGTERM), rather than
     /// trapped or crashed.
-    static func isStopSignal(_ number: Int32) -> Bool { number == SIGINT || number == SIGTERM }
+    package static func isStopSignal(_ number: Int32) -> Bool { number == SIGINT || number == SIGTERM }
 
     /// Whether `number` is what a Swift runtime trap raises (an overflow, `nil` force-unwrapped, an
     /// index out of range).
-    static func isRuntimeTrap(_ number: Int32) -> Bool { number == SIGILL || number == SIGTRAP }
+    package static func isRuntimeTrap(_ number: Int32) -> Bool { number == SIGILL || number == SIGTRAP }
 
     /// Calls `handler` on Ctrl-C and on SIGTERM instead of ending the process.
-    static func onStopSignals(_ handler: SignalHandler) {
+    package static func onStopSignals(_ handler: SignalHandler) {
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
     }
@@ -30,21 +30,21 @@ extension Platform {
 
     /// Calls `handler` when the process traps or crashes (SIGILL, SIGTRAP, SIGABRT, SIGFPE,
     /// SIGSEGV, SIGBUS). The handler ends with ``dieBy(_:)``.
-    static func onTraps(_ handler: SignalHandler) {
+    package static func onTraps(_ handler: SignalHandler) {
         for trap in traps { signal(trap, handler) }
     }
 
     /// A trap handler that runs on a stack of its own: told the signal, and whether the stack of
     /// the thread that installed it ran out (a recursion too deep). It may only do what is
     /// async-signal-safe, and ends the process (``exitAtOnce(_:)``).
-    typealias TrapHandler = @convention(c) (_ signal: Int32, _ isStackOverflow: Bool) -> Void
+    package typealias TrapHandler = @convention(c) (_ signal: Int32, _ isStackOverflow: Bool) -> Void
 
     /// Calls `handler` when the process traps or crashes, as ``onTraps(_:)``, on a stack of its
     /// own for the calling thread, so that it runs even when that thread's stack is exhausted. A
     /// SIGSEGV or SIGBUS at an address in the calling thread's stack, or just past its end, is told
     /// as a stack overflow (where the stack's bounds can be read: Linux). A second trap while the
     /// handler runs ends the process as if unhandled.
-    static func onTrapsOnOwnStack(_ handler: TrapHandler) {
+    package static func onTrapsOnOwnStack(_ handler: TrapHandler) {
         #if canImport(Glibc)
             TrapStack.handler = handler
             TrapStack.overflowAddresses = TrapStack.stackAddresses()
@@ -79,7 +79,7 @@ extension Platform {
 
     /// What a trap's signal says, for a report that has no message of the runtime's: `illegal
     /// instruction (SIGILL)`, `stack overflow (SIGSEGV)`. Async-signal-safe.
-    static func trapDescription(_ number: Int32, isStackOverflow: Bool) -> StaticString {
+    package static func trapDescription(_ number: Int32, isStackOverflow: Bool) -> StaticString {
         if isStackOverflow { return number == SIGBUS ? "stack overflow (SIGBUS)" : "stack overflow (SIGSEGV)" }
         switch number {
         case SIGILL: return "illegal instruction (SIGILL)"
@@ -94,11 +94,11 @@ extension Platform {
 
     /// Ends the process with `status` at once, as a signal handler may: no exit handlers run and
     /// no C stream is flushed (`_exit`).
-    static func exitAtOnce(_ status: Int32) -> Never { _exit(status) }
+    package static func exitAtOnce(_ status: Int32) -> Never { _exit(status) }
 
     /// From a signal handler: dies by signal `number` with its default action, as if unhandled,
     /// so that a parent sees the same signal.
-    static func dieBy(_ number: Int32) {
+    package static func dieBy(_ number: Int32) {
         signal(number, SIG_DFL)
         raise(number)
     }

@@ -9,28 +9,28 @@
 /// Every libc and environment access of the command-line layer: terminals, environment
 /// variables, raw reads and writes of the standard streams, exiting; files and signals in the
 /// extensions beside it, child processes in ``ChildProcess``.
-enum Platform {
-    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+package enum Platform {
+    package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
     /// The columns of the terminal on standard output, or `nil` when it is not one (or says 0).
-    static func terminalColumns() -> Int? {
+    package static func terminalColumns() -> Int? {
         var size = winsize()
         guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 
     /// Colors on standard output: on a terminal only, never with `--no-color` or `NO_COLOR`.
-    static func colorsOnStandardOutput(noColor: Bool) -> Bool {
+    package static func colorsOnStandardOutput(noColor: Bool) -> Bool {
         !noColor && environment("NO_COLOR") == nil && isTerminal(1)
     }
 
-    static func environment(_ name: String) -> String? {
+    package static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         return String(cString: value)
     }
 
     /// Reads up to `count` bytes; 0 at the end of input, -1 on error (EINTR is retried).
-    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         while true {
             let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
             if count < 0, errno == EINTR { continue }
@@ -42,7 +42,7 @@ enum Platform {
     ///
     /// - Returns: 0, or the `errno` of the write that failed (the rest is not written).
     @discardableResult
-    static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    package static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         var offset = 0
         while offset < bytes.count {
             let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -56,22 +56,22 @@ enum Platform {
     }
 
     /// The text of an `errno`: `No space left on device`.
-    static func describe(errorNumber: Int32) -> String { String(cString: strerror(errorNumber)) }
+    package static func describe(errorNumber: Int32) -> String { String(cString: strerror(errorNumber)) }
 
     /// Whether `errorNumber` is a write to a pipe whose reader went (`| head -1`).
-    static func isBrokenPipe(_ errorNumber: Int32) -> Bool { errorNumber == EPIPE }
+    package static func isBrokenPipe(_ errorNumber: Int32) -> Bool { errorNumber == EPIPE }
 
     /// Writes all of `text`, as ``write(_:_:)`` does.
-    static func writeWhole(_ descriptor: Int32, _ text: String) {
+    package static func writeWhole(_ descriptor: Int32, _ text: String) {
         var text = text
         _ = text.withUTF8 { write(descriptor, UnsafeRawBufferPointer($0)) }
     }
 
-    static func ignoreBrokenPipe() { signal(SIGPIPE, SIG_IGN) }
+    package static func ignoreBrokenPipe() { signal(SIGPIPE, SIG_IGN) }
 
-    static func exit(_ status: Int32) -> Never { systemExit(status) }
+    package static func exit(_ status: Int32) -> Never { systemExit(status) }
 
-    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    package static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }
 
 // NB: module-qualified names differ between Glibc, Musl and Darwin; these pin the libc calls
@@ -86,7 +86,7 @@ private func systemExit(_ status: Int32) -> Never { exit(status) }
 
 extension Platform {
     /// `mkdir -p`; whether the folder exists afterwards.
-    static func makeDirectories(_ path: String) -> Bool {
+    package static func makeDirectories(_ path: String) -> Bool {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component

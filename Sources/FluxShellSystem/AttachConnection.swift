@@ -1,22 +1,20 @@
-import FluxShell
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
 
-/// `fluxsh attach`'s end of the socket: whole lines out, frames in (``AttachWire``). Plain
+/// `fluxsh attach`'s end of the socket: whole lines out, whole lines in. Plain
 /// blocking calls and `poll`: the shell waits on its input and on the app, nothing else.
-final class AttachConnection {
-    let descriptor: Int32
+package final class AttachConnection {
+    package let descriptor: Int32
     private var received: [UInt8] = []
     /// `finishSending()` was called.
-    private(set) var isFinishedSending = false
+    package private(set) var isFinishedSending = false
     private var start = 0
 
     /// Connects to the app's socket at `path`; `nil` with `errno` set when no app listens there.
-    init?(path: String) {
+    package init?(path: String) {
         let descriptor = AttachSockets.connected(to: path)
         guard descriptor >= 0 else { return nil }
         self.descriptor = descriptor
@@ -26,7 +24,7 @@ final class AttachConnection {
 
     /// Throws unless the process listening at the other end runs as this user (as the kernel
     /// recorded it when it began to listen): a shell sends nothing to another user's socket.
-    func checkPeer(_ path: String) throws(ShellError) {
+    package func checkPeer(_ path: String) throws(ShellError) {
         let user = getuid()
         guard let peer = AttachSockets.peerUser(of: descriptor) else {
             throw ShellError("refused: cannot tell which user serves '\(path)': no command was sent")
@@ -40,7 +38,7 @@ final class AttachConnection {
 
     /// Sends `line` and a newline, whole (false when the app is gone).
     @discardableResult
-    func sendLine(_ line: String) -> Bool {
+    package func sendLine(_ line: String) -> Bool {
         sendBytes(Array((line + "\n").utf8)[...])
     }
 
@@ -60,14 +58,14 @@ final class AttachConnection {
 
     /// Sends what the socket takes now without waiting: how many bytes (0 when it is full), or
     /// `nil` when the app is gone.
-    func sendAvailable(_ bytes: ArraySlice<UInt8>) -> Int? {
+    package func sendAvailable(_ bytes: ArraySlice<UInt8>) -> Int? {
         let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         if sent >= 0 { return sent }
         return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
     }
 
     /// No more lines will be sent: the agent ends the session once it has answered them.
-    func finishSending() {
+    package func finishSending() {
         isFinishedSending = true
         #if canImport(Glibc)
             shutdown(descriptor, Int32(SHUT_WR))
@@ -78,24 +76,23 @@ final class AttachConnection {
 
     /// Reads what is available (blocking until something is); `nil` at the end of the stream (or
     /// when the app reset the connection).
-    /// Returns the whole frames received; text that is not a frame is skipped.
-    func receive() -> [AttachWire.Frame]? {
+    /// Returns the whole lines received, without their newlines.
+    package func receiveLines() -> [String]? {
         var block = [UInt8](repeating: 0, count: 1 << 16)
         let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         if count < 0, errno == EINTR { return [] }
         guard count > 0 else { return nil }
         received.append(contentsOf: block[..<count])
-        var frames: [AttachWire.Frame] = []
+        var lines: [String] = []
         while let newline = received[start...].firstIndex(of: 0x0A) {
-            let line = String(decoding: received[start..<newline], as: UTF8.self)
+            lines.append(String(decoding: received[start..<newline], as: UTF8.self))
             start = newline + 1
-            if let frame = AttachWire.Frame(line: line[...]) { frames.append(frame) }
         }
         if start > 0 {
             received.removeFirst(start)
             start = 0
         }
-        return frames
+        return lines
     }
 
     /// Whether an app still listens at `path` once a connection to it ended without a last word.
@@ -103,7 +100,7 @@ final class AttachConnection {
     /// NB: an app that exits closes its connections before its listening socket (the kernel
     /// releases them in reverse order): a listener still there is asked again, up to 300 ms, before
     /// the app is said to run on.
-    static func isStillServed(_ path: String) -> Bool {
+    package static func isStillServed(_ path: String) -> Bool {
         for _ in 0..<3 {
             guard AttachSockets.isServed(path) else { return false }
             _ = poll(nil, 0, 100)
@@ -113,7 +110,7 @@ final class AttachConnection {
 
     /// Waits until the socket or `other` (a descriptor, or -1 for none) has something to read,
     /// or, with `writing`, the socket takes more; returns which.
-    func wait(alsoOn other: Int32, writing: Bool = false) -> (socket: Bool, writable: Bool, other: Bool) {
+    package func wait(alsoOn other: Int32, writing: Bool = false) -> (socket: Bool, writable: Bool, other: Bool) {
         let events = Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0)
         var descriptors = [pollfd(fd: descriptor, events: events, revents: 0)]
         if other >= 0 { descriptors.append(pollfd(fd: other, events: Int16(POLLIN), revents: 0)) }

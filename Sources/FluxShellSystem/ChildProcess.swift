@@ -1,5 +1,3 @@
-import FluxShell
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -10,16 +8,16 @@ import FluxShell
 
 /// This executable run again as a child process: `fluxsh explore` explores in one, so that a trap
 /// in a store's mutation ends the child, not the exploration.
-enum ChildProcess {
+package enum ChildProcess {
     /// How a child ended.
-    enum Ending: Equatable {
+    package enum Ending: Equatable {
         case exited(Int32)
         case signaled(Int32)
     }
 
     /// The running executable, to start again: on Linux `/proc/self/exe`, which names this very
     /// file even when it was replaced or deleted since (a rebuild during a long exploration).
-    static var executablePath: String? {
+    package static var executablePath: String? {
         #if canImport(Darwin)
             var size: UInt32 = 4096
             var buffer = [CChar](repeating: 0, count: Int(size))
@@ -38,7 +36,7 @@ enum ChildProcess {
 
     /// Passes SIGINT and SIGTERM on to the child being waited for, so that stopping `fluxsh`
     /// stops its child too (and `fluxsh` sees it end and cleans up).
-    static func forwardStopSignals() {
+    package static func forwardStopSignals() {
         let forward: @convention(c) (Int32) -> Void = { signal in
             if ChildProcess.running > 0 { kill(ChildProcess.running, signal) }
         }
@@ -49,7 +47,7 @@ enum ChildProcess {
 
     /// Unblocks SIGINT and SIGTERM in this thread, which a parent may have left blocked (a
     /// program that starts `fluxsh` with its own signals blocked): else Ctrl-C would wait forever.
-    static func receiveStopSignals() {
+    package static func receiveStopSignals() {
         var stops = sigset_t()
         sigemptyset(&stops)
         sigaddset(&stops, SIGINT)
@@ -63,12 +61,12 @@ enum ChildProcess {
     nonisolated(unsafe) static var parent: pid_t = 0
 
     /// In a child: remembers its parent, so that ``endIfOrphaned()`` can tell when it ended.
-    static func rememberParent() { parent = getppid() }
+    package static func rememberParent() { parent = getppid() }
 
     /// In a child: ends it when its parent ended (the parent was killed), so that no orphan
     /// explores on unseen. Asked at each run (one `getppid` a run; `prctl`'s death signal is not
     /// visible to Swift, being variadic).
-    static func endIfOrphaned() {
+    package static func endIfOrphaned() {
         if parent != 0, getppid() != parent { exit(143) }
     }
 
@@ -77,7 +75,9 @@ enum ChildProcess {
     /// sent to files (`nil`: shared with this process), and waits for it. The child's traps are
     /// not symbolicated (`SWIFT_BACKTRACE=enable=no`): its fatal error line is all that is read,
     /// and a backtrace would take seconds.
-    static func run(_ arguments: [String], standardOutput: String? = nil, standardError: String? = nil) -> Ending? {
+    package static func run(
+        _ arguments: [String], standardOutput: String? = nil, standardError: String? = nil
+    ) -> Ending? {
         guard let path = executablePath else { return nil }
         guard let lifeline = Lifeline() else { return nil }
         defer { lifeline.close() }
@@ -168,7 +168,7 @@ enum ChildProcess {
     /// soon as its parent has ended, after removing the parent's working folder (which the parent
     /// can no longer remove). A thread waits on the lifeline, so it costs nothing until then.
     /// Does nothing in a process that no `fluxsh` started.
-    static func endWithParent() {
+    package static func endWithParent() {
         guard let text = Platform.environment(lifelineVariable), let descriptor = Int32(text), descriptor > 2 else {
             return
         }
@@ -226,7 +226,7 @@ enum ChildProcess {
     }
 
     /// What a child that died said: its fatal error, else its signal.
-    static func cause(_ errors: String, signal: Int32) -> String {
+    package static func cause(_ errors: String, signal: Int32) -> String {
         if let line = errors.split(separator: "\n").first(where: {
             $0.contains("Fatal error") || $0.contains("fatal error")
         }) {
@@ -238,14 +238,14 @@ enum ChildProcess {
     }
 
     /// A file's text, or "" when it cannot be read.
-    static func contents(of path: String) -> String {
+    package static func contents(of path: String) -> String {
         guard let bytes = try? FileSystem.read(path) else { return "" }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A new private folder under `TMPDIR` (or `/tmp`), or `nil` with the reason. The children
     /// started after it remove it if this process dies first.
-    static func makeTemporaryFolder(named stem: String) -> (path: String?, error: String?) {
+    package static func makeTemporaryFolder(named stem: String) -> (path: String?, error: String?) {
         let base = Platform.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/" + stem + "-XXXXXX").utf8CString)
         guard mkdtemp(&template) != nil else {

@@ -1,0 +1,121 @@
+import FluxCore
+import FluxShell
+import FluxShellAgent
+import Testing
+
+/// The agent in the app's own process: a shell that connects over its socket gets a session on
+/// the app's store, the app's actions as they happen, and refusals that change nothing.
+@Suite(.serialized)
+struct ShellAgentTests {
+    struct Counter: State, Equatable {
+        var count = 0
+    }
+
+    enum CounterAction: Action {
+        case increment
+        case add(Int)
+    }
+
+    struct CounterMutation: Mutation {
+        func mutate(action: CounterAction, state: inout Counter) {
+            switch action {
+            case .increment: state.count += 1
+            case .add(let amount): state.count += amount
+            }
+        }
+    }
+
+    /// A name no other test or running app serves.
+    static func uniqueName(_ base: String) -> String {
+        "\(base)-\(UInt64.random(in: 0...UInt64.max))"
+    }
+
+    /// The frames of what is available (`nil` at the end of the connection).
+    static func receive(_ connection: AttachConnection) -> [AttachWire.Frame]? {
+        connection.receiveLines()?.compactMap { AttachWire.Frame(line: $0[...]) }
+    }
+
+    /// Frames until a `done` (or the end of the connection).
+    static func framesUntilDone(_ connection: AttachConnection) -> [AttachWire.Frame] {
+        var frames: [AttachWire.Frame] = []
+        while let received = receive(connection) {
+            frames += received
+            if frames.contains(where: { if case .done = $0 { true } else { false } }) { break }
+        }
+        return frames
+    }
+
+    static func connect(to agent: ShellAgent) throws -> AttachConnection {
+        let connection = try #require(AttachConnection(path: agent.socketPath))
+        try connection.checkPeer(agent.socketPath)
+        var hello = AttachWire.Hello()
+        hello.program = "agent-tests"
+        #expect(connection.sendLine(hello.line))
+        return connection
+    }
+
+    @Test func aShellDispatchesIntoTheAppAndReadsItsState() throws {
+        let flux = Flux(state: Counter(), mutation: CounterMutation())
+        let agent = try ShellAgent(serving: flux, as: Self.uniqueName("agent-counter"))
+        defer { agent.stop() }
+        let connection = try Self.connect(to: agent)
+
+        #expect(connection.sendLine("dispatch add 5"))
+        let frames = Self.framesUntilDone(connection)
+        #expect(frames.contains(.out("~ count: 0 -> 5")))
+        #expect(frames.contains { if case .done(_, failed: false, _) = $0 { true } else { false } })
+        #expect(flux.store.state.count == 5)
+
+        #expect(connection.sendLine("state count"))
+        #expect(Self.framesUntilDone(connection).contains(.out("5")))
+    }
+
+    @Test func aCommandThatFailsChangesNothingInTheApp() throws {
+        let flux = Flux(state: Counter(), mutation: CounterMutation())
+        let agent = try ShellAgent(serving: flux, as: Self.uniqueName("agent-refused"))
+        defer { agent.stop() }
+        let connection = try Self.connect(to: agent)
+
+        #expect(connection.sendLine("dispatch add lots"))
+        let frames = Self.framesUntilDone(connection)
+        #expect(frames.contains { if case .err(let text) = $0 { text.contains("error:") } else { false } })
+        #expect(frames.contains { if case .done(_, failed: true, _) = $0 { true } else { false } })
+        #expect(flux.store.state.count == 0)
+    }
+
+    @Test func theAppsOwnActionsReachTheShell() throws {
+        let flux = Flux(state: Counter(), mutation: CounterMutation())
+        let agent = try ShellAgent(serving: flux, as: Self.uniqueName("agent-app"))
+        defer { agent.stop() }
+        let connection = try Self.connect(to: agent)
+        // NB: once a command has been answered, the session is attached: the app's next action
+        // is one it sees.
+        #expect(connection.sendLine("state count"))
+        _ = Self.framesUntilDone(connection)
+
+        flux.dispatcher.dispatch(.increment)
+        var appLines: [String] = []
+        while appLines.isEmpty, let received = Self.receive(connection) {
+            for case .app(let text) in received { appLines.append(text) }
+        }
+        #expect(appLines.contains { $0.contains("increment") })
+    }
+
+    @Test func aSecondAppUnderTheSameNameIsRefused() throws {
+        let name = Self.uniqueName("agent-twice")
+        let first = try ShellAgent(serving: Flux(state: Counter(), mutation: CounterMutation()), as: name)
+        defer { first.stop() }
+        #expect {
+            _ = try ShellAgent(serving: Flux(state: Counter(), mutation: CounterMutation()), as: name)
+        } throws: { error in
+            (error as? ShellError)?.message.contains("another running app is served as '\(name)'") == true
+        }
+        #expect(first.attachedShells == 0)
+    }
+
+    @Test func aNameThatIsNotOneWordIsRefused() {
+        #expect(throws: ShellError.self) {
+            _ = try ShellAgent(serving: Flux(state: Counter(), mutation: CounterMutation()), as: "two words")
+        }
+    }
+}
