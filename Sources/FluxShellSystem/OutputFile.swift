@@ -96,18 +96,8 @@ package struct OutputFile: Sendable {
     /// The `write(2)` calls of ``write(_:)``.
     private func writeAll(_ text: String) -> Int32? {
         var text = text
-        return text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
+        let failure = text.withUTF8 { Platform.write(descriptor, UnsafeRawBufferPointer($0)) }
+        return failure == 0 ? nil : failure
     }
 
     /// Closes the descriptor.
@@ -135,8 +125,5 @@ package struct OutputFile: Sendable {
     }
 }
 
-// NB: `OutputFile`'s own `write` and `close` shadow the libc functions inside it.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
-}
+// NB: `OutputFile`'s own `close` shadows the libc function inside it.
 private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
