@@ -11,7 +11,7 @@ run: deps
 	.build/release/fluxsh $(ARGS)
 
 ## test: the lint, a build with no compiler warning in the project's own code, every unit and end-to-end test (the attach tests against a real
-## app process), replay Scenarios/ with `fluxsh test`, then build and
+## app process), replay Scenarios/ with `fluxsh test` and the fuzzers' corpora (Fuzz/Corpus) through each fuzzer, then build and
 ## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive the packages in Examples/, users' own
 ## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); the devtools page in
 ## headless Chromium, on fluxsh's stores, an attached app and the examples' reducer and store object; build the README's
@@ -27,6 +27,9 @@ test: deps test-deps lint
 	Tests/Terminal/interactive.sh .build/debug/fluxsh
 	python3 Tests/Attach/attach_test.py .build/debug/fluxsh .build/debug/attach-demo
 	.build/debug/fluxsh test Scenarios
+	.build/debug/fluxfuzz Fuzz/Corpus/c*
+	.build/debug/fluxfuzzvalues Fuzz/Corpus/values
+	.build/debug/fluxfuzzattach Fuzz/Corpus/attach
 	Scripts/explore-builtins.sh .build/debug/fluxsh
 	Scripts/test-example.sh
 	python3 Tests/Web/web_test.py .build/debug/fluxsh .build/debug/attach-demo .build/examples/debug
@@ -96,7 +99,7 @@ tsan: deps
 fuzz: deps
 	Scripts/fuzz.sh
 
-FORMATTED := Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift Examples/NotesApp/Sources \
+FORMATTED := Sources Tests Package.swift Fuzz/Sources Examples/NotesApp/Sources \
 	Examples/NotesApp/Package.swift Examples/SyncUps/Sources Examples/SyncUps/Package.swift \
 	Examples/ReduxTodos/Sources Examples/ReduxTodos/Package.swift Examples/WeatherSearch/Sources \
 	Examples/WeatherSearch/Package.swift Examples/ClassCounter/Sources Examples/ClassCounter/Package.swift

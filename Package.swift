@@ -128,14 +128,14 @@ let package = Package(
         // The built-in example stores, written with the public API a user has.
         .target(name: "FluxStores", dependencies: ["FluxCore", "FluxShell"]),
 
-        // Layer 2: line editing over libedit (a system library and a C shim for its variadic API).
+        // Layer 4: line editing over libedit (a system library and a C shim for its variadic API).
         .systemLibrary(
             name: "CLibEdit", pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
         .target(name: "EditLineShim", dependencies: ["CLibEdit"]),
         .target(name: "FluxShellTerminal", dependencies: ["FluxShell", "CLibEdit", "EditLineShim"]),
 
-        // Layer 3: the command line (modes, options, exit codes) and the thin executable.
+        // Layer 5: the command line (modes, options, exit codes) and the thin executable.
         .target(
             name: "FluxShellCommand",
             dependencies: [
@@ -159,6 +159,26 @@ let package = Package(
                 .product(name: "Tagged", package: "swift-tagged"),
             ],
             path: "Tests/AttachDemo"),
+
+        // The fuzzers (`make fuzz`): `fluxfuzz` over command lines and whole scripts, `fluxfuzzvalues`
+        // over values typed back, `fluxfuzzattach` over what an attached shell sends the agent. Built
+        // as usual, each replays the inputs named on its command line (`FuzzReplay`); built with
+        // `-DFUZZING` and `--sanitize=fuzzer` (Scripts/fuzz.sh), libFuzzer drives it.
+        .target(name: "FuzzReplay", path: "Fuzz/Sources/FuzzReplay"),
+        .executableTarget(
+            name: "fluxfuzz", dependencies: ["FluxShell", "FluxStores", "FuzzReplay"], path: "Fuzz/Sources/fluxfuzz"),
+        .executableTarget(
+            name: "fluxfuzzvalues",
+            dependencies: [
+                "FluxShell", "FuzzReplay",
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "Tagged", package: "swift-tagged"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            path: "Fuzz/Sources/fluxfuzzvalues"),
+        .executableTarget(
+            name: "fluxfuzzattach", dependencies: ["FluxCore", "FluxShell", "FuzzReplay"],
+            path: "Fuzz/Sources/fluxfuzzattach"),
 
         // Benchmarks of FluxCore's hot path and the engine's diff: `make bench`.
         .executableTarget(

@@ -17,11 +17,11 @@
 public final class LockedValue<Value>: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: `value` is only touched between `lock` and `unlock` of
     // `mutex`, which lives on the heap (its address never moves) and is never reassigned.
-    @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // NB: no run-time exclusivity checks: the mutex already makes every access exclusive. With
     // them (and the feed's copies called from a copy of their list), an app served to a stalled
     // shell paid 93 ns per action rather than 81-85 (`fluxbench agent stalled`).
-    @usableFromInline @exclusivity(unchecked) package var value: Value
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
     public init(_ value: Value) {
         self.value = value

@@ -16,8 +16,8 @@ public struct OutputBuffer: ~Copyable {
     // `count` first grows the allocation, and `deinit` frees it once. Measured: one million
     // piped `dispatch increment` lines 0.77-0.83 s user with this, 0.88-0.90 s with an
     // `[UInt8]` behind the same methods (distinct `dispatch set N`: 2.28-2.38 s, 2.37-2.51 s).
-    @usableFromInline package var base: UnsafeMutablePointer<UInt8>
-    @usableFromInline package var capacity: Int
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
     @usableFromInline var used = 0
 
     /// Bytes written so far.

@@ -9,13 +9,13 @@ struct ArgumentReader {
     /// Initializes the memory at the pointer to the argument's value (`nil`: the argument was left
     /// out, which only an `Optional` allows), and says whether the argument was typed as the value
     /// prints. The path, for errors, is made only when needed.
-    package let initialize:
+    let initialize:
         (_ argument: JSONValue?, _ destination: UnsafeMutableRawPointer, _ path: () -> [any CodingKey]) throws -> Bool
     let deinitialize: (UnsafeMutableRawPointer) -> Void
     /// Whether text can give a value other than `nil` (not for an `Error`, a closure, …).
     let hasTextForm: Bool
 
-    package static func of(_ type: Any.Type) -> ArgumentReader {
+    static func of(_ type: Any.Type) -> ArgumentReader {
         // NB: the common argument types read their value without the general path's type tests
         // when the argument already has the type; anything else (and every error) takes that path.
         switch type {
@@ -62,12 +62,12 @@ struct ArgumentReader {
 /// A case without payload of an enum: its name, its printed form (its raw value, else its
 /// name) and the value.
 struct EmptyCase<T> {
-    package let name: String
-    package let printed: JSONValue
+    let name: String
+    let printed: JSONValue
     let value: T
 
     /// Every case without payload of `T`, in the runtime's order; none when `T` is not an enum.
-    package static func all(of _: T.Type) -> [EmptyCase] {
+    static func all(of _: T.Type) -> [EmptyCase] {
         guard let cases = RuntimeMetadata.enumCases(of: T.self) else { return [] }
         let shape = TypeShape.of(T.self)
         return cases.compactMap { enumCase in

@@ -92,7 +92,7 @@ package final class TypeShape: @unchecked Sendable {
         // NB: every address handed to these closures is of a `T`: one lent by `ValueAddress.of`
         // (or `withUnsafePointer(to:)` here) on a `T`, or a base plus the offset the runtime gives
         // for a member of type `T` in memory allocated as its struct, tuple or enum payload
-        // (``ValueBuilder``, ``EnumBuilder``).
+        // (``ValueBuilder``, ``ActionCases/build(_:_:into:)``).
         // `initialize` is only given uninitialized memory and `destroy` only memory it filled.
         self.loadRaw = { $0.assumingMemoryBound(to: T.self).pointee }
         self.initialize = { destination, value, path in

@@ -12,21 +12,21 @@
 @usableFromInline
 struct ValueAddress {
     /// The address itself: read only by the code in `Memory/`.
-    @usableFromInline package let raw: UnsafeRawPointer
+    @usableFromInline let raw: UnsafeRawPointer
 
-    @usableFromInline package init(_ raw: UnsafeRawPointer) { self.raw = raw }
+    @usableFromInline init(_ raw: UnsafeRawPointer) { self.raw = raw }
 
     /// Calls `body` with the address of `value` (a value: an address passed here would be lent
     /// as a value of its own, and its bits read).
     @inlinable @inline(__always)
-    package static func of<T, R>(_ value: T, _ body: (ValueAddress) throws -> R) rethrows -> R {
+    static func of<T, R>(_ value: T, _ body: (ValueAddress) throws -> R) rethrows -> R {
         assert(!(value is ValueAddress), "the address of an address")
         return try withUnsafePointer(to: value) { try body(ValueAddress(UnsafeRawPointer($0))) }
     }
 
     /// Calls `body` with the addresses of `a` and `b`.
     @inlinable @inline(__always)
-    package static func of<T, R>(_ a: T, _ b: T, _ body: (ValueAddress, ValueAddress) throws -> R) rethrows -> R {
+    static func of<T, R>(_ a: T, _ b: T, _ body: (ValueAddress, ValueAddress) throws -> R) rethrows -> R {
         try withUnsafePointer(to: a) { a in
             try withUnsafePointer(to: b) { b in
                 try body(ValueAddress(UnsafeRawPointer(a)), ValueAddress(UnsafeRawPointer(b)))
