@@ -76,14 +76,24 @@ let package = Package(
             dependencies: [
                 "FluxCore", "FluxShellSystem", "FluxShellValues",
             ]),
+        // What the engine's tests share: `Fluxsh` (the built binary run with arguments and input)
+        // and `Locked` (not a product).
+        .target(name: "FluxShellTestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "FluxShellTests",
             dependencies: [
-                "FluxShell", "FluxShellValues", "FluxShellSystem", "FluxStores",
+                "FluxShell", "FluxShellValues", "FluxShellSystem", "FluxShellTestSupport", "FluxStores",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "Tagged", package: "swift-tagged"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+            ]),
+        // The end-to-end tests: the built `fluxsh` (and the test apps beside it) run as processes.
+        .testTarget(
+            name: "FluxShellEndToEndTests",
+            dependencies: [
+                "FluxCore", "FluxShell", "FluxShellSystem", "FluxShellValues", "FluxShellCommand", "FluxStores",
+                "FluxShellTestSupport",
             ]),
 
         // The agent an app runs so that `fluxsh attach` opens a session on its stores (“Attaching

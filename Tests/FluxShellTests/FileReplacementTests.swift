@@ -1,4 +1,5 @@
 import FluxCore
+import FluxShellTestSupport
 import Foundation
 import Testing
 
@@ -27,14 +28,6 @@ struct FileReplacementTests {
         var info = stat()
         lstat(path, &info)
         return info
-    }
-
-    /// `runuser -u nobody -- ARGUMENTS`, or `nil` where there is no second user to be (not root,
-    /// no runuser).
-    static func asNobody(_ arguments: [String], in folder: URL? = nil) throws -> Fluxsh.Output? {
-        let runuser = URL(fileURLWithPath: "/usr/sbin/runuser")
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: runuser.path) else { return nil }
-        return try Fluxsh.run(["-u", "nobody", "--"] + arguments, in: folder, program: runuser)
     }
 
     /// The names in `folder` (temporary files included).
@@ -93,7 +86,7 @@ struct FileReplacementTests {
         try "root's own\n".write(to: precious, atomically: true, encoding: .utf8)
         let planted = shared.path + "/evil.scenario"
         guard
-            let linked = try Self.asNobody(["/bin/ln", "-s", precious.path, planted]),
+            let linked = try Fluxsh.asNobody(["/bin/ln", "-s", precious.path, planted]),
             linked.status == 0
         else { return }
 
@@ -164,7 +157,7 @@ struct FileReplacementTests {
         let file = folder.appendingPathComponent("open.scenario")
         try Self.failingScenario.write(to: file, atomically: true, encoding: .utf8)
         chmod(file.path, 0o666)
-        guard let result = try Self.asNobody([Fluxsh.binary.path, "test", "--update", file.path]) else { return }
+        guard let result = try Fluxsh.asNobody([Fluxsh.binary.path, "test", "--update", file.path]) else { return }
         #expect(
             result.stdout.contains(
                 "\(file.path):1: error: cannot write '\(file.path)': its folder cannot be written (permission denied)"
@@ -183,7 +176,7 @@ struct FileReplacementTests {
         let file = folder.appendingPathComponent("roots.scenario")
         try Self.failingScenario.write(to: file, atomically: true, encoding: .utf8)
         chmod(file.path, 0o666)
-        guard let result = try Self.asNobody([Fluxsh.binary.path, "test", "--update", file.path]) else { return }
+        guard let result = try Fluxsh.asNobody([Fluxsh.binary.path, "test", "--update", file.path]) else { return }
         #expect(
             result.stdout.contains("cannot write '\(file.path)': its owner (user 0, group 0) cannot be kept"),
             "\(result.stdout)\(result.stderr)")

@@ -1,5 +1,6 @@
 import Dispatch
 import FluxCore
+import FluxShellTestSupport
 import Foundation
 import Testing
 

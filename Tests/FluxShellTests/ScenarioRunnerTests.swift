@@ -1,5 +1,6 @@
 import FluxCore
 import FluxShell
+import FluxShellTestSupport
 import FluxStores
 import Foundation
 import Testing

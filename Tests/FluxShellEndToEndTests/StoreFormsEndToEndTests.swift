@@ -1,3 +1,4 @@
+import FluxShellTestSupport
 import Foundation
 import Testing
 

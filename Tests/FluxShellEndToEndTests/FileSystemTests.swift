@@ -1,3 +1,4 @@
+import FluxShellTestSupport
 import Foundation
 import Testing
 
@@ -57,7 +58,7 @@ struct FileSystemTests {
         try "load counter\n".write(to: locked.appendingPathComponent("b.scenario"), atomically: true, encoding: .utf8)
         chmod(locked.path, 0o700)
         guard
-            let tested = try FileReplacementTests.asNobody(
+            let tested = try Fluxsh.asNobody(
                 [Fluxsh.binary.path, "test", "--no-color", "."], in: folder)
         else { return }
         #expect(tested.stdout == "PASS ./a.scenario\nPASS ./sub/c.scenario\n2 passed, 0 failed\n")
