@@ -237,6 +237,9 @@ struct ExploreMode {
     /// The worker: explores, writing each job's run under way as a script before its actions run.
     private func explore(journalingTo folder: String) -> Int32 {
         ChildProcess.rememberParent()
+        // NB: before the journals exist: once they do, the parent may be stopped (Ctrl-C), and it
+        // passes the signal on, which must end this worker with its report, not kill it unreported.
+        Interruption.catchStopSignals()
         let streams = StandardStreams.shared
         guard let explorer = explorer(seed: options.seed ?? 0) else { return 2 }
         let jobs = explorer.options.jobs
@@ -248,7 +251,6 @@ struct ExploreMode {
         }
         // NB: one record per line: what is written before a trap is in the file. Each job's file
         // is emptied at each run: it holds the run under way, whole.
-        Interruption.catchStopSignals()
         explorer.isInterrupted = { Interruption.wasRequested }
         explorer.journal = { job, event in
             let journal = journals[job]
