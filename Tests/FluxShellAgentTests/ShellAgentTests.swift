@@ -44,7 +44,7 @@ struct ShellAgentTests {
             Issue.record("the agent sent nothing for 10 s")
             return nil
         }
-        return connection.receiveLines()?.compactMap { AttachWire.Frame(line: $0[...]) }
+        return connection.receive()
     }
 
     /// Frames until a `done` (or the end of the connection).

@@ -17,7 +17,9 @@ public enum FuzzReplay {
                     FileHandle.standardError.write(Data("cannot read '\(file)'\n".utf8))
                     exit(2)
                 }
-                // NB: libFuzzer's inputs are never null pointers, even empty ones.
+                // NB: the pointer is the target's C signature, libFuzzer's; it is valid during the call,
+                // which reads `data.count` bytes and keeps nothing. One byte more, so that an empty
+                // input is a pointer too, never null, as libFuzzer gives it.
                 let bytes = [UInt8](data) + [0]
                 _ = bytes.withUnsafeBufferPointer { target($0.baseAddress!, data.count) }
                 count += 1

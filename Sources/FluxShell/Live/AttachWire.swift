@@ -1,3 +1,4 @@
+import FluxShellSystem
 import FluxShellValues
 
 /// The attach protocol: what a shell and an app's agent say to each other over the socket, one
@@ -188,5 +189,14 @@ package enum AttachWire {
     public static func closedWhileRunning(_ name: String) -> String {
         "the app '\(name)' closed the connection before the session ended; it still runs: "
             + "a shell that leaves its answers unread past the app's limit is disconnected, and those answers are lost"
+    }
+}
+
+extension AttachConnection {
+    /// Reads what is available (blocking until something is); `nil` at the end of the stream (or
+    /// when the app reset the connection).
+    /// Returns the whole frames received; text that is not a frame is skipped.
+    package func receive() -> [AttachWire.Frame]? {
+        receiveLines()?.compactMap { AttachWire.Frame(line: $0[...]) }
     }
 }
