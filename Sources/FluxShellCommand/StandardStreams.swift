@@ -10,11 +10,15 @@ final class StandardStreams: @unchecked Sendable {
     // flush from the thread that trapped, which then dies: nothing else runs while they write.
     static let shared = StandardStreams()
 
-    // NB: written from the main thread only (see above): no run-time exclusivity checks.
-    @exclusivity(unchecked) private var buffer: OutputBuffer
-    private let flushThreshold = 1 << 16
-
-    init() { buffer = OutputBuffer(capacity: flushThreshold + 4096) }
+    private static let flushThreshold = 1 << 16
+    // NB: written from the main thread only (see above): a cell whose accesses skip the run-time
+    // exclusivity checks (see `SingleThreadCell`).
+    private let cell = SingleThreadCell(OutputBuffer(capacity: flushThreshold + 4096))
+    private var buffer: OutputBuffer {
+        _read { yield cell.value }
+        _modify { yield &cell.value }
+    }
+    private var flushThreshold: Int { Self.flushThreshold }
 
     func out(_ line: String) {
         buffer.appendLine(line)

@@ -72,10 +72,11 @@ final class TrapReport {
     private let located: [Template]
     private let unlocated: [Template]
     // NB: written only by the trap handler, on the one thread that trapped (a second trap ends
-    // the process): no run-time exclusivity checks, which a handler had better not make.
-    @exclusivity(unchecked) private var message = OutputBuffer(capacity: Platform.fatalErrorLineLimit + 256)
+    // the process): cells whose accesses make no run-time exclusivity checks, which a handler
+    // had better not make (see `SingleThreadCell`).
+    private let message = SingleThreadCell(OutputBuffer(capacity: Platform.fatalErrorLineLimit + 256))
     /// Room for a message whose every byte is escaped as `\u00XX` (six bytes), and the rest.
-    @exclusivity(unchecked) private var output = OutputBuffer(capacity: 6 * (Platform.fatalErrorLineLimit + 256) + 4096)
+    private let output = SingleThreadCell(OutputBuffer(capacity: 6 * (Platform.fatalErrorLineLimit + 256) + 4096))
 
     private init(runner: ScriptRunner, renderer: Renderer, file: String) {
         self.runner = runner
@@ -101,24 +102,24 @@ final class TrapReport {
 
     /// From the trap handler: writes the error, with write(2) only.
     private func write(signal: Int32, isStackOverflow: Bool) {
-        message.removeAll()
-        if isStackOverflow || !Platform.appendFatalErrorLine(to: &message) {
-            message.append(Platform.trapDescription(signal, isStackOverflow: isStackOverflow))
-            if !isStackOverflow, Platform.isRuntimeTrap(signal) { message.append(Self.failedCheck) }
+        message.value.removeAll()
+        if isStackOverflow || !Platform.appendFatalErrorLine(to: &message.value) {
+            message.value.append(Platform.trapDescription(signal, isStackOverflow: isStackOverflow))
+            if !isStackOverflow, Platform.isRuntimeTrap(signal) { message.value.append(Self.failedCheck) }
         }
         let line = runner.lineInProgress
         for template in line > 0 ? located : unlocated {
-            output.removeAll()
-            output.append(template.beforeLine)
-            if line > 0 { output.appendDecimal(line) }
-            output.append(template.beforeMessage)
+            output.value.removeAll()
+            output.value.append(template.beforeLine)
+            if line > 0 { output.value.appendDecimal(line) }
+            output.value.append(template.beforeMessage)
             if template.escapesJSON {
-                JSONText.writeEscaped(message, to: &output)
+                JSONText.writeEscaped(message.value, to: &output.value)
             } else {
-                output.append(contentsOf: message)
+                output.value.append(contentsOf: message.value)
             }
-            output.append(template.end)
-            _ = output.withUnsafeBytes { Platform.write(template.descriptor, $0) }
+            output.value.append(template.end)
+            _ = output.value.withUnsafeBytes { Platform.write(template.descriptor, $0) }
         }
     }
 }

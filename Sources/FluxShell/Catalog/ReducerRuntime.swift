@@ -17,38 +17,28 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 
     @usableFromInline let alias: String
     @usableFromInline let actionCases: ActionCases
-    // NB: a runtime belongs to one session, used from one thread at a time: the properties
-    // touched on every action skip the run-time exclusivity checks. Each on its own: grouped in
-    // one struct behind one unchecked property (as the session's are), a piped line cost 3.3 %
-    // more (callgrind, 20,000 `dispatch increment`: 210.5M instructions against 203.8M).
-    @usableFromInline @exclusivity(unchecked) var onFollowUp:
-        ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
-    /// The current state. No lock: only the session's thread reads and changes it.
-    @usableFromInline @exclusivity(unchecked) var state: State
-    let initialState: State
+    @usableFromInline let initialState: State
     @usableFromInline let reducer: Reducer
     @usableFromInline let validateAction: ((Action, State) throws -> Void)?
     @usableFromInline let effect: StoreEffect<Action, State>?
     /// Where an effect that takes time runs: the session's.
     @usableFromInline let effects: EffectScheduler
-    /// How this store's effects hand their actions to the session; made at the first one.
-    @usableFromInline @exclusivity(unchecked) var sink: EffectSink<Action>?
     @usableFromInline let invariants: [StoreInvariant<State>]
-    /// The state as of the last recorded step.
-    @usableFromInline @exclusivity(unchecked) var recorded: State
-    @usableFromInline @exclusivity(unchecked) var cachedJSON: JSONValue?
     @usableFromInline let differ = ValueDiffer()
     @usableFromInline let stateShape = TypeShape.of(State.self)
     /// Where each handled action's diff goes: the session's, lent at load.
     @usableFromInline let trace: DispatchTrace
-    @usableFromInline @exclusivity(unchecked) var history: StateHistory<State, Action>
-    /// Whether the state was last set by no action (`reset`), so that the history keeps it.
-    @usableFromInline @exclusivity(unchecked) var restoredWithoutAction = false
-    /// Records the current state in `history`: set by ``attach(to:)``, so that it runs as code
-    /// compiled for this store's types (see above), not as generic code.
-    @usableFromInline @exclusivity(unchecked) var recordHistoryStep: ((_ cursor: Int, _ dropped: Int) -> Void)?
-    /// Makes this store's action from text: set by ``attach(to:)`` for the same reason.
-    @usableFromInline @exclusivity(unchecked) var decodeAction: ((ActionInvocation) -> DecodeOutcome)?
+
+    // NB: a runtime belongs to one session, used from one thread at a time: what every action
+    // touches is in two cells, whose accesses skip the run-time exclusivity checks (see
+    // `SingleThreadCell`). No lock: only the session's thread reads and changes the state.
+    @usableFromInline let current: SingleThreadCell<ReducerRuntimeValues<State, Action>>
+    @usableFromInline let hooks = SingleThreadCell(ReducerRuntimeHooks())
+
+    @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)? {
+        get { hooks.value.onFollowUp }
+        set { hooks.value.onFollowUp = newValue }
+    }
 
     @usableFromInline
     init(
@@ -68,10 +58,11 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         self.actionCases = actionCases
         self.validateAction = validate
         self.effect = effect
-        self.state = initialState
-        self.recorded = initialState
-        self.history = StateHistory(
-            initial: initialState, entries: historyEntries, mayReplay: historyForgetsWholeWindows)
+        self.current = SingleThreadCell(
+            ReducerRuntimeValues(
+                state: initialState,
+                history: StateHistory(
+                    initial: initialState, entries: historyEntries, mayReplay: historyForgetsWholeWindows)))
     }
 
     /// Starts taking this store's actions from the dispatcher.
@@ -82,18 +73,19 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         // the dispatcher and this runtime, makes a runtime only once a `load` can no longer fail,
         // and keeps every runtime it made for as long as it lives (stores are never unloaded), so
         // no action and no call reaches a runtime that is gone.
-        recordHistoryStep = { [unowned(unsafe) self] cursor, dropped in
+        hooks.value.recordHistoryStep = { [unowned(unsafe) self] cursor, dropped in
             // NB: `recorded` is the store's state once its steps are recorded, as they are when
             // the session records history; reading it takes no lock, and lending it by address
             // no copy beyond the one the history keeps.
-            self.history.record(
-                self.recorded, cursor: cursor, forgetting: dropped, pinned: self.restoredWithoutAction,
+            self.current.value.history.record(
+                self.current.value.recorded, cursor: cursor, forgetting: dropped,
+                pinned: self.current.value.restoredWithoutAction,
                 // NB: unowned(unsafe) as the closure it is in (see above): the history calls it
                 // only while the runtime records a step.
                 apply: { [unowned(unsafe) self] action, state in self.apply(action, to: &state) })
-            self.restoredWithoutAction = false
+            self.current.value.restoredWithoutAction = false
         }
-        decodeAction = { [unowned self] invocation in self.makeAction(invocation) }
+        hooks.value.decodeAction = { [unowned self] invocation in self.makeAction(invocation) }
         dispatcher.register { [unowned(unsafe) self] envelope in
             guard let payload = envelope.payload(for: id) else { return }
             self.apply(unsafeDowncast(payload, to: TypedActionBox<Action>.self).action)
@@ -102,15 +94,15 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 
     @inlinable
     func apply(_ action: Action) {
-        reducer.reduce(&state, action)
+        reducer.reduce(&current.value.state, action)
         let entries = recordStep()
-        if history.replays { history.note(action, diff: entries) }
+        if current.value.history.replays { current.value.history.note(action, diff: entries) }
         trace.add(entries, of: alias)
         guard let effect else { return }
         switch effect {
         case .immediate(let effect):
-            guard let onFollowUp else { return }
-            for followUp in effect(action, state) {
+            guard let onFollowUp = hooks.value.onFollowUp else { return }
+            for followUp in effect(action, current.value.state) {
                 // NB: this store gets the action as the effect made it, not rebuilt from its text: an
                 // `Error` or a closure in it has no text form, and a date would lose its sub-milliseconds.
                 onFollowUp(actionCases.announcement(of: followUp), TypedActionBox(followUp), ObjectIdentifier(self))
@@ -132,7 +124,8 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         _ effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], after action: Action
     ) {
         let record = EffectOf(
-            scheduler: effects, effect: effect, action: action, state: state, sink: sink ?? makeSink(),
+            scheduler: effects, effect: effect, action: action, state: current.value.state,
+            sink: current.value.sink ?? makeSink(),
             actionCases: actionCases)
         effects.start(record)
     }
@@ -143,15 +136,16 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         let sink = EffectSink<Action>(
             send: { [weak self] action in
                 guard let self else { return }
-                self.onFollowUp?(actionCases.announcement(of: action), TypedActionBox(action), ObjectIdentifier(self))
+                self.hooks.value.onFollowUp?(
+                    actionCases.announcement(of: action), TypedActionBox(action), ObjectIdentifier(self))
             },
             describe: { actionCases.announcement(of: $0).description })
-        self.sink = sink
+        self.current.value.sink = sink
         return sink
     }
 
     @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
-        decodeAction?(invocation) ?? makeAction(invocation)
+        hooks.value.decodeAction?(invocation) ?? makeAction(invocation)
     }
 
     /// NB: inlinable, and called through ``decodeAction``, as the handler is: compiled where
@@ -172,22 +166,22 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         // NB: `recorded` is the store's state: every change to it is recorded before the session
         // takes the next command. Lent through its address, it is read without the copy (a
         // retain of every member) that passing the property itself makes.
-        try withUnsafePointer(to: &recorded) { try validateAction(box.action, $0.pointee) }
+        try withUnsafePointer(to: &current.value.recorded) { try validateAction(box.action, $0.pointee) }
     }
 
     @usableFromInline var json: JSONValue {
         // NB: valid while nothing changed since; a recorded step that changed something clears it.
-        if let cachedJSON { return cachedJSON }
-        let json = ValueReader.read(state)
-        cachedJSON = json
+        if let cachedJSON = current.value.cachedJSON { return cachedJSON }
+        let json = ValueReader.read(current.value.state)
+        current.value.cachedJSON = json
         return json
     }
 
     @usableFromInline func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
         // NB: a whole state already read answers at once; else only the path's values are read,
         // so one `state todos[5].title` does not print 300,000 todos into memory first.
-        if cachedJSON == nil, !path.segments.isEmpty,
-            let value = ValueReader().read(state, at: path.segments[...])
+        if current.value.cachedJSON == nil, !path.segments.isEmpty,
+            let value = ValueReader().read(current.value.state, at: path.segments[...])
         {
             return value
         }
@@ -198,15 +192,15 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     @inlinable
     func recordStep() -> [DiffEntry] {
         // NB: the previous state is lent by address, not copied (see `validate(_:)`).
-        let entries = differ.step(from: recorded, to: state, stateShape)
-        recorded = state
-        if !entries.isEmpty { cachedJSON = nil }
+        let entries = differ.step(from: current.value.recorded, to: current.value.state, stateShape)
+        current.value.recorded = current.value.state
+        if !entries.isEmpty { current.value.cachedJSON = nil }
         return entries
     }
 
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
-        guard let before = try? history.state(at: cursor, apply: apply) else { return false }
-        return ValueDiffer.entries(from: before, to: state).isEmpty
+        guard let before = try? current.value.history.state(at: cursor, apply: apply) else { return false }
+        return ValueDiffer.entries(from: before, to: current.value.state).isEmpty
     }
 
     /// Applies an action to a state as the store does, for the history to make a state again
@@ -216,16 +210,16 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     }
 
     @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
-        recordHistoryStep?(cursor, dropped)
+        hooks.value.recordHistoryStep?(cursor, dropped)
     }
 
     @usableFromInline func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
         do {
-            let state = try history.state(at: cursor, apply: apply)
+            let state = try current.value.history.state(at: cursor, apply: apply)
             return { self.restore(state) }
         } catch {
             // NB: from now on every state is kept, so the steps taken next can be undone.
-            history.replays = false
+            current.value.history.replays = false
             throw ShellError(
                 "store '\(alias)' does not come back to the state it had: its actions, applied again, give another state"
                     + (error.difference.map { " (at \($0.clause(where: "it showed")))" } ?? ""),
@@ -235,35 +229,35 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         }
     }
 
-    @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(state) }
+    @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(current.value.state) }
 
     @usableFromInline func hasSameState(as other: any StoreRuntime) -> Bool {
         guard let other = other as? Self else { return false }
-        return history.reaches(state, other.state)
+        return current.value.history.reaches(current.value.state, other.current.value.state)
     }
 
     @usableFromInline func brokenInvariant() -> String? {
         guard !invariants.isEmpty else { return nil }
-        let state = self.state
+        let state = self.current.value.state
         return invariants.first { !$0.holds(state) }?.name
     }
 
     @usableFromInline func historyDiff(ofEntry index: Int) -> [DiffEntry] {
-        guard let before = try? history.state(at: index, apply: apply),
-            let after = try? history.state(at: index + 1, apply: apply)
-        else { return history.printedDiffs(ofEntry: index) }
+        guard let before = try? current.value.history.state(at: index, apply: apply),
+            let after = try? current.value.history.state(at: index + 1, apply: apply)
+        else { return current.value.history.printedDiffs(ofEntry: index) }
         return ValueDiffer.entries(from: before, to: after)
     }
 
     @usableFromInline func initialRestorer() throws(ShellError) -> () -> [DiffEntry] {
         {
-            self.restoredWithoutAction = true
+            self.current.value.restoredWithoutAction = true
             return self.restore(self.initialState)
         }
     }
 
     private func restore(_ state: State) -> [DiffEntry] {
-        self.state = state
+        self.current.value.state = state
         return recordStep()
     }
 
@@ -276,16 +270,59 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     }
 
     @usableFromInline func checkpoint(cursor: Int) -> any StoreCheckpoint {
-        Checkpoint(state: state, history: history, restoredWithoutAction: restoredWithoutAction)
+        Checkpoint(
+            state: current.value.state, history: current.value.history,
+            restoredWithoutAction: current.value.restoredWithoutAction)
     }
 
     @usableFromInline func retractor(to checkpoint: any StoreCheckpoint) throws(ShellError) -> () -> Void {
         let kept = checkpoint as! Checkpoint
         return {
-            self.history = kept.history
-            self.restoredWithoutAction = kept.restoredWithoutAction
+            self.current.value.history = kept.history
+            self.current.value.restoredWithoutAction = kept.restoredWithoutAction
             // NB: set as `undo` sets a state; the diff is not shown (the command's own was).
             _ = self.restore(kept.state)
         }
     }
+}
+
+/// What changes in a ``ReducerRuntime`` as its store takes actions.
+///
+/// NB: what code not compiled for the store's types (the runtime's protocol methods) reads on
+/// every line is in ``ReducerRuntimeHooks``, of no generic type: a value of this type, read
+/// there, costs a look-up of its metadata: kept here, they cost a repeated piped line 390
+/// instructions more (callgrind).
+@usableFromInline
+struct ReducerRuntimeValues<State, Action> {
+    @usableFromInline var cachedJSON: JSONValue?
+    /// Whether the state was last set by no action (`reset`), so that the history keeps it.
+    @usableFromInline var restoredWithoutAction = false
+    /// How this store's effects hand their actions to the session; made at the first one.
+    @usableFromInline var sink: EffectSink<Action>?
+    /// The current state.
+    @usableFromInline var state: State
+    /// The state as of the last recorded step.
+    @usableFromInline var recorded: State
+    @usableFromInline var history: StateHistory<State, Action>
+
+    @usableFromInline init(state: State, history: StateHistory<State, Action>) {
+        self.state = state
+        self.recorded = state
+        self.history = history
+    }
+}
+
+/// The closures a ``ReducerRuntime`` is called through: of no generic type, so that its protocol
+/// methods, which are not compiled for the store's types, read them without looking up metadata.
+@usableFromInline
+struct ReducerRuntimeHooks {
+    @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
+    /// Records the current state in `history`: set by ``ReducerRuntime/attach(to:)``, so that
+    /// it runs as code compiled for this store's types, not as generic code.
+    @usableFromInline var recordHistoryStep: ((_ cursor: Int, _ dropped: Int) -> Void)?
+    /// Makes this store's action from text: set by ``ReducerRuntime/attach(to:)`` for the same
+    /// reason.
+    @usableFromInline var decodeAction: ((ActionInvocation) -> DecodeOutcome)?
+
+    @usableFromInline init() {}
 }

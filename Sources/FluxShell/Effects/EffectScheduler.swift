@@ -16,9 +16,9 @@ class EffectRecord: @unchecked Sendable {
     /// scheduler a side table, and every retain of it the slow path (callgrind).
     @usableFromInline let scheduler: EffectScheduler
     // NB: the mutable members below are touched on the session's thread only (`sleepers` with
-    // the environment's lock held). Those an effect that ends at once touches skip the run-time
-    // exclusivity checks: with the checks, the members of the effects' types cost such an effect
-    // 1,160 instructions more (callgrind, 6,000 piped lines: 6,750 a line rather than 7,910).
+    // the environment's lock held). An effect that ends at once touches two of them, once each:
+    // kept in a `SingleThreadCell`, whose memory is one more allocation an effect, they cost it
+    // 250 instructions more than with the run-time exclusivity checks (callgrind).
     /// 1-based, in the order the session's effects started.
     let number: Int
     /// The line of the command that started it, when it was read from one.
@@ -26,12 +26,12 @@ class EffectRecord: @unchecked Sendable {
     /// The action it ran after, in command syntax: written only when something names the effect.
     private(set) lazy var action = describeAction()
     /// The worker that runs it.
-    @exclusivity(unchecked) var worker: EffectWorker?
+    var worker: EffectWorker?
     /// How many of its tasks sleep on the session's clock (the environment's lock held).
     var sleepers = 0
-    @exclusivity(unchecked) var isCancelled = false
+    var isCancelled = false
     /// It ended: what it still sends (from a task it left running) is dropped.
-    @exclusivity(unchecked) var hasEnded = false
+    var hasEnded = false
     /// An action it sent was dropped and reported: it is reported once.
     var reportedDroppedSend = false
     /// Cancelled because it ran over the time limit: its jobs no longer run.
@@ -123,17 +123,37 @@ final class EffectScheduler: @unchecked Sendable {
     // `queue`, which has a lock of its own, unless it runs on the session's thread.
     @usableFromInline let environment: ShellEnvironment
     let queue = EffectQueue()
-    // NB: the session's thread alone touches these: no run-time exclusivity checks (see
-    // `EffectRecord`).
+    private struct Books {
+        var running: [EffectRecord] = []
+        var started = 0
+        var line: Int?
+        var problems: [ShellError] = []
+        var idle: [EffectWorker] = []
+    }
+    // NB: the session's thread alone touches these: one value, whose accesses skip the run-time
+    // exclusivity checks (see `SingleThreadCell`).
+    private let books = SingleThreadCell(Books())
     /// The effects started and not ended, in the order they started.
-    @exclusivity(unchecked) private(set) var running: [EffectRecord] = []
-    @exclusivity(unchecked) private var started = 0
+    private(set) var running: [EffectRecord] {
+        _read { yield books.value.running }
+        _modify { yield &books.value.running }
+    }
+    private var started: Int {
+        get { books.value.started }
+        set { books.value.started = newValue }
+    }
     /// The line of the command being run, for the effects it starts.
-    @exclusivity(unchecked) var line: Int?
+    var line: Int? {
+        get { books.value.line }
+        set { books.value.line = newValue }
+    }
     /// How long one command's effects may run without all of them ending or sleeping on the clock.
     var timeLimit: Duration = .seconds(5)
     /// What went wrong with effects during the command being run.
-    @exclusivity(unchecked) var problems: [ShellError] = []
+    var problems: [ShellError] {
+        _read { yield books.value.problems }
+        _modify { yield &books.value.problems }
+    }
 
     init(environment: ShellEnvironment) {
         self.environment = environment
@@ -141,7 +161,10 @@ final class EffectScheduler: @unchecked Sendable {
     }
 
     /// The workers waiting for an effect to run.
-    @exclusivity(unchecked) private var idle: [EffectWorker] = []
+    private var idle: [EffectWorker] {
+        _read { yield books.value.idle }
+        _modify { yield &books.value.idle }
+    }
 
     /// Whether no effect may have work to do: none runs. (The queue may hold jobs of effects given
     /// up on, which are dropped when they are taken.) What a store without effects checks.
@@ -420,13 +443,29 @@ final class EffectWorker: TaskExecutor, @unchecked Sendable {
     // NB: @unchecked Sendable is safe: the mutable members are touched on the session's thread
     // only, where the worker's jobs run; `enqueue` reads only `queue`, which has its own lock.
     private let queue: EffectQueue
+    private struct Status {
+        var current: EffectRecord?
+        var parked: UnsafeContinuation<EffectRecord?, Never>?
+        var isAbandoned = false
+    }
+    // NB: one value, whose accesses skip the run-time exclusivity checks (see `SingleThreadCell`).
+    private let status = SingleThreadCell(Status())
     /// The effect it runs now.
-    @exclusivity(unchecked) var current: EffectRecord?
+    var current: EffectRecord? {
+        get { status.value.current }
+        set { status.value.current = newValue }
+    }
     var task: Task<Void, Never>?
     /// Where it waits for its next effect, while idle.
-    @exclusivity(unchecked) var parked: UnsafeContinuation<EffectRecord?, Never>?
+    var parked: UnsafeContinuation<EffectRecord?, Never>? {
+        get { status.value.parked }
+        set { status.value.parked = newValue }
+    }
     /// Given up on with its effect: its jobs are dropped.
-    @exclusivity(unchecked) var isAbandoned = false
+    var isAbandoned: Bool {
+        get { status.value.isAbandoned }
+        set { status.value.isAbandoned = newValue }
+    }
 
     init(queue: EffectQueue) { self.queue = queue }
 
@@ -476,17 +515,34 @@ final class EffectQueue: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
-    // NB: touched only with `condition` locked: no run-time exclusivity checks.
-    @exclusivity(unchecked) private var items: [Item] = []
-    @exclusivity(unchecked) private var head = 0
+    private struct Queued {
+        var items: [Item] = []
+        var head = 0
+    }
+    // NB: touched only with `condition` locked: one value, whose accesses skip the run-time
+    // exclusivity checks (see `SingleThreadCell`).
+    private let queued = SingleThreadCell(Queued())
+    private var items: [Item] {
+        _read { yield queued.value.items }
+        _modify { yield &queued.value.items }
+    }
+    private var head: Int {
+        get { queued.value.head }
+        set { queued.value.head = newValue }
+    }
     /// The session's thread while it runs the effects (``ThreadIdentity/word``), else 0.
     ///
     /// NB: an atomic, not under `condition`: asked on every job and every end of an effect, a
     /// lock each time cost an effect that ends at once 800 instructions (callgrind).
     private let drainer = Atomic<UInt>(0)
     /// The effect whose job the session runs now: what a sleep on the clock from the session's
-    /// thread belongs to. Touched on that thread only.
-    @exclusivity(unchecked) var runningEffect: EffectRecord?
+    /// thread belongs to. Touched on that thread only: its accesses skip the run-time
+    /// exclusivity checks (see `SingleThreadCell`).
+    private let running = SingleThreadCell<EffectRecord?>(nil)
+    var runningEffect: EffectRecord? {
+        get { running.value }
+        set { running.value = newValue }
+    }
 
     var isEmpty: Bool { condition.withLock { head == items.count } }
 

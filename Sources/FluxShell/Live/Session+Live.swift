@@ -135,7 +135,7 @@ extension Session {
                 isUnchanged: own.entries.isEmpty && followUps.allSatisfy { $0.entries.isEmpty })
             timeline.record(
                 action, followUps: followUps.compactMap(\.followUp), diff: diff, in: loaded, isTheApps: true)
-            live.pending.append(.action(action, diff, step: hot.timeline.history.newestNumber))
+            live.pending.append(.action(action, diff, step: hot.value.timeline.history.newestNumber))
         }
         if batch.resyncs {
             let dropped = batch.dropped

@@ -60,17 +60,17 @@ package final class ScriptRunner {
     /// `nil`: nothing is printed (the scenario runner).
     private let output: RunnerOutput?
     /// The failures so far, in order.
-    public var failures: [Diagnostic] { progress.failures }
+    public var failures: [Diagnostic] { progress.value.failures }
     public private(set) var diffBlocks: [DiffBlock] = []
     /// Called with each line's location before it runs: a child process of `run` or `test` that
     /// is run again to find the line that trapped writes it where its parent reads it.
     public var beforeEachLine: ((SourceLocation) -> Void)?
     /// The script asked to stop (`quit`), or `--bail` stopped it.
-    public var isStopped: Bool { progress.isStopped }
+    public var isStopped: Bool { progress.value.isStopped }
     /// The 1-based number of the line being run, or of the last one run (0 before the first):
     /// where piped mode reports a store that trapped. A plain stored number, so that keeping it
     /// costs each line one store, and a signal handler can read it.
-    public var lineInProgress: Int { progress.line }
+    public var lineInProgress: Int { progress.value.line }
 
     /// What every line reads or changes.
     private struct Progress {
@@ -85,10 +85,9 @@ package final class ScriptRunner {
         var line = 0
     }
 
-    // NB: a runner is used from one thread at a time: what every line touches is one value whose
-    // run-time exclusivity checks are skipped.
-    // Measured with `Session.Hot`'s (see there): the checks together cost 870 instructions a line.
-    @exclusivity(unchecked) private var progress = Progress()
+    // NB: a runner is used from one thread at a time: what every line touches is one value,
+    // whose accesses skip the run-time exclusivity checks (see `SingleThreadCell`).
+    private let progress = SingleThreadCell(Progress())
     /// The line of the state-changing command just before, when it failed: its expected diff
     /// lines have nothing to be compared with (one error says so, for the whole block).
     private var failedCommand: (line: Int, reported: Bool)?
@@ -158,7 +157,7 @@ package final class ScriptRunner {
     public func run(_ lines: inout some LineSource, file: String) {
         var number = 0
         var tooLong = false
-        while !progress.isStopped, let line = lines.nextLine(tooLong: &tooLong) {
+        while !progress.value.isStopped, let line = lines.nextLine(tooLong: &tooLong) {
             number += 1
             if let beforeEachLine { beforeEachLine(SourceLocation(file: file, line: number)) }
             if tooLong {
@@ -193,11 +192,11 @@ package final class ScriptRunner {
         guard !isStopped else { return }
         // NB: measured with callgrind on 100,000 piped `dispatch increment` lines: `feed` went
         // from 70 to 71 instructions a line, the rest of a line's path unchanged.
-        progress.line = number
+        progress.value.line = number
         let location = SourceLocation(file: file, line: number)
         var bytes = raw
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        if let lastParse = progress.lastParse, Bytes.equal(bytes, lastParse.line) {
+        if let lastParse = progress.value.lastParse, Bytes.equal(bytes, lastParse.line) {
             closePending()
             run(lastParse, at: location)
             return
@@ -219,7 +218,7 @@ package final class ScriptRunner {
             }
             let text = Self.trimmed(line)
             let isEllipsis = text == ExpectedDiff.ellipsis
-            guard let pending = progress.pending else {
+            guard let pending = progress.value.pending else {
                 if let failed = failedCommand {
                     guard !failed.reported else { return }
                     failedCommand?.reported = true
@@ -268,13 +267,13 @@ package final class ScriptRunner {
         }
         // NB: the last line's record is refilled when nothing else holds it: a line never seen
         // before allocates no new one.
-        if progress.lastParse != nil, isKnownUniquelyReferenced(&progress.lastParse!) {
-            progress.lastParse!.line = line
-            progress.lastParse!.parsed = parsed
+        if progress.value.lastParse != nil, isKnownUniquelyReferenced(&progress.value.lastParse!) {
+            progress.value.lastParse!.line = line
+            progress.value.lastParse!.parsed = parsed
         } else {
-            progress.lastParse = ParsedLineCache(line: line, parsed: parsed)
+            progress.value.lastParse = ParsedLineCache(line: line, parsed: parsed)
         }
-        run(progress.lastParse!, at: location)
+        run(progress.value.lastParse!, at: location)
     }
 
     /// Ends the script: checks the last command's expected diff lines.
@@ -329,14 +328,14 @@ package final class ScriptRunner {
                 spare.firstExpectedLine = location.line + 1
                 spare.isRequired = isRequired
                 spare.hasInvalidLine = false
-                progress.pending = spare
+                progress.value.pending = spare
             } else {
-                progress.pending = Pending(
+                progress.value.pending = Pending(
                     location: location, line: line, result: result, firstExpectedLine: location.line + 1,
                     isRequired: isRequired)
             }
         }
-        if result.quits { progress.isStopped = true }
+        if result.quits { progress.value.isStopped = true }
     }
 
     /// A `! ` line whose command succeeded: an error, after what the command printed, and what
@@ -360,15 +359,15 @@ package final class ScriptRunner {
     private func closePending() {
         failedCommand = nil
         // NB: the common case, a command with no expected lines to check, costs no copy.
-        if progress.pending?.expected.isEmpty == true, progress.pending?.isRequired == false,
+        if progress.value.pending?.expected.isEmpty == true, progress.value.pending?.isRequired == false,
             !options.collectsDiffBlocks
         {
-            sparePending = progress.pending
-            progress.pending = nil
+            sparePending = progress.value.pending
+            progress.value.pending = nil
             return
         }
-        guard let block = progress.pending else { return }
-        progress.pending = nil
+        guard let block = progress.value.pending else { return }
+        progress.value.pending = nil
         let actual = block.actual
         let failure = check(block, actual: actual)
         if options.collectsDiffBlocks {
@@ -454,9 +453,9 @@ package final class ScriptRunner {
     }
 
     private func record(_ diagnostic: Diagnostic) {
-        progress.failures.append(diagnostic)
+        progress.value.failures.append(diagnostic)
         output?.report(diagnostic)
-        if options.bail { progress.isStopped = true }
+        if options.bail { progress.value.isStopped = true }
     }
 
     /// `~ `, `+ `, `- `, `=> ` lines, `(no changes)` and `...`.

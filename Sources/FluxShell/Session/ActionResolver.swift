@@ -29,18 +29,17 @@ final class ActionResolver {
     }
 
     // NB: a resolver belongs to one session, used from one thread at a time (a session is not
-    // Sendable): what every dispatch reads is one value whose run-time exclusivity checks are
-    // skipped.
-    // Measured with `Session.Hot`'s (see there): the checks together cost 870 instructions a line.
-    @exclusivity(unchecked) private var memo = Memo()
+    // Sendable): what every dispatch reads is one value, whose accesses skip the run-time
+    // exclusivity checks (see `SingleThreadCell`).
+    private let memo = SingleThreadCell(Memo())
 
     /// Whether any loaded store checks actions before they are dispatched.
-    var anyStoreValidates: Bool { memo.anyStoreValidates }
+    var anyStoreValidates: Bool { memo.value.anyStoreValidates }
 
     /// Forgets what was resolved for an earlier set of stores.
     func storesChanged(_ stores: [Session.LoadedStore]) {
-        memo.last = nil
-        memo.anyStoreValidates = stores.contains { $0.runtime.validates }
+        memo.value.last = nil
+        memo.value.anyStoreValidates = stores.contains { $0.runtime.validates }
     }
 
     /// The typed action of every store in `stores` that accepts `invocation`.
@@ -48,14 +47,13 @@ final class ActionResolver {
     /// - Throws: the first store's refusal, or "unknown action" (with a suggestion) when no store
     ///   has the case.
     func resolve(_ invocation: ActionInvocation, in stores: [Session.LoadedStore]) throws(ShellError) -> Resolved {
-        if let last = memo.last, last.invocation == invocation { return last }
+        if let last = memo.value.last, last.invocation == invocation { return last }
         var payloads: [SessionAction.Payload] = []
         // NB: the last record, when nothing else holds it, is refilled, its array emptied with
         // its storage kept: an action never seen before allocates neither.
         var record: Resolved?
-        if memo.last != nil, isKnownUniquelyReferenced(&memo.last!) {
-            record = memo.last
-            memo.last = nil
+        if memo.value.last != nil, isKnownUniquelyReferenced(&memo.value.last!) {
+            record = memo.value.last.take()
             swap(&payloads, &record!.payloads)
             payloads.removeAll(keepingCapacity: true)
         }
@@ -88,7 +86,7 @@ final class ActionResolver {
             } else {
                 resolved = Resolved(invocation, payloads, retyped: form)
             }
-            memo.last = resolved
+            memo.value.last = resolved
             return resolved
         }
         if let (store, error) = rejections.first { throw Self.attributed(error, to: store, among: stores) }

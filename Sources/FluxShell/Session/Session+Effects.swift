@@ -22,7 +22,7 @@ extension Session {
         timeline.record(
             .advance(duration), followUps: followUps.compactMap { $0.followUp }, diff: diff, in: loaded)
         var result = CommandResult(diff, followUpLimitReached: trace.followUpLimitReached ? followUpLimit : nil)
-        result.step = hot.timeline.history.newestNumber
+        result.step = hot.value.timeline.history.newestNumber
         return result
     }
 

@@ -27,33 +27,31 @@ package final class Session {
     }
 
     // NB: a session is used from one thread at a time (it is not Sendable): what every command
-    // touches is one value whose run-time exclusivity checks are skipped. The check on `watches`
-    // alone cost 3 % of a piped `dispatch increment` (0.87-0.89 s per million without, 0.90-0.92
-    // with); grouped with the rest, one unchecked value costs what four did. All four grouped
-    // values (here, `ScriptRunner`, `ActionResolver`, `DispatchTrace`) checked cost a piped line
-    // 870 instructions more (callgrind, 20,000 `dispatch increment`: 221.2M against 203.8M).
-    @exclusivity(unchecked) var hot: Hot
+    // touches is one value, whose accesses skip the run-time exclusivity checks (see
+    // `SingleThreadCell`, which has the measurement). Grouped, one cell costs what four checked
+    // values did.
+    let hot: SingleThreadCell<Hot>
 
     /// Whether later commands require their expected diff lines (`exhaustive on`).
     public internal(set) var isExhaustive: Bool {
-        get { hot.isExhaustive }
-        set { hot.isExhaustive = newValue }
+        get { hot.value.isExhaustive }
+        set { hot.value.isExhaustive = newValue }
     }
     var stores: [LoadedStore] {
-        _read { yield hot.stores }
-        _modify { yield &hot.stores }
+        _read { yield hot.value.stores }
+        _modify { yield &hot.value.stores }
     }
     /// The undo log, the transcript and the stores' states along them (see ``Timeline``).
     var timeline: Timeline {
-        _read { yield hot.timeline }
-        _modify { yield &hot.timeline }
+        _read { yield hot.value.timeline }
+        _modify { yield &hot.value.timeline }
     }
     /// The undo log (read-only: the timeline changes it).
-    var history: SessionHistory { hot.timeline.history }
+    var history: SessionHistory { hot.value.timeline.history }
     /// `watch`: the paths whose diff lines print, each with the alias of the store it is in.
     var watches: [(alias: String, path: ValuePath)] {
-        _read { yield hot.watches }
-        _modify { yield &hot.watches }
+        _read { yield hot.value.watches }
+        _modify { yield &hot.value.watches }
     }
     /// How many commands `save` can write; a longer session stops recording its transcript.
     public var transcriptLimit: Int {
@@ -97,7 +95,7 @@ package final class Session {
         self.catalog = catalog
         self.isScoped = catalog.scope != nil
         self.effects = EffectScheduler(environment: ShellEnvironment(seed: seed))
-        self.hot = Hot(timeline: Timeline(historyLimit: historyLimit))
+        self.hot = SingleThreadCell(Hot(timeline: Timeline(historyLimit: historyLimit)))
         // NB: registered before any store's handler, so each action's step begins before the
         // stores add to it. A handler rather than a middleware: the dispatcher's path without
         // middleware is the shortest, and this runs on every action.
@@ -357,7 +355,7 @@ package final class Session {
             diff, printedAction: resolved.retyped,
             followUpLimitReached: trace.followUpLimitReached ? followUpLimit : nil)
         // NB: read in place, not through `history`, which copies the log.
-        result.step = hot.timeline.history.newestNumber
+        result.step = hot.value.timeline.history.newestNumber
         return result
     }
 
@@ -429,7 +427,7 @@ package final class Session {
     func reset() throws(ShellError) -> CommandResult {
         try restoring { loaded throws(ShellError) in
             var result = CommandResult(try timeline.reset(loaded))
-            result.step = hot.timeline.history.newestNumber
+            result.step = hot.value.timeline.history.newestNumber
             return result
         }
     }
