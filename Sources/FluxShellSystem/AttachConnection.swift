@@ -8,10 +8,10 @@
 /// blocking calls and `poll`: the shell waits on its input and on the app, nothing else.
 package final class AttachConnection {
     package let descriptor: Int32
-    private var received: [UInt8] = []
+    /// The frames received: the agent's lines are not cut at any length.
+    private var received = LineSplitter(maximumLineLength: .max)
     /// `finishSending()` was called.
     package private(set) var isFinishedSending = false
-    private var start = 0
 
     /// Connects to the app's socket at `path`; `nil` with `errno` set when no app listens there.
     package init?(path: String) {
@@ -78,20 +78,11 @@ package final class AttachConnection {
     /// when the app reset the connection).
     /// Returns the whole lines received, without their newlines.
     package func receiveLines() -> [String]? {
-        var block = [UInt8](repeating: 0, count: 1 << 16)
-        let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        let count = received.fill { read(descriptor, $0.baseAddress, $0.count) }
         if count < 0, errno == EINTR { return [] }
         guard count > 0 else { return nil }
-        received.append(contentsOf: block[..<count])
         var lines: [String] = []
-        while let newline = received[start...].firstIndex(of: 0x0A) {
-            lines.append(String(decoding: received[start..<newline], as: UTF8.self))
-            start = newline + 1
-        }
-        if start > 0 {
-            received.removeFirst(start)
-            start = 0
-        }
+        while let (line, _) = received.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
         return lines
     }
 

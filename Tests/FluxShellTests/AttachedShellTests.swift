@@ -190,12 +190,14 @@ struct AttachedShellTests {
         #expect(connection.appSteps() == [])
     }
 
-    @Test func aLineTooLongIsReportedAndTheNextOneRuns() throws {
-        let connection = try Connection(maximumLineLength: 64)
+    /// In pieces, or whole in one block with its newline.
+    @Test(arguments: [50, Int.max])
+    func aLineTooLongIsReportedAndTheNextOneRuns(piece: Int) throws {
+        let connection = try Connection(maximumLineLength: 100)
         _ = connection.send(Self.textHello + "\n")
         let long = "dispatch note \"" + String(repeating: "x", count: 200) + "\"\n"
         #expect(
-            connection.send(long + "state bumps\r\n", piece: 50) == [
+            connection.send(long + "state bumps\r\n", piece: piece) == [
                 #"{"err":"<stdin>:1: error: line longer than 0 MiB, skipped"}"#,
                 #"{"done":1,"failed":true,"prompt":"shop> "}"#, #"{"out":"0"}"#,
                 #"{"done":2,"failed":false,"prompt":"shop> "}"#,

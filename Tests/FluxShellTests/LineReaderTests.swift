@@ -4,7 +4,7 @@ import Testing
 @testable import FluxShellSystem
 @testable import FluxShellValues
 
-/// The one splitter of input into lines: whole files and streams read in blocks give the same
+/// A script's lines, through the one `LineSplitter`: whole files and streams read in blocks give the same
 /// lines; a line over the limit is cut, reported, and the rest of it skipped.
 struct LineReaderTests {
     private func lines(_ reader: consuming LineReader) -> [(String, Bool)] {

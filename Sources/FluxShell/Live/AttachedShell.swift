@@ -10,7 +10,7 @@ package final class AttachedShell {
     /// The app's name, as the shell attached to it.
     public let name: String
     /// Longer lines are skipped and reported.
-    public let maximumLineLength: Int
+    public var maximumLineLength: Int { received.maximumLineLength }
     /// The shell asked to leave (`detach`, `quit`, `--bail`) or its input ended: the agent sends
     /// what is left, then closes the connection.
     public private(set) var isFinished = false
@@ -21,10 +21,8 @@ package final class AttachedShell {
     private let printer: Printer
     /// What the runner printed for the line being run, in order: `true` for standard error.
     private let printed: PrintedLines
-    /// The line being received, until its newline.
-    private var partial: [UInt8] = []
-    /// The rest of a line over the maximum length is being skipped.
-    private var skipping = false
+    /// The lines the shell sent, as they come in.
+    private var received: LineSplitter
     /// How many lines the shell sent that were run (or rejected): the last one's number.
     public private(set) var lineNumber = 0
     private var sawFirstLine = false
@@ -48,7 +46,7 @@ package final class AttachedShell {
     ) throws(ShellError) {
         session = try Session(attachingTo: stores, queueLimit: queueLimit, wake: wake)
         self.name = name
-        self.maximumLineLength = maximumLineLength
+        received = LineSplitter(maximumLineLength: maximumLineLength)
         let printed = PrintedLines()
         self.printed = printed
         printer = Self.printer(into: printed)
@@ -63,7 +61,7 @@ package final class AttachedShell {
     public init(session: Session, name: String, maximumLineLength: Int = LineReader.maximumLineLength) {
         self.session = session
         self.name = name
-        self.maximumLineLength = maximumLineLength
+        received = LineSplitter(maximumLineLength: maximumLineLength)
         let printed = PrintedLines()
         self.printed = printed
         printer = Self.printer(into: printed)
@@ -79,28 +77,10 @@ package final class AttachedShell {
 
     /// Takes bytes the shell sent; appends the lines to send back, each ending in a newline.
     public func receive(_ bytes: UnsafeRawBufferPointer, to output: inout OutputBuffer) {
-        var rest = bytes[...]
-        while !isFinished, let newline = rest.firstIndex(of: 0x0A) {
-            let piece = rest[..<newline]
-            rest = rest[(newline + 1)...]
-            if skipping {
-                skipping = false
-                rejectTooLong(to: &output)
-            } else if partial.isEmpty {
-                run(ArraySlice(piece), to: &output)
-            } else {
-                partial.append(contentsOf: piece)
-                let line = partial[...]
-                partial = []
-                run(line, to: &output)
-            }
-        }
-        guard !isFinished, !rest.isEmpty, !skipping else { return }
-        if partial.count + rest.count > maximumLineLength {
-            partial = []
-            skipping = true
-        } else {
-            partial.append(contentsOf: rest)
+        guard !isFinished else { return }
+        received.append(bytes)
+        while !isFinished, let (line, tooLong) = received.nextLine() {
+            if tooLong { rejectTooLong(to: &output) } else { run(line, to: &output) }
         }
     }
 
@@ -109,8 +89,7 @@ package final class AttachedShell {
     /// sends with a newline).
     public func endOfInput(to output: inout OutputBuffer) {
         guard !isFinished else { return }
-        partial = []
-        skipping = false
+        received.discardPartialLine()
         // NB: a shell that said nothing gets nothing, but its session still takes what the app did.
         if sawFirstLine { writeAppSteps(to: &output) } else { _ = session.takeAppSteps() }
         finish(to: &output)
