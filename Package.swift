@@ -69,12 +69,20 @@ let package = Package(
             dependencies: [
                 "FluxCore", "FluxShellValues", .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        // Layer 3: the shell engine: commands, stores, sessions, the runner, rendering, scenarios.
-        // Pure: strings in, strings out; no terminal code.
+        // Layer 3: the command language: a line lexed and parsed into a command, and printed back.
+        .target(name: "FluxShellLanguage", dependencies: ["FluxShellSystem", "FluxShellValues"]),
+        .testTarget(
+            name: "FluxShellLanguageTests",
+            dependencies: [
+                "FluxShellLanguage", "FluxShellSystem", "FluxShellValues",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        // Layer 4: the shell engine: stores, sessions, the runner, rendering, effects, scenarios,
+        // explore, recording, live sessions. Pure: strings in, strings out; no terminal code.
         .target(
             name: "FluxShell",
             dependencies: [
-                "FluxCore", "FluxShellSystem", "FluxShellValues",
+                "FluxCore", "FluxShellSystem", "FluxShellValues", "FluxShellLanguage",
             ]),
         // What the engine's tests share: `Fluxsh` (the built binary run with arguments and input)
         // and `Locked` (not a product).
@@ -82,7 +90,8 @@ let package = Package(
         .testTarget(
             name: "FluxShellTests",
             dependencies: [
-                "FluxShell", "FluxShellValues", "FluxShellSystem", "FluxShellTestSupport", "FluxStores",
+                "FluxShell", "FluxShellLanguage", "FluxShellValues", "FluxShellSystem", "FluxShellTestSupport",
+                "FluxStores",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "Tagged", package: "swift-tagged"),
@@ -132,7 +141,8 @@ let package = Package(
         .testTarget(
             name: "FluxShellDependenciesTests",
             dependencies: [
-                "FluxShell", "FluxShellDependencies", .product(name: "Dependencies", package: "swift-dependencies"),
+                "FluxShell", "FluxShellLanguage", "FluxShellDependencies",
+                .product(name: "Dependencies", package: "swift-dependencies"),
             ]),
 
         // The built-in example stores, written with the public API a user has.
@@ -149,7 +159,7 @@ let package = Package(
         .target(
             name: "FluxShellCommand",
             dependencies: [
-                "FluxShell", "FluxShellTerminal",
+                "FluxShell", "FluxShellLanguage", "FluxShellTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "FluxShellCommandTests", dependencies: ["FluxShellCommand"]),
@@ -176,7 +186,8 @@ let package = Package(
         // `-DFUZZING` and `--sanitize=fuzzer` (Scripts/fuzz.sh), libFuzzer drives it.
         .target(name: "FuzzReplay", path: "Fuzz/Sources/FuzzReplay"),
         .executableTarget(
-            name: "fluxfuzz", dependencies: ["FluxShell", "FluxStores", "FuzzReplay"], path: "Fuzz/Sources/fluxfuzz"),
+            name: "fluxfuzz", dependencies: ["FluxShell", "FluxShellLanguage", "FluxStores", "FuzzReplay"],
+            path: "Fuzz/Sources/fluxfuzz"),
         .executableTarget(
             name: "fluxfuzzvalues",
             dependencies: [
@@ -194,7 +205,8 @@ let package = Package(
         .executableTarget(
             name: "fluxbench",
             dependencies: [
-                "FluxCore", "FluxShell", "FluxStores", "FluxShellAgent", "FluxShellDependencies", "FluxShellCommand",
+                "FluxCore", "FluxShell", "FluxShellLanguage", "FluxStores", "FluxShellAgent", "FluxShellDependencies",
+                "FluxShellCommand",
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),

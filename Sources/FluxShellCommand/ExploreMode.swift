@@ -1,4 +1,5 @@
 import FluxShell
+import FluxShellLanguage
 import Synchronization
 
 /// `fluxsh explore`: explores in a child process of this executable, so that a trap in a store's

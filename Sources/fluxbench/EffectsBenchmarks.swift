@@ -1,4 +1,5 @@
 import FluxShell
+import FluxShellLanguage
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import FluxCore
 import FluxShell
+import FluxShellLanguage
 import FluxStores
 
 /// `fluxsh explore`: checked actions per second, and the time to shrink a failure planted 1,000

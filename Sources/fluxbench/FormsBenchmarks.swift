@@ -2,6 +2,7 @@ import Dispatch
 import FluxCore
 import FluxShell
 import FluxShellAgent
+import FluxShellLanguage
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Dependencies
 import FluxShell
 import FluxShellDependencies
+import FluxShellLanguage
 import Foundation
 
 /// What `pinningDependencies()` costs a piped line (`fluxbench pinned`): the same reducer store,

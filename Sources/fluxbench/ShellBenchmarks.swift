@@ -1,6 +1,7 @@
 import Dispatch
 import FluxCore
 import FluxShell
+import FluxShellLanguage
 import FluxStores
 import Foundation
 import IdentifiedCollections

@@ -1,4 +1,5 @@
 import FluxShell
+import FluxShellLanguage
 
 /// A session driven line by line, as the shell's own tests drive one (FluxShellTests'
 /// `Transcript`): each line's output as the shell prints it.

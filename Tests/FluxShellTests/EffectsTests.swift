@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FluxShell
+@testable import FluxShellLanguage
 @testable import FluxShellSystem
 @testable import FluxShellValues
 
@@ -151,12 +152,12 @@ struct EffectsTests {
     }
 
     @Test func advanceReadsSecondsExactly() throws {
-        #expect(try ShellClock.duration("0.3") == .milliseconds(300))
-        #expect(try ShellClock.duration("2") == .seconds(2))
-        #expect(try ShellClock.duration(".5") == .milliseconds(500))
-        #expect(try ShellClock.duration("0.000000000000000001") == .init(secondsComponent: 0, attosecondsComponent: 1))
-        #expect(ShellClock.seconds(.milliseconds(300)) == "0.3")
-        #expect(ShellClock.seconds(.seconds(5)) == "5")
+        #expect(try Seconds.duration("0.3") == .milliseconds(300))
+        #expect(try Seconds.duration("2") == .seconds(2))
+        #expect(try Seconds.duration(".5") == .milliseconds(500))
+        #expect(try Seconds.duration("0.000000000000000001") == .init(secondsComponent: 0, attosecondsComponent: 1))
+        #expect(Seconds.text(.milliseconds(300)) == "0.3")
+        #expect(Seconds.text(.seconds(5)) == "5")
         #expect(Command.advance(.milliseconds(1500)).description == "advance 1.5")
     }
 

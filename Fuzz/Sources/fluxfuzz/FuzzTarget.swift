@@ -1,4 +1,5 @@
 import FluxShell
+import FluxShellLanguage
 import FluxStores
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import FluxShellLanguage
 import FluxShellSystem
 import FluxShellValues
 import Foundation
@@ -373,7 +374,7 @@ final class EffectScheduler: @unchecked Sendable {
             guard wakes < Self.maximumWakes, !isOverLimit() else {
                 problems.append(
                     ShellError(
-                        "advance stopped at \(ShellClock.seconds(core.elapsed)) s of the session's clock, short of \(ShellClock.seconds(target)) s: "
+                        "advance stopped at \(Seconds.text(core.elapsed)) s of the session's clock, short of \(Seconds.text(target)) s: "
                             + (isOverLimit()
                                 ? "the effects sent more actions than one command takes"
                                 : "the effects woke \(Self.maximumWakes) times"),
@@ -394,7 +395,7 @@ final class EffectScheduler: @unchecked Sendable {
     /// Gives up on the effects that neither ended nor sleep on the clock: cancelled, their jobs
     /// never run again, each reported.
     private func abandonBusyEffects() {
-        let seconds = ShellClock.seconds(timeLimit)
+        let seconds = Seconds.text(timeLimit)
         for record in running where !environment.core.isAsleep(record) {
             abandon(record)
             problems.append(
@@ -428,7 +429,7 @@ final class EffectScheduler: @unchecked Sendable {
             let deadline = environment.core.deadline(of: record)
             return EffectListing.Entry(
                 number: record.number, line: record.line, action: record.action,
-                waitsFor: deadline.map { ShellClock.seconds($0 - now) }, isCancelled: record.isCancelled)
+                waitsFor: deadline.map { Seconds.text($0 - now) }, isCancelled: record.isCancelled)
         }
     }
 }

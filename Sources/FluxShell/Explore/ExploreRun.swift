@@ -1,3 +1,4 @@
+import FluxShellLanguage
 import FluxShellSystem
 
 /// One run of an exploration: a fresh session with the stores loaded, driven by the runner that

@@ -1,4 +1,5 @@
 import Dispatch
+import FluxShellLanguage
 import FluxShellSystem
 import FluxShellValues
 

@@ -1,3 +1,4 @@
+import FluxShellLanguage
 import FluxShellValues
 
 #if canImport(FoundationEssentials)

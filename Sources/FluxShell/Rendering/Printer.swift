@@ -1,3 +1,4 @@
+import FluxShellLanguage
 import FluxShellSystem
 
 /// Writes what a runner reports through a ``Renderer``: results and `> COMMAND` echoes to

@@ -1,3 +1,4 @@
+import FluxShellLanguage
 import FluxShellValues
 
 /// The one writer of scenario text: comments, commands (through the command printer), each

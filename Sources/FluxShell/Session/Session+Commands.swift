@@ -1,3 +1,4 @@
+import FluxShellLanguage
 import FluxShellSystem
 import FluxShellValues
 

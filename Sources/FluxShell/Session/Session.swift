@@ -1,4 +1,5 @@
 import FluxCore
+import FluxShellLanguage
 import FluxShellSystem
 import FluxShellValues
 

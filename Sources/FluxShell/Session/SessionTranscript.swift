@@ -1,3 +1,4 @@
+import FluxShellLanguage
 import FluxShellValues
 
 /// The commands of a session that `save` writes as a scenario: each state-changing command with

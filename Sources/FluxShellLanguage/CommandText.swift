@@ -27,7 +27,7 @@ extension Command: CustomStringConvertible {
         case .watch(let paths): (["watch"] + paths.map(\.description)).joined(separator: " ")
         case .unwatch(let paths): (["unwatch"] + paths.map(\.description)).joined(separator: " ")
         case .save(let file): "save " + ArgumentText.render(.string(file))
-        case .advance(let duration): duration.map { "advance " + ShellClock.seconds($0) } ?? "advance"
+        case .advance(let duration): duration.map { "advance " + Seconds.text($0) } ?? "advance"
         case .effects: "effects"
         case .cancel: "cancel"
         case .seed(let seed): "seed \(seed)"

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellLanguage
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellLanguage
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -117,7 +117,7 @@ package enum CommandParser {
         case "advance":
             try expectCount(arguments, 0...1, usage: "advance [SECONDS]")
             guard let argument = arguments.first else { return .advance(nil) }
-            return .advance(try ShellClock.duration(argument.text))
+            return .advance(try Seconds.duration(argument.text))
         case "effects":
             try expectCount(arguments, 0...0, usage: "effects")
             return .effects
@@ -438,7 +438,7 @@ package enum CommandParser {
         return digits.count == text.utf8.count ? value : -value
     }
 
-    static func abbreviated(_ text: Substring) -> String {
+    package static func abbreviated(_ text: Substring) -> String {
         text.count > 40 ? String(text.prefix(37)) + "..." : String(text)
     }
 

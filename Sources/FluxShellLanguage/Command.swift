@@ -101,7 +101,7 @@ package struct ArgumentPath: Sendable, Equatable {
 
 extension ActionInvocation {
     /// Puts `value`, read at `read.path`, in its argument at its place.
-    mutating func fill(_ read: ArgumentPath, with value: JSONValue) {
+    package mutating func fill(_ read: ArgumentPath, with value: JSONValue) {
         arguments[read.index].value.put(value, at: read.within.segments[...])
     }
 }
