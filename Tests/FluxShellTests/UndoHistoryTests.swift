@@ -76,10 +76,10 @@ struct UndoHistoryTests {
         var runtime: ReducerRuntime<MutationReducer<TeamMutation>> {
             session.stores[0].runtime as! ReducerRuntime<MutationReducer<TeamMutation>>
         }
-        var state: Team { runtime.current.value.state }
-        var keptStates: Int { runtime.current.value.history.entries.count(where: { $0.state != nil }) }
+        var state: Team { runtime.state.value }
+        var keptStates: Int { runtime.history.value.entries.count(where: { $0.state != nil }) }
         /// Whether the history makes states again (printed as a word: the history itself is long).
-        var replays: Bool { runtime.current.value.history.replays }
+        var replays: Bool { runtime.history.value.replays }
     }
 
     /// A deterministic mix of the team's actions, as command lines.
@@ -301,8 +301,8 @@ struct UndoHistoryTests {
         var runtime: ReducerRuntime<MutationReducer<NotedMutation>> {
             session.stores[0].runtime as! ReducerRuntime<MutationReducer<NotedMutation>>
         }
-        var keptStates: Int { runtime.current.value.history.entries.count(where: { $0.state != nil }) }
-        var replays: Bool { runtime.current.value.history.replays }
+        var keptStates: Int { runtime.history.value.entries.count(where: { $0.state != nil }) }
+        var replays: Bool { runtime.history.value.replays }
         /// The state as printed: a state with an existential is not `Equatable`.
         var printed: [String] { run("state") }
     }
@@ -353,6 +353,6 @@ struct UndoHistoryTests {
         #expect(shell.run("state note") == ["\"none\""])
         shell.run("redo 56")
         #expect(shell.run("state members") == members[lines.count])
-        #expect((shell.runtime.current.value.state.note as? Tally)?.count == 20)
+        #expect((shell.runtime.state.value.note as? Tally)?.count == 20)
     }
 }

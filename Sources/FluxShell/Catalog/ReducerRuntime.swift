@@ -30,14 +30,24 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     @usableFromInline let trace: DispatchTrace
 
     // NB: a runtime belongs to one session, used from one thread at a time: what every action
-    // touches is in two cells, whose accesses skip the run-time exclusivity checks (see
-    // `SingleThreadCell`). No lock: only the session's thread reads and changes the state.
-    @usableFromInline let current: SingleThreadCell<ReducerRuntimeValues<State, Action>>
-    @usableFromInline let hooks = SingleThreadCell(ReducerRuntimeHooks())
+    // touches is in cells, whose accesses skip the run-time exclusivity checks (see
+    // `SingleThreadCell`). No lock: only the session's thread reads and changes the state. One
+    // cell each, not one for all: the runtime's protocol methods are not compiled for the
+    // store's types, and a member of a struct of those types, read there, costs a look-up of the
+    // struct's metadata (`validate` cost a piped line of a store that validates 370 instructions
+    // more, callgrind); a cell of the state alone does not.
+    /// The current state.
+    @usableFromInline let state: SingleThreadCell<State>
+    /// The state as of the last recorded step.
+    @usableFromInline let recorded: SingleThreadCell<State>
+    @usableFromInline let history: SingleThreadCell<StateHistory<State, Action>>
+    /// How this store's effects hand their actions to the session; made at the first one.
+    @usableFromInline let sink = SingleThreadCell<EffectSink<Action>?>(nil)
+    @usableFromInline let parts = SingleThreadCell(ReducerRuntimeParts())
 
     @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)? {
-        get { hooks.value.onFollowUp }
-        set { hooks.value.onFollowUp = newValue }
+        get { parts.value.onFollowUp }
+        set { parts.value.onFollowUp = newValue }
     }
 
     @usableFromInline
@@ -58,11 +68,10 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         self.actionCases = actionCases
         self.validateAction = validate
         self.effect = effect
-        self.current = SingleThreadCell(
-            ReducerRuntimeValues(
-                state: initialState,
-                history: StateHistory(
-                    initial: initialState, entries: historyEntries, mayReplay: historyForgetsWholeWindows)))
+        self.state = SingleThreadCell(initialState)
+        self.recorded = SingleThreadCell(initialState)
+        self.history = SingleThreadCell(
+            StateHistory(initial: initialState, entries: historyEntries, mayReplay: historyForgetsWholeWindows))
     }
 
     /// Starts taking this store's actions from the dispatcher.
@@ -73,19 +82,19 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         // the dispatcher and this runtime, makes a runtime only once a `load` can no longer fail,
         // and keeps every runtime it made for as long as it lives (stores are never unloaded), so
         // no action and no call reaches a runtime that is gone.
-        hooks.value.recordHistoryStep = { [unowned(unsafe) self] cursor, dropped in
+        parts.value.recordHistoryStep = { [unowned(unsafe) self] cursor, dropped in
             // NB: `recorded` is the store's state once its steps are recorded, as they are when
             // the session records history; reading it takes no lock, and lending it by address
             // no copy beyond the one the history keeps.
-            self.current.value.history.record(
-                self.current.value.recorded, cursor: cursor, forgetting: dropped,
-                pinned: self.current.value.restoredWithoutAction,
+            self.history.value.record(
+                self.recorded.value, cursor: cursor, forgetting: dropped,
+                pinned: self.parts.value.restoredWithoutAction,
                 // NB: unowned(unsafe) as the closure it is in (see above): the history calls it
                 // only while the runtime records a step.
                 apply: { [unowned(unsafe) self] action, state in self.apply(action, to: &state) })
-            self.current.value.restoredWithoutAction = false
+            self.parts.value.restoredWithoutAction = false
         }
-        hooks.value.decodeAction = { [unowned self] invocation in self.makeAction(invocation) }
+        parts.value.decodeAction = { [unowned self] invocation in self.makeAction(invocation) }
         dispatcher.register { [unowned(unsafe) self] envelope in
             guard let payload = envelope.payload(for: id) else { return }
             self.apply(unsafeDowncast(payload, to: TypedActionBox<Action>.self).action)
@@ -94,15 +103,15 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 
     @inlinable
     func apply(_ action: Action) {
-        reducer.reduce(&current.value.state, action)
+        reducer.reduce(&state.value, action)
         let entries = recordStep()
-        if current.value.history.replays { current.value.history.note(action, diff: entries) }
+        if history.value.replays { history.value.note(action, diff: entries) }
         trace.add(entries, of: alias)
         guard let effect else { return }
         switch effect {
         case .immediate(let effect):
-            guard let onFollowUp = hooks.value.onFollowUp else { return }
-            for followUp in effect(action, current.value.state) {
+            guard let onFollowUp = parts.value.onFollowUp else { return }
+            for followUp in effect(action, state.value) {
                 // NB: this store gets the action as the effect made it, not rebuilt from its text: an
                 // `Error` or a closure in it has no text form, and a date would lose its sub-milliseconds.
                 onFollowUp(actionCases.announcement(of: followUp), TypedActionBox(followUp), ObjectIdentifier(self))
@@ -124,8 +133,8 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         _ effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], after action: Action
     ) {
         let record = EffectOf(
-            scheduler: effects, effect: effect, action: action, state: current.value.state,
-            sink: current.value.sink ?? makeSink(),
+            scheduler: effects, effect: effect, action: action, state: state.value,
+            sink: sink.value ?? makeSink(),
             actionCases: actionCases)
         effects.start(record)
     }
@@ -136,16 +145,16 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         let sink = EffectSink<Action>(
             send: { [weak self] action in
                 guard let self else { return }
-                self.hooks.value.onFollowUp?(
+                self.parts.value.onFollowUp?(
                     actionCases.announcement(of: action), TypedActionBox(action), ObjectIdentifier(self))
             },
             describe: { actionCases.announcement(of: $0).description })
-        self.current.value.sink = sink
+        self.sink.value = sink
         return sink
     }
 
     @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
-        hooks.value.decodeAction?(invocation) ?? makeAction(invocation)
+        parts.value.decodeAction?(invocation) ?? makeAction(invocation)
     }
 
     /// NB: inlinable, and called through ``decodeAction``, as the handler is: compiled where
@@ -166,22 +175,22 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         // NB: `recorded` is the store's state: every change to it is recorded before the session
         // takes the next command. Lent through its address, it is read without the copy (a
         // retain of every member) that passing the property itself makes.
-        try withUnsafePointer(to: &current.value.recorded) { try validateAction(box.action, $0.pointee) }
+        try withUnsafePointer(to: &recorded.value) { try validateAction(box.action, $0.pointee) }
     }
 
     @usableFromInline var json: JSONValue {
         // NB: valid while nothing changed since; a recorded step that changed something clears it.
-        if let cachedJSON = current.value.cachedJSON { return cachedJSON }
-        let json = ValueReader.read(current.value.state)
-        current.value.cachedJSON = json
+        if let cachedJSON = parts.value.cachedJSON { return cachedJSON }
+        let json = ValueReader.read(state.value)
+        parts.value.cachedJSON = json
         return json
     }
 
     @usableFromInline func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
         // NB: a whole state already read answers at once; else only the path's values are read,
         // so one `state todos[5].title` does not print 300,000 todos into memory first.
-        if current.value.cachedJSON == nil, !path.segments.isEmpty,
-            let value = ValueReader().read(current.value.state, at: path.segments[...])
+        if parts.value.cachedJSON == nil, !path.segments.isEmpty,
+            let value = ValueReader().read(state.value, at: path.segments[...])
         {
             return value
         }
@@ -192,15 +201,15 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     @inlinable
     func recordStep() -> [DiffEntry] {
         // NB: the previous state is lent by address, not copied (see `validate(_:)`).
-        let entries = differ.step(from: current.value.recorded, to: current.value.state, stateShape)
-        current.value.recorded = current.value.state
-        if !entries.isEmpty { current.value.cachedJSON = nil }
+        let entries = differ.step(from: recorded.value, to: state.value, stateShape)
+        recorded.value = state.value
+        if !entries.isEmpty { parts.value.cachedJSON = nil }
         return entries
     }
 
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
-        guard let before = try? current.value.history.state(at: cursor, apply: apply) else { return false }
-        return ValueDiffer.entries(from: before, to: current.value.state).isEmpty
+        guard let before = try? history.value.state(at: cursor, apply: apply) else { return false }
+        return ValueDiffer.entries(from: before, to: state.value).isEmpty
     }
 
     /// Applies an action to a state as the store does, for the history to make a state again
@@ -210,16 +219,16 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     }
 
     @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
-        hooks.value.recordHistoryStep?(cursor, dropped)
+        parts.value.recordHistoryStep?(cursor, dropped)
     }
 
     @usableFromInline func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
         do {
-            let state = try current.value.history.state(at: cursor, apply: apply)
+            let state = try history.value.state(at: cursor, apply: apply)
             return { self.restore(state) }
         } catch {
             // NB: from now on every state is kept, so the steps taken next can be undone.
-            current.value.history.replays = false
+            history.value.replays = false
             throw ShellError(
                 "store '\(alias)' does not come back to the state it had: its actions, applied again, give another state"
                     + (error.difference.map { " (at \($0.clause(where: "it showed")))" } ?? ""),
@@ -229,35 +238,35 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         }
     }
 
-    @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(current.value.state) }
+    @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(state.value) }
 
     @usableFromInline func hasSameState(as other: any StoreRuntime) -> Bool {
         guard let other = other as? Self else { return false }
-        return current.value.history.reaches(current.value.state, other.current.value.state)
+        return history.value.reaches(state.value, other.state.value)
     }
 
     @usableFromInline func brokenInvariant() -> String? {
         guard !invariants.isEmpty else { return nil }
-        let state = self.current.value.state
+        let state = self.state.value
         return invariants.first { !$0.holds(state) }?.name
     }
 
     @usableFromInline func historyDiff(ofEntry index: Int) -> [DiffEntry] {
-        guard let before = try? current.value.history.state(at: index, apply: apply),
-            let after = try? current.value.history.state(at: index + 1, apply: apply)
-        else { return current.value.history.printedDiffs(ofEntry: index) }
+        guard let before = try? history.value.state(at: index, apply: apply),
+            let after = try? history.value.state(at: index + 1, apply: apply)
+        else { return history.value.printedDiffs(ofEntry: index) }
         return ValueDiffer.entries(from: before, to: after)
     }
 
     @usableFromInline func initialRestorer() throws(ShellError) -> () -> [DiffEntry] {
         {
-            self.current.value.restoredWithoutAction = true
+            self.parts.value.restoredWithoutAction = true
             return self.restore(self.initialState)
         }
     }
 
     private func restore(_ state: State) -> [DiffEntry] {
-        self.current.value.state = state
+        self.state.value = state
         return recordStep()
     }
 
@@ -271,51 +280,28 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 
     @usableFromInline func checkpoint(cursor: Int) -> any StoreCheckpoint {
         Checkpoint(
-            state: current.value.state, history: current.value.history,
-            restoredWithoutAction: current.value.restoredWithoutAction)
+            state: state.value, history: history.value,
+            restoredWithoutAction: parts.value.restoredWithoutAction)
     }
 
     @usableFromInline func retractor(to checkpoint: any StoreCheckpoint) throws(ShellError) -> () -> Void {
         let kept = checkpoint as! Checkpoint
         return {
-            self.current.value.history = kept.history
-            self.current.value.restoredWithoutAction = kept.restoredWithoutAction
+            self.history.value = kept.history
+            self.parts.value.restoredWithoutAction = kept.restoredWithoutAction
             // NB: set as `undo` sets a state; the diff is not shown (the command's own was).
             _ = self.restore(kept.state)
         }
     }
 }
 
-/// What changes in a ``ReducerRuntime`` as its store takes actions.
-///
-/// NB: what code not compiled for the store's types (the runtime's protocol methods) reads on
-/// every line is in ``ReducerRuntimeHooks``, of no generic type: a value of this type, read
-/// there, costs a look-up of its metadata: kept here, they cost a repeated piped line 390
-/// instructions more (callgrind).
+/// What a ``ReducerRuntime`` holds of no generic type: its protocol methods, which are not
+/// compiled for the store's types, read it without looking up metadata.
 @usableFromInline
-struct ReducerRuntimeValues<State, Action> {
+struct ReducerRuntimeParts {
     @usableFromInline var cachedJSON: JSONValue?
     /// Whether the state was last set by no action (`reset`), so that the history keeps it.
     @usableFromInline var restoredWithoutAction = false
-    /// How this store's effects hand their actions to the session; made at the first one.
-    @usableFromInline var sink: EffectSink<Action>?
-    /// The current state.
-    @usableFromInline var state: State
-    /// The state as of the last recorded step.
-    @usableFromInline var recorded: State
-    @usableFromInline var history: StateHistory<State, Action>
-
-    @usableFromInline init(state: State, history: StateHistory<State, Action>) {
-        self.state = state
-        self.recorded = state
-        self.history = history
-    }
-}
-
-/// The closures a ``ReducerRuntime`` is called through: of no generic type, so that its protocol
-/// methods, which are not compiled for the store's types, read them without looking up metadata.
-@usableFromInline
-struct ReducerRuntimeHooks {
     @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
     /// Records the current state in `history`: set by ``ReducerRuntime/attach(to:)``, so that
     /// it runs as code compiled for this store's types, not as generic code.

@@ -8,7 +8,7 @@ extension StoreRuntime {
 extension ReducerRuntime {
     @usableFromInline func firstDifference(from other: any StoreRuntime) -> ValuePath? {
         guard let other = other as? Self else { return nil }
-        return ValueDiffer.firstDifference(from: other.current.value.state, to: current.value.state)
+        return ValueDiffer.firstDifference(from: other.state.value, to: state.value)
     }
 }
 
