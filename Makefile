@@ -104,14 +104,17 @@ FORMATTED := Sources Tests Package.swift Fuzz/Sources Examples/NotesApp/Sources 
 	Examples/ReduxTodos/Sources Examples/ReduxTodos/Package.swift Examples/WeatherSearch/Sources \
 	Examples/WeatherSearch/Package.swift Examples/ClassCounter/Sources Examples/ClassCounter/Package.swift
 
-## docs: the API documentation of FluxCore and FluxShell (DocC), written to
-## .build/plugins/Swift-DocC/outputs/*.doccarchive; any warning (a broken link) fails it
+## docs: the API documentation (DocC) of the modules with public API, one archive each in
+## .build/plugins/Swift-DocC/outputs/intermediates/, combined into
+## .build/plugins/Swift-DocC/outputs/FluxShell.doccarchive; any warning (a broken link) fails it
+DOC_MODULES := FluxCore FluxShellSystem FluxShellValues FluxShell
 docs: deps
-	$(SWIFT) package --disable-sandbox generate-documentation --target FluxCore --target FluxShell --warnings-as-errors
+	$(SWIFT) package --disable-sandbox generate-documentation $(DOC_MODULES:%=--target %) \
+		--enable-experimental-combined-documentation --warnings-as-errors
 	@# Every page of a module's documentation is one its overview lists: no engine type shows as API.
-	@for module in FluxCore FluxShell; do \
+	@for module in $(DOC_MODULES); do \
 		lower=$$(echo $$module | tr A-Z a-z); overview=Sources/$$module/$$module.docc/$$module.md; \
-		for page in .build/plugins/Swift-DocC/outputs/$$module.doccarchive/data/documentation/$$lower/*.json; do \
+		for page in .build/plugins/Swift-DocC/outputs/intermediates/$$module.doccarchive/data/documentation/$$lower/*.json; do \
 			name=$$(basename $$page .json); \
 			grep -qiE "^- (\`\`$$name\`\`|<doc:$$name>)" $$overview || { echo "error: $$module's documentation shows '$$name', which $$overview does not list"; exit 1; }; \
 		done; \

@@ -1,5 +1,5 @@
 /// A failed command: what went wrong and, where we can tell, the way out. Reported as a
-/// ``Diagnostic``, which the `Renderer` writes (`FILE:LINE: error: MESSAGE (HINT)`).
+/// `Diagnostic`, which the engine's renderer writes (`FILE:LINE: error: MESSAGE (HINT)`).
 public struct ShellError: Error, Sendable, Equatable {
     public var message: String
     public var hint: String?
