@@ -84,14 +84,25 @@ let package = Package(
             dependencies: [
                 "FluxCore", "FluxShellSystem", "FluxShellValues", "FluxShellLanguage",
             ]),
+        // `fluxsh explore`: random actions run against a store's checks, failures shrunk to a
+        // scenario. Above the engine, which it drives like any user of sessions; no public API.
+        .target(
+            name: "FluxShellExplore",
+            dependencies: ["FluxShell", "FluxShellLanguage", "FluxShellSystem", "FluxShellValues"]),
+        .testTarget(
+            name: "FluxShellExploreTests",
+            dependencies: [
+                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxShellSystem", "FluxShellValues",
+                "FluxStores",
+            ]),
         // What the engine's tests share: `Fluxsh` (the built binary run with arguments and input)
         // and `Locked` (not a product).
         .target(name: "FluxShellTestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "FluxShellTests",
             dependencies: [
-                "FluxShell", "FluxShellLanguage", "FluxShellValues", "FluxShellSystem", "FluxShellTestSupport",
-                "FluxStores",
+                "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxShellValues", "FluxShellSystem",
+                "FluxShellTestSupport", "FluxStores",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "Tagged", package: "swift-tagged"),
@@ -159,7 +170,7 @@ let package = Package(
         .target(
             name: "FluxShellCommand",
             dependencies: [
-                "FluxShell", "FluxShellLanguage", "FluxShellTerminal",
+                "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxShellTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "FluxShellCommandTests", dependencies: ["FluxShellCommand"]),
@@ -205,7 +216,8 @@ let package = Package(
         .executableTarget(
             name: "fluxbench",
             dependencies: [
-                "FluxCore", "FluxShell", "FluxShellLanguage", "FluxStores", "FluxShellAgent", "FluxShellDependencies",
+                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxStores", "FluxShellAgent",
+                "FluxShellDependencies",
                 "FluxShellCommand",
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),

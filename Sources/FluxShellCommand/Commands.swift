@@ -1,5 +1,6 @@
 import ArgumentParser
 import FluxShell
+import FluxShellExplore
 
 /// How a mode that lists or reports prints (`stores`, `test`): the format and colors.
 struct OutputOptions: ParsableArguments {

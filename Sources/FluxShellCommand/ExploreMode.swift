@@ -1,4 +1,5 @@
 import FluxShell
+import FluxShellExplore
 import FluxShellLanguage
 import Synchronization
 

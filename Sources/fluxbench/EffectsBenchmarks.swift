@@ -1,4 +1,5 @@
 import FluxShell
+import FluxShellExplore
 import FluxShellLanguage
 
 #if canImport(Glibc)

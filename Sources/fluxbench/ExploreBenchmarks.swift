@@ -1,5 +1,6 @@
 import FluxCore
 import FluxShell
+import FluxShellExplore
 import FluxShellLanguage
 import FluxStores
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FluxShell
+@testable import FluxShellExplore
 @testable import FluxShellLanguage
 @testable import FluxShellSystem
 @testable import FluxShellValues

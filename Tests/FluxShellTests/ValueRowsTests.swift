@@ -7,6 +7,7 @@ import Tagged
 import Testing
 
 @testable import FluxShell
+@testable import FluxShellExplore
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -39,7 +39,7 @@ public struct StoreDefinition: Sendable {
     /// class, a state that is a class instance given to a reducer); `nil` when it can.
     public let registrationError: ShellError?
     /// How text becomes its actions, case by case (what `explore` makes actions from).
-    var actionCases: ActionCases { lazyActionCases.value }
+    package var actionCases: ActionCases { lazyActionCases.value }
     /// Read from the action type's metadata when first needed: most of what registering a store
     /// costs, which a process that loads no store (`--version`, a `test` that only supervises its
     /// child) does not pay.

@@ -118,11 +118,11 @@ final class EffectOf<Action, State>: EffectRecord, @unchecked Sendable {
 /// command, until each has ended or sleeps on the session's clock. So a command's output is
 /// complete when it returns, and the same in every run.
 @usableFromInline
-final class EffectScheduler: @unchecked Sendable {
+package final class EffectScheduler: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: every mutable member is touched on the session's thread
     // only. What an effect's task may call from another thread (`deliver`, `report`) reads only
     // `queue`, which has a lock of its own, unless it runs on the session's thread.
-    @usableFromInline let environment: ShellEnvironment
+    @usableFromInline package let environment: ShellEnvironment
     let queue = EffectQueue()
     private struct Books {
         var running: [EffectRecord] = []

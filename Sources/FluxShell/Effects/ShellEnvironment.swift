@@ -13,7 +13,7 @@ import Foundation
 /// StoreDefinition("todos", make: { env in TodoStore(now: { env.now }, uuid: { env.uuid() }) }, …)
 /// ```
 public struct ShellEnvironment: Sendable {
-    @usableFromInline let core: EnvironmentCore
+    @usableFromInline package let core: EnvironmentCore
 
     init(core: EnvironmentCore) { self.core = core }
 
@@ -120,7 +120,7 @@ final class Sleeper: @unchecked Sendable {
 /// What every copy of a session's ``ShellEnvironment`` shares: the time, the id and random
 /// generators, and the tasks asleep on the clock.
 @usableFromInline
-final class EnvironmentCore: @unchecked Sendable {
+package final class EnvironmentCore: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: every mutable member is touched only with `lock` held.
     // Effects run on the session's thread, but the app's own tasks may read the time or sleep on
     // the clock from any thread.
@@ -238,7 +238,7 @@ final class EnvironmentCore: @unchecked Sendable {
     }
 
     /// The earliest deadline of a task asleep on the clock, if any.
-    var nextDeadline: Duration? { lock.withLock { sleepers.first?.deadline } }
+    package var nextDeadline: Duration? { lock.withLock { sleepers.first?.deadline } }
 
     /// Moves the time to `deadline` (never back) and wakes every sleeper due by then, in order.
     func move(to deadline: Duration) {

@@ -70,7 +70,7 @@ package final class Session {
     /// The steps of the command being dispatched: its own, then the follow-ups'.
     let trace = DispatchTrace()
     /// The effects that take time, and the environment they and `make` are given.
-    let effects: EffectScheduler
+    package let effects: EffectScheduler
     /// Whether the catalog has a scope that every command runs inside.
     private let isScoped: Bool
     final class LoadedStore {
@@ -184,7 +184,7 @@ package final class Session {
 
     /// Where the state of store `alias` first differs in `other`, a session that loaded the same
     /// stores, at its deepest, even where both print alike; `nil` when that is not known.
-    func firstDifference(ofStore alias: String, from other: Session) -> ValuePath? {
+    package func firstDifference(ofStore alias: String, from other: Session) -> ValuePath? {
         guard let index = stores.firstIndex(where: { $0.alias == alias }), index < other.stores.count else {
             return nil
         }

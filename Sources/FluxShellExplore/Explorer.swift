@@ -1,4 +1,5 @@
 import Dispatch
+import FluxShell
 import FluxShellLanguage
 import FluxShellSystem
 import FluxShellValues

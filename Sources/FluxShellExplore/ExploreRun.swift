@@ -1,3 +1,4 @@
+import FluxShell
 import FluxShellLanguage
 import FluxShellSystem
 
