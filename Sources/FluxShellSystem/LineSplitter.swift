@@ -79,7 +79,9 @@ package struct LineSplitter {
     /// Drops `prefix` from the bytes not handed out yet, when they begin with it (a UTF-8 byte
     /// order mark at the start of a file).
     package mutating func dropPrefix(_ prefix: [UInt8]) {
-        if buffer[start...].starts(with: prefix) { start += prefix.count }
+        guard buffer[start...].starts(with: prefix) else { return }
+        start += prefix.count
+        searched = 0
     }
 
     /// Takes `bytes`, which come after those taken so far.

@@ -17,9 +17,10 @@ class EffectRecord: @unchecked Sendable {
     /// scheduler a side table, and every retain of it the slow path (callgrind).
     @usableFromInline let scheduler: EffectScheduler
     // NB: the mutable members below are touched on the session's thread only (`sleepers` with
-    // the environment's lock held). An effect that ends at once touches two of them, once each:
-    // kept in a `SingleThreadCell`, whose memory is one more allocation an effect, they cost it
-    // 250 instructions more than with the run-time exclusivity checks (callgrind).
+    // the environment's lock held). An effect that ends at once touches three of them (`worker`,
+    // `hasEnded`, and `isCancelled` when it returns an action) once or twice each: kept in a
+    // `SingleThreadCell`, whose memory is one more allocation an effect, they cost it 250
+    // instructions more than with the run-time exclusivity checks (callgrind).
     /// 1-based, in the order the session's effects started.
     let number: Int
     /// The line of the command that started it, when it was read from one.

@@ -29,8 +29,8 @@ package final class Session {
 
     // NB: a session is used from one thread at a time (it is not Sendable): what every command
     // touches is one value, whose accesses skip the run-time exclusivity checks (see
-    // `SingleThreadCell`, which has the measurement). Grouped, one cell costs what four checked
-    // values did.
+    // `SingleThreadCell`, which has the measurement). Grouped in one value, these cost what one
+    // such value does, not four.
     let hot: SingleThreadCell<Hot>
 
     /// Whether later commands require their expected diff lines (`exhaustive on`).
