@@ -18,17 +18,16 @@ final class StandardStreams: @unchecked Sendable {
         _read { yield cell.value }
         _modify { yield &cell.value }
     }
-    private var flushThreshold: Int { Self.flushThreshold }
 
     func out(_ line: String) {
         buffer.appendLine(line)
-        if buffer.count >= flushThreshold { flush() }
+        if buffer.count >= Self.flushThreshold { flush() }
     }
 
     /// Lets `write` append UTF-8 text (whole lines, each ending in a newline) to the buffer.
     func append(_ write: (inout OutputBuffer) -> Void) {
         write(&buffer)
-        if buffer.count >= flushThreshold { flush() }
+        if buffer.count >= Self.flushThreshold { flush() }
     }
 
     func err(_ line: String) {

@@ -96,6 +96,8 @@ package struct LineSplitter {
         compact()
         let oldCount = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: count))
+        // NB: the buffer's free end is lent to `read` for the call only (a read(2) writes into it
+        // in place, with no copy of the block); what it did not fill is dropped after.
         let read = buffer.withUnsafeMutableBytes { raw in
             read(UnsafeMutableRawBufferPointer(rebasing: raw[oldCount...]))
         }
