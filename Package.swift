@@ -77,23 +77,42 @@ let package = Package(
                 "FluxShellLanguage", "FluxShellSystem", "FluxShellValues",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        // Layer 4: the shell engine: stores, sessions, the runner, rendering, effects, scenarios,
-        // explore, recording, live sessions. Pure: strings in, strings out; no terminal code.
+        // Layer 4: stores loaded into a session: the catalog and the seam every form of store goes
+        // through, effects and the pinned environment, the session and its commands, completion.
+        .target(
+            name: "FluxShellSession",
+            dependencies: ["FluxCore", "FluxShellSystem", "FluxShellValues", "FluxShellLanguage"]),
+        // Layer 5: scripts and scenarios run through a session, and every line the shell prints.
+        .target(
+            name: "FluxShellRunner",
+            dependencies: ["FluxCore", "FluxShellSystem", "FluxShellValues", "FluxShellLanguage", "FluxShellSession"]),
+        // Layer 6: a running app's stores in a session (the agent's, `attach`'s and the page's
+        // side), and a running app recorded into a scenario.
+        .target(
+            name: "FluxShellLive",
+            dependencies: [
+                "FluxCore", "FluxShellSystem", "FluxShellValues", "FluxShellLanguage", "FluxShellSession",
+                "FluxShellRunner",
+            ]),
+        // What a user's package imports: the engine's public API, from the modules above, in one
+        // module. Pure: strings in, strings out; no terminal code.
         .target(
             name: "FluxShell",
             dependencies: [
-                "FluxCore", "FluxShellSystem", "FluxShellValues", "FluxShellLanguage",
+                "FluxShellSystem", "FluxShellValues", "FluxShellSession", "FluxShellRunner", "FluxShellLive",
             ]),
         // `fluxsh explore`: random actions run against a store's checks, failures shrunk to a
         // scenario. Above the engine, which it drives like any user of sessions; no public API.
         .target(
             name: "FluxShellExplore",
-            dependencies: ["FluxShell", "FluxShellLanguage", "FluxShellSystem", "FluxShellValues"]),
+            dependencies: [
+                "FluxShellLanguage", "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellValues",
+            ]),
         .testTarget(
             name: "FluxShellExploreTests",
             dependencies: [
-                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxShellSystem", "FluxShellValues",
-                "FluxStores",
+                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxShellLive", "FluxShellRunner",
+                "FluxShellSession", "FluxShellSystem", "FluxShellValues", "FluxStores",
             ]),
         // What the engine's tests share: `Fluxsh` (the built binary run with arguments and input)
         // and `Locked` (not a product).
@@ -101,8 +120,8 @@ let package = Package(
         .testTarget(
             name: "FluxShellTests",
             dependencies: [
-                "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxShellValues", "FluxShellSystem",
-                "FluxShellTestSupport", "FluxStores",
+                "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxShellLive", "FluxShellRunner",
+                "FluxShellSession", "FluxShellSystem", "FluxShellTestSupport", "FluxShellValues", "FluxStores",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "Tagged", package: "swift-tagged"),
@@ -112,8 +131,8 @@ let package = Package(
         .testTarget(
             name: "FluxShellEndToEndTests",
             dependencies: [
-                "FluxCore", "FluxShell", "FluxShellSystem", "FluxShellValues", "FluxShellCommand", "FluxStores",
-                "FluxShellTestSupport",
+                "FluxCore", "FluxShell", "FluxShellSession", "FluxShellSystem", "FluxShellValues", "FluxShellCommand",
+                "FluxStores", "FluxShellTestSupport",
             ]),
 
         // The agent an app runs so that `fluxsh attach` opens a session on its stores (“Attaching

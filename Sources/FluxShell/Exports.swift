@@ -1,5 +1,10 @@
-// What a user's package reaches through `import FluxShell`: the values module's public types
-// (`JSONValue`, `ValuePath`, `DiffEntry`, `DescribedError`, …) and the system module's
-// (`ShellError`), as when they were part of this module.
+// What a user's package reaches through `import FluxShell`: the public API of the engine's
+// modules, as one module. `FluxShellSession` registers stores (`StoreDefinition`, `StoreCatalog`)
+// and runs their effects; `FluxShellRunner` replays scenarios in tests (`ScenarioRunner`);
+// `FluxShellLive` attaches to and records a running app (`LiveStore`, `ScenarioRecorder`); the
+// values and system modules give `JSONValue`, `DescribedError`, `ShellError` and the rest.
+@_exported import FluxShellLive
+@_exported import FluxShellRunner
+@_exported import FluxShellSession
 @_exported import FluxShellSystem
 @_exported import FluxShellValues

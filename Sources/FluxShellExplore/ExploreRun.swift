@@ -1,5 +1,6 @@
-import FluxShell
 import FluxShellLanguage
+import FluxShellRunner
+import FluxShellSession
 import FluxShellSystem
 
 /// One run of an exploration: a fresh session with the stores loaded, driven by the runner that

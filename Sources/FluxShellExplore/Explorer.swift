@@ -1,6 +1,7 @@
 import Dispatch
-import FluxShell
 import FluxShellLanguage
+import FluxShellRunner
+import FluxShellSession
 import FluxShellSystem
 import FluxShellValues
 

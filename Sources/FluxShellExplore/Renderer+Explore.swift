@@ -1,5 +1,5 @@
-import FluxShell
 import FluxShellLanguage
+import FluxShellRunner
 import FluxShellSystem
 import FluxShellValues
 

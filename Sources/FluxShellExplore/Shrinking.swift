@@ -1,5 +1,5 @@
-import FluxShell
 import FluxShellLanguage
+import FluxShellSession
 import FluxShellValues
 
 #if canImport(FoundationEssentials)

@@ -2,7 +2,7 @@ import FluxShellTestSupport
 import Foundation
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -3,9 +3,11 @@ import FluxStores
 import Foundation
 import Testing
 
-@testable import FluxShell
 @testable import FluxShellExplore
 @testable import FluxShellLanguage
+@testable import FluxShellLive
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

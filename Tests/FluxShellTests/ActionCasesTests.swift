@@ -2,7 +2,8 @@ import FluxCore
 import Foundation
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellLive
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

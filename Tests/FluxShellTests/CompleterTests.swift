@@ -1,7 +1,7 @@
 import FluxStores
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -3,8 +3,10 @@ import FluxStores
 import Foundation
 import Testing
 
-@testable import FluxShell
 @testable import FluxShellLanguage
+@testable import FluxShellLive
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

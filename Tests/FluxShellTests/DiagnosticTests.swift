@@ -1,7 +1,8 @@
 import FluxStores
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 
-@testable import FluxShell
 @testable import FluxShellLanguage
+@testable import FluxShellLive
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
 
-@testable import FluxShell
 @testable import FluxShellExplore
 @testable import FluxShellLanguage
+@testable import FluxShellLive
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

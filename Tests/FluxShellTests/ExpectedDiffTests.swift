@@ -2,7 +2,9 @@ import FluxCore
 import Foundation
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellLive
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellRunner
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -3,7 +3,7 @@ import FluxShellTestSupport
 import Foundation
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellLive
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import FluxShell
 @testable import FluxShellLanguage
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

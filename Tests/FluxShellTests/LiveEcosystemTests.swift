@@ -5,7 +5,9 @@ import OrderedCollections
 import Tagged
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellLive
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -3,7 +3,9 @@ import FluxCore
 import Foundation
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellLive
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 
@@ -265,8 +267,8 @@ struct LiveSessionTests {
         let flux = Flux(state: ShopState(), mutation: ShopMutation())
         do {
             let session = try Session(attachingTo: [LiveStore(flux, as: "shop")], wake: {})
-            feed = session.live?.feed
-            runtime = session.live?.runtimes.first
+            feed = session.link?.feed
+            runtime = session.link?.runtimes.first
             flux.dispatcher.dispatch(.bump)
             if detaches { session.detach() }
         }

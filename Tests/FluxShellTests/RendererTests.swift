@@ -2,8 +2,10 @@ import FluxCore
 import Foundation
 import Testing
 
-@testable import FluxShell
 @testable import FluxShellLanguage
+@testable import FluxShellLive
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -4,7 +4,9 @@ import FluxShellTestSupport
 import Foundation
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellLive
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 @testable import FluxStores

@@ -2,7 +2,8 @@ import FluxStores
 import Foundation
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -1,8 +1,9 @@
 import FluxStores
 import Testing
 
-@testable import FluxShell
 @testable import FluxShellLanguage
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellLive
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

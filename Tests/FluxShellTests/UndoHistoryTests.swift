@@ -6,7 +6,8 @@ import Synchronization
 import Tagged
 import Testing
 
-@testable import FluxShell
+@testable import FluxShellLive
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

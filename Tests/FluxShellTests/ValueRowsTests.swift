@@ -6,8 +6,10 @@ import PropertyBased
 import Tagged
 import Testing
 
-@testable import FluxShell
 @testable import FluxShellExplore
+@testable import FluxShellLive
+@testable import FluxShellRunner
+@testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
 

@@ -1,0 +1,203 @@
+import FluxShellRunner
+import FluxShellSystem
+import FluxShellValues
+
+/// The attach protocol: what a shell and an app's agent say to each other over the socket, one
+/// JSON object per line each way (besides the command lines a shell sends).
+///
+/// A client that sends command lines only (`socat - UNIX-CONNECT:PATH`) gets what `--format json`
+/// prints, one object per command, and one object per action the app dispatches by itself
+/// (`{"event":"app",…}`). `fluxsh attach` first sends a ``Hello``; it then gets each output line
+/// framed (``Frame``), in the format it asked for, and a `done` frame after each line.
+package enum AttachWire {
+    /// What `fluxsh attach` asks for, on its first line.
+    public struct Hello: Sendable, Equatable {
+        public var format: Renderer.Format = .text
+        public var colors = false
+        /// The terminal's columns; `nil` when piped.
+        public var width: Int?
+        /// A terminal: errors are not located, expected diff lines are refused.
+        public var interactive = false
+        /// The file name in located errors (`<stdin>`).
+        public var file = "<stdin>"
+        public var echo = false
+        public var bail = false
+        /// The attaching shell's name (`notesh`): what a saved scenario and the hints name.
+        public var program: String?
+        /// The shell writes the files `save` makes (a ``Frame/save(file:line:scenario:saved:)``), where
+        /// its user works; without it, the app writes them, relative to its own working folder.
+        public var writesSaves = false
+        /// Each step's object names its number in `history` (`"step":N`), for a client that
+        /// keeps a timeline (the devtools page).
+        public var numbersSteps = false
+
+        public init() {}
+
+        public var line: String {
+            var object = JSONObject([
+                ("fluxsh", .int(1)), ("format", .string(format.rawValue)), ("colors", .bool(colors)),
+                ("interactive", .bool(interactive)), ("file", .string(file)), ("echo", .bool(echo)),
+                ("bail", .bool(bail)),
+            ])
+            if let width { object["width"] = .int(width) }
+            if let program { object["program"] = .string(program) }
+            if writesSaves { object["writesSaves"] = .bool(true) }
+            if numbersSteps { object["steps"] = .bool(true) }
+            return JSONText.compact(.object(object))
+        }
+
+        /// The hello `line` holds, or `nil` when it is not one.
+        public init?(line: Substring) {
+            guard line.hasPrefix("{\"fluxsh\""), case .object(let object)? = try? JSONParser.parse(line) else {
+                return nil
+            }
+            if case .string(let text)? = object["format"] { format = Renderer.Format(rawValue: text) ?? .text }
+            if case .bool(let flag)? = object["colors"] { colors = flag }
+            if case .int(let columns)? = object["width"], columns > 0 { width = columns }
+            if case .bool(let flag)? = object["interactive"] { interactive = flag }
+            if case .string(let name)? = object["file"] { file = name }
+            if case .bool(let flag)? = object["echo"] { echo = flag }
+            if case .bool(let flag)? = object["bail"] { bail = flag }
+            if case .bool(let flag)? = object["writesSaves"] { writesSaves = flag }
+            if case .bool(let flag)? = object["steps"] { numbersSteps = flag }
+            // NB: a word of a program's name only: it is printed in a saved file's first line.
+            if case .string(let name)? = object["program"], (1...64).contains(name.utf8.count),
+                name.unicodeScalars.allSatisfy({
+                    $0.properties.isAlphabetic || "0123456789-_.".unicodeScalars.contains($0)
+                })
+            {
+                program = name
+            }
+        }
+    }
+
+    /// One line from the agent to a shell that said hello.
+    public enum Frame: Sendable, Equatable {
+        /// The answer to the hello: the app's name and the prompt.
+        case attached(name: String, prompt: String)
+        /// A line of standard output.
+        case out(String)
+        /// A line of standard error.
+        case err(String)
+        /// A line of what the app did by itself (`<= ACTION`, its diff).
+        case app(String)
+        /// Line `line` ran; `failed` when it, or expected lines before it, failed; the prompt now.
+        case done(line: Int, failed: Bool, prompt: String)
+        /// The completions of a `{"complete":TEXT}` request: the word completed, and candidates.
+        case completions(word: String, candidates: [String])
+        /// `save FILE` of a shell that writes its saves, on line `line`: the file as typed, the
+        /// scenario to write there, and the lines to print once it is written (the confirmation a
+        /// local `save` prints).
+        case save(file: String, line: Int, scenario: String, saved: [String])
+        /// The session ends: `detached` (the shell left), or `app exited`.
+        case bye(String)
+
+        public var line: String {
+            let members: [(String, JSONValue)] =
+                switch self {
+                case .attached(let name, let prompt): [("attached", .string(name)), ("prompt", .string(prompt))]
+                case .out(let text): [("out", .string(text))]
+                case .err(let text): [("err", .string(text))]
+                case .app(let text): [("app", .string(text))]
+                case .done(let line, let failed, let prompt):
+                    [("done", .int(line)), ("failed", .bool(failed)), ("prompt", .string(prompt))]
+                case .completions(let word, let candidates):
+                    [("word", .string(word)), ("completions", .array(candidates.map(JSONValue.string)))]
+                case .bye(let reason): [("bye", .string(reason))]
+                case .save(let file, let line, let scenario, let saved):
+                    [
+                        ("save", .string(file)), ("line", .int(line)), ("scenario", .string(scenario)),
+                        ("saved", .array(saved.map(JSONValue.string))),
+                    ]
+                }
+            return JSONText.compact(.object(JSONObject(members)))
+        }
+
+        /// The frame `line` holds, or `nil` when it is not one.
+        public init?(line: Substring) {
+            guard case .object(let object)? = try? JSONParser.parse(line),
+                let (key, value) = object.members.first(where: { _ in true })
+            else { return nil }
+            func text(_ key: String) -> String? {
+                if case .string(let text)? = object[key] { return text }
+                return nil
+            }
+            switch (key, value) {
+            case ("attached", .string(let name)): self = .attached(name: name, prompt: text("prompt") ?? "")
+            case ("out", .string(let text)): self = .out(text)
+            case ("err", .string(let text)): self = .err(text)
+            case ("app", .string(let text)): self = .app(text)
+            case ("done", .int(let line)):
+                guard case .bool(let failed)? = object["failed"] else { return nil }
+                self = .done(line: line, failed: failed, prompt: text("prompt") ?? "")
+            case ("word", .string(let word)):
+                guard case .array(let list)? = object["completions"] else { return nil }
+                self = .completions(
+                    word: word,
+                    candidates: list.compactMap {
+                        if case .string(let text) = $0 { return text }
+                        return nil
+                    })
+            case ("bye", .string(let reason)): self = .bye(reason)
+            case ("save", .string(let file)):
+                guard let scenario = text("scenario"), case .int(let line)? = object["line"],
+                    case .array(let list)? = object["saved"]
+                else { return nil }
+                self = .save(
+                    file: file, line: line, scenario: scenario,
+                    saved: list.compactMap {
+                        if case .string(let text) = $0 { return text }
+                        return nil
+                    })
+            default: return nil
+            }
+        }
+    }
+
+    /// A shell's request for completions of the text before its cursor.
+    public static func completionRequest(_ text: String) -> String {
+        JSONText.compact(.object(JSONObject([("complete", .string(text))])))
+    }
+
+    /// A line the user typed, as a shell sends it: one that begins with `{` (which no command
+    /// does) goes after a space, so that the agent runs it as a command, says what is wrong with
+    /// it and ends it with `done`, rather than take `{"complete":…}` for a request.
+    public static func typedLine(_ text: String) -> String {
+        text.hasPrefix("{") ? " " + text : text
+    }
+
+    /// What `fluxsh attach` prints when the app ends the session.
+    public static let appExited = "app exited"
+    /// What the agent says when the shell leaves (`detach`, `quit`, the end of its input).
+    public static let detached = "detached"
+
+    /// Why the agent ended the session of a shell that left its answers unread (`held` bytes, more
+    /// than `limit`, for `seconds`): everything before this was sent, and the lines after
+    /// `lastLine` were not run.
+    public static func leftUnread(held: Int, limit: Int, seconds: Int64, lastLine: Int) -> String {
+        "the app ended the session: \(held) bytes of answers were left unread for \(seconds) s "
+            + "(it holds at most \(limit) bytes for \(seconds) s); "
+            + (lastLine == 0 ? "no line was run" : "the lines after line \(lastLine) were not run")
+    }
+
+    /// Why the agent refuses a connection when it serves as many as it may.
+    public static func full(limit: Int) -> String {
+        "refused: the app serves \(limit) connections at most, and they are all open; detach a shell and try again"
+    }
+
+    /// What `fluxsh attach` says when the app closed the connection without a last word, while
+    /// it still runs: it does so only to a shell that left its answers unread past its limit.
+    public static func closedWhileRunning(_ name: String) -> String {
+        "the app '\(name)' closed the connection before the session ended; it still runs: "
+            + "a shell that leaves its answers unread past the app's limit is disconnected, and those answers are lost"
+    }
+}
+
+extension AttachConnection {
+    /// Reads what is available (blocking until something is); `nil` at the end of the stream (or
+    /// when the app reset the connection).
+    /// Returns the whole frames received; text that is not a frame is skipped.
+    package func receive() -> [AttachWire.Frame]? {
+        receiveLines()?.compactMap { AttachWire.Frame(line: $0[...]) }
+    }
+}

@@ -1,0 +1,91 @@
+import Dispatch
+import FluxShellSession
+import FluxShellSystem
+
+/// The page on a session of local stores (`fluxsh web`): one session, one tab at a time. A tab
+/// that opens takes the session over; the one before is told so (`{"bye":"…"}`) and closed,
+/// and nothing of the session changes.
+///
+/// NB: @unchecked Sendable is safe: the session and the tab's shell are touched only on `queue`,
+/// one job at a time.
+package final class LocalConversations: PageConversations, @unchecked Sendable {
+    /// What the tab that lost the session is told.
+    static let takenOver = "the session was opened in another tab"
+
+    private let session: Session
+    private let name: String
+    private let queue = DispatchQueue(label: "fluxsh.web.session")
+    private var current: Tab?
+
+    public init(session: Session, name: String) {
+        self.session = session
+        self.name = name
+    }
+
+    final class Tab: PageConversation, @unchecked Sendable {
+        let owner: LocalConversations
+        let shell: AttachedShell
+        let send: @Sendable (String) -> Void
+        let end: @Sendable () -> Void
+        /// Closed, or taken over: what it sends is dropped.
+        var isClosed = false
+
+        init(
+            owner: LocalConversations, shell: AttachedShell, send: @escaping @Sendable (String) -> Void,
+            end: @escaping @Sendable () -> Void
+        ) {
+            self.owner = owner
+            self.shell = shell
+            self.send = send
+            self.end = end
+        }
+
+        func receive(_ line: String) async {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                owner.queue.async {
+                    self.run(line)
+                    done.resume()
+                }
+            }
+        }
+
+        func close() {
+            owner.queue.async {
+                self.isClosed = true
+                if self.owner.current === self { self.owner.current = nil }
+            }
+        }
+
+        private func run(_ line: String) {
+            guard !isClosed else { return }
+            var output = OutputBuffer()
+            var bytes = Array(line.utf8)
+            bytes.append(0x0A)
+            bytes.withUnsafeBytes { shell.receive($0, to: &output) }
+            deliver(output.text)
+            if shell.isFinished {
+                isClosed = true
+                end()
+            }
+        }
+
+        func deliver(_ text: String) {
+            for line in text.split(separator: "\n") { send(String(line)) }
+        }
+    }
+
+    public func open(send: @escaping @Sendable (String) -> Void, end: @escaping @Sendable () -> Void)
+        -> any PageConversation
+    {
+        let tab = Tab(owner: self, shell: AttachedShell(session: session, name: name), send: send, end: end)
+        queue.async {
+            if let before = self.current, !before.isClosed {
+                before.isClosed = true
+                before.send(AttachWire.Frame.bye(Self.takenOver).line)
+                before.end()
+            }
+            self.current = tab
+        }
+        return tab
+    }
+}

@@ -1,0 +1,222 @@
+import FluxCore
+import FluxShellLanguage
+import FluxShellSession
+import FluxShellSystem
+import FluxShellValues
+
+/// What a ``ScenarioRecorder`` holds, whatever the store's types.
+@usableFromInline
+protocol RecordingWriter: AnyObject, Sendable {
+    var path: String { get }
+    var error: ShellError? { get }
+    func write(_ line: String)
+    func finish() throws(ShellError)
+    func close()
+}
+
+/// What is behind a ``ScenarioRecorder``: writes a scenario line for each action the app's store
+/// applied, before the app goes on: as the last middleware of a FluxCore dispatcher, or as a
+/// listener of a store's tap (``LiveHub``).
+///
+/// NB: a class of its own, not the recorder itself: a dispatcher keeps its middlewares as long as
+/// it lives, and the recorder must be released (and close its file) when the app lets it go.
+/// Once closed, the writer stays on the dispatcher and writes nothing.
+@usableFromInline
+final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: `progress` is behind its lock; the rest is immutable but
+    // `readState`, the app's, called on the thread the app applies its actions on, and
+    // `registration`, set once before any action is recorded.
+    /// What changes as the scenario is written, under one lock.
+    struct Progress {
+        /// `nil` once the file is finished, closed or failed.
+        var file: OutputFile?
+        /// The state after the last line written (the state the recording began with, before
+        /// any): what `expect . ==` ends the file with.
+        var state: State?
+        /// The first failure to write, after which nothing more is written.
+        var error: ShellError?
+    }
+
+    @usableFromInline let path: String
+    private let readState: () -> State
+    private let actionCases: ActionCases
+    private let report: @Sendable (String) -> Void
+    private let progress: LockedValue<Progress>
+    /// Stops the listening, for a writer on a store's tap; taken out by the first to call it.
+    private let stopListening = LockedValue<(() -> Void)?>(nil)
+
+    /// - Parameters:
+    ///   - file: the scenario file, open for writing; the writer closes it.
+    ///   - readState: the store's state, after the action being recorded.
+    ///   - report: where a failure to write is told, once (standard error).
+    @usableFromInline
+    init(
+        file: OutputFile, path: String, readState: @escaping () -> State, actionCases: ActionCases,
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        self.path = path
+        self.readState = readState
+        self.actionCases = actionCases
+        self.report = report
+        self.progress = LockedValue(Progress(file: file, state: readState()))
+    }
+
+    /// Writes each action `hub`'s store records from now on.
+    @usableFromInline
+    func listen(to hub: LiveHub<Action, State>) {
+        let registration = hub.register(
+            hub.handler(
+                { [weak self] action in self?.record(action, isFollowUp: hub.isDeliveringFollowUp) }, missed: {}))
+        stopListening.withLock { $0 = { hub.unregister(registration) } }
+    }
+
+    @usableFromInline var error: ShellError? { progress.withLock { $0.error } }
+
+    /// Stops listening to the tap, once however often it is called (`finish`, then `close`).
+    private func stopListeningOnce() {
+        let stop = stopListening.withLock { stop in
+            defer { stop = nil }
+            return stop
+        }
+        stop?()
+    }
+
+    private var isOpen: Bool { progress.withLock { $0.file != nil } }
+
+    /// Writes the line of an action the store applied; the state read now is the state after it.
+    func record(_ action: Action, isFollowUp: Bool) {
+        guard isOpen else { return }
+        write(line(for: action, isFollowUp: isFollowUp), stateAfter: readState())
+    }
+
+    @usableFromInline func write(_ line: String) { write(line, stateAfter: nil) }
+
+    /// Writes `line`, which brings the replayed state to `state`.
+    func write(_ line: String, stateAfter state: State?) {
+        let failure = progress.withLock { progress -> ShellError? in
+            guard let file = progress.file else { return nil }
+            if let code = file.write(line) {
+                return stop(&progress, ShellError("cannot write \(path): \(OutputFile.reason(code))"))
+            }
+            if let state { progress.state = state }
+            return nil
+        }
+        if let failure { report("ScenarioRecorder: \(failure.message); recording stopped\n") }
+    }
+
+    /// Ends the file with `expect . == STATE` and closes it; then nothing more is written.
+    ///
+    /// - Throws: the failure that stopped the recording, now or before.
+    @usableFromInline func finish() throws(ShellError) {
+        defer { stopListeningOnce() }
+        let outcome = progress.withLock { progress -> (error: ShellError?, isNew: Bool) in
+            if let error = progress.error { return (error, false) }
+            guard let file = progress.file, let state = progress.state else { return (nil, false) }
+            var scenario = ScenarioText()
+            scenario.expectState(ValueReader.read(state))
+            let written = file.write(scenario.text)
+            let closed = file.close()
+            progress.file = nil
+            progress.state = nil
+            if let code = written ?? closed {
+                return (record(&progress, ShellError("cannot write \(path): \(OutputFile.reason(code))")), true)
+            }
+            return (nil, false)
+        }
+        guard let error = outcome.error else { return }
+        if outcome.isNew { report("ScenarioRecorder: \(error.message); recording stopped\n") }
+        throw error
+    }
+
+    /// Closes the file without ending it; nothing more is written.
+    @usableFromInline func close() {
+        stopListeningOnce()
+        progress.withLock { progress in
+            progress.file?.close()
+            progress.file = nil
+            progress.state = nil
+        }
+    }
+
+    private func stop(_ progress: inout Progress, _ error: ShellError) -> ShellError {
+        progress.file?.close()
+        progress.file = nil
+        progress.state = nil
+        return record(&progress, error)
+    }
+
+    private func record(_ progress: inout Progress, _ error: ShellError) -> ShellError {
+        progress.error = error
+        return error
+    }
+
+    /// The scenario line for `action`: `dispatch ACTION`, or a comment when replaying it would
+    /// not give it back (a follow-up, which the replaying store's effect dispatches itself, or an
+    /// action with no text form).
+    func line(for action: Action, isFollowUp: Bool) -> String {
+        let printed = ValueReader.read(action)
+        let invocation = actionCases.invocation(of: action, printed: printed)
+        let text = invocation?.description ?? JSONText.compact(printed)
+        var scenario = ScenarioText()
+        if isFollowUp {
+            scenario.comment("=> \(Self.oneLine(text)) (a follow-up; the store's effect dispatches it on replay)")
+        } else if let reason = unreplayable(invocation, printed) {
+            scenario.comment("not replayable: \(Self.oneLine(text)) (\(Self.oneLine(reason)))")
+        } else if let invocation {
+            scenario.command(.dispatch(invocation))
+        }
+        return scenario.text
+    }
+
+    /// Why the `dispatch` line of `invocation`, replayed, would not dispatch the action that
+    /// prints as `printed`; `nil` when it would. Replays it as the shell does: parses the line,
+    /// builds the action from the arguments parsed, as the store runtime does, and reads it back.
+    private func unreplayable(_ invocation: ActionInvocation?, _ printed: JSONValue) -> String? {
+        guard let invocation else { return "it has no case-name form: \(JSONText.compact(printed))" }
+        let line = Command.dispatch(invocation).description
+        if line.utf8.contains(UInt8(ascii: "\n")) || line.utf8.contains(UInt8(ascii: "\r")) {
+            return "its command syntax spans lines"
+        }
+        let parsed: ActionInvocation
+        do {
+            guard case .dispatch(let command)? = try CommandParser.parse(line).command else {
+                return "its command syntax does not read back as a dispatch"
+            }
+            parsed = command
+        } catch {
+            return error.message
+        }
+        guard let index = actionCases.index(for: parsed) else {
+            return actionCases.unlistedBecause ?? "the shell knows no case '\(parsed.name)'"
+        }
+        let rebuilt: Action
+        do throws(ShellError) {
+            rebuilt = try actionCases.make(index, parsed, as: Action.self).action
+        } catch {
+            return error.message
+        }
+        let reread = ValueReader.read(rebuilt)
+        return reread == printed ? nil : "it reads back as \(JSONText.compact(reread))"
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        guard text.contains(where: \.isNewline) else { return text }
+        return String(text.map { $0.isNewline ? " " : $0 })
+    }
+}
+
+extension ScenarioWriter: Middleware where Action: FluxCore.Action {
+    @usableFromInline
+    func willDispatch(_ action: Action, on dispatcher: Dispatcher<Action>) -> MiddlewareDecision<Action> {
+        .pass
+    }
+
+    /// NB: after the handlers, so an action a middleware stopped is not written (nothing saw it)
+    /// and a replaced one is written as it was delivered, whatever the middlewares' order.
+    /// Delivery is serialised by the dispatcher, so the state read here is the state right after
+    /// this action (and its follow-ups come after this line).
+    @usableFromInline
+    func didDispatch(_ action: Action, on dispatcher: Dispatcher<Action>) {
+        record(action, isFollowUp: dispatcher.isDeliveringFollowUp)
+    }
+}

@@ -1,0 +1,481 @@
+import FluxShellLanguage
+import FluxShellSession
+import FluxShellSystem
+import FluxShellValues
+
+/// Turns what commands did into what people and scripts read: text lines (optionally colored)
+/// or one `--format json` object per command (“Printed values” in the reference), errors included.
+/// The one place output is shaped, for every mode: piped, `run`, `test` and the interactive shell.
+package struct Renderer: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case text
+        case json
+    }
+
+    public var format: Format
+    /// ANSI colors: `+` green, `-` red, `~` yellow, `=>` dim, errors red.
+    public var colors: Bool
+    /// Errors begin with `FILE:LINE: ` (everywhere but the interactive shell).
+    public var locatesErrors: Bool
+    /// The terminal's columns, in the interactive shell: a diff line wider prints its values over
+    /// several lines (“Printed values” in the reference). `nil` (piped, files, scenarios, JSON)
+    /// keeps one line per change.
+    public var width: Int?
+    /// In JSON, a step's object names its number in `history` (`"step":N`): the devtools page
+    /// pairs what it sees with the timeline by it. Asked for by an attached shell's hello.
+    public var numbersSteps = false
+
+    public init(format: Format = .text, colors: Bool = false, locatesErrors: Bool = true, width: Int? = nil) {
+        self.format = format
+        self.colors = colors
+        self.locatesErrors = locatesErrors
+        self.width = width
+    }
+
+    // MARK: - Results
+
+    /// One line of what a command prints in the text format, as data: ``forEachLine(of:watching:_:)``
+    /// is the one walk of a result, ``write(_:to:)`` the one place a line becomes text.
+    public enum Line {
+        /// A line of a diff, `indent` spaces in (`why` nests its changes under its steps).
+        case diff(CommandDiff.Line, indent: Int = 0)
+        /// `warning: …` after a diff: not a diff line (expected lines, `save` and `--update`
+        /// leave it out).
+        case warning(String)
+        /// Any other line a command shows (a value printed over several lines is one).
+        case text(String)
+    }
+
+    /// Appends what `result` prints, each line ending in a newline: in text, its diff (only the
+    /// lines `filter` shows, when paths are watched), its other lines and its warnings; in JSON,
+    /// its one object, with the whole diff.
+    public func write(
+        _ result: CommandResult, command: Command, line: Int?, watching filter: WatchFilter? = nil,
+        to output: inout OutputBuffer
+    ) {
+        switch format {
+        case .json:
+            output.appendLine(jsonLine(of: result, command: command, line: line))
+        case .text:
+            forEachLine(of: result, watching: filter) { write($0, to: &output) }
+        }
+    }
+
+    /// Calls `body` with each line `result` prints in the text format: its diff's (only those
+    /// `filter` shows), the lines of its output, then its warnings.
+    public func forEachLine(of result: CommandResult, watching filter: WatchFilter? = nil, _ body: (Line) -> Void) {
+        result.diff?.forEachLine(showing: filter) { body(.diff($0)) }
+        // NB: a dispatch shows nothing else: no walk of an output, no list of warnings.
+        if result.output.printsLines { forEachLine(of: result.output, body) }
+        if result.followUpLimitReached != nil {
+            for warning in result.warnings { body(.warning(warning)) }
+        }
+    }
+
+    /// Appends `line` and a newline: colored when ``colors`` is on, a change's values over
+    /// several lines when it is wider than ``width``.
+    public func write(_ line: Line, to output: inout OutputBuffer) {
+        switch line {
+        case .diff(.entry(let entry), let indent) where colors || width != nil:
+            for text in lines(of: entry, indent: indent) {
+                for _ in 0..<indent { output.append(0x20) }
+                output.appendLine(text)
+            }
+        case .diff(.followUp(let action), let indent) where colors:
+            for _ in 0..<indent { output.append(0x20) }
+            output.appendLine(wrapped("=> " + action.description, "2"))
+        case .diff(let line, let indent):
+            // NB: the common line, a change in plain text, is written as bytes, without a string.
+            for _ in 0..<indent { output.append(0x20) }
+            line.write(to: &output)
+            output.append(0x0A)
+        case .warning(let text), .text(let text):
+            output.appendLine(text)
+        }
+    }
+
+    /// The lines `result` prints in the text format, as a terminal shows them (a value printed
+    /// over several lines is several lines).
+    public func lines(of result: CommandResult, watching filter: WatchFilter? = nil) -> [String] {
+        var output = OutputBuffer()
+        forEachLine(of: result, watching: filter) { write($0, to: &output) }
+        return output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// A diff entry's lines: one, or its values over several when it is wider than ``width``;
+    /// all in the color of its operation.
+    func lines(of entry: DiffEntry, indent: Int = 0) -> [String] {
+        let lines = width.map { entry.lines(width: $0 - indent) } ?? [entry.line]
+        guard colors else { return lines }
+        return lines.map { wrapped($0, Self.colorCode(of: entry.operation)) }
+    }
+
+    /// The ANSI color of a diff line: `+` green, `-` red, `~` yellow.
+    private static func colorCode(of operation: DiffEntry.Operation) -> String {
+        switch operation {
+        case .added: "32"
+        case .removed: "31"
+        case .changed: "33"
+        }
+    }
+
+    /// Calls `body` with the lines of what a command shows besides its diff.
+    private func forEachLine(of output: CommandOutput, _ body: (Line) -> Void) {
+        switch output {
+        case .none, .loaded, .activated, .expectationHeld:
+            return
+        case .stores(let stores):
+            let width = (stores.map(\.name.count).max() ?? 0) + 2
+            for store in stores {
+                guard !store.summary.isEmpty else {
+                    body(.text(store.name))
+                    continue
+                }
+                body(
+                    .text(store.name + String(repeating: " ", count: max(1, width - store.name.count)) + store.summary))
+            }
+        case .actions(let store, let signatures, let reason):
+            guard !signatures.isEmpty else {
+                return body(.text("(the actions of '\(store)' cannot be listed: \(reason ?? "it has none"))"))
+            }
+            for signature in signatures {
+                let choices = signature.parameters.flatMap(\.choices)
+                var line = signature.description + (choices.isEmpty ? "" : "    " + choices.joined(separator: " | "))
+                if let reason = signature.notDispatchableBecause {
+                    line += "    (not dispatchable from text: \(reason))"
+                }
+                body(.text(line))
+            }
+        case .value(let path, let value):
+            // NB: on a terminal, a value wider than it prints as the whole state does.
+            guard !path.isRoot else { return body(.text(JSONText.pretty(value))) }
+            body(.text(JSONText.fitting(value, width: width ?? .max).joined(separator: "\n")))
+        case .effects(let listing):
+            if listing.isAttached {
+                return body(
+                    .text(
+                        "(the attached app's effects run on its own clock: the shell neither lists nor advances them)"))
+            }
+            guard !listing.entries.isEmpty else { return body(.text("(no effects running)")) }
+            for entry in listing.entries { body(.text(entry.text)) }
+        case .invariantsHeld(0):
+            body(.text("(no loaded store declares invariants)"))
+        case .invariantsHeld:
+            return
+        case .history(let listing):
+            if listing.forgotten > 0 { body(.text("(\(listing.forgotten) earlier steps are no longer kept)")) }
+            let width = String(listing.entries.last?.number ?? 0).count
+            // NB: with nothing forgotten, the steps count from 1: steps undone and replaced before
+            // the first one kept show too.
+            var previous: Int? = listing.forgotten == 0 ? 0 : nil
+            for entry in listing.entries {
+                // NB: numbers stay those `why` shows; a step undone then replaced by a new one
+                // leaves its number unused, and says so.
+                if let previous, entry.number > previous + 1 {
+                    let gap =
+                        entry.number == previous + 2
+                        ? "step \(previous + 1) was" : "steps \(previous + 1)-\(entry.number - 1) were"
+                    body(.text(String(repeating: " ", count: width + 4) + "(\(gap) undone, then replaced)"))
+                }
+                previous = entry.number
+                let number = String(entry.number)
+                let undone = entry.isUndone ? "   (undone)" : ""
+                body(
+                    .text(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.text + undone)
+                )
+                for followUp in entry.followUps {
+                    body(.text(String(repeating: " ", count: width + 4) + "=> " + followUp.description))
+                }
+            }
+            if listing.entries.isEmpty { body(.text("(no actions dispatched yet)")) }
+        case .why(let listing):
+            forEachLine(of: listing, body)
+        case .watches(let paths):
+            guard !paths.isEmpty else { return body(.text("(nothing is watched)")) }
+            for path in paths { body(.text(path)) }
+        case .saved(let file, let count):
+            body(.text("saved \(count) state-changing command\(count == 1 ? "" : "s") to \(file)"))
+        case .help(let lines):
+            for line in lines { body(.text(line)) }
+        case .steppedOver(let moved):
+            for step in moved.steps { body(.text(Self.line(of: step, redone: moved.isRedo))) }
+        }
+    }
+
+    /// `(undid step 3: tick, which the app dispatched)`: a step an attached `undo` or `redo` moved over.
+    static func line(of step: SteppedOver.Step, redone: Bool) -> String {
+        let verb = redone ? "redid" : "undid"
+        switch step.origin {
+        case .app: return "(\(verb) step \(step.number): \(step.text), which the app dispatched)"
+        case .appStates:
+            // NB: the note is in parentheses already: `(3 changes dropped)`.
+            let note =
+                step.text.hasPrefix("(") && step.text.hasSuffix(")") ? step.text.dropFirst().dropLast() : step.text[...]
+            return "(\(verb) step \(step.number): \(note))"
+        case .shell:
+            let made = step.text == "reset" ? "ran" : "dispatched"
+            return "(\(verb) step \(step.number): \(step.text), which this shell \(made))"
+        }
+    }
+
+    /// `why PATH`: each step numbered and named as `history` shows it, its lines indented below.
+    private func forEachLine(of listing: WhyListing, _ body: (Line) -> Void) {
+        if listing.forgotten > 0, !listing.steps.isEmpty {
+            body(.text("(\(listing.forgotten) earlier steps are no longer kept)"))
+        }
+        let width = String(listing.steps.last?.number ?? 0).count
+        let indent = String(repeating: " ", count: width + 4)
+        for step in listing.steps {
+            let number = String(step.number)
+            body(.text(String(repeating: " ", count: width - number.count + 2) + number + "  " + step.action))
+            for group in step.groups {
+                if let followUp = group.followUp { body(.text(indent + "=> " + followUp.description)) }
+                for entry in group.entries { body(.diff(.entry(entry), indent: indent.count)) }
+            }
+        }
+        if listing.steps.isEmpty, listing.forgotten > 0 {
+            body(
+                .text(
+                    "(no kept step changed \(listing.path); the \(listing.forgotten) earlier steps that may have are no longer kept)"
+                ))
+        } else if listing.steps.isEmpty {
+            let origin = listing.isAttached ? "it was when the shell attached" : "the store was loaded"
+            body(.text("(no step changed \(listing.path): it is as \(origin))"))
+        }
+    }
+
+    /// The command's one line of `--format json`:
+    /// `{"line":2,"command":"dispatch","action":"increment","changes":[…]}`.
+    public func jsonLine(of result: CommandResult, command: Command, line: Int?) -> String {
+        var object = JSONObject()
+        if let line { object["line"] = .int(line) }
+        object["command"] = .string(command.word)
+        for (key, value) in Self.fields(of: result, command: command) { object[key] = value }
+        if numbersSteps, let step = result.step { object["step"] = .int(step) }
+        return JSONText.compact(.object(object))
+    }
+
+    /// The members of a result's JSON object after `line` and `command`.
+    private static func fields(of result: CommandResult, command: Command) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = []
+        switch result.output {
+        case .none: break
+        case .loaded(let store, let alias): fields = [("store", .string(store)), ("alias", .string(alias))]
+        case .activated(let alias): fields = [("alias", .string(alias))]
+        case .stores(let stores):
+            let list = stores.map {
+                JSONValue.object(JSONObject([("name", .string($0.name)), ("summary", .string($0.summary))]))
+            }
+            fields = [("stores", .array(list))]
+        case .actions(_, let signatures, _): fields = [("actions", .array(signatures.map { .string($0.description) }))]
+        case .value(let path, let value): fields = [("path", .string(path.description)), ("value", value)]
+        case .history(let listing):
+            let items = listing.entries.map { entry in
+                JSONValue.object(
+                    JSONObject([
+                        ("number", .int(entry.number)), ("action", .string(entry.text)),
+                        ("undone", .bool(entry.isUndone)),
+                    ]))
+            }
+            fields = [("history", .array(items))]
+        case .effects(let listing):
+            let items = listing.entries.map { entry in
+                var object = JSONObject([("number", .int(entry.number)), ("action", .string(entry.action))])
+                if let line = entry.line { object["line"] = .int(line) }
+                object["waitsFor"] = entry.waitsFor.map { .string($0) } ?? .null
+                object["cancelled"] = .bool(entry.isCancelled)
+                return JSONValue.object(object)
+            }
+            fields = [("effects", .array(items))]
+            if listing.isAttached { fields.append(("attached", .bool(true))) }
+        case .expectationHeld: fields = [("passed", .bool(true))]
+        case .invariantsHeld(let count): fields = [("passed", .bool(true)), ("invariants", .int(count))]
+        case .why(let listing):
+            let steps = listing.steps.map { step in
+                var object = JSONObject([("number", .int(step.number)), ("action", .string(step.action))])
+                let own = step.groups.filter { $0.followUp == nil }.flatMap(\.entries)
+                object["changes"] = .array(own.map(\.json))
+                let followUps = step.groups.compactMap { group in
+                    group.followUp.map { action in
+                        JSONValue.object(
+                            JSONObject([
+                                ("action", .string(action.description)), ("changes", .array(group.entries.map(\.json))),
+                            ]))
+                    }
+                }
+                if !followUps.isEmpty { object["followUps"] = .array(followUps) }
+                return JSONValue.object(object)
+            }
+            fields = [("path", .string(listing.path.description)), ("steps", .array(steps))]
+            if listing.forgotten > 0 { fields.append(("forgotten", .int(listing.forgotten))) }
+        case .watches(let paths): fields = [("watches", .array(paths.map(JSONValue.string)))]
+        case .saved(let file, _): fields = [("file", .string(file))]
+        case .help(let lines): fields = [("text", .string(lines.joined(separator: "\n")))]
+        case .steppedOver(let moved):
+            let steps = moved.steps.map { step in
+                JSONValue.object(
+                    JSONObject([
+                        ("number", .int(step.number)), ("action", .string(step.text)),
+                        ("by", .string(step.origin == .shell ? "shell" : "app")),
+                    ]))
+            }
+            fields = [(moved.isRedo ? "redid" : "undid", .array(steps))]
+        }
+        if let diff = result.diff {
+            switch command {
+            case .dispatch(let typed):
+                fields.append(("action", .string((result.printedAction ?? typed).description)))
+            case .dispatchReading(let typed, _):
+                fields.append(("action", .string((result.printedAction ?? typed).description)))
+            default:
+                break
+            }
+            fields += jsonMembers(of: diff)
+        }
+        let warnings = result.warnings
+        if !warnings.isEmpty { fields.append(("warnings", .array(warnings.map(JSONValue.string)))) }
+        return fields
+    }
+
+    /// A diff's members of a command's JSON object: `changes`, and `followUps` when there are.
+    package static func jsonMembers(of diff: CommandDiff) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [("changes", .array(diff.ownStep.entries.map(\.json)))]
+        if !diff.followUpSteps.isEmpty {
+            let list = diff.followUpSteps.map { step in
+                JSONValue.object(
+                    JSONObject([
+                        ("action", .string(step.followUp?.description ?? "")),
+                        ("changes", .array(step.entries.map(\.json))),
+                    ]))
+            }
+            members.append(("followUps", .array(list)))
+        }
+        return members
+    }
+
+    // MARK: - An attached app's own steps
+
+    /// Appends what a running app did by itself, as an attached shell shows it: `<= ACTION` and
+    /// its diff (only the lines `filter` shows), or `(N changes dropped)` and the state again; in
+    /// JSON, one object (`{"event":"app","action":…,"changes":[…]}`, `{"event":"dropped",…}`).
+    public func write(_ step: AppStep, watching filter: WatchFilter? = nil, to output: inout OutputBuffer) {
+        switch (step, format) {
+        case (.action(let action, let diff, _), .text):
+            output.appendLine(wrapped("<= " + action.description, "1"))
+            diff.forEachLine(showing: filter) { write(.diff($0), to: &output) }
+        case (.action(let action, let diff, let step), .json):
+            var object = JSONObject([("event", .string("app")), ("action", .string(action.description))])
+            for (key, value) in Self.jsonMembers(of: diff) { object[key] = value }
+            if numbersSteps { object["step"] = .int(step) }
+            output.appendLine(JSONText.compact(.object(object)))
+        case (.dropped(let count, let states), .text):
+            output.appendLine(AppStep.resyncNote(dropped: count))
+            let state = states.count == 1 ? states[0].state : .object(JSONObject(states.map { ($0.alias, $0.state) }))
+            output.appendLine(JSONText.pretty(state))
+        case (.dropped(let count, let states), .json):
+            let object = JSONObject([
+                ("event", .string(count == 0 ? "set" : "dropped")), ("dropped", .int(count)),
+                ("states", .object(JSONObject(states.map { ($0.alias, $0.state) }))),
+            ])
+            output.appendLine(JSONText.compact(.object(object)))
+        }
+    }
+
+    // MARK: - Diagnostics
+
+    /// A diagnostic's lines in text (`FILE:LINE: error: MESSAGE (HINT)`, then its details), or
+    /// its one JSON object (`{"line":N,"error":"MESSAGE (HINT)\nDETAILS"}`). The one writer of
+    /// `error:`.
+    public func lines(of diagnostic: Diagnostic) -> [String] {
+        switch format {
+        case .text:
+            var first =
+                diagnostic.kind == .warning
+                ? wrapped("warning: " + Self.visible(diagnostic.text), "33")
+                : wrapped("error: " + Self.visible(diagnostic.text), "31")
+            if locatesErrors, let location = diagnostic.location { first = "\(location): " + first }
+            return [first] + diagnostic.details.map(Self.visible)
+        case .json:
+            return [JSONText.compact(json(of: diagnostic))]
+        }
+    }
+
+    /// `text` with its control characters (an escape code, a NUL, a bell, but a tab) written as
+    /// `\u{1B}`: an error that quotes what was typed never sends a terminal codes it would obey.
+    public static func visible(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+
+    /// `{"line":N,"error":"MESSAGE (HINT)\nDETAILS"}` (no `line` when it concerns no line).
+    package func json(of diagnostic: Diagnostic) -> JSONValue {
+        var object = JSONObject()
+        if let location = diagnostic.location { object["line"] = .int(location.line) }
+        object[diagnostic.kind == .warning ? "warning" : "error"] = .string(
+            ([diagnostic.text] + diagnostic.details).joined(separator: "\n"))
+        return .object(object)
+    }
+
+    // MARK: - Scenarios
+
+    /// `{"path":…,"passed":…,"updated":…,"failures":[{"line":N,"error":…}]}`
+    public func json(of result: ScenarioRunner.Result) -> JSONObject {
+        JSONObject([
+            ("path", .string(result.path)), ("passed", .bool(result.passed)), ("updated", .bool(result.wasUpdated)),
+            ("failures", .array(result.failures.map(json(of:)))),
+        ])
+    }
+
+    /// What `fluxsh test` prints for `results`: in text, a `PASS`/`FAIL` line per scenario, the
+    /// failures' reports, and `N passed, M failed`; in JSON, one object per scenario, then
+    /// `{"passed":N,"failed":M}`.
+    public func report(_ results: [ScenarioRunner.Result]) -> [String] {
+        let failed = results.filter { !$0.passed }
+        switch format {
+        case .json:
+            var lines = results.map { JSONText.compact(.object(json(of: $0))) }
+            lines.append(
+                JSONText.compact(
+                    .object(
+                        JSONObject([("passed", .int(results.count - failed.count)), ("failed", .int(failed.count))]))))
+            return lines
+        case .text:
+            var lines = results.map { result in
+                (result.passed ? wrapped("PASS", "32") : wrapped("FAIL", "31")) + " \(result.path)"
+                    + (result.wasUpdated ? " (updated)" : "")
+            }
+            for result in failed { lines += [""] + result.report }
+            if !failed.isEmpty { lines.append("") }
+            lines.append("\(results.count - failed.count) passed, \(failed.count) failed")
+            return lines
+        }
+    }
+}
+
+extension CommandOutput {
+    /// Whether it prints lines of its own in the text format.
+    var printsLines: Bool {
+        switch self {
+        case .none, .loaded, .activated, .expectationHeld: false
+        default: true
+        }
+    }
+}
+
+extension Renderer {
+    /// `text` in the color of ANSI code `code` (`31` red), when the renderer prints colors.
+    package func wrapped(_ text: String, _ code: String) -> String {
+        colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

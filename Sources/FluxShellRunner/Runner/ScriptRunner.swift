@@ -1,0 +1,501 @@
+import FluxShellLanguage
+import FluxShellSession
+import FluxShellSystem
+import FluxShellValues
+
+/// Where a runner reports what each line did: the ``Printer`` writes it for people and scripts;
+/// the scenario runner keeps only the diagnostics, which the runner collects anyway.
+package protocol RunnerOutput: AnyObject {
+    /// `--echo`: the command about to run, trimmed.
+    func echo(_ command: String)
+    /// What a command did; `session` is the one it ran in (its watched paths filter the diff).
+    func print(_ result: borrowing CommandResult, of command: Command, at location: SourceLocation, in session: Session)
+    /// A line that failed or whose expected diff lines did not hold.
+    func report(_ diagnostic: Diagnostic)
+}
+
+/// Runs command lines one at a time, for piped mode, `fluxsh run`, `fluxsh test` and the
+/// interactive shell: reports what each command did and each error (a ``Diagnostic``) to its
+/// ``RunnerOutput``, and checks expected diff lines (the `~ `, `+ `, `- `, `=> ` and
+/// `(no changes)` lines right after a state-changing command, and `...` among them).
+package final class ScriptRunner {
+    public struct Options: Sendable {
+        /// Print `> COMMAND` before each command's output.
+        public var echo = false
+        /// Stop at the first failing command.
+        public var bail = false
+        /// Every state-changing command must be followed by its expected diff lines.
+        public var exhaustive = false
+        /// Keep every diff block (for `--update`), not only the failing ones.
+        public var collectsDiffBlocks = false
+        /// Take `~ `, `+ `, `- `, `=> `, `(no changes)` and `...` lines as the expected diff of the
+        /// command before (scripts, scenarios); the interactive shell refuses them instead, as it
+        /// could only say whether they matched when the next line is typed.
+        public var acceptsExpectedLines = true
+        /// The script fails at its last line when effects are still running there (scenarios:
+        /// what an effect still does at the end was not checked).
+        public var failsWithRunningEffects = false
+        /// How a failed diff block's report says to rewrite its expected lines in a file
+        /// (`run 'cartsh test --update'`); `nil` offers the shell's own `test --update`.
+        public var updateAdvice: String?
+
+        public init() {}
+    }
+
+    /// A state-changing command's diff block: where its expected lines are, what happened.
+    public struct DiffBlock: Sendable {
+        /// The 1-based line of the command.
+        public var commandLine: Int
+        /// The 1-based lines of its expected diff lines (empty when there were none).
+        public var expectedLines: Range<Int>
+        /// The expected diff lines, trimmed.
+        public var expected: [String]
+        public var actual: [String]
+        /// Whether the block must be present (exhaustive).
+        public var isRequired: Bool
+        /// Whether the actual lines match the expected ones, or none were needed.
+        public var passed: Bool
+    }
+
+    public let session: Session
+    public let options: Options
+    /// `nil`: nothing is printed (the scenario runner).
+    private let output: RunnerOutput?
+    /// The failures so far, in order.
+    public var failures: [Diagnostic] { progress.value.failures }
+    public private(set) var diffBlocks: [DiffBlock] = []
+    /// Called with each line's location before it runs: a child process of `run` or `test` that
+    /// is run again to find the line that trapped writes it where its parent reads it.
+    public var beforeEachLine: ((SourceLocation) -> Void)?
+    /// The script asked to stop (`quit`), or `--bail` stopped it.
+    public var isStopped: Bool { progress.value.isStopped }
+    /// The 1-based number of the line being run, or of the last one run (0 before the first):
+    /// where piped mode reports a store that trapped. A plain stored number, so that keeping it
+    /// costs each line one store, and a signal handler can read it.
+    public var lineInProgress: Int { progress.value.line }
+
+    /// What every line reads or changes.
+    private struct Progress {
+        var failures: [Diagnostic] = []
+        var isStopped = false
+        /// The state-changing command whose expected diff lines are being read.
+        var pending: Pending?
+        /// The last line parsed, its bytes, and how: scripts repeat lines (`dispatch increment`)
+        /// a lot, and a repeated line is recognised before it is even decoded.
+        var lastParse: ParsedLineCache?
+        /// The number of the line being run (or last run); 0 before the first.
+        var line = 0
+    }
+
+    // NB: a runner is used from one thread at a time: what every line touches is one value,
+    // whose accesses skip the run-time exclusivity checks (see `SingleThreadCell`).
+    private let progress = SingleThreadCell(Progress())
+    /// The line of the state-changing command just before, when it failed: its expected diff
+    /// lines have nothing to be compared with (one error says so, for the whole block).
+    private var failedCommand: (line: Int, reported: Bool)?
+
+    private final class ParsedLineCache {
+        var line: String
+        var parsed: ParsedLine
+
+        init(line: String, parsed: ParsedLine) {
+            self.line = line
+            self.parsed = parsed
+        }
+    }
+
+    /// NB: a class, so that checking the pending command on every line copies nothing.
+    private final class Pending {
+        var location: SourceLocation
+        var line: String
+        var command: String { ScriptRunner.trimmed(line) }
+        /// The command's diff: what its expected lines are compared with.
+        var diff: CommandDiff?
+        /// What the command printed (its diff and warnings), rendered only when there are
+        /// expected lines to compare.
+        var actual: [String] { diff?.lines ?? [] }
+        var expected: [String] = []
+        /// Whether one of `expected` is `...`. NB: a record is reused only when it had no expected
+        /// lines (see `closePending()`), so this is never left set from a command before.
+        var hasEllipsis = false
+        /// Whether an expected line has a `*` where no value can stand (reported at its line):
+        /// the block is neither compared nor rewritten by `--update`.
+        var hasInvalidLine = false
+        var firstExpectedLine: Int
+        var isRequired: Bool
+
+        init(
+            location: SourceLocation, line: String, result: borrowing CommandResult, firstExpectedLine: Int,
+            isRequired: Bool
+        ) {
+            self.location = location
+            self.line = line
+            self.diff = result.diff
+            self.firstExpectedLine = firstExpectedLine
+            self.isRequired = isRequired
+        }
+    }
+
+    /// The lexer's buffer, kept from line to line.
+    private var tokenBuffer: [Token] = []
+
+    /// The last pending command's record, reused for the next one when nothing kept it.
+    private var sparePending: Pending?
+
+    public init(session: Session, options: Options, output: RunnerOutput?) {
+        self.session = session
+        self.options = options
+        self.output = output
+    }
+
+    /// Runs a whole text, as a file of lines.
+    public func run(_ bytes: [UInt8], file: String) {
+        var lines = LineReader(bytes: bytes)
+        run(&lines, file: file)
+    }
+
+    /// Runs every line `lines` gives (a file's, standard input's, the line editor's), then ends
+    /// the script. A line over the maximum length fails at its number without being run.
+    public func run(_ lines: inout some LineSource, file: String) {
+        var number = 0
+        var tooLong = false
+        while !progress.value.isStopped, let line = lines.nextLine(tooLong: &tooLong) {
+            number += 1
+            if let beforeEachLine { beforeEachLine(SourceLocation(file: file, line: number)) }
+            if tooLong {
+                reject(
+                    line: number, file: file,
+                    ShellError("line longer than \(lines.maximumLineLength >> 20) MiB, skipped"))
+                continue
+            }
+            feed(line, number: number, file: file)
+        }
+        finish()
+        if options.failsWithRunningEffects {
+            failIfEffectsRun(at: SourceLocation(file: file, line: max(number, 1)))
+        }
+    }
+
+    /// Fails at `location` when effects are still running: each named with the line that
+    /// started it and what it waits for.
+    public func failIfEffectsRun(at location: SourceLocation) {
+        let running = session.runningEffects
+        guard !running.isEmpty else { return }
+        let count = running.count == 1 ? "an effect is" : "\(running.count) effects are"
+        record(
+            Diagnostic(
+                .failedLine, "the scenario ends while \(count) still running", at: location,
+                details: running.map { "    " + $0.text }
+                    + ["  (advance the clock until they end, or cancel them before the end)"]))
+    }
+
+    /// Runs one line (without its newline) read from `file`.
+    public func feed(_ raw: ArraySlice<UInt8>, number: Int, file: String) {
+        guard !isStopped else { return }
+        // NB: measured with callgrind on 100,000 piped `dispatch increment` lines: `feed` went
+        // from 70 to 71 instructions a line, the rest of a line's path unchanged.
+        progress.value.line = number
+        let location = SourceLocation(file: file, line: number)
+        var bytes = raw
+        if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        if let lastParse = progress.value.lastParse, Bytes.equal(bytes, lastParse.line) {
+            closePending()
+            run(lastParse, at: location)
+            return
+        }
+        guard let line = Self.decode(bytes) else {
+            closePending()
+            fail(at: location, ShellError("this line is not valid UTF-8", hint: "save the file as UTF-8"))
+            return
+        }
+        if Self.isExpectedDiffLine(line) {
+            guard options.acceptsExpectedLines else {
+                closePending()
+                fail(
+                    at: location,
+                    ShellError(
+                        "expected diff lines are checked in scripts and scenarios, not at the prompt",
+                        hint: "type a command; the shell prints its diff"))
+                return
+            }
+            let text = Self.trimmed(line)
+            let isEllipsis = text == ExpectedDiff.ellipsis
+            guard let pending = progress.value.pending else {
+                if let failed = failedCommand {
+                    guard !failed.reported else { return }
+                    failedCommand?.reported = true
+                    fail(
+                        at: location,
+                        ShellError(
+                            "expected diff lines follow the command at line \(failed.line), which failed: there is no diff to compare",
+                            hint: "a command that fails changes nothing, so it prints no diff"))
+                    return
+                }
+                fail(
+                    at: location,
+                    isEllipsis
+                        ? ShellError(
+                            "'...' is not inside an expected diff block",
+                            hint:
+                                "it stands for diff lines among the expected lines right after a dispatch, undo, redo or reset"
+                        )
+                        : ShellError(
+                            "diff line '\(CommandParser.abbreviated(line[...]))' does not follow a dispatch, undo, redo or reset",
+                            hint: "expected diff lines go right after the command that changes state"))
+                return
+            }
+            pending.expected.append(text)
+            if isEllipsis { pending.hasEllipsis = true }
+            // NB: a `*` where no value can stand is reported here, at its line; most lines have none.
+            if text.utf8.contains(UInt8(ascii: "*")) {
+                do {
+                    let indent = line.prefix { $0 == " " || $0 == "\t" }.unicodeScalars.count
+                    _ = try ExpectedLinePattern.parse(text, column: indent + 1)
+                } catch {
+                    pending.hasInvalidLine = true
+                    fail(at: location, error, line: line)
+                }
+            }
+            return
+        }
+        closePending()
+        let parsed: ParsedLine
+        do {
+            parsed = try CommandParser.parse(line[...], reusing: &tokenBuffer)
+        } catch {
+            // NB: `! ` before a line that does not even parse is an expected failure too.
+            if !Self.expectsFailure(line) { fail(at: location, error, line: line) }
+            return
+        }
+        // NB: the last line's record is refilled when nothing else holds it: a line never seen
+        // before allocates no new one.
+        if progress.value.lastParse != nil, isKnownUniquelyReferenced(&progress.value.lastParse!) {
+            progress.value.lastParse!.line = line
+            progress.value.lastParse!.parsed = parsed
+        } else {
+            progress.value.lastParse = ParsedLineCache(line: line, parsed: parsed)
+        }
+        run(progress.value.lastParse!, at: location)
+    }
+
+    /// Ends the script: checks the last command's expected diff lines.
+    public func finish() {
+        closePending()
+    }
+
+    /// Runs a command made in code (explore's actions and checks) as a line at `location` would
+    /// run: reported to the output, a failure recorded. No expected diff lines follow it.
+    public func run(_ command: Command, at location: SourceLocation) {
+        guard !isStopped else { return }
+        closePending()
+        run(command, line: nil, expectsFailure: false, at: location)
+    }
+
+    private func run(_ cache: ParsedLineCache, at location: SourceLocation) {
+        guard let command = cache.parsed.command else { return }
+        run(command, line: cache.line, expectsFailure: cache.parsed.expectsFailure, at: location)
+    }
+
+    /// Runs `command`, typed as `line` (`nil` for a command made in code).
+    @inline(__always)
+    private func run(_ command: Command, line: String?, expectsFailure: Bool, at location: SourceLocation) {
+        if options.echo { output?.echo(line.map(Self.trimmed) ?? command.description) }
+        session.line = location.line
+        // NB: only a `! ` line keeps what its command may have to be taken back to.
+        let checkpoint = expectsFailure ? session.checkpoint() : nil
+        let result: CommandResult
+        do {
+            result = try session.execute(command)
+        } catch {
+            if command.changesState { failedCommand = (location.line, false) }
+            if !expectsFailure { fail(at: location, error, line: line) }
+            return
+        }
+        output?.print(result, of: command, at: location, in: session)
+        if session.hasEffectProblems {
+            for problem in session.takeEffectProblems() { fail(at: location, problem) }
+        }
+        if let checkpoint {
+            retract(command, to: checkpoint, at: location)
+            return
+        }
+        if command.changesState, let line {
+            let isRequired = options.exhaustive || session.isExhaustive
+            if let spare = sparePending {
+                // NB: a record nothing else holds (see `closePending()`): refilled, not reallocated.
+                sparePending = nil
+                spare.location = location
+                spare.line = line
+                spare.diff = result.diff
+                spare.firstExpectedLine = location.line + 1
+                spare.isRequired = isRequired
+                spare.hasInvalidLine = false
+                progress.value.pending = spare
+            } else {
+                progress.value.pending = Pending(
+                    location: location, line: line, result: result, firstExpectedLine: location.line + 1,
+                    isRequired: isRequired)
+            }
+        }
+        if result.quits { progress.value.isStopped = true }
+    }
+
+    /// A `! ` line whose command succeeded: an error, after what the command printed, and what
+    /// the command did is taken back, so that the failed line changes nothing.
+    private func retract(_ command: Command, to checkpoint: Session.Checkpoint, at location: SourceLocation) {
+        let stands = session.retract(to: checkpoint, after: command)
+        // NB: its expected diff lines, if any, have nothing to be compared with, as after any failure.
+        if command.changesState { failedCommand = (location.line, false) }
+        fail(
+            at: location,
+            ShellError(
+                "expected this command to fail, but it succeeded"
+                    + (stands.map { ", and what it did stands: \($0)" } ?? ": what it did is taken back"),
+                hint: "remove the '! ' if it should succeed"))
+        // NB: what the effects it started did as they were cancelled.
+        if session.hasEffectProblems {
+            for problem in session.takeEffectProblems() { fail(at: location, problem) }
+        }
+    }
+
+    private func closePending() {
+        failedCommand = nil
+        // NB: the common case, a command with no expected lines to check, costs no copy.
+        if progress.value.pending?.expected.isEmpty == true, progress.value.pending?.isRequired == false,
+            !options.collectsDiffBlocks
+        {
+            sparePending = progress.value.pending
+            progress.value.pending = nil
+            return
+        }
+        guard let block = progress.value.pending else { return }
+        progress.value.pending = nil
+        let actual = block.actual
+        let failure = check(block, actual: actual)
+        if options.collectsDiffBlocks {
+            let lastExpected = block.firstExpectedLine + block.expected.count
+            diffBlocks.append(
+                DiffBlock(
+                    commandLine: block.location.line, expectedLines: block.firstExpectedLine..<lastExpected,
+                    expected: block.expected, actual: actual, isRequired: block.isRequired, passed: failure == nil))
+        }
+        if let failure { record(failure) }
+    }
+
+    /// The failure of a command's expected diff lines, or `nil` when they hold.
+    private func check(_ block: Pending, actual: [String]) -> Diagnostic? {
+        if block.expected.isEmpty {
+            guard block.isRequired else { return nil }
+            return Diagnostic(
+                .diffMismatch, "'\(block.command)' has no expected diff lines (exhaustive mode); it printed:",
+                at: block.location,
+                details: actual.map { "    " + $0 } + [updateHint(block, "to write them")])
+        }
+        // NB: the line is reported where it was read; the block has nothing sound to compare.
+        guard !block.hasInvalidLine else { return nil }
+        let expected = ExpectedDiff(block.expected, hasEllipsis: block.hasEllipsis)
+        var message = "the diff of '\(block.command)' differs from the expected lines"
+        let rows: [String]
+        // The first pinned line that differs from the actual line for its path, in a value.
+        var difference: ReplayDifference?
+        switch expected.compare(with: actual) {
+        case .matches:
+            return nil
+        case .differs(nil):
+            rows = SideBySide.render(expected: block.expected, actual: actual)
+            if let row = block.expected.indices.first(where: { $0 < actual.count && block.expected[$0] != actual[$0] })
+            {
+                difference = ReplayDifference.between(lines: block.expected[row], actual[row])
+            }
+        case .differs(let alignment?):
+            rows = SideBySide.render(alignment, expected: block.expected, actual: actual)
+            let mismatch = alignment.mismatch
+            for case .replaced(let line, let replacement) in alignment.steps where mismatch == .notFound(expected: line)
+            {
+                difference = ReplayDifference.between(lines: block.expected[line], actual[replacement])
+            }
+            if difference == nil {
+                switch mismatch {
+                case .notFound(let line): message += ": '\(SideBySide.clipped(block.expected[line]))' was not found"
+                case .notExpected(let line): message += ": '\(SideBySide.clipped(actual[line]))' was not expected"
+                case nil: message += ": they do not line up"
+                }
+            }
+        }
+        var details = rows
+        if let difference {
+            message += " at " + difference.clause(where: "the expected line has")
+            details.append("  (\(ReplayDifference.pinningOrMatching))")
+        }
+        return Diagnostic(
+            .diffMismatch, message, at: block.location,
+            details: details + [updateHint(block, "to accept what happened")])
+    }
+
+    /// The way to write the actual lines in: `test --update` for a file; standard input cannot
+    /// be rewritten, so the lines are to be copied from the report.
+    private func updateHint(_ block: Pending, _ purpose: String) -> String {
+        guard block.location.file != "<stdin>" else {
+            return "  (put the actual lines after the command in the script \(purpose))"
+        }
+        return "  (\(options.updateAdvice ?? "run '\(session.catalog.programName) test --update'") \(purpose))"
+    }
+
+    /// Reports line `number` of `file` as failed without running it (a line the caller could not
+    /// read, such as one over the length limit); it counts as a failure like any other.
+    public func reject(line number: Int, file: String, _ error: ShellError) {
+        guard !isStopped else { return }
+        closePending()
+        fail(at: SourceLocation(file: file, line: number), error)
+    }
+
+    /// - Parameter line: the line that failed, where the error's long quotes are looked up.
+    private func fail(at location: SourceLocation, _ error: ShellError, line: String? = nil) {
+        record(Diagnostic(error, at: location, line: line))
+    }
+
+    private func record(_ diagnostic: Diagnostic) {
+        progress.value.failures.append(diagnostic)
+        output?.report(diagnostic)
+        if options.bail { progress.value.isStopped = true }
+    }
+
+    /// `~ `, `+ `, `- `, `=> ` lines, `(no changes)` and `...`.
+    public static func isExpectedDiffLine(_ line: String) -> Bool {
+        // NB: most lines are commands, starting with a letter: answer those without copying.
+        if let first = line.utf8.first, first != 0x20, first != 0x09, first != UInt8(ascii: "~"),
+            first != UInt8(ascii: "+"), first != UInt8(ascii: "-"), first != UInt8(ascii: "="),
+            first != UInt8(ascii: "("), first != UInt8(ascii: ".")
+        {
+            return false
+        }
+        let text = line.drop { $0 == " " || $0 == "\t" }
+        if text.hasPrefix("~ ") || text.hasPrefix("+ ") || text.hasPrefix("- ") || text.hasPrefix("=> ") { return true }
+        let rest = trimmed(String(text))
+        return rest == "(no changes)" || rest == ExpectedDiff.ellipsis
+    }
+
+    /// The line as a string, or `nil` when it is not valid UTF-8.
+    package static func decode(_ bytes: ArraySlice<UInt8>) -> String? {
+        // NB: most lines are ASCII, which is valid UTF-8 as it is; checking that is much cheaper
+        // than the general validation.
+        if Bytes.areASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Whether `line` is `! COMMAND`: a `!` with no command after it (`! `, `! # note`) is an
+    /// error of its own, not an expected failure.
+    static func expectsFailure(_ line: String) -> Bool {
+        let text = line.drop { $0 == " " || $0 == "\t" }
+        guard text.hasPrefix("! ") || text.hasPrefix("!\t") else { return false }
+        let command = text.dropFirst().drop { $0 == " " || $0 == "\t" }
+        return !command.isEmpty && !command.hasPrefix("#")
+    }
+
+    static func trimmed(_ line: String) -> String {
+        var text = Substring(line)
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        return String(text)
+    }
+}

@@ -1,0 +1,314 @@
+import FluxCore
+import FluxShellSystem
+import FluxShellValues
+
+/// A store registered with a reducer (a FluxCore mutation, `reduce:` or `reducer:`), as the
+/// session sees it: its state is a value the runtime holds, each action is applied by the
+/// reducer, and each state is diffed with the one before, in place.
+///
+/// NB: the parts an action goes through (the dispatcher's handler, the reducer, the diff step)
+/// are `@inlinable`, and so are the initializers of ``StoreDefinition`` that create the runtime:
+/// they are compiled for the concrete store types where the store is registered, rather than as
+/// generic code that looks up type metadata on every action.
+@usableFromInline
+final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
+    @usableFromInline typealias State = Reducer.State
+    @usableFromInline typealias Action = Reducer.Action
+
+    @usableFromInline package let alias: String
+    @usableFromInline let actionCases: ActionCases
+    @usableFromInline let initialState: State
+    @usableFromInline let reducer: Reducer
+    @usableFromInline let validateAction: ((Action, State) throws -> Void)?
+    @usableFromInline let effect: StoreEffect<Action, State>?
+    /// Where an effect that takes time runs: the session's.
+    @usableFromInline let effects: EffectScheduler
+    @usableFromInline let invariants: [StoreInvariant<State>]
+    @usableFromInline let differ = ValueDiffer()
+    @usableFromInline let stateShape = TypeShape.of(State.self)
+    /// Where each handled action's diff goes: the session's, lent at load.
+    @usableFromInline let trace: DispatchTrace
+
+    // NB: a runtime belongs to one session, used from one thread at a time: what every action
+    // touches is in cells, whose accesses skip the run-time exclusivity checks (see
+    // `SingleThreadCell`). No lock: only the session's thread reads and changes the state. One
+    // cell each, not one for all: the runtime's protocol methods are not compiled for the
+    // store's types, and a member of a struct of those types, read there, costs a look-up of the
+    // struct's metadata (`validate` cost a piped line of a store that validates 370 instructions
+    // more, callgrind); a cell of the state alone does not.
+    /// The current state.
+    @usableFromInline let state: SingleThreadCell<State>
+    /// The state as of the last recorded step.
+    @usableFromInline let recorded: SingleThreadCell<State>
+    @usableFromInline let history: SingleThreadCell<StateHistory<State, Action>>
+    /// How this store's effects hand their actions to the session; made at the first one.
+    @usableFromInline let sink = SingleThreadCell<EffectSink<Action>?>(nil)
+    @usableFromInline let parts = SingleThreadCell(ReducerRuntimeParts())
+
+    @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)? {
+        get { parts.value.onFollowUp }
+        set { parts.value.onFollowUp = newValue }
+    }
+
+    @usableFromInline
+    init(
+        alias: String, initialState: State, reducer: Reducer,
+        actionCases: ActionCases,
+        validate: ((Action, State) throws -> Void)?,
+        effect: StoreEffect<Action, State>?,
+        invariants: [StoreInvariant<State>],
+        trace: DispatchTrace, historyEntries: Int, historyForgetsWholeWindows: Bool, effects: EffectScheduler
+    ) {
+        self.trace = trace
+        self.effects = effects
+        self.invariants = invariants
+        self.alias = alias
+        self.initialState = initialState
+        self.reducer = reducer
+        self.actionCases = actionCases
+        self.validateAction = validate
+        self.effect = effect
+        self.state = SingleThreadCell(initialState)
+        self.recorded = SingleThreadCell(initialState)
+        self.history = SingleThreadCell(
+            StateHistory(initial: initialState, entries: historyEntries, mayReplay: historyForgetsWholeWindows))
+    }
+
+    /// Starts taking this store's actions from the dispatcher.
+    @inlinable
+    func attach(to dispatcher: Dispatcher<SessionAction>) {
+        let id = ObjectIdentifier(self)
+        // NB: unowned(unsafe) (no reference counting per action) is safe: the session owns both
+        // the dispatcher and this runtime, makes a runtime only once a `load` can no longer fail,
+        // and keeps every runtime it made for as long as it lives (stores are never unloaded), so
+        // no action and no call reaches a runtime that is gone.
+        parts.value.recordHistoryStep = { [unowned(unsafe) self] cursor, dropped in
+            // NB: `recorded` is the store's state once its steps are recorded, as they are when
+            // the session records history; reading it takes no lock, and lending it by address
+            // no copy beyond the one the history keeps.
+            self.history.value.record(
+                self.recorded.value, cursor: cursor, forgetting: dropped,
+                pinned: self.parts.value.restoredWithoutAction,
+                // NB: unowned(unsafe) as the closure it is in (see above): the history calls it
+                // only while the runtime records a step.
+                apply: { [unowned(unsafe) self] action, state in self.apply(action, to: &state) })
+            self.parts.value.restoredWithoutAction = false
+        }
+        parts.value.decodeAction = { [unowned self] invocation in self.makeAction(invocation) }
+        dispatcher.register { [unowned(unsafe) self] envelope in
+            guard let payload = envelope.payload(for: id) else { return }
+            self.apply(unsafeDowncast(payload, to: TypedActionBox<Action>.self).action)
+        }
+    }
+
+    @inlinable
+    func apply(_ action: Action) {
+        reducer.reduce(&state.value, action)
+        let entries = recordStep()
+        if history.value.replays { history.value.note(action, diff: entries) }
+        trace.add(entries, of: alias)
+        guard let effect else { return }
+        switch effect {
+        case .immediate(let effect):
+            guard let onFollowUp = parts.value.onFollowUp else { return }
+            for followUp in effect(action, state.value) {
+                // NB: this store gets the action as the effect made it, not rebuilt from its text: an
+                // `Error` or a closure in it has no text form, and a date would lose its sub-milliseconds.
+                onFollowUp(actionCases.announcement(of: followUp), TypedActionBox(followUp), ObjectIdentifier(self))
+            }
+        case .overTime(let effect):
+            start(effect, after: action)
+        }
+    }
+
+    /// Starts an effect that takes time, with the state after `action`; it runs when the session
+    /// runs its effects, at the end of the command.
+    ///
+    /// NB: inlinable, as the handler is: compiled for the store's types where it is registered,
+    /// it starts an effect without looking up generic metadata on every action, and with one
+    /// object for the effect (see ``EffectOf``). Generic, with a closure per part, an effect that
+    /// ends at once cost 12,000 instructions (callgrind); see docs/performance.md for now.
+    @inlinable @inline(never)
+    func start(
+        _ effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], after action: Action
+    ) {
+        let record = EffectOf(
+            scheduler: effects, effect: effect, action: action, state: state.value,
+            sink: sink.value ?? makeSink(),
+            actionCases: actionCases)
+        effects.start(record)
+    }
+
+    @usableFromInline
+    func makeSink() -> EffectSink<Action> {
+        let actionCases = self.actionCases
+        let sink = EffectSink<Action>(
+            send: { [weak self] action in
+                guard let self else { return }
+                self.parts.value.onFollowUp?(
+                    actionCases.announcement(of: action), TypedActionBox(action), ObjectIdentifier(self))
+            },
+            describe: { actionCases.announcement(of: $0).description })
+        self.sink.value = sink
+        return sink
+    }
+
+    @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
+        parts.value.decodeAction?(invocation) ?? makeAction(invocation)
+    }
+
+    /// NB: inlinable, and called through ``decodeAction``, as the handler is: compiled where
+    /// the store is defined, it makes the action without looking up the generic metadata of
+    /// `Action` and its box on every line.
+    @inlinable
+    func makeAction(_ invocation: ActionInvocation) -> DecodeOutcome {
+        actionCases.decode(invocation, as: Action.self)
+    }
+
+    @usableFromInline var validates: Bool { validateAction != nil }
+
+    @inlinable
+    func validate(_ action: TypedAction) throws {
+        guard let validateAction else { return }
+        // NB: the session hands a store only the actions its own runtime decoded (see `TypedAction`).
+        let box = unsafeDowncast(action, to: TypedActionBox<Action>.self)
+        // NB: `recorded` is the store's state: every change to it is recorded before the session
+        // takes the next command. Lent through its address, it is read without the copy (a
+        // retain of every member) that passing the property itself makes.
+        try withUnsafePointer(to: &recorded.value) { try validateAction(box.action, $0.pointee) }
+    }
+
+    @usableFromInline var json: JSONValue {
+        // NB: valid while nothing changed since; a recorded step that changed something clears it.
+        if let cachedJSON = parts.value.cachedJSON { return cachedJSON }
+        let json = ValueReader.read(state.value)
+        parts.value.cachedJSON = json
+        return json
+    }
+
+    @usableFromInline func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
+        // NB: a whole state already read answers at once; else only the path's values are read,
+        // so one `state todos[5].title` does not print 300,000 todos into memory first.
+        if parts.value.cachedJSON == nil, !path.segments.isEmpty,
+            let value = ValueReader().read(state.value, at: path.segments[...])
+        {
+            return value
+        }
+        return try path.lookup(in: json)
+    }
+
+    /// The diff since the last recorded step, and the current state becomes that step.
+    @inlinable
+    func recordStep() -> [DiffEntry] {
+        // NB: the previous state is lent by address, not copied (see `validate(_:)`).
+        let entries = differ.step(from: recorded.value, to: state.value, stateShape)
+        recorded.value = state.value
+        if !entries.isEmpty { parts.value.cachedJSON = nil }
+        return entries
+    }
+
+    @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
+        guard let before = try? history.value.state(at: cursor, apply: apply) else { return false }
+        return ValueDiffer.entries(from: before, to: state.value).isEmpty
+    }
+
+    /// Applies an action to a state as the store does, for the history to make a state again
+    /// (drawing no id or random number from the session: see ``EnvironmentCore/replaying(_:)``).
+    @usableFromInline func apply(_ action: Action, to state: inout State) {
+        effects.environment.core.replaying { reducer.reduce(&state, action) }
+    }
+
+    @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
+        parts.value.recordHistoryStep?(cursor, dropped)
+    }
+
+    @usableFromInline func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
+        do {
+            let state = try history.value.state(at: cursor, apply: apply)
+            return { self.restore(state) }
+        } catch {
+            // NB: from now on every state is kept, so the steps taken next can be undone.
+            history.value.replays = false
+            throw ShellError(
+                "store '\(alias)' does not come back to the state it had: its actions, applied again, give another state"
+                    + (error.difference.map { " (at \($0.clause(where: "it showed")))" } ?? ""),
+                hint:
+                    "its reducer reads something besides the state and the action (the clock, a random number, a global): "
+                    + "to pin it, \(ReplayDifference.pinning); steps taken from now on can be undone")
+        }
+    }
+
+    @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(state.value) }
+
+    @usableFromInline func hasSameState(as other: any StoreRuntime) -> Bool {
+        guard let other = other as? Self else { return false }
+        return history.value.reaches(state.value, other.state.value)
+    }
+
+    @usableFromInline func brokenInvariant() -> String? {
+        guard !invariants.isEmpty else { return nil }
+        let state = self.state.value
+        return invariants.first { !$0.holds(state) }?.name
+    }
+
+    @usableFromInline func historyDiff(ofEntry index: Int) -> [DiffEntry] {
+        guard let before = try? history.value.state(at: index, apply: apply),
+            let after = try? history.value.state(at: index + 1, apply: apply)
+        else { return history.value.printedDiffs(ofEntry: index) }
+        return ValueDiffer.entries(from: before, to: after)
+    }
+
+    @usableFromInline func initialRestorer() throws(ShellError) -> () -> [DiffEntry] {
+        {
+            self.parts.value.restoredWithoutAction = true
+            return self.restore(self.initialState)
+        }
+    }
+
+    private func restore(_ state: State) -> [DiffEntry] {
+        self.state.value = state
+        return recordStep()
+    }
+
+    /// The state and its history: values, so keeping them costs a copy only of what the command
+    /// taken back goes on to change.
+    package struct Checkpoint: StoreCheckpoint {
+        var state: State
+        var history: StateHistory<State, Action>
+        var restoredWithoutAction: Bool
+    }
+
+    @usableFromInline func checkpoint(cursor: Int) -> any StoreCheckpoint {
+        Checkpoint(
+            state: state.value, history: history.value,
+            restoredWithoutAction: parts.value.restoredWithoutAction)
+    }
+
+    @usableFromInline func retractor(to checkpoint: any StoreCheckpoint) throws(ShellError) -> () -> Void {
+        let kept = checkpoint as! Checkpoint
+        return {
+            self.history.value = kept.history
+            self.parts.value.restoredWithoutAction = kept.restoredWithoutAction
+            // NB: set as `undo` sets a state; the diff is not shown (the command's own was).
+            _ = self.restore(kept.state)
+        }
+    }
+}
+
+/// What a ``ReducerRuntime`` holds of no generic type: its protocol methods, which are not
+/// compiled for the store's types, read it without looking up metadata.
+@usableFromInline
+struct ReducerRuntimeParts {
+    @usableFromInline var cachedJSON: JSONValue?
+    /// Whether the state was last set by no action (`reset`), so that the history keeps it.
+    @usableFromInline var restoredWithoutAction = false
+    @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
+    /// Records the current state in `history`: set by ``ReducerRuntime/attach(to:)``, so that
+    /// it runs as code compiled for this store's types, not as generic code.
+    @usableFromInline var recordHistoryStep: ((_ cursor: Int, _ dropped: Int) -> Void)?
+    /// Makes this store's action from text: set by ``ReducerRuntime/attach(to:)`` for the same
+    /// reason.
+    @usableFromInline var decodeAction: ((ActionInvocation) -> DecodeOutcome)?
+
+    @usableFromInline init() {}
+}

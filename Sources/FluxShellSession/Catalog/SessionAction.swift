@@ -1,0 +1,43 @@
+import FluxCore
+import FluxShellValues
+
+/// What travels on a session's one shared dispatcher: the action as typed, and the typed action
+/// for each loaded store that accepts it.
+@_documentation(visibility: internal)
+public struct SessionAction: Action {
+    /// The action in command syntax, as announced (`=> searchResponse page: 1 ...`).
+    public let invocation: ActionInvocation
+    /// Set on actions that effects dispatched while handling another.
+    public let isFollowUp: Bool
+    let payloads: [Payload]
+
+    struct Payload: Sendable {
+        let storeID: ObjectIdentifier
+        let action: TypedAction
+    }
+
+    @usableFromInline
+    package func payload(for storeID: ObjectIdentifier) -> TypedAction? {
+        for payload in payloads where payload.storeID == storeID { return payload.action }
+        return nil
+    }
+}
+
+/// A store's typed action, as its runtime decoded it.
+///
+/// NB: the runtime that made it gets it back as its own action type with `unsafeDowncast` (no
+/// dynamic cast): a payload is only ever delivered to the store whose runtime decoded it.
+@usableFromInline
+package class TypedAction: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: this base class has no stored properties; the subclass
+    // holds one immutable action, which need not be `Sendable` (ReSwift's are not): it is made,
+    // delivered and applied on the thread of the session that decoded it (see ``AppValue``).
+    @usableFromInline init() {}
+}
+
+@usableFromInline
+package final class TypedActionBox<A>: TypedAction, @unchecked Sendable {
+    @usableFromInline package let action: A
+
+    @usableFromInline package init(_ action: A) { self.action = action }
+}

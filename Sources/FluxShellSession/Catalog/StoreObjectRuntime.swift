@@ -1,0 +1,346 @@
+import FluxCore
+import FluxShellSystem
+import FluxShellValues
+
+/// What an app gives for a store object: how to make a new one, read its state as a value, send
+/// it an action and, optionally, set its state.
+@usableFromInline
+struct StoreObjectForm<Object: AnyObject, State, Action> {
+    @usableFromInline let make: (ShellEnvironment) -> Object
+    @usableFromInline let state: (Object) -> State
+    @usableFromInline let send: (Object, Action) -> Void
+    @usableFromInline let restore: ((Object, State) -> Void)?
+    /// The objects the loads of this store received, so that one returned twice is refused.
+    @usableFromInline let made: MadeObjects
+
+    @inlinable
+    init(
+        make: @escaping (ShellEnvironment) -> Object, state: @escaping (Object) -> State,
+        send: @escaping (Object, Action) -> Void,
+        restore: ((Object, State) -> Void)?
+    ) {
+        self.make = make
+        self.state = state
+        self.send = send
+        self.restore = restore
+        self.made = MadeObjects()
+    }
+}
+
+/// The store objects a store's `make` returned that are still alive, shared by every session of
+/// the process: a `make` that returns an object another load holds (a shared instance) is refused,
+/// since two sessions, or a store and its replay, would change each other's state.
+@usableFromInline
+final class MadeObjects: Sendable {
+    private struct Entry {
+        weak var object: AnyObject?
+        let id: ObjectIdentifier
+    }
+
+    private let entries = LockedValue<[Entry]>([])
+
+    @usableFromInline init() {}
+
+    /// Takes `object` for a load; false when a load holds it already.
+    @usableFromInline
+    func claim(_ object: AnyObject) -> Bool {
+        let id = ObjectIdentifier(object)
+        return entries.withLock { entries in
+            entries.removeAll { $0.object == nil }
+            guard !entries.contains(where: { $0.id == id }) else { return false }
+            entries.append(Entry(object: object, id: id))
+            return true
+        }
+    }
+}
+
+/// A store object (TCA's `Store`, ReSwift's `Store`, a class-based store, the app's own) as the
+/// session sees it: each action is sent to it, and its diff is the difference between its state,
+/// read as a value, before and after.
+///
+/// `undo`, `redo` and `reset` set the store's state with the app's `restore`, when it gave one;
+/// otherwise they make a new store and send it the kept actions again, and the state it reaches
+/// must equal the one shown at that step, or the command is refused and nothing changes.
+@usableFromInline
+final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
+    /// How the state of one history entry is made again without `restore`: a new store, sent the
+    /// actions numbered `start..<end` since the store was loaded.
+    struct Replay {
+        var start: Int
+        var end: Int
+    }
+
+    @usableFromInline package let alias: String
+    @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
+    @usableFromInline let actionCases: ActionCases
+    @usableFromInline let form: StoreObjectForm<Object, State, Action>
+    @usableFromInline var object: Object
+    /// The state as of the last step: what was shown.
+    @usableFromInline var recorded: State
+    let initialState: State
+    @usableFromInline var cachedJSON: JSONValue?
+    @usableFromInline let differ = ValueDiffer()
+    @usableFromInline let stateShape = TypeShape.of(State.self)
+    @usableFromInline let trace: DispatchTrace
+    /// Every state is kept: no action is applied to a state value outside the store.
+    var history: StateHistory<State, Action>
+    /// The actions a new store may be sent again: those numbered from `logStart` on (the earlier
+    /// ones are forgotten with the history entries that needed them).
+    var log: [Action] = []
+    var logStart = 0
+    /// How the state before the oldest kept entry is made again (the initial state until the
+    /// history forgets entries).
+    var baseline = Replay(start: 0, end: 0)
+    /// The actions sent since the last recorded step.
+    @usableFromInline var pending: [Action] = []
+    /// One per history entry.
+    var replays: [Replay]
+    var restoredWithoutAction = false
+    /// The session's environment, which `make` is given.
+    let environment: ShellEnvironment
+
+    @usableFromInline
+    init(
+        alias: String, form: StoreObjectForm<Object, State, Action>, actionCases: ActionCases, trace: DispatchTrace,
+        historyEntries: Int, environment: ShellEnvironment, startingState: JSONValue? = nil
+    ) throws(ShellError) {
+        self.alias = alias
+        self.environment = environment
+        self.form = form
+        self.actionCases = actionCases
+        self.trace = trace
+        object = try Self.make(form, alias: alias, in: environment)
+        if let startingState {
+            // NB: set with the app's `restore`, and read back: the state shown is the store's.
+            guard let restore = form.restore else {
+                throw ShellError(
+                    "store '\(alias)' cannot begin from a given state: its StoreDefinition was given no restore:",
+                    hint: "give restore: { store, state in … } to set its state, or load it without 'with'")
+            }
+            restore(object, try StartingState.build(State.self, from: startingState, store: alias))
+        }
+        let state = try Self.state(of: object, form, alias: alias)
+        initialState = state
+        recorded = state
+        history = StateHistory(initial: state, entries: historyEntries, mayReplay: false)
+        replays = Array(repeating: Replay(start: 0, end: 0), count: historyEntries)
+    }
+
+    /// A new store object from the app's `make`, refused when a load holds it already.
+    static func make(_ form: StoreObjectForm<Object, State, Action>, alias: String, in environment: ShellEnvironment)
+        throws(ShellError) -> Object
+    {
+        let object = form.make(environment)
+        guard form.made.claim(object) else {
+            throw ShellError(
+                "store '\(alias)': make: returned a store object that is in use already (\(TypeNames.display(Object.self)))",
+                hint:
+                    "make: must create a new store each time it is called, e.g. make: { CounterStore() }, not a shared instance"
+            )
+        }
+        return object
+    }
+
+    /// The store's state, refused when it is a class instance: changed in place, it would show
+    /// no change and no step could be undone.
+    static func state(of object: Object, _ form: StoreObjectForm<Object, State, Action>, alias: String)
+        throws(ShellError) -> State
+    {
+        let state = form.state(object)
+        let held = Swift.type(of: state as Any)
+        guard RuntimeMetadata.kind(of: held) != .classInstance else {
+            throw ShellError(
+                "store '\(alias)': state: returned a class instance (\(TypeNames.display(held)))",
+                hint: "return a value (a struct) that copies what the store holds, e.g. state: { $0.snapshot }")
+        }
+        return state
+    }
+
+    /// Starts taking this store's actions from the dispatcher.
+    @inlinable
+    func attach(to dispatcher: Dispatcher<SessionAction>) {
+        let id = ObjectIdentifier(self)
+        dispatcher.register { [unowned self] envelope in
+            guard let payload = envelope.payload(for: id) else { return }
+            // NB: a payload is only ever delivered to the runtime that decoded it; the cast is
+            // checked all the same (a store object's `state:` read costs more than it).
+            self.apply((payload as! TypedActionBox<Action>).action)
+        }
+    }
+
+    @inlinable
+    func apply(_ action: Action) {
+        form.send(object, action)
+        pending.append(action)
+        trace.add(advance(to: form.state(object)), of: alias)
+    }
+
+    /// The diff from the state shown to `state`, which becomes the state shown.
+    @inlinable
+    func advance(to state: State) -> [DiffEntry] {
+        let entries = differ.step(from: recorded, to: state, stateShape)
+        recorded = state
+        if !entries.isEmpty { cachedJSON = nil }
+        return entries
+    }
+
+    @usableFromInline func decode(_ invocation: ActionInvocation) -> DecodeOutcome {
+        actionCases.decode(invocation, as: Action.self)
+    }
+
+    /// The store checks its own actions, if it does: the shell does not.
+    @usableFromInline func validate(_ action: TypedAction) throws {}
+    @usableFromInline var validates: Bool { false }
+
+    @usableFromInline var json: JSONValue {
+        if let cachedJSON { return cachedJSON }
+        let json = ValueReader.read(recorded)
+        cachedJSON = json
+        return json
+    }
+
+    @usableFromInline func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
+        if cachedJSON == nil, !path.segments.isEmpty, let value = ValueReader().read(recorded, at: path.segments[...]) {
+            return value
+        }
+        return try path.lookup(in: json)
+    }
+
+    @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
+        guard let before = try? history.state(at: cursor, apply: Self.keptOnly) else { return false }
+        return ValueDiffer.entries(from: before, to: recorded).isEmpty
+    }
+
+    @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
+        if cursor < replays.count {
+            // NB: the steps undone are dropped, and the actions they sent with them.
+            log.removeSubrange((replay(at: cursor).end - logStart)...)
+            replays.removeSubrange(cursor...)
+        }
+        let end = logStart + log.count
+        let start = restoredWithoutAction ? end : replay(at: cursor).start
+        log += pending
+        pending.removeAll(keepingCapacity: true)
+        replays.append(Replay(start: start, end: logStart + log.count))
+        history.record(
+            recorded, cursor: cursor, forgetting: dropped, pinned: restoredWithoutAction, apply: Self.keptOnly)
+        restoredWithoutAction = false
+        if dropped > 0 {
+            baseline = replays[dropped - 1]
+            replays.removeFirst(dropped)
+            // NB: no kept entry starts before the baseline's start: the actions before it go.
+            log.removeFirst(baseline.start - logStart)
+            logStart = baseline.start
+        }
+    }
+
+    /// How the state with the first `cursor` history entries done is made again.
+    private func replay(at cursor: Int) -> Replay { cursor > 0 ? replays[cursor - 1] : baseline }
+
+    @usableFromInline func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
+        guard let target = try? history.state(at: cursor, apply: Self.keptOnly) else {
+            throw ShellError("store '\(alias)' no longer has that state")
+        }
+        let replay = replay(at: cursor)
+        return try setter(to: target, replaying: log[(replay.start - logStart)..<(replay.end - logStart)])
+    }
+
+    @usableFromInline func initialRestorer() throws(ShellError) -> () -> [DiffEntry] {
+        let set = try setter(to: initialState, replaying: [])
+        return {
+            self.restoredWithoutAction = true
+            return set()
+        }
+    }
+
+    /// What sets the store to `target`: the app's `restore`, else a new store sent `actions`,
+    /// which must reach `target` (checked now, before anything changes).
+    private func setter(to target: State, replaying actions: ArraySlice<Action>) throws(ShellError)
+        -> () -> [DiffEntry]
+    {
+        if let restore = form.restore {
+            return {
+                restore(self.object, target)
+                // NB: the state is read back, not assumed: the diff shows where the store is.
+                return self.advance(to: self.form.state(self.object))
+            }
+        }
+        // NB: a store made again gets the session's environment, which it keeps (its clock is the
+        // one `advance` moves); the ids and random numbers the replay draws are drawn again by
+        // what comes next (`replaying`), directly or through the catalog's scope.
+        let (fresh, reached) = try environment.core.replaying { () throws(ShellError) in
+            let fresh = try Self.make(form, alias: alias, in: environment)
+            for action in actions { form.send(fresh, action) }
+            return (fresh, try Self.state(of: fresh, form, alias: alias))
+        }
+        guard history.reaches(reached, target) else {
+            throw ShellError(
+                "store '\(alias)' does not come back to that state: a new store sent the same \(actions.count) action\(actions.count == 1 ? "" : "s") reaches another"
+                    + (ReplayDifference.between(target, reached).map { " (at \($0.clause(where: "it showed")))" } ?? ""),
+                hint:
+                    "its store reads something besides its actions (the clock, a random number, a global): "
+                    + "to pin it, \(ReplayDifference.pinning); or give restore: to set its state directly")
+        }
+        return {
+            self.object = fresh
+            return self.advance(to: reached)
+        }
+    }
+
+    /// The state shown and what makes it and the states before it again. The store object
+    /// itself is not kept (sent an action, it changes in place): it is set back as `undo` sets it.
+    package struct Checkpoint: StoreCheckpoint {
+        var recorded: State
+        var history: StateHistory<State, Action>
+        var log: [Action]
+        var logStart: Int
+        var baseline: Replay
+        var replays: [Replay]
+        var pending: [Action]
+        var restoredWithoutAction: Bool
+        /// How `recorded` is made again.
+        var replay: Replay
+    }
+
+    @usableFromInline func checkpoint(cursor: Int) -> any StoreCheckpoint {
+        Checkpoint(
+            recorded: recorded, history: history, log: log, logStart: logStart, baseline: baseline, replays: replays,
+            pending: pending, restoredWithoutAction: restoredWithoutAction, replay: replay(at: cursor))
+    }
+
+    @usableFromInline func retractor(to checkpoint: any StoreCheckpoint) throws(ShellError) -> () -> Void {
+        let kept = checkpoint as! Checkpoint
+        let replayed = kept.log[(kept.replay.start - kept.logStart)..<(kept.replay.end - kept.logStart)]
+        let set = try setter(to: kept.recorded, replaying: replayed)
+        return {
+            self.history = kept.history
+            self.log = kept.log
+            self.logStart = kept.logStart
+            self.baseline = kept.baseline
+            self.replays = kept.replays
+            self.pending = kept.pending
+            self.restoredWithoutAction = kept.restoredWithoutAction
+            _ = set()
+        }
+    }
+
+    @usableFromInline func readStateAfresh() -> JSONValue { ValueReader.read(form.state(object)) }
+
+    @usableFromInline func hasSameState(as other: any StoreRuntime) -> Bool {
+        guard let other = other as? Self else { return false }
+        return history.reaches(recorded, other.recorded)
+    }
+
+    @usableFromInline func brokenInvariant() -> String? { nil }
+
+    @usableFromInline func historyDiff(ofEntry index: Int) -> [DiffEntry] {
+        guard let before = try? history.state(at: index, apply: Self.keptOnly),
+            let after = try? history.state(at: index + 1, apply: Self.keptOnly)
+        else { return [] }
+        return ValueDiffer.entries(from: before, to: after)
+    }
+
+    /// NB: a store object's history keeps every state (`mayReplay: false`): no action is ever
+    /// applied to a state value outside the store.
+    private static func keptOnly(_: Action, _: inout State) {}
+}

@@ -1,0 +1,66 @@
+import FluxCore
+
+/// What an effect that takes time is given, besides its action and state: the session's
+/// environment and a way to dispatch actions while it runs.
+///
+/// ```swift
+/// StoreDefinition("search", state: Search.State(), reduce: Search.reduce,
+///     effect: { action, state, context in
+///         guard case .queryChanged(let query) = action else { return [] }
+///         try await context.environment.clock.sleep(for: .milliseconds(300))
+///         context.send(.searchStarted)
+///         return [.response(await Search.fixture(query))]
+///     })
+/// ```
+public struct EffectContext<Action>: Sendable {
+    /// The session's environment: its time, ids, random numbers and clock.
+    public let environment: ShellEnvironment
+    @usableFromInline let record: EffectRecord
+    @usableFromInline let sink: EffectSink<Action>
+
+    @usableFromInline
+    init(environment: ShellEnvironment, record: EffectRecord, sink: EffectSink<Action>) {
+        (self.environment, self.record, self.sink) = (environment, record, sink)
+    }
+
+    /// Dispatches `action` at once, announced by `=> ACTION` with its diff. After the effect was
+    /// cancelled, the action is dropped and the command that cancelled it reports an error.
+    ///
+    /// Synchronous: call it with or without `await` (Swift notes that nothing is awaited).
+    public func send(_ action: Action) {
+        let sink = self.sink
+        let value = AppValue(action)
+        record.scheduler.deliver(
+            from: record, returned: false, describe: { sink.describe(value.value) }, perform: { sink.send(value.value) }
+        )
+    }
+
+    /// Dispatches the actions an effect returned, when it ended (dropped if it was cancelled).
+    @usableFromInline
+    func deliverReturned(_ actions: [Action]) {
+        for action in actions {
+            let sink = self.sink
+            let value = AppValue(action)
+            record.scheduler.deliver(
+                from: record, returned: true, describe: { sink.describe(value.value) },
+                perform: { sink.send(value.value) })
+        }
+    }
+}
+
+/// How a store's effects hand their actions to the session: as a follow-up of the store that
+/// ran the effect, and in command syntax for the errors that name one.
+///
+/// NB: @unchecked Sendable is safe: the two closures are the runtime's, called only on the
+/// session's thread, while it runs the effects (see ``EffectScheduler/deliver(from:returned:describe:perform:)``).
+@usableFromInline
+final class EffectSink<Action>: @unchecked Sendable {
+    let send: (Action) -> Void
+    let describe: (Action) -> String
+
+    @usableFromInline
+    init(send: @escaping (Action) -> Void, describe: @escaping (Action) -> String) {
+        self.send = send
+        self.describe = describe
+    }
+}

@@ -1,0 +1,267 @@
+import FluxShellSystem
+import FluxShellValues
+import Foundation
+
+/// The world a session's stores read, the same in every process and every run (see "Effects
+/// over time" in the reference): `now` starts at 2026-01-01T00:00:00Z and moves only with
+/// `advance`, `uuid()` counts up from `00000000-0000-0000-0000-000000000001`, `random` is a
+/// generator seeded with 0 (in `explore`, with the run's seed), and `clock` is a `Clock` whose
+/// time moves only with `advance`.
+///
+/// Copies share the session's generators, so `env.uuid()` works on a `let`:
+///
+/// ```swift
+/// StoreDefinition("todos", make: { env in TodoStore(now: { env.now }, uuid: { env.uuid() }) }, …)
+/// ```
+public struct ShellEnvironment: Sendable {
+    @usableFromInline package let core: EnvironmentCore
+
+    init(core: EnvironmentCore) { self.core = core }
+
+    /// An environment of its own, seeded with `seed`, at the start of time.
+    public init(seed: UInt64 = 0) { self.init(core: EnvironmentCore(seed: seed)) }
+
+    /// What `random` was seeded with.
+    var seed: UInt64 { core.seed }
+
+    /// When every session's time starts: 2026-01-01T00:00:00Z.
+    public static let start = Date(timeIntervalSince1970: 1_767_225_600)
+
+    /// The session's current date: ``start`` plus the time `advance` moved.
+    public var now: Date {
+        let elapsed = core.elapsed.components
+        return Self.start.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18)
+    }
+
+    /// The next id: `00000000-0000-0000-0000-000000000001`, then `…0002`, in order.
+    public func uuid() -> UUID {
+        let count = core.nextUUIDCount()
+        func byte(_ index: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: count >> (8 * (7 - index))) }
+        return UUID(
+            uuid: (0, 0, 0, 0, 0, 0, 0, 0, byte(0), byte(1), byte(2), byte(3), byte(4), byte(5), byte(6), byte(7)))
+    }
+
+    /// The session's random number generator: `Int.random(in: 1...6, using: &env.random)`.
+    public var random: ShellRandom {
+        get { ShellRandom(core: core) }
+        // NB: a generator is a view of the session's: nothing to store back.
+        nonmutating set {}
+    }
+
+    /// The session's clock: sleeping on it waits until `advance` moves it past the deadline.
+    public var clock: ShellClock { ShellClock(core: core) }
+}
+
+/// The session's random number generator (``ShellEnvironment/random``): SplitMix64, seeded with
+/// 0, or with the run's seed in `explore`. Every copy draws from the same sequence.
+public struct ShellRandom: RandomNumberGenerator, Sendable {
+    let core: EnvironmentCore
+
+    public mutating func next() -> UInt64 { core.nextRandom() }
+}
+
+/// A clock whose time moves only when the session's `advance` moves it (TCA's `TestClock`, made
+/// the session's): an effect that sleeps on it waits, listed by `effects`, until then.
+public struct ShellClock: Clock, Sendable {
+    /// A point in the session's time: how long after its start.
+    public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
+        /// The time since the session started.
+        public var offset: Duration
+
+        public init(offset: Duration) { self.offset = offset }
+
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (left: Instant, right: Instant) -> Bool { left.offset < right.offset }
+    }
+
+    let core: EnvironmentCore
+
+    public var now: Instant { Instant(offset: core.elapsed) }
+    public var minimumResolution: Duration { .zero }
+
+    /// Waits until the session's time reaches `deadline`, or throws `CancellationError` when the
+    /// task is cancelled (`cancel`, or an effect that ran over its time).
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        let core = self.core
+        let sleeper = Sleeper(deadline: deadline.offset, effect: core.effects?.effectOnCurrentThread)
+        // NB: unsafe, not checked: the continuation is resumed once, by whichever of `move`,
+        // `cancel` and `cancelEverySleeper` takes it out of the sleeper under the environment's
+        // lock first (or by `park` at once). A checked continuation allocates and checks at each
+        // resume: on a worker's wait it cost 1,140 instructions more (callgrind), and a sleep is
+        // the same kind of wait, on every tick of a timer.
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+                core.park(sleeper, continuation)
+            }
+        } onCancel: {
+            core.cancel(sleeper)
+        }
+    }
+}
+
+/// One task waiting on the session's clock.
+final class Sleeper: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: every member but the two lets is touched only with the
+    // environment's lock held (see `EnvironmentCore`).
+    let deadline: Duration
+    let effect: EffectRecord?
+    var continuation: UnsafeContinuation<Void, any Error>?
+    var isCancelled = false
+    /// The order it began to sleep in: sleepers with one deadline wake in that order.
+    var order = 0
+
+    init(deadline: Duration, effect: EffectRecord?) {
+        self.deadline = deadline
+        self.effect = effect
+    }
+}
+
+/// What every copy of a session's ``ShellEnvironment`` shares: the time, the id and random
+/// generators, and the tasks asleep on the clock.
+@usableFromInline
+package final class EnvironmentCore: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: every mutable member is touched only with `lock` held.
+    // Effects run on the session's thread, but the app's own tasks may read the time or sleep on
+    // the clock from any thread.
+    private let lock = NSLock()
+    private var time: Duration = .zero
+    private var uuids: UInt64 = 0
+    private var generator: SeededRandom
+    /// Sorted by deadline, then by the order they began to sleep.
+    private var sleepers: [Sleeper] = []
+    private var sleeps = 0
+
+    /// What the random generator was seeded with.
+    let seed: UInt64
+    /// The session's effects, whose running one a sleep from the session's thread belongs to.
+    ///
+    /// NB: strong: cleared when the session ends its effects (``EffectScheduler/shutDown()``).
+    /// Under the lock: a sleep may come from any thread.
+    var effects: EffectQueue? {
+        get { lock.withLock { effectQueue } }
+        set { lock.withLock { effectQueue = newValue } }
+    }
+    private var effectQueue: EffectQueue?
+
+    init(seed: UInt64) {
+        self.seed = seed
+        generator = SeededRandom(seed: seed)
+    }
+
+    var elapsed: Duration { lock.withLock { time } }
+
+    func nextUUIDCount() -> UInt64 {
+        lock.withLock {
+            uuids &+= 1
+            return uuids
+        }
+    }
+
+    func nextRandom() -> UInt64 { lock.withLock { generator.next() } }
+
+    /// Starts the random numbers again from `seed`.
+    func reseed(_ seed: UInt64) { lock.withLock { generator = SeededRandom(seed: seed) } }
+
+    /// Runs `body`, which applies again actions the session took already (the history checking
+    /// its states, or making one again): the ids and random numbers it draws are drawn again by
+    /// the next action, so that a replay, however often it runs, never shows in the session.
+    func replaying<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        let drawn = draws
+        defer { draws = drawn }
+        return try body()
+    }
+
+    /// Where the ids and random numbers are: set back, the next ones drawn are these again.
+    struct Draws {
+        fileprivate var uuids: UInt64
+        fileprivate var generator: SeededRandom
+    }
+
+    var draws: Draws {
+        get { lock.withLock { Draws(uuids: uuids, generator: generator) } }
+        set {
+            lock.withLock {
+                uuids = newValue.uuids
+                generator = newValue.generator
+            }
+        }
+    }
+
+    /// Parks `sleeper` until the time reaches its deadline; at once when it is there already or
+    /// the sleep was cancelled before it parked.
+    func park(_ sleeper: Sleeper, _ continuation: UnsafeContinuation<Void, any Error>) {
+        enum Outcome { case parked, due, cancelled }
+        let outcome = lock.withLock { () -> Outcome in
+            if sleeper.isCancelled { return .cancelled }
+            if sleeper.deadline <= time { return .due }
+            sleeps += 1
+            sleeper.order = sleeps
+            sleeper.continuation = continuation
+            let index = sleepers.firstIndex { $0.deadline > sleeper.deadline } ?? sleepers.endIndex
+            sleepers.insert(sleeper, at: index)
+            sleeper.effect?.sleepers += 1
+            return .parked
+        }
+        switch outcome {
+        case .parked: break
+        case .due: continuation.resume()
+        case .cancelled: continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Wakes `sleeper` with `CancellationError`, or marks it so that it does not park.
+    func cancel(_ sleeper: Sleeper) {
+        let continuation = lock.withLock { () -> UnsafeContinuation<Void, any Error>? in
+            sleeper.isCancelled = true
+            guard let continuation = sleeper.continuation else { return nil }
+            sleeper.continuation = nil
+            sleepers.removeAll { $0 === sleeper }
+            sleeper.effect?.sleepers -= 1
+            return continuation
+        }
+        continuation?.resume(throwing: CancellationError())
+    }
+
+    /// Wakes every sleeper with `CancellationError` (a session that goes).
+    func cancelEverySleeper() {
+        let continuations = lock.withLock { () -> [UnsafeContinuation<Void, any Error>] in
+            defer { sleepers.removeAll() }
+            return sleepers.compactMap { sleeper in
+                sleeper.isCancelled = true
+                sleeper.effect?.sleepers -= 1
+                defer { sleeper.continuation = nil }
+                return sleeper.continuation
+            }
+        }
+        for continuation in continuations { continuation.resume(throwing: CancellationError()) }
+    }
+
+    /// The earliest deadline of a task asleep on the clock, if any.
+    package var nextDeadline: Duration? { lock.withLock { sleepers.first?.deadline } }
+
+    /// Moves the time to `deadline` (never back) and wakes every sleeper due by then, in order.
+    func move(to deadline: Duration) {
+        let due = lock.withLock { () -> [UnsafeContinuation<Void, any Error>] in
+            if deadline > time { time = deadline }
+            let count = sleepers.firstIndex { $0.deadline > time } ?? sleepers.endIndex
+            let woken = sleepers[..<count]
+            sleepers.removeFirst(count)
+            return woken.compactMap { sleeper in
+                sleeper.effect?.sleepers -= 1
+                defer { sleeper.continuation = nil }
+                return sleeper.continuation
+            }
+        }
+        for continuation in due { continuation.resume() }
+    }
+
+    /// Whether a task of `effect` sleeps on the clock.
+    func isAsleep(_ effect: EffectRecord) -> Bool { lock.withLock { effect.sleepers > 0 } }
+
+    /// The earliest deadline among `effect`'s sleepers.
+    func deadline(of effect: EffectRecord) -> Duration? {
+        lock.withLock { sleepers.first { $0.effect === effect }?.deadline }
+    }
+}

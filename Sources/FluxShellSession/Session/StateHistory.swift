@@ -1,0 +1,272 @@
+import FluxShellValues
+
+/// One store's states along the session's ``SessionHistory``, for `undo`, `redo` and `why`: the
+/// state after each entry, typed, with no box per state.
+///
+/// Keeping every state costs a copy of whatever the step changed: renaming one of 10,000
+/// members copies the whole list, and a thousand such steps kept 700 MiB. So a store whose
+/// state holds only values keeps one state in ``SessionHistory/window`` entries, and makes the
+/// others again when asked, by applying the actions it took since the state kept before them,
+/// as its mutation did the first time.
+///
+/// Which states those are, by type (``TypeShape/holding(_:)``): no class instance, which a
+/// mutation applied to a copy would change in the kept state too; existentials (`any P`) only
+/// while what each holds is a value, which ``closeWindow(apply:)`` checks of every state it
+/// drops or replays from. A state of plain bits (a counter) costs nothing to keep, and keeps
+/// every state.
+///
+/// A state made again is never trusted blindly. Each action is kept with the diff it printed, and
+/// an action applied again must show the same values at that diff's paths; the replay must then
+/// reach the next kept state exactly (`==`, or no diff for a state that is not `Equatable`). This
+/// is checked when a window closes, while its states are all still kept: a store whose mutation
+/// gives another result (it reads the clock, a random number, a global) keeps every state from
+/// then on. A replay that fails later (a clock read at a coarser grain) is refused, never
+/// restored.
+@usableFromInline
+package struct StateHistory<State, Action> {
+    @usableFromInline
+    struct Entry {
+        /// The state after the entry; `nil` once it can be made again from the actions.
+        @usableFromInline var state: State?
+        /// Where the entry's actions end in the session's count of actions (they start where the
+        /// previous entry's end).
+        @usableFromInline var end: Int
+        /// A state no action made (`reset`): always kept.
+        @usableFromInline var pinned: Bool
+
+        @usableFromInline init(state: State?, end: Int, pinned: Bool) {
+            self.state = state
+            self.end = end
+            self.pinned = pinned
+        }
+    }
+
+    /// The state before the oldest kept entry.
+    @usableFromInline var baseline: State
+    @usableFromInline var entries: [Entry]
+    /// The actions of the kept entries, each with the diff it made; `actions[0]` is action number
+    /// `firstAction`.
+    @usableFromInline var actions: [Action] = []
+    @usableFromInline var diffs: [[DiffEntry]] = []
+    @usableFromInline var firstAction = 0
+    /// The actions taken since the last entry, which the next entry gets.
+    @usableFromInline var pending: [(action: Action, diff: [DiffEntry])] = []
+    /// Whether states are dropped and made again (see above); once false, it stays false.
+    @usableFromInline var replays: Bool
+    /// Whether the state's type holds existentials, so that each state must be seen to hold
+    /// only values before it is dropped or replayed from.
+    @usableFromInline let checksValues: Bool
+    @usableFromInline let shape: TypeShape
+
+    /// A history for a store loaded when the log already has `entries` entries: undoing past its
+    /// loading brings it back to `initial`.
+    ///
+    /// - Parameter mayReplay: whether the session lets it drop states (it forgets whole windows,
+    ///   and the store's actions can be applied again); the state's type decides the rest.
+    package init(initial: State, entries: Int, mayReplay: Bool) {
+        baseline = initial
+        self.entries = Array(repeating: Entry(state: initial, end: 0, pinned: false), count: entries)
+        shape = TypeShape.of(State.self)
+        // NB: a state of plain bits (a counter) is not asked: it costs nothing to keep.
+        let holding = mayReplay && !shape.isBitwise ? TypeShape.holding(State.self) : nil
+        replays = holding.map { $0 != .references } ?? false
+        checksValues = holding == .existentials
+    }
+
+    /// Notes an action this store took, for the next entry (only while the history replays).
+    @inlinable
+    mutating func note(_ action: Action, diff: [DiffEntry]) {
+        pending.append((action, diff))
+    }
+
+    /// Mirrors ``SessionHistory/record(action:followUps:storeCount:transcriptIndex:)``: `state` is
+    /// the new entry's; `pinned` when no action made it.
+    @inlinable
+    package mutating func record(
+        _ state: State, cursor: Int, forgetting dropped: Int, pinned: Bool, apply: (Action, inout State) -> Void
+    ) {
+        if cursor < entries.count {
+            entries.removeSubrange(cursor...)
+            let kept = end(ofEntry: cursor - 1) - firstAction
+            actions.removeSubrange(kept...)
+            diffs.removeSubrange(kept...)
+        }
+        // NB: after an undo, the entry before a pinned one may have no state: it is made now, so
+        // that the pinned state never stands in for the check of the states before it.
+        if pinned, let last = entries.indices.last, entries[last].state == nil {
+            keepState(ofEntry: last, apply: apply)
+        }
+        if !pending.isEmpty {
+            for taken in pending {
+                actions.append(taken.action)
+                diffs.append(taken.diff)
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+        entries.append(Entry(state: state, end: firstAction + actions.count, pinned: pinned))
+        if replays, entries.count % SessionHistory.window == 0 { closeWindow(apply: apply) }
+        if dropped > 0 { forget(dropped, apply: apply) }
+    }
+
+    /// The state with the first `cursor` entries done.
+    package func state(at cursor: Int, apply: (Action, inout State) -> Void) throws(ReplayMismatch) -> State {
+        if cursor == 0 { return baseline }
+        if let state = entries[cursor - 1].state { return state }
+        var base = cursor - 2
+        while base >= 0, entries[base].state == nil { base -= 1 }
+        var state = base < 0 ? baseline : entries[base].state!
+        let reader = ValueReader()
+        for index in (base + 1)..<cursor {
+            try replay(entry: index, on: &state, apply: apply, reader)
+        }
+        let result = state
+        // NB: the replay goes on to the next kept state, which it must reach exactly.
+        var next = cursor
+        while next < entries.count, entries[next].state == nil {
+            try replay(entry: next, on: &state, apply: apply, reader)
+            next += 1
+        }
+        if next < entries.count {
+            try replay(entry: next, on: &state, apply: apply, reader)
+            let kept = entries[next].state!
+            guard reaches(state, kept) else {
+                throw ReplayMismatch(difference: ReplayDifference.between(kept, state))
+            }
+        }
+        return result
+    }
+
+    /// The diffs entry `index`'s actions printed, one after the other.
+    func printedDiffs(ofEntry index: Int) -> [DiffEntry] {
+        Array(diffs[(end(ofEntry: index - 1) - firstAction)..<(entries[index].end - firstAction)].joined())
+    }
+
+    // MARK: - Windows
+
+    /// Makes and keeps entry `index`'s state; when it cannot be made again, keeps every state
+    /// from now on.
+    @usableFromInline
+    mutating func keepState(ofEntry index: Int, apply: (Action, inout State) -> Void) {
+        if let made = try? state(at: index + 1, apply: apply) { entries[index].state = made } else { replays = false }
+    }
+
+    @usableFromInline func end(ofEntry index: Int) -> Int { index < 0 ? firstAction : entries[index].end }
+
+    /// Checks the window the last entry closes by making its states again; when they all come
+    /// out the same, drops them but the last.
+    @usableFromInline
+    mutating func closeWindow(apply: (Action, inout State) -> Void) {
+        let last = entries.count - 1
+        let first = last - SessionHistory.window + 1
+        let before = first - 1
+        var state = before < 0 ? baseline : entries[before].state!
+        // NB: a replay starts from a state this check saw, so no class instance an existential
+        // held is shared with a kept state, for the mutation to change in both; the states
+        // dropped before were seen when their own window closed.
+        if checksValues {
+            guard TypeShape.holdsOnlyValues(value: state),
+                entries[first...last].allSatisfy({ $0.state.map { TypeShape.holdsOnlyValues(value: $0) } ?? true })
+            else {
+                replays = false
+                return
+            }
+        }
+        let reader = ValueReader()
+        for index in first...last {
+            do {
+                try replay(entry: index, on: &state, apply: apply, reader)
+            } catch {
+                replays = false
+                return
+            }
+            // NB: a pinned state (`reset`) is set, not made: the state before it is checked
+            // exactly there, and kept, so that no replay ever ends its check on a pinned state.
+            if index < last, entries[index + 1].pinned, !reaches(state, entries[index].state!) {
+                replays = false
+                return
+            }
+        }
+        guard reaches(state, entries[last].state!) else {
+            replays = false
+            return
+        }
+        for index in first..<last where !entries[index].pinned && !entries[index + 1].pinned {
+            entries[index].state = nil
+        }
+    }
+
+    /// Forgets the oldest `count` entries.
+    ///
+    /// NB: `count` is a whole number of windows when the history replays
+    /// (``SessionHistory/forgetsWholeWindows``), so the entry before the first one kept closed a
+    /// window and its state is kept.
+    @usableFromInline
+    mutating func forget(_ count: Int, apply: (Action, inout State) -> Void) {
+        let newBaseline = entries[count - 1].state ?? (try? state(at: count, apply: apply))
+        guard let newBaseline else { preconditionFailure("the history forgot an entry whose state it did not keep") }
+        baseline = newBaseline
+        let dropped = entries[count - 1].end - firstAction
+        entries.removeFirst(count)
+        actions.removeFirst(dropped)
+        diffs.removeFirst(dropped)
+        firstAction += dropped
+    }
+
+    /// Applies entry `index`'s actions to `state` (or sets its pinned state).
+    ///
+    /// - Throws: ``ReplayMismatch`` when one of them does not print at its diff's paths what it
+    ///   printed the first time.
+    func replay(entry index: Int, on state: inout State, apply: (Action, inout State) -> Void, _ reader: ValueReader)
+        throws(ReplayMismatch)
+    {
+        if entries[index].pinned {
+            state = entries[index].state!
+            return
+        }
+        func check(_ change: DiffEntry, showed first: JSONValue?) throws(ReplayMismatch) {
+            let again = Self.printed(state, at: change.path, reader)
+            guard again == first else {
+                // NB: at the deepest path that differs (`todos[0].createdAt` in a todo added again).
+                let difference =
+                    first.flatMap { first in again.flatMap { ReplayDifference.between(first, $0, at: change.path) } }
+                    ?? ReplayDifference(path: change.path, first: first, again: again)
+                throw ReplayMismatch(difference: difference)
+            }
+        }
+        for number in (end(ofEntry: index - 1) - firstAction)..<(entries[index].end - firstAction) {
+            let diff = diffs[number]
+            // NB: what went away is read before the action, what came after it: no copy of the
+            // state is made to compare the two.
+            for change in diff where change.operation == .removed { try check(change, showed: change.old) }
+            apply(actions[number], &state)
+            for change in diff where change.operation != .removed { try check(change, showed: change.new) }
+        }
+    }
+
+    /// The value at `path` in `state` as printed: read in place as deep as the reader goes (it
+    /// does not index a set, for one), the rest looked up in what it printed there.
+    static func printed(_ state: State, at path: ValuePath, _ reader: ValueReader) -> JSONValue? {
+        let segments = path.segments
+        for depth in stride(from: segments.count, through: 0, by: -1) {
+            guard let value = reader.read(state, at: segments[..<depth]) else { continue }
+            return depth == segments.count ? value : try? ValuePath(Array(segments[depth...])).lookup(in: value)
+        }
+        return nil
+    }
+
+    /// Whether a state made again is the one kept: `==` (or equal bits) for an `Equatable` state,
+    /// else no difference in what prints.
+    func reaches(_ made: State, _ kept: State) -> Bool {
+        let shape = self.shape
+        if shape.sameValue(made, kept) { return true }
+        if shape.isBitwise { return false }
+        if let equal = shape.equalValue(made, kept) { return equal }
+        return ValueDiffer.entries(from: made, to: kept).isEmpty
+    }
+}
+
+/// A state made again from a store's actions that did not come out as it was the first time.
+package struct ReplayMismatch: Error {
+    /// Where it first differs, when a value shows it (a state that is not `==` may print alike).
+    var difference: ReplayDifference?
+}
