@@ -107,7 +107,7 @@ FORMATTED := Sources Tests Package.swift Fuzz/Sources Examples/NotesApp/Sources 
 ## docs: the API documentation (DocC) of the modules with public API, one archive each in
 ## .build/plugins/Swift-DocC/outputs/intermediates/, combined into
 ## .build/plugins/Swift-DocC/outputs/FluxShell.doccarchive; any warning (a broken link) fails it
-DOC_MODULES := FluxCore FluxShellSystem FluxShellValues FluxShell
+DOC_MODULES := FluxCore FluxShellSystem FluxShellValues FluxShellSession FluxShellRunner FluxShellLive FluxShell
 docs: deps
 	$(SWIFT) package --disable-sandbox generate-documentation $(DOC_MODULES:%=--target %) \
 		--enable-experimental-combined-documentation --warnings-as-errors

@@ -95,7 +95,7 @@ public struct LiveStore: Sendable {
     ///   - state: reads the store's state as a value (for a class-based state, a struct that
     ///     copies what it holds), when a shell attaches.
     ///   - actionTypes: for actions that are types (ReSwift, ClassyFlux): the types, as for
-    ///     ``StoreDefinition``; `nil` when the action is one enum.
+    ///     <doc:/documentation/FluxShellSession/StoreDefinition>; `nil` when the action is one enum.
     ///   - send: hands the store an action the shell dispatched. It may apply it on a thread of
     ///     its own (a TCA store's main actor), and should return once it did: what the hook
     ///     records until then is the shell's.

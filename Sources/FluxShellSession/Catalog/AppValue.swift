@@ -1,4 +1,4 @@
-/// What an app gives a ``StoreDefinition`` or a ``LiveStore`` (an initial state, a reducer, a
+/// What an app gives a ``StoreDefinition`` or a `LiveStore` (an initial state, a reducer, a
 /// store's `make` and `send`), held where Swift asks for `Sendable`, which the app's types need
 /// not be: ReSwift's `Action` protocol is not `Sendable`, and an app cannot make `any Action` so.
 ///
@@ -9,7 +9,7 @@
 /// instance shares it, which the reference tells the app to avoid) and whose closures each
 /// session calls with values of its own. A closure that captures mutable state of the app's is
 /// the app's to guard, as with any callback it hands a library. A running app's store is read
-/// and sent actions on the threads the app's own hook runs on (see ``LiveStore``).
+/// and sent actions on the threads the app's own hook runs on (see `LiveStore`).
 @usableFromInline
 package struct AppValue<Value>: @unchecked Sendable {
     @usableFromInline package let value: Value

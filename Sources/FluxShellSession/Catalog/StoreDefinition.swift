@@ -45,7 +45,7 @@ public struct StoreDefinition: Sendable {
     /// child) does not pay.
     @usableFromInline let lazyActionCases: ActionCases.Lazy
     /// Makes the store's runtime for `load`, or says why it cannot; `nil` for a running app's
-    /// store (``LiveStore``), which is attached, never loaded.
+    /// store (`LiveStore`), which is attached, never loaded.
     @usableFromInline let makeRuntime: (@Sendable (StoreLoad) throws(ShellError) -> any StoreRuntime)?
     /// Whether this is one of FluxShell's own demonstration stores (`counter`, `todos`…), which a
     /// shell's banner suggests only when it has no store of its own.

@@ -2,7 +2,7 @@ import FluxShellSystem
 import FluxShellValues
 
 /// What a command did, as data: its diff and what it shows. How that is printed (text,
-/// colors, `--format json`) is the ``Renderer``'s job, not the session's.
+/// colors, `--format json`) is the `Renderer`'s job, not the session's.
 ///
 /// NB: small on purpose (a diff, one word of output, a flag): a piped script makes and drops
 /// one per line, and every member copied is reference counting.

@@ -5,7 +5,7 @@ import FluxShellValues
 
 /// A shell session: the loaded stores on one shared dispatcher, the active store, the undo
 /// history, and the transcript that `save` writes. Commands in, ``CommandResult``s out (data,
-/// which a ``Renderer`` prints).
+/// which a `Renderer` prints).
 ///
 /// ```swift
 /// let session = Session(catalog: catalog)
