@@ -63,7 +63,7 @@ let package = Package(
                 "FluxCore", "FluxShellSystem", .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ]),
-        .testTarget(name: "FluxShellSystemTests", dependencies: ["FluxShellSystem"]),
+        .testTarget(name: "FluxShellSystemTests", dependencies: ["FluxShellSystem", "FluxShellTestSupport"]),
         .testTarget(
             name: "FluxShellValuesTests",
             dependencies: [
@@ -114,15 +114,44 @@ let package = Package(
                 "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxShellLive", "FluxShellRunner",
                 "FluxShellSession", "FluxShellSystem", "FluxShellValues", "FluxStores",
             ]),
-        // What the engine's tests share: `Fluxsh` (the built binary run with arguments and input)
-        // and `Locked` (not a product).
+        // What the tests share (not products): `Fluxsh` (the built binary run with arguments and
+        // input), `Locked` and `SocketPair`; and, for the engine's tests, `Transcript` (a session
+        // with strings in and out) and stores written as apps write them.
         .target(name: "FluxShellTestSupport", path: "Tests/TestSupport"),
-        .testTarget(
-            name: "FluxShellTests",
+        .target(
+            name: "FluxShellFixtures",
             dependencies: [
-                "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxShellLive", "FluxShellRunner",
-                "FluxShellSession", "FluxShellSystem", "FluxShellTestSupport", "FluxShellValues", "FluxStores",
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "FluxCore", "FluxShellLanguage", "FluxShellRunner", "FluxShellSession", "FluxShellSystem",
+                "FluxShellValues", "FluxStores",
+            ],
+            path: "Tests/Fixtures"),
+        // The engine's unit tests, one target per module.
+        .testTarget(
+            name: "FluxShellSessionTests",
+            dependencies: [
+                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellFixtures", "FluxShellLanguage", "FluxShellLive",
+                "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellTestSupport", "FluxShellValues",
+                "FluxStores", .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "Tagged", package: "swift-tagged"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]),
+        .testTarget(
+            name: "FluxShellRunnerTests",
+            dependencies: [
+                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellFixtures", "FluxShellLanguage", "FluxShellLive",
+                "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellTestSupport", "FluxShellValues",
+                "FluxStores", .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "Tagged", package: "swift-tagged"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]),
+        .testTarget(
+            name: "FluxShellLiveTests",
+            dependencies: [
+                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellFixtures", "FluxShellLanguage", "FluxShellLive",
+                "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellTestSupport", "FluxShellValues",
+                "FluxStores", .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "Tagged", package: "swift-tagged"),
                 .product(name: "OrderedCollections", package: "swift-collections"),

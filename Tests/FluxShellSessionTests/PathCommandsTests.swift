@@ -1,3 +1,4 @@
+import FluxShellFixtures
 import Testing
 
 /// Commands that take a path (`state`, `expect`, `watch`, `why`) answer with the path's value or

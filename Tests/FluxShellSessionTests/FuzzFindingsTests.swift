@@ -1,3 +1,4 @@
+import FluxShellFixtures
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import Dispatch
 import FluxCore
+import FluxShellFixtures
 import FluxShellTestSupport
 import Foundation
 import Testing
@@ -16,52 +17,6 @@ import Testing
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-// An app's own store, as a FluxShell user writes it: knows FluxCore only.
-
-struct ShopState: State, Equatable {
-    var items: [String] = []
-    var total = 0
-    var note: String?
-    var bumps = 0
-}
-
-enum ShopAction: Action {
-    case clear
-    case add(title: String, quantity: Int)
-    case note(String?)
-    case bump
-    /// No text form: a closure.
-    case attach(@Sendable () -> Void)
-}
-
-struct ShopMutation: Mutation, Sendable {
-    func mutate(action: ShopAction, state: inout ShopState) {
-        switch action {
-        case .clear:
-            state.items = []
-            state.total = 0
-        case .add(let title, let quantity):
-            state.items.append(title)
-            state.total += quantity
-        case .note(let note): state.note = note
-        case .bump: state.bumps += 1
-        case .attach: break
-        }
-    }
-}
-
-/// The middleware of the app: a `note` is answered at once by a `bump`.
-func bumpingOnNote() -> AnyMiddleware<ShopAction> {
-    AnyMiddleware(didDispatch: { action, dispatcher in
-        if case .note = action { dispatcher.dispatch(.bump) }
-    })
-}
-
-/// The shell's `effect` that does what `bumpingOnNote` does in the app.
-@Sendable func bumpOnNote(_ action: ShopAction, _ state: ShopState) -> [ShopAction] {
-    if case .note = action { [.bump] } else { [] }
-}
 
 struct ScenarioRecorderTests {
     /// The shell's registration of the same store; with `effect`, the shell does what the app's
@@ -371,7 +326,7 @@ struct ScenarioRecorderTests {
     /// `head`) killed the app with SIGPIPE. (A socket whose reader shut down reading fails the
     /// same way, and no process started by another test at that moment can keep it open.)
     @Test func aPipeWhoseReaderWentAwayIsReportedOnceAndDispatchGoesOn() throws {
-        let ends = try OutputFileTests.connection()
+        let ends = try SocketPair.connected()
         let file = OutputFile(descriptor: ends.writer)
         let flux = Flux(state: ShopState(), mutation: ShopMutation())
         let reports = Locked<[String]>([])
@@ -382,7 +337,7 @@ struct ScenarioRecorderTests {
         var received = [UInt8](repeating: 0, count: 64)
         let count = read(ends.reader, &received, received.count)
         #expect(String(decoding: received.prefix(max(0, count)), as: UTF8.self) == "load shop\ndispatch bump\n")
-        OutputFileTests.breakReading(ends.reader)
+        #expect(SocketPair.breakReading(ends.reader))
         for _ in 0..<3 { flux.dispatcher.dispatch(.bump) }
 
         #expect(flux.store.state.bumps == 4)

@@ -1,3 +1,4 @@
+import FluxShellFixtures
 import FluxStores
 import Testing
 
@@ -6,33 +7,6 @@ import Testing
 @testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues
-
-/// The engine with strings in and strings out.
-final class Transcript {
-    let session: Session
-
-    init(catalog: StoreCatalog = .builtIn) {
-        session = Session(catalog: catalog)
-    }
-
-    init(session: Session) {
-        self.session = session
-    }
-
-    /// Runs a line; returns its output lines, or `error: …` and its detail lines for a failure.
-    @discardableResult
-    func run(_ line: String) -> [String] {
-        do throws(ShellError) {
-            guard let command = try CommandParser.parse(line).command else { return [] }
-            let result = try session.execute(command)
-            // NB: what effects did wrong follows the command's own lines, as the runner reports it.
-            let problems = session.takeEffectProblems().flatMap { Renderer().lines(of: Diagnostic($0)) }
-            return Renderer().lines(of: result, watching: session.watchFilter) + problems
-        } catch {
-            return Renderer().lines(of: Diagnostic(error, line: line))
-        }
-    }
-}
 
 struct SessionTests {
     @Test func counterDispatchPrintsDiffLines() {

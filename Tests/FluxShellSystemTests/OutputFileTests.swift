@@ -1,8 +1,7 @@
+import FluxShellTestSupport
 import Testing
 
-@testable import FluxShellSession
 @testable import FluxShellSystem
-@testable import FluxShellValues
 
 #if canImport(Glibc)
     import Glibc
@@ -14,32 +13,11 @@ import Testing
 /// and the thread's signal mask and pending signals are as they were.
 struct OutputFileTests {
     /// A connection whose reader has shut down reading: a write to it fails as a write to a
-    /// pipe without reader does (EPIPE, and SIGPIPE unless kept away). A socket, not a pipe:
-    /// another test starting a process at the same moment holds a copy of every descriptor until
-    /// its child runs, which would keep a pipe's reader alive, but the shutdown is the
-    /// connection's, whoever holds a copy of it.
+    /// pipe without reader does (EPIPE, and SIGPIPE unless kept away).
     static func brokenPipe() throws -> OutputFile {
-        let ends = try connection()
-        breakReading(ends.reader)
+        let ends = try SocketPair.connected()
+        #expect(SocketPair.breakReading(ends.reader))
         return OutputFile(descriptor: ends.writer)
-    }
-
-    /// A connected pair of stream sockets.
-    static func connection() throws -> (reader: Int32, writer: Int32) {
-        var ends: [Int32] = [0, 0]
-        #if canImport(Darwin)
-            let stream = SOCK_STREAM
-        #else
-            let stream = Int32(SOCK_STREAM.rawValue)
-        #endif
-        try #require(socketpair(AF_UNIX, stream, 0, &ends) == 0)
-        return (ends[0], ends[1])
-    }
-
-    /// Shuts down reading at `reader` and closes it: writes at the other end fail from now on.
-    static func breakReading(_ reader: Int32) {
-        #expect(shutdown(reader, Int32(SHUT_RD)) == 0)
-        close(reader)
     }
 
     @Test func aPipeWithoutReaderIsAFailedWriteNotASignal() throws {

@@ -1,5 +1,6 @@
 import Dispatch
 import FluxCore
+import FluxShellFixtures
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import FluxShellFixtures
 import FluxStores
 import Foundation
 import Testing
@@ -65,7 +66,7 @@ struct SessionRetractTests {
     @Test func aReducerStoreKeepsItsUndoneStepsAndItsHistory() {
         let (log, session) = run(
             "load tca\ndispatch add 5\ndispatch increment\nundo\n! dispatch add 10\nhistory\nredo\nstate count\n",
-            catalog: StoreCatalog([StoreFormsTests.counter]))
+            catalog: StoreCatalog([StoreForms.counter]))
         #expect(
             log == [
                 "out: ~ count: 0 -> 5",
@@ -84,7 +85,7 @@ struct SessionRetractTests {
     @Test func aPureReducerWithActionTypesIsTakenBackToo() {
         let (log, _) = run(
             "load redux\ndispatch AddTodo milk\n! dispatch ToggleTodo 0\nstate todos[0].done\nundo\nundo\n",
-            catalog: StoreCatalog([StoreFormsTests.reduxTodos]))
+            catalog: StoreCatalog([StoreForms.reduxTodos]))
         #expect(
             log == [
                 #"out: + todos[0]: {"title":"milk","done":false}"#,
@@ -101,7 +102,7 @@ struct SessionRetractTests {
     @Test func aStoreObjectIsSetBackAsUndoSetsIt() {
         let (log, _) = run(
             "load vue\ndispatch add 2\n! dispatch increment\nstate\ndispatch increment\n",
-            catalog: StoreCatalog([StoreFormsTests.vue]))
+            catalog: StoreCatalog([StoreForms.vue]))
         #expect(
             log == [
                 "out: ~ count: 0 -> 2", "out: + history[0]: 2",

@@ -1,3 +1,4 @@
+import FluxShellFixtures
 import Testing
 
 @testable import FluxShellLive
@@ -5,162 +6,9 @@ import Testing
 @testable import FluxShellSystem
 @testable import FluxShellValues
 
-// A Redux app as ReSwift writes it: a marker protocol that is not `Sendable`, actions that are
-// structs (one without stored properties) and an enum, a pure reducer that switches on types.
-protocol ReduxAction {}
-
-struct AddTodo: ReduxAction {
-    let title: String
-}
-
-struct ToggleTodo: ReduxAction {
-    let index: Int
-}
-
-struct ClearCompleted: ReduxAction {}
-
-enum VisibilityAction: ReduxAction {
-    case show(ReduxState.Filter)
-    case clear
-}
-
-struct ReduxState {
-    enum Filter: String { case all, active, done }
-    struct Todo {
-        var title: String
-        var done = false
-    }
-    var todos: [Todo] = []
-    var filter = Filter.all
-}
-
-func reduxReducer(action: ReduxAction, state: ReduxState?) -> ReduxState {
-    var state = state ?? ReduxState()
-    switch action {
-    case let action as AddTodo: state.todos.append(.init(title: action.title))
-    case let action as ToggleTodo where state.todos.indices.contains(action.index):
-        state.todos[action.index].done.toggle()
-    case is ClearCompleted: state.todos.removeAll { $0.done }
-    case VisibilityAction.show(let filter): state.filter = filter
-    case VisibilityAction.clear: state.filter = .all
-    default: break
-    }
-    return state
-}
-
-// Types of two modules' features that share a last component.
-enum Inbox { struct Archive: ReduxAction { let id: Int } }
-enum Outbox { struct Archive: ReduxAction { let id: Int } }
-enum Compose: ReduxAction { case clear, send }
-
-final class ClassAction: ReduxAction {}
-
-// Listed types that are easy to name or print wrongly.
-struct Wrapper<Value>: ReduxAction { let value: Value }
-enum Feature<Value> { struct Load: ReduxAction { let id: Int } }
-enum Overloaded: ReduxAction {
-    case add(Int)
-    case add(title: String)
-}
-struct Priority: ReduxAction, RawRepresentable {
-    let rawValue: String
-}
-enum Level: String, ReduxAction {
-    case low = "LOW"
-    case high = "HIGH"
-}
-
-// A TCA feature: `reduce(into:action:)` on a state with a child's, returning an effect value.
-struct CounterFeature {
-    struct State: Equatable {
-        var count = 0
-        var child = Child()
-    }
-    struct Child: Equatable { var isOn = false }
-    enum Action {
-        case increment
-        case add(Int)
-        case child(ChildAction)
-    }
-    enum ChildAction { case toggle }
-    enum Effect { case none, run }
-
-    func reduce(into state: inout State, action: Action) -> Effect {
-        switch action {
-        case .increment: state.count += 1
-        case .add(let amount): state.count += amount
-        case .child(.toggle): state.child.isOn.toggle()
-        }
-        return .none
-    }
-}
-
-// A VueFlux store: a class state of observable variables, changed in place by its commits.
-final class Variable<Value> {
-    var value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-final class VueState {
-    let count = Variable(0)
-    let history = Variable<[Int]>([])
-}
-
-final class VueStore {
-    let state = VueState()
-    nonisolated(unsafe) static let shared = VueStore()
-
-    enum Action {
-        case increment
-        case add(Int)
-    }
-
-    struct Snapshot {
-        var count: Int
-        var history: [Int]
-    }
-
-    var snapshot: Snapshot { Snapshot(count: state.count.value, history: state.history.value) }
-
-    func commit(_ action: Action) {
-        switch action {
-        case .increment: state.count.value += 1
-        case .add(let amount): state.count.value += amount
-        }
-        state.history.value.append(state.count.value)
-    }
-}
-
-/// A store whose every action reads the world: made again, it reaches another state.
-final class DriftingStore {
-    nonisolated(unsafe) static var ticks = 0
-    var state = 0
-
-    func send(_ action: VueStore.Action) {
-        DriftingStore.ticks += 1
-        state = DriftingStore.ticks
-    }
-}
-
 struct StoreFormsTests {
-    static let reduxTodos = StoreDefinition(
-        "redux", state: ReduxState(),
-        actionTypes: [AddTodo.self, ToggleTodo.self, ClearCompleted.self, VisibilityAction.self],
-        reducer: { action, state in reduxReducer(action: action, state: state) })
-
-    static let counter = StoreDefinition(
-        "tca", state: CounterFeature.State(),
-        reduce: { state, action in _ = CounterFeature().reduce(into: &state, action: action) })
-
-    static let vue = StoreDefinition(
-        "vue", make: { VueStore() }, state: { $0.snapshot }, send: { store, action in store.commit(action) })
-
-    static func shell(_ definitions: StoreDefinition...) -> Transcript {
-        Transcript(catalog: StoreCatalog(definitions))
-    }
-
     @Test func structActionsAreDispatchedByNameWithLabelsPositionsAndBareWords() {
-        let shell = Self.shell(Self.reduxTodos)
+        let shell = StoreForms.shell(StoreForms.reduxTodos)
         shell.run("load redux")
         #expect(
             shell.run("dispatch AddTodo title: \"Milk\"") == [
@@ -186,7 +34,7 @@ struct StoreFormsTests {
     }
 
     @Test func aLabelThatNamesNoFieldIsAnErrorThatChangesNothing() {
-        let shell = Self.shell(Self.reduxTodos)
+        let shell = StoreForms.shell(StoreForms.reduxTodos)
         shell.run("load redux")
         #expect(
             shell.run("dispatch AddTodo name: \"x\"") == [
@@ -208,7 +56,7 @@ struct StoreFormsTests {
             "redux", state: ReduxState(), actionTypes: [AddTodo.self, ClearCompleted.self],
             reducer: { action, state in reduxReducer(action: action, state: state) },
             effect: { action, _ in action is ClearCompleted ? [AddTodo(title: "again") as any ReduxAction] : [] })
-        let shell = Self.shell(definition)
+        let shell = StoreForms.shell(definition)
         shell.run("load redux")
         #expect(
             shell.run("dispatch ClearCompleted") == [
@@ -225,7 +73,7 @@ struct StoreFormsTests {
                 if let archive = action as? Outbox.Archive { state.append(-archive.id) }
                 if case Compose.clear = action { state = [] }
             })
-        let shell = Self.shell(definition)
+        let shell = StoreForms.shell(definition)
         shell.run("load mail")
         #expect(
             shell.run("actions") == [
@@ -257,7 +105,7 @@ struct StoreFormsTests {
     @Test func listedTypesAreNamedAndWrittenSoThatTheyReplay() {
         let definition = StoreDefinition(
             "misc", state: [String](), actionTypes: Self.miscTypes, reduce: Self.miscReduce, effect: Self.miscEffect)
-        let shell = Self.shell(definition)
+        let shell = StoreForms.shell(definition)
         shell.run("load misc")
         let listed: [String] = [
             "Wrapper<Int>(value: Int)", "Wrapper<String>(value: String)", "Load(id: Int)", "add(Int)",
@@ -280,7 +128,7 @@ struct StoreFormsTests {
             "bad", state: ReduxState(), actionTypes: [AddTodo.self, ClassAction.self],
             reducer: { action, state in reduxReducer(action: action, state: state) })
         #expect(definition.registrationError?.message == "store 'bad': the action type ClassAction is a class")
-        let shell = Self.shell(definition)
+        let shell = StoreForms.shell(definition)
         #expect(
             shell.run("load bad").first
                 == "error: store 'bad': the action type ClassAction is a class (actions listed in actionTypes: are structs or enums, which the shell builds from text and keeps)"
@@ -307,7 +155,7 @@ struct StoreFormsTests {
     }
 
     @Test func anInPlaceReducerDispatchesUndoesAndResets() {
-        let shell = Self.shell(Self.counter)
+        let shell = StoreForms.shell(StoreForms.counter)
         shell.run("load tca")
         #expect(shell.run("dispatch increment") == ["~ count: 0 -> 1"])
         #expect(shell.run("dispatch add 5") == ["~ count: 1 -> 6"])
@@ -318,7 +166,7 @@ struct StoreFormsTests {
     }
 
     @Test func aStoreObjectOfAClassStateShowsEachChangeAndUndoesByReplaying() {
-        let shell = Self.shell(Self.vue)
+        let shell = StoreForms.shell(StoreForms.vue)
         shell.run("load vue")
         #expect(shell.run("dispatch increment") == ["~ count: 0 -> 1", "+ history[0]: 1"])
         #expect(shell.run("dispatch add 4") == ["~ count: 1 -> 5", "+ history[1]: 5"])
@@ -339,7 +187,7 @@ struct StoreFormsTests {
                 store.state.count.value = snapshot.count
                 store.state.history.value = snapshot.history
             })
-        let shell = Self.shell(definition)
+        let shell = StoreForms.shell(definition)
         shell.run("load vue")
         shell.run("dispatch add 3")
         #expect(shell.run("undo") == ["~ count: 3 -> 0", "- history[0]: 3"])
@@ -350,7 +198,7 @@ struct StoreFormsTests {
         let shared = StoreDefinition(
             "shared", make: { VueStore.shared }, state: { $0.snapshot }, send: { store, action in store.commit(action) }
         )
-        let shell = Self.shell(shared)
+        let shell = StoreForms.shell(shared)
         #expect(shell.run("load shared") == [])
         #expect(
             shell.run("load shared as again") == [
@@ -373,7 +221,7 @@ struct StoreFormsTests {
                 == true)
         let anyState = StoreDefinition(
             "anyraw", make: { VueStore() }, state: { $0.state as Any }, send: { store, action in store.commit(action) })
-        let shell = Self.shell(anyState)
+        let shell = StoreForms.shell(anyState)
         #expect(
             shell.run("load anyraw").first?.hasPrefix(
                 "error: store 'anyraw': state: returned a class instance (VueState)") == true)
@@ -382,7 +230,7 @@ struct StoreFormsTests {
     /// Once the history forgets its oldest steps, the oldest kept one is made again from the
     /// actions after the forgotten ones.
     @Test func aStoreObjectIsUndoneByReplayPastForgottenSteps() {
-        let session = Session(catalog: StoreCatalog([Self.vue]), historyLimit: 8)
+        let session = Session(catalog: StoreCatalog([StoreForms.vue]), historyLimit: 8)
         let shell = Transcript(session: session)
         shell.run("load vue")
         for _ in 0..<9 { shell.run("dispatch increment") }
@@ -397,7 +245,7 @@ struct StoreFormsTests {
     @Test func aReplayThatReachesAnotherStateIsRefusedAndChangesNothing() {
         let definition = StoreDefinition(
             "drift", make: { DriftingStore() }, state: { $0.state }, send: { store, action in store.send(action) })
-        let shell = Self.shell(definition)
+        let shell = StoreForms.shell(definition)
         shell.run("load drift")
         shell.run("dispatch increment")
         shell.run("dispatch increment")

@@ -1,4 +1,5 @@
 import FluxCore
+import FluxShellFixtures
 import Foundation
 import IdentifiedCollections
 import OrderedCollections

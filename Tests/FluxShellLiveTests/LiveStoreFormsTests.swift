@@ -1,4 +1,5 @@
 import Dispatch
+import FluxShellFixtures
 import Foundation
 import Testing
 
@@ -282,7 +283,7 @@ struct LiveStoreFormsTests {
                 "load redux", #"dispatch AddTodo title: "say \"hi\"""#, "dispatch ToggleTodo index: 0",
                 "dispatch ClearCompleted", "dispatch AddTodo title: Eggs", "dispatch show active",
             ])
-        let result = ScenarioRunner(catalog: StoreCatalog([StoreFormsTests.reduxTodos])).run(path)
+        let result = ScenarioRunner(catalog: StoreCatalog([StoreForms.reduxTodos])).run(path)
         #expect(result.passed, "\(result.failures.map(\.message))")
     }
 }

@@ -1,3 +1,4 @@
+import FluxShellFixtures
 import FluxStores
 import Foundation
 import Testing
