@@ -119,7 +119,12 @@ package struct HistoryListing: Sendable {
 
 /// The diff of a state-changing command: one step per action (the dispatched one, then each
 /// follow-up), or a single step for `undo`, `redo` and `reset`.
-package struct CommandDiff: Sendable, Equatable {
+///
+/// Public, not package, only so that the renderer's module inlines ``forEachLine(showing:_:)``,
+/// on the path of every piped line: the body of a `package` declaration is not serialized for
+/// other modules, `@inlinable` or not (a line cost 150 instructions more). Not public API.
+@_documentation(visibility: internal)
+public struct CommandDiff: Sendable, Equatable {
     public struct Step: Sendable, Equatable {
         /// The follow-up action that made this step, announced by `=> ACTION`; `nil` for the
         /// command's own step.

@@ -3,8 +3,10 @@ import FluxShellValues
 
 /// Which diff lines print while paths are watched (`watch PATH...`): those at or under a watched
 /// path, `[*]` matching any index or key. Printing only: expected diff lines, `save` and
-/// `--format json` see every line.
-package struct WatchFilter: Sendable {
+/// `--format json` see every line. Public only as ``CommandDiff`` is, whose inlinable walk takes
+/// it; not public API.
+@_documentation(visibility: internal)
+public struct WatchFilter: Sendable {
     /// The watched paths as the diff prints them (with the store's alias first when several
     /// stores are loaded).
     let patterns: [ValuePath]
