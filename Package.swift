@@ -38,7 +38,7 @@ let package = Package(
         // OpenCombine, no libcurl.
         .package(
             url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Clocks", "Foundation"]),
-        // Only for `make docs`: the API documentation of FluxCore and FluxShell, built with DocC.
+        // Only for `make docs`: the API documentation of FluxCore and the engine's modules, built with DocC.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
@@ -200,21 +200,21 @@ let package = Package(
         .testTarget(
             name: "FluxShellDependenciesTests",
             dependencies: [
-                "FluxShell", "FluxShellLanguage", "FluxShellDependencies",
+                "FluxShell", "FluxShellFixtures", "FluxShellLanguage", "FluxShellDependencies",
                 .product(name: "Dependencies", package: "swift-dependencies"),
             ]),
 
         // The built-in example stores, written with the public API a user has.
         .target(name: "FluxStores", dependencies: ["FluxCore", "FluxShell"]),
 
-        // Layer 4: line editing over libedit (a system library and a C shim for its variadic API).
+        // Layer 7: line editing over libedit (a system library and a C shim for its variadic API).
         .systemLibrary(
             name: "CLibEdit", pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
         .target(name: "EditLineShim", dependencies: ["CLibEdit"]),
         .target(name: "FluxShellTerminal", dependencies: ["FluxShell", "CLibEdit", "EditLineShim"]),
 
-        // Layer 5: the command line (modes, options, exit codes) and the thin executable.
+        // Layer 8: the command line (modes, options, exit codes) and the thin executable.
         .target(
             name: "FluxShellCommand",
             dependencies: [

@@ -1,9 +1,4 @@
-import FluxCore
-import FluxShellLanguage
-import FluxShellRunner
 import FluxShellSession
-import FluxShellSystem
-import FluxShellValues
 import Foundation
 
 /// A feature with effects that take time, as a TCA reducer and its `.run` effects are written

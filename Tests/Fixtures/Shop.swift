@@ -1,10 +1,4 @@
 import FluxCore
-import FluxShellLanguage
-import FluxShellRunner
-import FluxShellSession
-import FluxShellSystem
-import FluxShellValues
-import Foundation
 
 // An app's own store, as a FluxShell user writes it: knows FluxCore only.
 

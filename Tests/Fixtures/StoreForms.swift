@@ -1,10 +1,4 @@
-import FluxCore
-import FluxShellLanguage
-import FluxShellRunner
 import FluxShellSession
-import FluxShellSystem
-import FluxShellValues
-import Foundation
 
 // A Redux app as ReSwift writes it: a marker protocol that is not `Sendable`, actions that are
 // structs (one without stored properties) and an enum, a pure reducer that switches on types.
@@ -52,7 +46,7 @@ package func reduxReducer(action: ReduxAction, state: ReduxState?) -> ReduxState
     return state
 }
 
-// Types of two modules' features that share a last component.
+// Types of two features that share a last component, as two modules' would.
 package enum Inbox {
     package struct Archive: ReduxAction {
         package let id: Int

@@ -1,11 +1,9 @@
-import FluxCore
 import FluxShellLanguage
 import FluxShellRunner
 import FluxShellSession
 import FluxShellSystem
 import FluxShellValues
 import FluxStores
-import Foundation
 
 /// The engine with strings in and strings out.
 package final class Transcript {
@@ -31,5 +29,10 @@ package final class Transcript {
         } catch {
             return Renderer().lines(of: Diagnostic(error, line: line))
         }
+    }
+
+    /// Runs `lines` in order; returns every line's output, each after its command.
+    package func run(script lines: [String]) -> [String] {
+        lines.flatMap { ["> " + $0] + run($0) }
     }
 }

@@ -1,6 +1,7 @@
 import Dependencies
 import FluxShell
 import FluxShellDependencies
+import FluxShellFixtures
 import Foundation
 import Synchronization
 import Testing

@@ -15,7 +15,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     @usableFromInline typealias State = Reducer.State
     @usableFromInline typealias Action = Reducer.Action
 
-    @usableFromInline package let alias: String
+    @usableFromInline let alias: String
     @usableFromInline let actionCases: ActionCases
     @usableFromInline let initialState: State
     @usableFromInline let reducer: Reducer
@@ -272,7 +272,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 
     /// The state and its history: values, so keeping them costs a copy only of what the command
     /// taken back goes on to change.
-    package struct Checkpoint: StoreCheckpoint {
+    struct Checkpoint: StoreCheckpoint {
         var state: State
         var history: StateHistory<State, Action>
         var restoredWithoutAction: Bool

@@ -106,7 +106,7 @@ public struct StoreDefinition: Sendable {
 /// The state a session gives a store's runtime when it loads the store.
 @usableFromInline
 struct StoreLoad {
-    @usableFromInline package let alias: String
+    @usableFromInline let alias: String
     @usableFromInline let dispatcher: Dispatcher<SessionAction>
     @usableFromInline let trace: DispatchTrace
     /// How many entries the session's history has already: undoing past the load gives the

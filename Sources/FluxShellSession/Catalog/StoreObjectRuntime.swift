@@ -70,7 +70,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         var end: Int
     }
 
-    @usableFromInline package let alias: String
+    @usableFromInline let alias: String
     @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
     @usableFromInline let actionCases: ActionCases
     @usableFromInline let form: StoreObjectForm<Object, State, Action>
@@ -289,7 +289,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
 
     /// The state shown and what makes it and the states before it again. The store object
     /// itself is not kept (sent an action, it changes in place): it is set back as `undo` sets it.
-    package struct Checkpoint: StoreCheckpoint {
+    struct Checkpoint: StoreCheckpoint {
         var recorded: State
         var history: StateHistory<State, Action>
         var log: [Action]

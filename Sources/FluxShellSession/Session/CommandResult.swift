@@ -122,7 +122,7 @@ package struct HistoryListing: Sendable {
 ///
 /// Public, not package, only so that the renderer's module inlines ``forEachLine(showing:_:)``,
 /// on the path of every piped line: the body of a `package` declaration is not serialized for
-/// other modules, `@inlinable` or not (a line cost 150 instructions more). Not public API.
+/// other modules, `@inlinable` or not (a line cost 105 instructions more). Not public API.
 @_documentation(visibility: internal)
 public struct CommandDiff: Sendable, Equatable {
     public struct Step: Sendable, Equatable {
@@ -149,14 +149,14 @@ public struct CommandDiff: Sendable, Equatable {
     // action kept here too cost 10 % of a piped `dispatch increment`). The command's own step is
     // kept apart from the follow-ups', so that the common diff, one step, allocates no list.
 
-    public init(ownStep: Step, followUpSteps: [Step] = [], isUnchanged: Bool) {
+    package init(ownStep: Step, followUpSteps: [Step] = [], isUnchanged: Bool) {
         self.ownStep = ownStep
         self.followUpSteps = followUpSteps
         self.isUnchanged = isUnchanged
     }
 
     /// The diff as printed: entry lines, `=> ACTION` before follow-ups, or `(no changes)`.
-    public var lines: [String] {
+    package var lines: [String] {
         var lines: [String] = []
         forEachLine { lines.append($0.text) }
         return lines
@@ -185,7 +185,7 @@ public struct CommandDiff: Sendable, Equatable {
         }
 
         /// The line as printed.
-        public var text: String {
+        package var text: String {
             if case .entry(let entry) = self { return entry.line }
             var output = OutputBuffer()
             write(to: &output)

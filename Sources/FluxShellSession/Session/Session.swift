@@ -20,10 +20,10 @@ package final class Session {
     package var activeIndex: Int?
 
     /// What every command reads or changes.
-    package struct Hot {
+    struct Hot {
         var isExhaustive = false
         var stores: [LoadedStore] = []
-        package var timeline: Timeline
+        var timeline: Timeline
         var watches: [(alias: String, path: ValuePath)] = []
     }
 
@@ -31,7 +31,7 @@ package final class Session {
     // touches is one value, whose accesses skip the run-time exclusivity checks (see
     // `SingleThreadCell`, which has the measurement). Grouped in one value, these cost what one
     // such value does, not four.
-    package let hot: SingleThreadCell<Hot>
+    let hot: SingleThreadCell<Hot>
 
     /// Whether later commands require their expected diff lines (`exhaustive on`).
     public internal(set) var isExhaustive: Bool {

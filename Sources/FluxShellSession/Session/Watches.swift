@@ -11,7 +11,7 @@ public struct WatchFilter: Sendable {
     /// stores are loaded).
     let patterns: [ValuePath]
 
-    public func shows(_ entry: DiffEntry) -> Bool {
+    @usableFromInline package func shows(_ entry: DiffEntry) -> Bool {
         patterns.contains { $0.covers(entry.path) }
     }
 }

@@ -12,7 +12,7 @@ struct WhyQuery {
     let path: ValuePath
     /// The active store's alias: a step's diff has it before every path when several stores
     /// were loaded.
-    package let alias: String
+    let alias: String
     /// The active store's place in load order: steps that ran before it was loaded are skipped.
     let storeIndex: Int
     /// `why todos.count`: the value is a collection's size, changed by the steps that inserted or
