@@ -1,6 +1,17 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// What each of the engine's unit-test targets links: the engine's modules, the fixtures they
+// share, and the packages whose types the tests' stores hold.
+let engineTestDependencies: [Target.Dependency] = [
+    "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellFixtures", "FluxShellLanguage", "FluxShellLive",
+    "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellTestSupport", "FluxShellValues", "FluxStores",
+    .product(name: "PropertyBased", package: "swift-property-based"),
+    .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+    .product(name: "Tagged", package: "swift-tagged"),
+    .product(name: "OrderedCollections", package: "swift-collections"),
+]
+
 let package = Package(
     name: "FluxShell",
     products: [
@@ -128,34 +139,13 @@ let package = Package(
         // The engine's unit tests, one target per module.
         .testTarget(
             name: "FluxShellSessionTests",
-            dependencies: [
-                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellFixtures", "FluxShellLanguage", "FluxShellLive",
-                "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellTestSupport", "FluxShellValues",
-                "FluxStores", .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
-                .product(name: "Tagged", package: "swift-tagged"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
-            ]),
+            dependencies: engineTestDependencies),
         .testTarget(
             name: "FluxShellRunnerTests",
-            dependencies: [
-                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellFixtures", "FluxShellLanguage", "FluxShellLive",
-                "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellTestSupport", "FluxShellValues",
-                "FluxStores", .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
-                .product(name: "Tagged", package: "swift-tagged"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
-            ]),
+            dependencies: engineTestDependencies),
         .testTarget(
             name: "FluxShellLiveTests",
-            dependencies: [
-                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellFixtures", "FluxShellLanguage", "FluxShellLive",
-                "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellTestSupport", "FluxShellValues",
-                "FluxStores", .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
-                .product(name: "Tagged", package: "swift-tagged"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
-            ]),
+            dependencies: engineTestDependencies),
         // The end-to-end tests: the built `fluxsh` (and the test apps beside it) run as processes.
         .testTarget(
             name: "FluxShellEndToEndTests",
