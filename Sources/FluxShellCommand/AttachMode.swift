@@ -165,7 +165,7 @@ struct AttachMode {
                 }
             }
             if ready.other {
-                let count = block.withUnsafeMutableBytes { Platform.read(0, into: $0) }
+                let count = Platform.read(0, into: &block)
                 if count <= 0 {
                     inputOpen = false
                     // NB: the agent runs whole lines only: a last line gets its newline.

@@ -34,7 +34,7 @@ final class StandardStreams: @unchecked Sendable {
         flush()
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
-        _ = bytes.withUnsafeBytes { Platform.write(2, $0) }
+        Platform.write(2, bytes)
     }
 
     /// A diagnostic that concerns no line of a script (an option, a file), on standard error.
@@ -49,7 +49,7 @@ final class StandardStreams: @unchecked Sendable {
     func flush() {
         guard !buffer.isEmpty else { return }
         if outputError == 0 {
-            let error = buffer.withUnsafeBytes { Platform.write(1, $0) }
+            let error = buffer.write(to: 1)
             // NB: a reader that went (`| head -1`) ends the process at once and quietly, as it
             // ends the other tools of a pipeline.
             if Platform.isBrokenPipe(error) { Platform.exit(0) }
@@ -61,10 +61,7 @@ final class StandardStreams: @unchecked Sendable {
     /// From a trap handler: writes the whole lines buffered so far, leaving out a line that was
     /// being appended when the process trapped. Only write(2): async-signal-safe.
     func flushWholeLines() {
-        buffer.withUnsafeBytes { bytes in
-            guard let newline = bytes.lastIndex(of: 0x0A) else { return }
-            Platform.write(1, UnsafeRawBufferPointer(rebasing: bytes[...newline]))
-        }
+        buffer.writeWholeLines(to: 1)
     }
 }
 

@@ -119,7 +119,7 @@ final class TrapReport {
                 output.value.append(contentsOf: message.value)
             }
             output.value.append(template.end)
-            _ = output.value.withUnsafeBytes { Platform.write(template.descriptor, $0) }
+            _ = output.value.write(to: template.descriptor)
         }
     }
 }

@@ -55,6 +55,17 @@ package enum Platform {
         return 0
     }
 
+    /// Reads up to `bytes.count` bytes into `bytes`, from its start, as ``read(_:into:)`` does.
+    package static func read(_ descriptor: Int32, into bytes: inout [UInt8]) -> Int {
+        bytes.withUnsafeMutableBytes { read(descriptor, into: $0) }
+    }
+
+    /// Writes all of `bytes`, as ``write(_:_:)`` does.
+    @discardableResult
+    package static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+        bytes.withUnsafeBytes { write(descriptor, $0) }
+    }
+
     /// The text of an `errno`: `No space left on device`.
     package static func describe(errorNumber: Int32) -> String { String(cString: strerror(errorNumber)) }
 
@@ -94,5 +105,22 @@ extension Platform {
         }
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+extension OutputBuffer {
+    /// Writes the text to `descriptor`, as ``Platform/write(_:_:)`` does: 0, or the `errno` of the
+    /// write that failed.
+    package func write(to descriptor: Int32) -> Int32 {
+        withUnsafeBytes { Platform.write(descriptor, $0) }
+    }
+
+    /// Writes the text up to its last newline to `descriptor`, leaving out a line not finished:
+    /// for a trap handler, since it calls nothing but write(2) and allocates nothing.
+    package func writeWholeLines(to descriptor: Int32) {
+        withUnsafeBytes { bytes in
+            guard let newline = bytes.lastIndex(of: 0x0A) else { return }
+            Platform.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[...newline]))
+        }
     }
 }
