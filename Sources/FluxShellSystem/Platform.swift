@@ -57,12 +57,16 @@ package enum Platform {
 
     /// Reads up to `bytes.count` bytes into `bytes`, from its start, as ``read(_:into:)`` does.
     package static func read(_ descriptor: Int32, into bytes: inout [UInt8]) -> Int {
+        // NB: the array's storage is lent to read(2) for the call only, and read(2) writes no
+        // more than its count. It is what read(2) takes, so no measurement applies.
         bytes.withUnsafeMutableBytes { read(descriptor, into: $0) }
     }
 
     /// Writes all of `bytes`, as ``write(_:_:)`` does.
     @discardableResult
     package static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+        // NB: the array's storage is lent to write(2) for the call only, which reads no more
+        // than its count. It is what write(2) takes, so no measurement applies.
         bytes.withUnsafeBytes { write(descriptor, $0) }
     }
 
@@ -112,12 +116,15 @@ extension OutputBuffer {
     /// Writes the text to `descriptor`, as ``Platform/write(_:_:)`` does: 0, or the `errno` of the
     /// write that failed.
     package func write(to descriptor: Int32) -> Int32 {
+        // NB: the buffer's bytes are lent to write(2) for the call only (see `write(_:_:)`).
         withUnsafeBytes { Platform.write(descriptor, $0) }
     }
 
     /// Writes the text up to its last newline to `descriptor`, leaving out a line not finished:
     /// for a trap handler, since it calls nothing but write(2) and allocates nothing.
     package func writeWholeLines(to descriptor: Int32) {
+        // NB: the bytes up to the newline, within the buffer's count, are lent to write(2) for the
+        // call only; a slice of the array would retain its storage, which a trap handler avoids.
         withUnsafeBytes { bytes in
             guard let newline = bytes.lastIndex(of: 0x0A) else { return }
             Platform.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[...newline]))

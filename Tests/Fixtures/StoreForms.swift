@@ -1,4 +1,5 @@
 import FluxShellSession
+import Synchronization
 
 // A Redux app as ReSwift writes it: a marker protocol that is not `Sendable`, actions that are
 // structs (one without stored properties) and an enum, a pure reducer that switches on types.
@@ -130,6 +131,8 @@ package final class VueState {
 
 package final class VueStore {
     package let state = VueState()
+    // NB: nonisolated(unsafe) is safe: one test uses this instance, from one thread (a store
+    // object that is not Sendable, as VueFlux's are, cannot be a Sendable static).
     package nonisolated(unsafe) static let shared = VueStore()
 
     package init() {}
@@ -157,14 +160,14 @@ package final class VueStore {
 
 /// A store whose every action reads the world: made again, it reaches another state.
 package final class DriftingStore {
-    package nonisolated(unsafe) static var ticks = 0
+    /// Counts every action of every such store, in every test running at the same time.
+    private static let ticks = Atomic(0)
     package var state = 0
 
     package init() {}
 
     package func send(_ action: VueStore.Action) {
-        DriftingStore.ticks += 1
-        state = DriftingStore.ticks
+        state = DriftingStore.ticks.add(1, ordering: .relaxed).newValue
     }
 }
 
