@@ -141,8 +141,7 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
         var output = OutputBuffer()
         output.appendLine(AttachWire.Frame.bye(reason).line)
         var buffer = context.channel.allocator.buffer(capacity: output.count)
-        // NB: the bytes are copied while the closure runs; the pointer does not escape.
-        _ = output.withUnsafeBytes { buffer.writeBytes($0) }
+        output.write(to: &buffer)
         write(buffer)
         endOutput()
     }
@@ -336,3 +335,6 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 }
+
+/// The agent's output is copied into swift-nio's buffers in one piece (`OutputBuffer.write(to:)`).
+extension ByteBuffer: ByteSink {}

@@ -94,14 +94,10 @@ final class SessionWorker: @unchecked Sendable {
             }
             guard let shell else { return outcome }
             while !shell.isFinished, output.count < Self.outputPerJob, bytes.readableBytes > 0 {
-                // NB: the pointer is read only inside the closure, over the buffer's readable bytes.
-                let length = bytes.withUnsafeReadableBytes { raw in
-                    (raw.firstIndex(of: 0x0A).map { $0 + 1 }) ?? raw.count
-                }
-                bytes.withUnsafeReadableBytes { raw in
-                    shell.receive(UnsafeRawBufferPointer(rebasing: raw[..<length]), to: &output)
-                }
-                bytes.moveReaderIndex(forwardBy: length)
+                let readable = bytes.readableBytesView
+                let end = readable.firstIndex(of: 0x0A).map { $0 + 1 } ?? readable.endIndex
+                shell.receive(readable[..<end], to: &output)
+                bytes.moveReaderIndex(to: end)
             }
             if bytes.readableBytes > 0 { outcome.rest = bytes }
         case .appSteps:
@@ -134,8 +130,7 @@ final class SessionWorker: @unchecked Sendable {
         }
         if !output.isEmpty {
             var buffer = allocator.buffer(capacity: output.count)
-            // NB: the bytes are copied while the closure runs; the pointer does not escape.
-            _ = output.withUnsafeBytes { buffer.writeBytes($0) }
+            output.write(to: &buffer)
             outcome.output = buffer
         }
         return outcome

@@ -132,7 +132,6 @@ struct AttachMode {
         var outgoing: [UInt8] = []
         var sent = 0
         var endsInNewline = true
-        var block = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let ready = connection.wait(
                 alsoOn: inputOpen && outgoing.count < 1 << 20 ? 0 : -1, writing: sent < outgoing.count)
@@ -165,14 +164,12 @@ struct AttachMode {
                 }
             }
             if ready.other {
-                let count = Platform.read(0, into: &block)
-                if count <= 0 {
+                if Platform.read(0, appendingTo: &outgoing, upTo: 1 << 16) <= 0 {
                     inputOpen = false
                     // NB: the agent runs whole lines only: a last line gets its newline.
                     if !endsInNewline { outgoing.append(0x0A) }
                 } else {
-                    outgoing += block[..<count]
-                    endsInNewline = block[count - 1] == 0x0A
+                    endsInNewline = outgoing.last == 0x0A
                 }
             }
             if ready.writable || (ready.other && sent < outgoing.count) {

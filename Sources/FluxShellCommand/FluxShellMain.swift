@@ -97,11 +97,13 @@ public enum FluxShellMain {
         }
     }
 
-    /// The page's server the shell was given (`web`).
-    ///
-    /// NB: nonisolated(unsafe) is safe: set once by the main thread before the command line is
-    /// parsed, and only read after.
-    nonisolated(unsafe) static var page: (any PageServing.Type)?
+    /// The page's server the shell was given (`web`): set by the main thread before the command
+    /// line is parsed, and only read after.
+    static var page: (any PageServing.Type)? {
+        get { givenPage.withLock { $0 } }
+        set { givenPage.withLock { $0 = newValue } }
+    }
+    private static let givenPage = LockedValue<(any PageServing.Type)?>(nil)
 
     /// Prints a parse error (status 2) or a clean exit such as `--help` (status 0).
     static func report(_ error: any Error) -> Int32 {
@@ -131,11 +133,13 @@ public enum FluxShellMain {
 enum FluxshVersion {
     static let current = "0.1.0"
 
-    /// The version of the user's own shell, when `FluxShellMain.run` was given one.
-    ///
-    /// NB: nonisolated(unsafe) is safe: set once by the main thread before the command line is
-    /// parsed, and only read after.
-    nonisolated(unsafe) static var application: String?
+    /// The version of the user's own shell, when `FluxShellMain.run` was given one: set by the
+    /// main thread before the command line is parsed, and only read after.
+    static var application: String? {
+        get { givenApplication.withLock { $0 } }
+        set { givenApplication.withLock { $0 = newValue } }
+    }
+    private static let givenApplication = LockedValue<String?>(nil)
 
     /// What `--version` prints: `fluxsh 0.1.0`; a user's shell names itself and the FluxShell
     /// it is built on: `notesh 1.2 (FluxShell 0.1.0)`, `notesh (FluxShell 0.1.0)`.

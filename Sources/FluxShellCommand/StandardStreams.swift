@@ -69,9 +69,9 @@ extension LineReader {
     /// Standard input in blocks of 64 KiB; standard output is flushed before each block is read,
     /// so a program driving the shell through pipes sees each answer before it sends more.
     static func standardInput() -> LineReader {
-        LineReader { buffer in
+        LineReader { bytes, count in
             StandardStreams.shared.flush()
-            return Platform.read(0, into: buffer)
+            return Platform.read(0, appendingTo: &bytes, upTo: count)
         }
     }
 }

@@ -60,12 +60,6 @@ final class TrapReport {
     private static let failedCheck: StaticString =
         ", a failed runtime check: an overflow, a force-unwrapped nil, an index out of range, … (a debug build names it)"
 
-    /// The report being kept for a trap, if any.
-    ///
-    /// NB: nonisolated(unsafe) is safe: set once by the main thread before the trap handler is
-    /// installed, then only read (by the handler).
-    nonisolated(unsafe) private static var current: TrapReport?
-
     private let runner: ScriptRunner
     /// For an error at a line, and for one before the first line (a store loaded by `--store`),
     /// each in the order written: standard output's object first with `--format json`.
@@ -88,14 +82,14 @@ final class TrapReport {
 
     /// Reports a trap from now on, while `runner` runs lines of `file` printed by `renderer`.
     static func install(for runner: ScriptRunner, file: String, renderer: Renderer) {
-        current = TrapReport(runner: runner, renderer: renderer, file: file)
+        let report = TrapReport(runner: runner, renderer: renderer, file: file)
         Platform.keepFatalErrorLines()
         // NB: the handler reads only what was made before it could run (this report, the
         // streams' buffer, the runtime's last line), allocates nothing and takes no lock (the
         // retains and releases Swift may add are atomic operations), and writes with write(2).
         Platform.onTrapsOnOwnStack { signal, isStackOverflow in
             StandardStreams.shared.flushWholeLines()
-            TrapReport.current?.write(signal: signal, isStackOverflow: isStackOverflow)
+            report.write(signal: signal, isStackOverflow: isStackOverflow)
             Platform.exitAtOnce(1)
         }
     }

@@ -78,14 +78,10 @@ package final class AttachConnection {
     /// when the app reset the connection).
     /// Returns the whole lines received, without their newlines.
     package func receiveLines() -> [String]? {
-        // NB: `errno` is kept at once: what `fill` does after the read may set it.
-        var error: Int32 = 0
-        let count = received.fill { buffer in
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 { error = errno }
-            return count
+        let count = received.fill { bytes, count in
+            Platform.read(descriptor, appendingTo: &bytes, upTo: count, retryingInterrupts: false)
         }
-        if count < 0, error == EINTR { return [] }
+        if count < 0, errno == EINTR { return [] }
         guard count > 0 else { return nil }
         var lines: [String] = []
         while let (line, _) = received.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }

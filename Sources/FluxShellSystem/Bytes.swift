@@ -6,7 +6,8 @@
     import Darwin
 #endif
 
-/// Comparisons of a line's bytes, read through their memory: what the runner asks of every line.
+/// Comparisons of bytes, read through their memory: a line's, what the runner asks of every
+/// line, and a value's bits.
 package enum Bytes {
     /// Whether `bytes` are the UTF-8 of `text` (a line as it was read, so its storage is
     /// contiguous UTF-8).
@@ -28,6 +29,14 @@ package enum Bytes {
                 x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
             }
         }.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Whether `a` and `b` have the same bits: the same references and the same plain values,
+    /// what a copy of a value has. For telling a copy of a value whose type is not `Equatable`
+    /// from a value made anew; values that are equal may still differ in their bits.
+    package static func sameBits<Value>(_ a: Value, _ b: Value) -> Bool {
+        // NB: each value's bytes are lent for the call only, within its size.
+        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
     }
 
     /// The 1-based column (in Unicode scalars, as the shell counts them) where `needle` first

@@ -85,24 +85,20 @@ package struct LineSplitter {
     }
 
     /// Takes `bytes`, which come after those taken so far.
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: some Sequence<UInt8>) {
         compact()
         buffer.append(contentsOf: bytes)
     }
 
-    /// Takes at most `count` bytes from `read`, which fills the buffer it is given and returns how
-    /// many bytes it put there (0 or less at the end, or on an error); returns what it returned.
-    package mutating func fill(upTo count: Int = 1 << 16, with read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+    /// Takes what `read` appends to the bytes it is given: at most `count` bytes, read from a
+    /// descriptor in place (``Platform/read(_:appendingTo:upTo:retryingInterrupts:)``) or copied
+    /// from a block. `read` returns how many it appended (0 or less at the end, or on an error);
+    /// so does this.
+    package mutating func fill(
+        upTo count: Int = 1 << 16, with read: (_ bytes: inout [UInt8], _ count: Int) -> Int
+    ) -> Int {
         compact()
-        let oldCount = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: count))
-        // NB: the buffer's free end is lent to `read` for the call only (a read(2) writes into it
-        // in place, with no copy of the block); what it did not fill is dropped after.
-        let read = buffer.withUnsafeMutableBytes { raw in
-            read(UnsafeMutableRawBufferPointer(rebasing: raw[oldCount...]))
-        }
-        buffer.removeLast(count - max(0, read))
-        return read
+        return read(&buffer, count)
     }
 
     /// Moves the bytes not handed out yet to the front, before more come.

@@ -120,10 +120,27 @@ public struct OutputBuffer: ~Copyable {
     }
 
     /// Calls `body` with each byte written so far, in order.
+    @inlinable
     public func forEachByte(_ body: (UInt8) -> Void) {
         for index in 0..<used { body(base[index]) }
     }
 
     /// The text written so far, as a string.
     public var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+}
+
+/// Where an ``OutputBuffer``'s text is copied in one piece: a network library's byte buffer,
+/// whose own method this is (swift-nio's `ByteBuffer` has it).
+package protocol ByteSink {
+    /// Appends `bytes`, returning how many it appended.
+    mutating func writeBytes(_ bytes: UnsafeRawBufferPointer) -> Int
+}
+
+extension OutputBuffer {
+    /// Appends the text written so far to `sink`, in one copy.
+    package func write(to sink: inout some ByteSink) {
+        // NB: the buffer's bytes are lent to the sink for the call only, which copies them;
+        // what it takes, so no measurement applies.
+        _ = withUnsafeBytes { sink.writeBytes($0) }
+    }
 }

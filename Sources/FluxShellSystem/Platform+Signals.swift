@@ -36,15 +36,16 @@ extension Platform {
 
     /// A trap handler that runs on a stack of its own: told the signal, and whether the stack of
     /// the thread that installed it ran out (a recursion too deep). It may only do what is
-    /// async-signal-safe, and ends the process (``exitAtOnce(_:)``).
-    package typealias TrapHandler = @convention(c) (_ signal: Int32, _ isStackOverflow: Bool) -> Void
+    /// async-signal-safe, and ends the process (``exitAtOnce(_:)``). What it captures is made
+    /// before it is installed, and read only.
+    package typealias TrapHandler = (_ signal: Int32, _ isStackOverflow: Bool) -> Void
 
     /// Calls `handler` when the process traps or crashes, as ``onTraps(_:)``, on a stack of its
     /// own for the calling thread, so that it runs even when that thread's stack is exhausted. A
     /// SIGSEGV or SIGBUS at an address in the calling thread's stack, or just past its end, is told
     /// as a stack overflow (where the stack's bounds can be read: Linux). A second trap while the
     /// handler runs ends the process as if unhandled.
-    package static func onTrapsOnOwnStack(_ handler: TrapHandler) {
+    package static func onTrapsOnOwnStack(_ handler: @escaping TrapHandler) {
         #if canImport(Glibc)
             TrapStack.handler = handler
             TrapStack.overflowAddresses = TrapStack.stackAddresses()

@@ -29,15 +29,6 @@ package enum Platform {
         return String(cString: value)
     }
 
-    /// Reads up to `count` bytes; 0 at the end of input, -1 on error (EINTR is retried).
-    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        while true {
-            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            return count
-        }
-    }
-
     /// Writes all of `bytes`, retrying short writes; gives up silently on a closed pipe.
     ///
     /// - Returns: 0, or the `errno` of the write that failed (the rest is not written).
@@ -55,11 +46,30 @@ package enum Platform {
         return 0
     }
 
-    /// Reads up to `bytes.count` bytes into `bytes`, from its start, as ``read(_:into:)`` does.
-    package static func read(_ descriptor: Int32, into bytes: inout [UInt8]) -> Int {
-        // NB: the array's storage is lent to read(2) for the call only, and read(2) writes no
-        // more than its count. It is what read(2) takes, so no measurement applies.
-        bytes.withUnsafeMutableBytes { read(descriptor, into: $0) }
+    /// Appends what one read of at most `count` bytes gives to `bytes`: how many bytes, 0 at the
+    /// end of input, -1 on an error, with `errno` as the read set it. A read a signal
+    /// interrupted is tried again, unless `retryingInterrupts` is false (a caller that waits for
+    /// input and checks for Ctrl-C in between).
+    package static func read(
+        _ descriptor: Int32, appendingTo bytes: inout [UInt8], upTo count: Int, retryingInterrupts: Bool = true
+    ) -> Int {
+        guard count > 0 else { return 0 }
+        let oldCount = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count))
+        // NB: the array's new end is lent to read(2) for the call only, and read(2) writes no
+        // more than its count: a block lands in place, with no copy. It is what read(2) takes,
+        // so no measurement applies.
+        var read = 0
+        var error: Int32 = 0
+        repeat {
+            read = bytes.withUnsafeMutableBytes { raw in
+                systemRead(descriptor, raw.baseAddress! + oldCount, count)
+            }
+            error = read < 0 ? errno : 0
+        } while error == EINTR && retryingInterrupts
+        bytes.removeLast(count - max(0, read))
+        if read < 0 { errno = error }
+        return read
     }
 
     /// Writes all of `bytes`, as ``write(_:_:)`` does.

@@ -224,7 +224,7 @@ enum ShellBenchmarks {
         for command in commands {
             output.removeAll()
             renderer.write(try! session.execute(command), command: command, line: nil, to: &output)
-            output.withUnsafeBytes { bytes in lines += bytes.count(where: { $0 == 0x0A }) }
+            output.forEachByte { if $0 == 0x0A { lines += 1 } }
         }
         return lines
     }

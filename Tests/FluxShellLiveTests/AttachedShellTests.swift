@@ -27,7 +27,7 @@ struct AttachedShellTests {
             var start = 0
             while start < bytes.count {
                 let end = min(bytes.count, start + piece)
-                bytes[start..<end].withUnsafeBytes { shell.receive($0, to: &output) }
+                shell.receive(bytes[start..<end], to: &output)
                 start = end
             }
             return lines(output)
@@ -163,7 +163,7 @@ struct AttachedShellTests {
         #expect(connection.shell.session.handsSavedScenario != nil)
         let next = AttachedShell(session: connection.shell.session, name: "shop-app")
         var output = OutputBuffer()
-        Array((Self.textHello + "\n").utf8).withUnsafeBytes { next.receive($0, to: &output) }
+        next.receive((Self.textHello + "\n").utf8, to: &output)
         #expect(connection.shell.session.handsSavedScenario == nil)
         connection.shell.session.handsSavedScenario = { _, _ in }
         connection.shell.session.detach()

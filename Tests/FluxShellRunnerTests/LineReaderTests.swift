@@ -20,9 +20,9 @@ struct LineReaderTests {
     private func stream(_ text: String, block: Int, limit: Int = LineReader.maximumLineLength) -> LineReader {
         let bytes = Array(text.utf8)
         var offset = 0
-        return LineReader(maximumLineLength: limit) { buffer in
-            let count = min(block, buffer.count, bytes.count - offset)
-            for index in 0..<count { buffer[index] = bytes[offset + index] }
+        return LineReader(maximumLineLength: limit) { buffer, most in
+            let count = min(block, most, bytes.count - offset)
+            buffer += bytes[offset..<(offset + count)]
             offset += count
             return count
         }

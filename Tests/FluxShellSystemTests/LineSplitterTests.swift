@@ -1,6 +1,13 @@
+import FluxShellTestSupport
 import Testing
 
 @testable import FluxShellSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The one splitter of bytes into lines, as pushed in blocks (what a shell sends an attached app,
 /// what the app sends back); its use on files and standard input is in `LineReaderTests`.
@@ -12,7 +19,7 @@ struct LineSplitterTests {
         var splitter = LineSplitter(maximumLineLength: limit)
         var result: [(String, Bool)] = []
         for block in blocks {
-            block.withUnsafeBytes { splitter.append($0) }
+            splitter.append(block)
             while let (line, tooLong) = splitter.nextLine() {
                 result.append((String(decoding: line, as: UTF8.self), tooLong))
             }
@@ -38,22 +45,22 @@ struct LineSplitterTests {
 
     @Test func aLineOverTheLimitIsHandedOutOnceAsSoonAsItPassesIt() {
         var splitter = LineSplitter(maximumLineLength: 8)
-        Array("ok\n0123456".utf8).withUnsafeBytes { splitter.append($0) }
+        splitter.append(Array("ok\n0123456".utf8))
         #expect(splitter.nextLine().map { String(decoding: $0.line, as: UTF8.self) } == "ok")
         #expect(splitter.nextLine() == nil)
         // NB: past the limit, with no newline yet: cut and marked at once, not kept.
-        Array("789abc".utf8).withUnsafeBytes { splitter.append($0) }
+        splitter.append(Array("789abc".utf8))
         let cut = splitter.nextLine()
         #expect(cut.map { String(decoding: $0.line, as: UTF8.self) } == "01234567")
         #expect(cut?.tooLong == true)
         #expect(splitter.pendingCount == 0)
         // Its rest is dropped as it comes, however long, and the next line is whole.
         for _ in 0..<100 {
-            Array("defghij".utf8).withUnsafeBytes { splitter.append($0) }
+            splitter.append(Array("defghij".utf8))
             #expect(splitter.nextLine() == nil)
             #expect(splitter.pendingCount == 0)
         }
-        Array("xyz\nnext\n".utf8).withUnsafeBytes { splitter.append($0) }
+        splitter.append(Array("xyz\nnext\n".utf8))
         let next = splitter.nextLine()
         #expect(next.map { String(decoding: $0.line, as: UTF8.self) } == "next")
         #expect(next?.tooLong == false)
@@ -74,28 +81,42 @@ struct LineSplitterTests {
         #expect(lines([Array("0123456789".utf8)], limit: 8).map(\.text) == ["01234567"])
 
         var splitter = LineSplitter(maximumLineLength: 8)
-        Array("half a li".utf8).withUnsafeBytes { splitter.append($0) }
+        splitter.append(Array("half a li".utf8))
         splitter.discardPartialLine()
-        Array("ne\nwhole\n".utf8).withUnsafeBytes { splitter.append($0) }
+        splitter.append(Array("ne\nwhole\n".utf8))
         #expect(splitter.nextLine().map { String(decoding: $0.line, as: UTF8.self) } == "ne")
         #expect(splitter.nextLine().map { String(decoding: $0.line, as: UTF8.self) } == "whole")
         #expect(splitter.takeLastLine() == nil)
     }
 
-    @Test func fillTakesWhatTheReadCallGivesAndNoMore() {
-        var splitter = LineSplitter(maximumLineLength: .max)
-        let read = splitter.fill(upTo: 16) { buffer in
-            #expect(buffer.count == 16)
-            for (index, byte) in "ab\nc".utf8.enumerated() { buffer[index] = byte }
-            return 4
+    @Test func aReadLandsAfterTheBytesNotHandedOutAndTakesNoMoreThanItIsTold() throws {
+        let (reader, writer) = try SocketPair.connected()
+        defer {
+            close(reader)
+            close(writer)
         }
-        #expect(read == 4)
-        #expect(splitter.pendingCount == 4)
+        #expect(Platform.write(writer, Array("ab\ncdefghijklmnopqrstuvwxyz".utf8)) == 0)
+        var splitter = LineSplitter(maximumLineLength: .max)
+        let read = splitter.fill(upTo: 16) { bytes, count in
+            Platform.read(reader, appendingTo: &bytes, upTo: count)
+        }
+        #expect(read == 16)
+        #expect(splitter.pendingCount == 16)
         #expect(splitter.nextLine().map { String(decoding: $0.line, as: UTF8.self) } == "ab")
-        // An error or the end adds nothing.
-        #expect(splitter.fill { _ in -1 } == -1)
+        #expect(splitter.fill(upTo: 16) { Platform.read(reader, appendingTo: &$0, upTo: $1) } == 11)
+        #expect(splitter.takeLastLine().map { String(decoding: $0, as: UTF8.self) } == "cdefghijklmnopqrstuvwxyz")
+    }
+
+    @Test func aFailedReadAddsNothingAndLeavesItsErrorNumber() {
+        var bytes = Array("kept".utf8)
+        let read = Platform.read(-1, appendingTo: &bytes, upTo: 16)
+        let error = errno
+        #expect(read == -1)
+        #expect(error == EBADF)
+        #expect(bytes == Array("kept".utf8))
+        var splitter = LineSplitter(bytes: Array("c".utf8), maximumLineLength: .max)
+        #expect(splitter.fill { _, _ in -1 } == -1)
         #expect(splitter.pendingCount == 1)
-        #expect(splitter.takeLastLine().map { String(decoding: $0, as: UTF8.self) } == "c")
     }
 
     @Test func aPrefixIsDroppedOnlyWhereItIs() {

@@ -54,7 +54,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var offset = 0
     while offset < size, !shell.isFinished {
         let end = min(size, offset + piece)
-        shell.receive(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), to: &output)
+        shell.receive(bytes[offset..<end], to: &output)
         // NB: only while attached: a shell that left sees no more of the app.
         if bytes[offset] & 1 == 1, !shell.isFinished { flux.dispatcher.dispatch(.increment) }
         if bytes[offset] & 6 == 6 { shell.writeAppSteps(to: &output) }

@@ -78,7 +78,7 @@ package final class AttachedShell {
     }
 
     /// Takes bytes the shell sent; appends the lines to send back, each ending in a newline.
-    public func receive(_ bytes: UnsafeRawBufferPointer, to output: inout OutputBuffer) {
+    public func receive(_ bytes: some Sequence<UInt8>, to output: inout OutputBuffer) {
         guard !isFinished else { return }
         received.append(bytes)
         while !isFinished, let (line, tooLong) = received.nextLine() {

@@ -59,9 +59,7 @@ package final class LocalConversations: PageConversations, @unchecked Sendable {
         private func run(_ line: String) {
             guard !isClosed else { return }
             var output = OutputBuffer()
-            var bytes = Array(line.utf8)
-            bytes.append(0x0A)
-            bytes.withUnsafeBytes { shell.receive($0, to: &output) }
+            shell.receive((line + "\n").utf8, to: &output)
             deliver(output.text)
             if shell.isFinished {
                 isClosed = true

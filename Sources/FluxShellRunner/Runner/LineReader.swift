@@ -25,8 +25,9 @@ package struct LineReader: LineSource {
     private var isAtEnd: Bool
     /// Nothing has been read yet: a byte order mark may come first.
     private var isAtStart = true
-    /// Reads more bytes into the buffer it is given; returns how many (0 at the end).
-    private let read: ((UnsafeMutableRawBufferPointer) -> Int)?
+    /// Appends more bytes to the ones it is given, at most as many as it is told; returns how
+    /// many (0 at the end).
+    private let read: ((_ bytes: inout [UInt8], _ count: Int) -> Int)?
 
     /// Longer lines are cut off here.
     public var maximumLineLength: Int { lines.maximumLineLength }
@@ -38,10 +39,12 @@ package struct LineReader: LineSource {
         read = nil
     }
 
-    /// The lines of a stream, which `read` fills into the buffer it is given, returning how many
-    /// bytes it read (0 or less at the end).
-    public init(maximumLineLength: Int = Self.maximumLineLength, read: @escaping (UnsafeMutableRawBufferPointer) -> Int)
-    {
+    /// The lines of a stream: `read` appends the next block of it to the bytes it is given, at
+    /// most `count` bytes, and returns how many it appended (0 or less at the end).
+    public init(
+        maximumLineLength: Int = Self.maximumLineLength,
+        read: @escaping (_ bytes: inout [UInt8], _ count: Int) -> Int
+    ) {
         lines = LineSplitter(maximumLineLength: maximumLineLength)
         isAtEnd = false
         self.read = read
