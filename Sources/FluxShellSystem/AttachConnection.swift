@@ -45,23 +45,14 @@ package final class AttachConnection {
     /// Sends bytes, whole (false when the app is gone).
     @discardableResult
     func sendBytes(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var rest = bytes
-        while !rest.isEmpty {
-            // NB: SIGPIPE is ignored (`Platform.ignoreBrokenPipe`): a closed socket fails the write.
-            let written = rest.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return false }
-            rest = rest.dropFirst(written)
-        }
-        return true
+        // NB: SIGPIPE is ignored (`Platform.ignoreBrokenPipe`): a closed socket fails the write.
+        Platform.write(descriptor, bytes) == 0
     }
 
     /// Sends what the socket takes now without waiting: how many bytes (0 when it is full), or
     /// `nil` when the app is gone.
     package func sendAvailable(_ bytes: ArraySlice<UInt8>) -> Int? {
-        let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        if sent >= 0 { return sent }
-        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
+        AttachSockets.sendAvailable(bytes, to: descriptor)
     }
 
     /// No more lines will be sent: the agent ends the session once it has answered them.

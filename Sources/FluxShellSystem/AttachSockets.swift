@@ -176,17 +176,8 @@ package enum AttachSockets {
     /// The names of the apps whose sockets are in the folder, sorted (a socket may be left over
     /// from an app that did not stop its agent: connecting tells).
     public static func names() -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name.hasSuffix(".sock"), name.count > 5 else { continue }
-            names.append(String(name.dropLast(5)))
-        }
-        return names.sorted()
+        let names = (try? FileSystem.names(in: folder).get()) ?? []
+        return names.filter { $0.hasSuffix(".sock") && $0.count > 5 }.map { String($0.dropLast(5)) }.sorted()
     }
 
     /// Whether an app listens on the socket at `path` (a file left by an app that ended does not).
@@ -195,6 +186,16 @@ package enum AttachSockets {
         guard socket >= 0 else { return false }
         close(socket)
         return true
+    }
+
+    /// Sends what the socket `descriptor` takes now without waiting: how many bytes (0 when it is
+    /// full), or `nil` when the other end is gone.
+    static func sendAvailable(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> Int? {
+        // NB: the bytes are lent to send(2) for the call only, which reads no more than their
+        // count.
+        let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if sent >= 0 { return sent }
+        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
     }
 
     /// A stream socket connected to `path`, or -1 with `errno` set.

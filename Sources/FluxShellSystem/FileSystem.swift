@@ -28,22 +28,19 @@ package enum FileSystem {
             throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
+        let block = 1 << 16
         var bytes: [UInt8] = []
         var info = stat()
         if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
-            bytes.reserveCapacity(Int(info.st_size))
+            // NB: room for the last read's block too, which finds the end: no copy to grow.
+            bytes.reserveCapacity(Int(info.st_size) + block)
         }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            // NB: `read` writes at most `chunk.count` bytes into the chunk's own buffer, lent for
-            // the call only.
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = Platform.read(descriptor, appendingTo: &bytes, upTo: block)
             guard count >= 0 else {
                 throw ShellError("cannot read '\(path)': \(String(cString: strerror(errno)))")
             }
             if count == 0 { return bytes }
-            bytes += chunk[..<count]
         }
     }
 

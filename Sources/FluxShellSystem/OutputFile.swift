@@ -95,9 +95,7 @@ package struct OutputFile: Sendable {
 
     /// The `write(2)` calls of ``write(_:)``.
     private func writeAll(_ text: String) -> Int32? {
-        var text = text
-        // NB: the text's own bytes, valid inside `withUTF8`; `write(2)` copies them before returning.
-        let failure = text.withUTF8 { Platform.write(descriptor, UnsafeRawBufferPointer($0)) }
+        let failure = Platform.write(descriptor, text)
         return failure == 0 ? nil : failure
     }
 

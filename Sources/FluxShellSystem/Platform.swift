@@ -75,9 +75,23 @@ package enum Platform {
     /// Writes all of `bytes`, as ``write(_:_:)`` does.
     @discardableResult
     package static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+        write(descriptor, bytes[...])
+    }
+
+    /// Writes all of `bytes`, as ``write(_:_:)`` does.
+    @discardableResult
+    package static func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Int32 {
         // NB: the array's storage is lent to write(2) for the call only, which reads no more
         // than its count. It is what write(2) takes, so no measurement applies.
         bytes.withUnsafeBytes { write(descriptor, $0) }
+    }
+
+    /// Writes all of `text`'s UTF-8, as ``write(_:_:)`` does.
+    @discardableResult
+    package static func write(_ descriptor: Int32, _ text: String) -> Int32 {
+        var text = text
+        // NB: the text's own bytes, lent to write(2) for the call only, as an array's are.
+        return text.withUTF8 { write(descriptor, UnsafeRawBufferPointer($0)) }
     }
 
     /// The text of an `errno`: `No space left on device`.
@@ -86,11 +100,8 @@ package enum Platform {
     /// Whether `errorNumber` is a write to a pipe whose reader went (`| head -1`).
     package static func isBrokenPipe(_ errorNumber: Int32) -> Bool { errorNumber == EPIPE }
 
-    /// Writes all of `text`, as ``write(_:_:)`` does.
-    package static func writeWhole(_ descriptor: Int32, _ text: String) {
-        var text = text
-        _ = text.withUTF8 { write(descriptor, UnsafeRawBufferPointer($0)) }
-    }
+    /// Writes all of `text`, as ``write(_:_:)`` does, whether it fails or not.
+    package static func writeWhole(_ descriptor: Int32, _ text: String) { write(descriptor, text) }
 
     package static func ignoreBrokenPipe() { signal(SIGPIPE, SIG_IGN) }
 

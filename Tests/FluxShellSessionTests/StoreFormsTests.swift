@@ -7,6 +7,29 @@ import Testing
 @testable import FluxShellValues
 
 struct StoreFormsTests {
+    /// Whatever their form, a session's stores go with it: none outlives the session, though
+    /// each one's hooks hold it while the session lives.
+    @Test func aSessionThatEndsTakesItsStoresWithIt() {
+        weak var ended: Session?
+        var runtimes: [() -> AnyObject?] = []
+        do {
+            let shell = StoreForms.shell(StoreForms.reduxTodos, StoreForms.counter, StoreForms.vue)
+            for (store, action) in [("redux", "AddTodo \"Milk\""), ("tca", "increment"), ("vue", "add 2")] {
+                shell.run("load \(store)")
+                #expect(shell.run("dispatch \(action)").first?.hasPrefix("error") == false)
+            }
+            #expect(shell.run("undo").first?.hasPrefix("error") == false)
+            ended = shell.session
+            for store in shell.session.stores {
+                weak let runtime = store.runtime
+                runtimes.append { runtime }
+            }
+        }
+        #expect(ended == nil)
+        #expect(runtimes.count == 3)
+        #expect(runtimes.allSatisfy { $0() == nil })
+    }
+
     @Test func structActionsAreDispatchedByNameWithLabelsPositionsAndBareWords() {
         let shell = StoreForms.shell(StoreForms.reduxTodos)
         shell.run("load redux")

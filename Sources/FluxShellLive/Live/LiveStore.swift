@@ -147,11 +147,7 @@ public struct LiveStore: Sendable {
     /// type, which is not the type the store was served with. Non-escaping: nothing is allocated.
     @inlinable
     public func record<Action, State>(_ action: @autoclosure () -> Action, state: State) {
-        // NB: the hub's exact class is compared, then cast unchecked: a dynamic cast from
-        // `AnyObject` cost the app 85 ns an action (`fluxbench forms-agent`).
-        if let hub, ObjectIdentifier(type(of: hub)) == ObjectIdentifier(LiveHub<Action, State>.self) {
-            return unsafeDowncast(hub, to: LiveHub<Action, State>.self).record(action(), state: state)
-        }
+        if let hub = hub as? LiveHub<Action, State> { return hub.record(action(), state: state) }
         guard let recordAny, recordAny(action(), state) else {
             preconditionFailure(
                 "LiveStore '\(alias)': record(_:state:) was given \(Action.self) and \(State.self), "

@@ -55,6 +55,13 @@ package protocol StoreRuntime: AnyObject {
     /// What puts back the store as it was at `checkpoint` (one of its own), setting the state as
     /// `undo` does, or why it cannot; nothing changes until it is called.
     func retractor(to checkpoint: any StoreCheckpoint) throws(ShellError) -> () -> Void
+    /// The session ends: the runtime lets go of the hooks that hold it, so that it goes with
+    /// the session.
+    func end()
+}
+
+extension StoreRuntime {
+    @usableFromInline package func end() {}
 }
 
 /// What a kind of store runtime keeps of itself to take a command back: see

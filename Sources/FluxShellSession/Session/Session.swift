@@ -110,6 +110,7 @@ package final class Session {
     deinit {
         live?.stop()
         effects.shutDown()
+        for store in stores { store.runtime.end() }
     }
 
     /// The session's environment: its time, ids, random numbers and clock.
