@@ -40,7 +40,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
     private var attachedState: State
     /// The state as of the last step the session made: what it reads and diffs from.
     private var recorded: State
-    private var cachedJSON: JSONValue?
+    private var stateJSON = StateJSON()
     private let differ = ValueDiffer()
     private let stateShape = TypeShape.of(State.self)
     private var history: StateHistory<State, Action>
@@ -74,8 +74,10 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         attachedState = state
         recorded = state
         history = StateHistory(initial: state, entries: 0, mayReplay: false)
+        // NB: the dispatcher holds this runtime, and the runtime holds nothing of the dispatcher:
+        // both are the session's, which keeps every runtime it made for as long as it lives.
         let id = ObjectIdentifier(self)
-        context.dispatcher.register { [unowned self] envelope in
+        context.dispatcher.register { envelope in
             if envelope.isFollowUp {
                 self.takeOwnStep()
             } else if let payload = envelope.payload(for: id) {
@@ -116,7 +118,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
     private func advance(to state: State) -> [DiffEntry] {
         let entries = differ.step(from: recorded, to: state, stateShape)
         recorded = state
-        if !entries.isEmpty { cachedJSON = nil }
+        if !entries.isEmpty { stateJSON.kept = nil }
         return entries
     }
 
@@ -141,7 +143,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         let state = readState()
         attachedState = state
         recorded = state
-        cachedJSON = nil
+        stateJSON.kept = nil
         // NB: every state is kept: the app's mutation is the app's, so no state is made again.
         history = StateHistory(initial: state, entries: 0, mayReplay: false)
     }
@@ -177,23 +179,14 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
     @usableFromInline func validate(_ action: TypedAction) throws {}
     @usableFromInline var validates: Bool { false }
 
-    @usableFromInline var json: JSONValue {
-        if let cachedJSON { return cachedJSON }
-        let json = ValueReader.read(recorded)
-        cachedJSON = json
-        return json
-    }
+    @usableFromInline var json: JSONValue { stateJSON.whole(of: recorded) }
 
     @usableFromInline func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
-        if cachedJSON == nil, !path.segments.isEmpty, let value = ValueReader().read(recorded, at: path.segments[...]) {
-            return value
-        }
-        return try path.lookup(in: json)
+        try stateJSON.value(at: path, of: recorded)
     }
 
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
-        guard let before = try? history.state(at: cursor, apply: Self.keptOnly) else { return false }
-        return ValueDiffer.entries(from: before, to: recorded).isEmpty
+        history.isUnchanged(recorded, since: cursor, apply: Self.keptOnly)
     }
 
     @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {

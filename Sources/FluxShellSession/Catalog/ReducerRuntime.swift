@@ -178,23 +178,10 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 
     @usableFromInline func validate(_ action: TypedAction) throws { try parts.value.validateAction?(action) }
 
-    @usableFromInline var json: JSONValue {
-        // NB: valid while nothing changed since; a recorded step that changed something clears it.
-        if let cachedJSON = parts.value.cachedJSON { return cachedJSON }
-        let json = ValueReader.read(state.value)
-        parts.value.cachedJSON = json
-        return json
-    }
+    @usableFromInline var json: JSONValue { parts.value.stateJSON.whole(of: state.value) }
 
     @usableFromInline func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
-        // NB: a whole state already read answers at once; else only the path's values are read,
-        // so one `state todos[5].title` does not print 300,000 todos into memory first.
-        if parts.value.cachedJSON == nil, !path.segments.isEmpty,
-            let value = ValueReader().read(state.value, at: path.segments[...])
-        {
-            return value
-        }
-        return try path.lookup(in: json)
+        try parts.value.stateJSON.value(at: path, of: state.value)
     }
 
     /// The diff since the last recorded step, and the current state becomes that step.
@@ -203,13 +190,12 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         // NB: the previous state is lent by address, not copied (see `validate(_:)`).
         let entries = differ.step(from: recorded.value, to: state.value, stateShape)
         recorded.value = state.value
-        if !entries.isEmpty { parts.value.cachedJSON = nil }
+        if !entries.isEmpty { parts.value.stateJSON.kept = nil }
         return entries
     }
 
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
-        guard let before = try? history.value.state(at: cursor, apply: apply) else { return false }
-        return ValueDiffer.entries(from: before, to: state.value).isEmpty
+        history.value.isUnchanged(state.value, since: cursor, apply: apply)
     }
 
     /// Applies an action to a state as the store does, for the history to make a state again
@@ -305,7 +291,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 /// compiled for the store's types, read it without looking up metadata.
 @usableFromInline
 struct ReducerRuntimeParts {
-    @usableFromInline var cachedJSON: JSONValue?
+    @usableFromInline var stateJSON = StateJSON()
     @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
     /// Records the current state in `history`: set by ``ReducerRuntime/attach(to:)``, so that
     /// it runs as code compiled for this store's types, not as generic code.

@@ -78,7 +78,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     /// The state as of the last step: what was shown.
     @usableFromInline var recorded: State
     let initialState: State
-    @usableFromInline var cachedJSON: JSONValue?
+    @usableFromInline var stateJSON = StateJSON()
     @usableFromInline let differ = ValueDiffer()
     @usableFromInline let stateShape = TypeShape.of(State.self)
     @usableFromInline let trace: DispatchTrace
@@ -159,8 +159,10 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     /// Starts taking this store's actions from the dispatcher.
     @inlinable
     func attach(to dispatcher: Dispatcher<SessionAction>) {
+        // NB: the dispatcher holds this runtime, and the runtime holds nothing of the dispatcher:
+        // both are the session's, which keeps every runtime it made for as long as it lives.
         let id = ObjectIdentifier(self)
-        dispatcher.register { [unowned self] envelope in
+        dispatcher.register { envelope in
             guard let payload = envelope.payload(for: id) else { return }
             // NB: a payload is only ever delivered to the runtime that decoded it; the cast is
             // checked all the same (a store object's `state:` read costs more than it).
@@ -180,7 +182,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     func advance(to state: State) -> [DiffEntry] {
         let entries = differ.step(from: recorded, to: state, stateShape)
         recorded = state
-        if !entries.isEmpty { cachedJSON = nil }
+        if !entries.isEmpty { stateJSON.kept = nil }
         return entries
     }
 
@@ -192,23 +194,14 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     @usableFromInline func validate(_ action: TypedAction) throws {}
     @usableFromInline var validates: Bool { false }
 
-    @usableFromInline var json: JSONValue {
-        if let cachedJSON { return cachedJSON }
-        let json = ValueReader.read(recorded)
-        cachedJSON = json
-        return json
-    }
+    @usableFromInline var json: JSONValue { stateJSON.whole(of: recorded) }
 
     @usableFromInline func read(_ path: ValuePath) throws(ShellError) -> JSONValue {
-        if cachedJSON == nil, !path.segments.isEmpty, let value = ValueReader().read(recorded, at: path.segments[...]) {
-            return value
-        }
-        return try path.lookup(in: json)
+        try stateJSON.value(at: path, of: recorded)
     }
 
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
-        guard let before = try? history.state(at: cursor, apply: Self.keptOnly) else { return false }
-        return ValueDiffer.entries(from: before, to: recorded).isEmpty
+        history.isUnchanged(recorded, since: cursor, apply: Self.keptOnly)
     }
 
     @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {

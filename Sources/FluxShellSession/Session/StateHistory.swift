@@ -108,6 +108,13 @@ package struct StateHistory<State, Action> {
         if dropped > 0 { forget(dropped, apply: apply) }
     }
 
+    /// Whether `state` prints as the state with the first `cursor` entries done; `false` when
+    /// that state cannot be made again.
+    package func isUnchanged(_ state: State, since cursor: Int, apply: (Action, inout State) -> Void) -> Bool {
+        guard let before = try? self.state(at: cursor, apply: apply) else { return false }
+        return ValueDiffer.entries(from: before, to: state).isEmpty
+    }
+
     /// The state with the first `cursor` entries done.
     package func state(at cursor: Int, apply: (Action, inout State) -> Void) throws(ReplayMismatch) -> State {
         if cursor == 0 { return baseline }
