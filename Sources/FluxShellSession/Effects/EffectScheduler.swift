@@ -183,8 +183,7 @@ package final class EffectScheduler: @unchecked Sendable {
     @usableFromInline
     func start(_ record: EffectRecord) {
         running.append(record)
-        if let worker = idle.popLast(), let parked = worker.parked {
-            worker.parked = nil
+        if let worker = idle.popLast(), let parked = worker.takeParked() {
             worker.current = record
             record.worker = worker
             parked.resume(returning: record)
@@ -204,16 +203,14 @@ package final class EffectScheduler: @unchecked Sendable {
             await record.run()
             worker.current = nil
             if Task.isCancelled { return }
-            // NB: unsafe, not checked: resumed exactly once, by `start` (an effect) or `shutDown`
-            // (nil), each taking it out of `parked` first, on the session's thread. A checked
-            // continuation cost each effect 1,140 instructions more (callgrind, 6,000 lines).
-            next = await withUnsafeContinuation { parked in record.scheduler.park(worker, parked) }
+            // NB: resumed by `start` (an effect) or `shutDown` (nil), on the session's thread.
+            next = await Waiter.wait { parked in record.scheduler.park(worker, parked) }
         }
     }
 
     /// Takes `worker` as idle, on the session's thread where its job runs.
-    private func park(_ worker: EffectWorker, _ parked: UnsafeContinuation<EffectRecord?, Never>) {
-        worker.parked = parked
+    private func park(_ worker: EffectWorker, _ parked: consuming Waiter<EffectRecord?, Never>) {
+        worker.park(parked)
         idle.append(worker)
     }
 
@@ -329,7 +326,7 @@ package final class EffectScheduler: @unchecked Sendable {
         running.removeAll()
         environment.core.cancelEverySleeper()
         // NB: the idle workers' tasks end, and with them what they hold.
-        for worker in idle { worker.parked?.resume(returning: nil) }
+        for worker in idle { worker.takeParked()?.resume(returning: nil) }
         idle.removeAll()
         // NB: only jobs: an action sent from another thread is no longer the session's to take.
         queue.beginDraining()
@@ -445,9 +442,9 @@ final class EffectWorker: TaskExecutor, @unchecked Sendable {
     // NB: @unchecked Sendable is safe: the mutable members are touched on the session's thread
     // only, where the worker's jobs run; `enqueue` reads only `queue`, which has its own lock.
     private let queue: EffectQueue
-    private struct Status {
+    private struct Status: ~Copyable {
         var current: EffectRecord?
-        var parked: UnsafeContinuation<EffectRecord?, Never>?
+        var parked: Waiter<EffectRecord?, Never>?
         var isAbandoned = false
     }
     // NB: one value, whose accesses skip the run-time exclusivity checks (see `SingleThreadCell`).
@@ -458,11 +455,11 @@ final class EffectWorker: TaskExecutor, @unchecked Sendable {
         set { status.value.current = newValue }
     }
     var task: Task<Void, Never>?
-    /// Where it waits for its next effect, while idle.
-    var parked: UnsafeContinuation<EffectRecord?, Never>? {
-        get { status.value.parked }
-        set { status.value.parked = newValue }
-    }
+    /// Waits for its next effect, idle, with `waiter`.
+    func park(_ waiter: consuming Waiter<EffectRecord?, Never>) { status.value.parked = consume waiter }
+
+    /// Where it waits for its next effect, while idle; taken out, so that one caller resumes it.
+    func takeParked() -> Waiter<EffectRecord?, Never>? { status.value.parked.take() }
     /// Given up on with its effect: its jobs are dropped.
     var isAbandoned: Bool {
         get { status.value.isAbandoned }

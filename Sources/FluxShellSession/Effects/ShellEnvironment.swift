@@ -86,15 +86,10 @@ public struct ShellClock: Clock, Sendable {
         try Task.checkCancellation()
         let core = self.core
         let sleeper = Sleeper(deadline: deadline.offset, effect: core.effects?.effectOnCurrentThread)
-        // NB: unsafe, not checked: the continuation is resumed once, by whichever of `move`,
-        // `cancel` and `cancelEverySleeper` takes it out of the sleeper under the environment's
-        // lock first (or by `park` at once). A checked continuation allocates and checks at each
-        // resume: on a worker's wait it cost 1,140 instructions more (callgrind), and a sleep is
-        // the same kind of wait, on every tick of a timer.
+        // NB: resumed by whichever of `move`, `cancel` and `cancelEverySleeper` takes it out of
+        // the sleeper under the environment's lock first (or by `park` at once).
         try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-                core.park(sleeper, continuation)
-            }
+            try await Waiter<Void, any Error>.wait { waiter in core.park(sleeper, waiter) }
         } onCancel: {
             core.cancel(sleeper)
         }
@@ -107,7 +102,7 @@ final class Sleeper: @unchecked Sendable {
     // environment's lock held (see `EnvironmentCore`).
     let deadline: Duration
     let effect: EffectRecord?
-    var continuation: UnsafeContinuation<Void, any Error>?
+    var waiter: Waiter<Void, any Error>?
     var isCancelled = false
     /// The order it began to sleep in: sleepers with one deadline wake in that order.
     var order = 0
@@ -191,51 +186,43 @@ package final class EnvironmentCore: @unchecked Sendable {
 
     /// Parks `sleeper` until the time reaches its deadline; at once when it is there already or
     /// the sleep was cancelled before it parked.
-    func park(_ sleeper: Sleeper, _ continuation: UnsafeContinuation<Void, any Error>) {
-        enum Outcome { case parked, due, cancelled }
-        let outcome = lock.withLock { () -> Outcome in
-            if sleeper.isCancelled { return .cancelled }
-            if sleeper.deadline <= time { return .due }
-            sleeps += 1
-            sleeper.order = sleeps
-            sleeper.continuation = continuation
-            let index = sleepers.firstIndex { $0.deadline > sleeper.deadline } ?? sleepers.endIndex
-            sleepers.insert(sleeper, at: index)
-            sleeper.effect?.sleepers += 1
-            return .parked
-        }
-        switch outcome {
-        case .parked: break
-        case .due: continuation.resume()
-        case .cancelled: continuation.resume(throwing: CancellationError())
-        }
+    func park(_ sleeper: Sleeper, _ waiter: consuming Waiter<Void, any Error>) {
+        // NB: a waiter cannot be copied out of the lock: it is resumed under it, here and where
+        // it is taken out of its sleeper. Resuming only schedules the task, which takes this
+        // lock, if it does, once it runs.
+        lock.lock()
+        defer { lock.unlock() }
+        if sleeper.isCancelled { return waiter.resume(throwing: CancellationError()) }
+        if sleeper.deadline <= time { return waiter.resume() }
+        sleeps += 1
+        sleeper.order = sleeps
+        sleeper.waiter = consume waiter
+        let index = sleepers.firstIndex { $0.deadline > sleeper.deadline } ?? sleepers.endIndex
+        sleepers.insert(sleeper, at: index)
+        sleeper.effect?.sleepers += 1
     }
 
     /// Wakes `sleeper` with `CancellationError`, or marks it so that it does not park.
     func cancel(_ sleeper: Sleeper) {
-        let continuation = lock.withLock { () -> UnsafeContinuation<Void, any Error>? in
+        lock.withLock {
             sleeper.isCancelled = true
-            guard let continuation = sleeper.continuation else { return nil }
-            sleeper.continuation = nil
+            guard let waiter = sleeper.waiter.take() else { return }
             sleepers.removeAll { $0 === sleeper }
             sleeper.effect?.sleepers -= 1
-            return continuation
+            waiter.resume(throwing: CancellationError())
         }
-        continuation?.resume(throwing: CancellationError())
     }
 
     /// Wakes every sleeper with `CancellationError` (a session that goes).
     func cancelEverySleeper() {
-        let continuations = lock.withLock { () -> [UnsafeContinuation<Void, any Error>] in
-            defer { sleepers.removeAll() }
-            return sleepers.compactMap { sleeper in
+        lock.withLock {
+            for sleeper in sleepers {
                 sleeper.isCancelled = true
                 sleeper.effect?.sleepers -= 1
-                defer { sleeper.continuation = nil }
-                return sleeper.continuation
+                sleeper.waiter.take()?.resume(throwing: CancellationError())
             }
+            sleepers.removeAll()
         }
-        for continuation in continuations { continuation.resume(throwing: CancellationError()) }
     }
 
     /// The earliest deadline of a task asleep on the clock, if any.
@@ -243,18 +230,15 @@ package final class EnvironmentCore: @unchecked Sendable {
 
     /// Moves the time to `deadline` (never back) and wakes every sleeper due by then, in order.
     func move(to deadline: Duration) {
-        let due = lock.withLock { () -> [UnsafeContinuation<Void, any Error>] in
+        lock.withLock {
             if deadline > time { time = deadline }
             let count = sleepers.firstIndex { $0.deadline > time } ?? sleepers.endIndex
-            let woken = sleepers[..<count]
-            sleepers.removeFirst(count)
-            return woken.compactMap { sleeper in
+            for sleeper in sleepers[..<count] {
                 sleeper.effect?.sleepers -= 1
-                defer { sleeper.continuation = nil }
-                return sleeper.continuation
+                sleeper.waiter.take()?.resume()
             }
+            sleepers.removeFirst(count)
         }
-        for continuation in due { continuation.resume() }
     }
 
     /// Whether a task of `effect` sleeps on the clock.
