@@ -10,6 +10,22 @@ import Testing
 
 /// The agent's side of `fluxsh attach`, bytes in and lines out, without a socket.
 struct AttachedShellTests {
+    /// What the app did goes out as `app` frames written straight from the rendered bytes: the
+    /// frames the wire writes for each line, escapes included, and a last line without its
+    /// newline left out.
+    @Test func appFramesFromRenderedBytesAreTheWiresFrames() {
+        let lines = ["~ count: 0 -> 1", "", #"+ title: "a \ b""#, "tab\tand\u{1}and\u{7F}", "é✓ 🙂"]
+        var text = OutputBuffer()
+        for line in lines { text.appendLine(line) }
+        text.append("a line cut short")
+        var output = OutputBuffer()
+        output.append("before\n")
+        AttachWire.Frame.writeApp(linesOf: text, to: &output)
+        #expect(output.text == "before\n" + lines.map { AttachWire.Frame.app($0).line + "\n" }.joined())
+        let frames = output.text.split(separator: "\n").dropFirst().map { AttachWire.Frame(line: $0) }
+        #expect(frames == lines.map { .app($0) })
+    }
+
     final class Connection {
         let flux = Flux(state: ShopState(), mutation: ShopMutation(), dispatcher: Dispatcher())
         let shell: AttachedShell

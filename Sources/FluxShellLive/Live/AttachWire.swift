@@ -92,6 +92,11 @@ package enum AttachWire {
         /// The session ends: `detached` (the shell left), or `app exited`.
         case bye(String)
 
+        /// Appends an ``app(_:)`` frame for each whole line of `text`, as ``line`` writes it.
+        public static func writeApp(linesOf text: borrowing OutputBuffer, to output: inout OutputBuffer) {
+            JSONText.writeLines(of: text, between: #"{"app":""#, and: #""}"#, to: &output)
+        }
+
         public var line: String {
             let members: [(String, JSONValue)] =
                 switch self {

@@ -106,9 +106,7 @@ package final class AttachedShell {
         var text = OutputBuffer()
         for step in steps { printer.renderer.write(step, watching: session.watchFilter, to: &text) }
         guard hello != nil else { return output.append(contentsOf: text) }
-        for line in text.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-            output.appendLine(AttachWire.Frame.app(String(line)).line)
-        }
+        AttachWire.Frame.writeApp(linesOf: text, to: &output)
     }
 
     /// Ends the session because the app stops serving: what a framed shell is told last.

@@ -160,6 +160,33 @@ package enum JSONText {
         text.forEachByte { writeEscaping($0, to: &output) }
     }
 
+    /// Appends each whole line of UTF-8 `text` as `prefix`, the line escaped as the inside of a
+    /// JSON string (as `writeQuoted(_:to:)` escapes), `suffix` and a newline; a last line without
+    /// its newline is left out. For frames written straight from rendered text, with no string
+    /// made for each line (an attached shell's `app` lines).
+    public static func writeLines(
+        of text: borrowing OutputBuffer, between prefix: StaticString, and suffix: StaticString,
+        to output: inout OutputBuffer
+    ) {
+        var lineStart = output.count
+        var atStart = true
+        text.forEachByte { byte in
+            if atStart {
+                lineStart = output.count
+                output.append(prefix)
+                atStart = false
+            }
+            if byte == 0x0A {
+                output.append(suffix)
+                output.append(0x0A)
+                atStart = true
+            } else {
+                writeEscaping(byte, to: &output)
+            }
+        }
+        if !atStart { output.removeAll(after: lineStart) }
+    }
+
     /// Appends `byte`, escaped when it needs to be.
     @inline(__always)
     private static func writeEscaping(_ byte: UInt8, to output: inout OutputBuffer) {
