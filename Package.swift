@@ -203,6 +203,7 @@ let package = Package(
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
         .target(name: "EditLineShim", dependencies: ["CLibEdit"]),
         .target(name: "FluxShellTerminal", dependencies: ["FluxShell", "CLibEdit", "EditLineShim"]),
+        .testTarget(name: "FluxShellTerminalTests", dependencies: ["FluxShellTerminal"]),
 
         // Layer 8: the command line (modes, options, exit codes) and the thin executable.
         .target(

@@ -132,35 +132,15 @@ public final class LineEditor {
         let before = String(
             decoding: UnsafeRawBufferPointer(start: info.buffer, count: max(0, length)), as: UTF8.self)
         let (word, candidates) = completer(before)
-        guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
-        var common = candidates[0]
-        for candidate in candidates.dropFirst() {
-            while !candidate.hasPrefix(common) { common.removeLast() }
-        }
-        if candidates.count == 1 {
-            let candidate = candidates[0]
-            var insertion = String(candidate.dropFirst(word.count))
-            if let last = candidate.last, !"[./:".contains(last) {
-                insertion += " "
-            } else if candidate.hasSuffix(":") {
-                insertion += " "
-            }
-            if !insertion.isEmpty { el_insertstr(editor, insertion) }
+        switch TabCompletion(word: word, candidates: candidates) {
+        case .beep:
+            return UInt8(CC_REFRESH_BEEP)
+        case .insert(let text):
+            if !text.isEmpty { el_insertstr(editor, text) }
             return UInt8(CC_REFRESH)
+        case .list(let text):
+            fluxsh_print(text)
+            return UInt8(CC_REDISPLAY)
         }
-        if common.count > word.count {
-            el_insertstr(editor, String(common.dropFirst(word.count)))
-            return UInt8(CC_REFRESH)
-        }
-        // Several candidates and nothing more in common: list them under the line.
-        let width = (candidates.map(\.count).max() ?? 0) + 2
-        let columns = max(1, 80 / width)
-        var text = "\n"
-        for (index, candidate) in candidates.enumerated() {
-            text += candidate + String(repeating: " ", count: width - candidate.count)
-            if index % columns == columns - 1 || index == candidates.count - 1 { text += "\n" }
-        }
-        fluxsh_print(text)
-        return UInt8(CC_REDISPLAY)
     }
 }
