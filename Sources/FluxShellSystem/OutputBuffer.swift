@@ -115,7 +115,7 @@ public struct OutputBuffer: ~Copyable {
     public mutating func removeAll() { used = 0 }
 
     /// The text written so far.
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
