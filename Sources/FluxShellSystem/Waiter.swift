@@ -25,6 +25,8 @@ public struct Waiter<Value, Failure: Error>: ~Copyable {
     public consuming func resume(throwing error: Failure) { continuation.resume(throwing: error) }
 }
 
+extension Waiter: Sendable {}
+
 extension Waiter where Failure == Never {
     /// Suspends the current task and hands its waiter to `keep`, which keeps it or resumes it.
     @inlinable

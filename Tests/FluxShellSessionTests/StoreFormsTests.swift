@@ -1,4 +1,5 @@
 import FluxShellFixtures
+import FluxStores
 import Testing
 
 @testable import FluxShellLive
@@ -11,7 +12,8 @@ struct StoreFormsTests {
     /// each one's hooks hold it while the session lives.
     @Test func aSessionThatEndsTakesItsStoresWithIt() {
         weak var ended: Session?
-        var runtimes: [() -> AnyObject?] = []
+        struct Weak { weak var runtime: AnyObject? }
+        var runtimes: [Weak] = []
         do {
             let shell = StoreForms.shell(StoreForms.reduxTodos, StoreForms.counter, StoreForms.vue)
             for (store, action) in [("redux", "AddTodo \"Milk\""), ("tca", "increment"), ("vue", "add 2")] {
@@ -20,14 +22,31 @@ struct StoreFormsTests {
             }
             #expect(shell.run("undo").first?.hasPrefix("error") == false)
             ended = shell.session
-            for store in shell.session.stores {
-                weak let runtime = store.runtime
-                runtimes.append { runtime }
-            }
+            runtimes = shell.session.stores.map { Weak(runtime: $0.runtime) }
         }
         #expect(ended == nil)
         #expect(runtimes.count == 3)
-        #expect(runtimes.allSatisfy { $0() == nil })
+        #expect(runtimes.allSatisfy { $0.runtime == nil })
+    }
+
+    /// The same for a store that validates its actions, and for one whose effects still wait on
+    /// the clock (a timer) when the session ends.
+    @Test(arguments: [
+        (StoreCatalog.builtIn, ["load library", "dispatch visit", "dispatch visit"]),
+        (Clocked.catalog, ["load clocked", "dispatch search ab", "dispatch startTimer", "advance 1.5"]),
+    ])
+    func aSessionThatEndsTakesWithItStoresThatValidateOrWait(_ catalog: StoreCatalog, _ lines: [String]) {
+        weak var ended: Session?
+        weak var runtime: AnyObject?
+        do {
+            let shell = Transcript(catalog: catalog)
+            for line in lines { #expect(shell.run(line).allSatisfy { !$0.hasPrefix("error") }, "\(line)") }
+            ended = shell.session
+            runtime = shell.session.stores.first?.runtime
+            #expect(runtime != nil)
+        }
+        #expect(ended == nil)
+        #expect(runtime == nil)
     }
 
     @Test func structActionsAreDispatchedByNameWithLabelsPositionsAndBareWords() {

@@ -185,6 +185,9 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         try stateJSON.value(at: path, of: recorded)
     }
 
+    /// Nothing to let go of: no hook of its own holds it.
+    @usableFromInline func end() {}
+
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
         history.isUnchanged(recorded, since: cursor, apply: Self.keptOnly)
     }

@@ -187,7 +187,8 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     /// The diff since the last recorded step, and the current state becomes that step.
     @inlinable
     func recordStep() -> [DiffEntry] {
-        // NB: the previous state is lent by address, not copied (see `validate(_:)`).
+        // NB: the previous state is lent by address, not copied (a cell's value is reached by
+        // its address).
         let entries = differ.step(from: recorded.value, to: state.value, stateShape)
         recorded.value = state.value
         if !entries.isEmpty { parts.value.stateJSON.kept = nil }

@@ -25,8 +25,8 @@ public struct SessionAction: Action {
 
 /// A store's typed action, as its runtime decoded it.
 ///
-/// NB: the runtime that made it gets it back as its own action type with `unsafeDowncast` (no
-/// dynamic cast): a payload is only ever delivered to the store whose runtime decoded it.
+/// NB: the runtime that made it gets it back as its own action type with a cast compiled for the
+/// store's types: a payload is only ever delivered to the store whose runtime decoded it.
 @usableFromInline
 package class TypedAction: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: this base class has no stored properties; the subclass

@@ -200,6 +200,9 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         try stateJSON.value(at: path, of: recorded)
     }
 
+    /// Nothing to let go of: no hook of its own holds it.
+    @usableFromInline func end() {}
+
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
         history.isUnchanged(recorded, since: cursor, apply: Self.keptOnly)
     }

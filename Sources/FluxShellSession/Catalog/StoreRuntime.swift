@@ -60,10 +60,6 @@ package protocol StoreRuntime: AnyObject {
     func end()
 }
 
-extension StoreRuntime {
-    @usableFromInline package func end() {}
-}
-
 /// What a kind of store runtime keeps of itself to take a command back: see
 /// ``StoreRuntime/checkpoint(cursor:)``.
 @usableFromInline

@@ -98,11 +98,15 @@ public struct ShellClock: Clock, Sendable {
 
 /// One task waiting on the session's clock.
 final class Sleeper: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: every member but the two lets is touched only with the
-    // environment's lock held (see `EnvironmentCore`).
+    // NB: @unchecked Sendable is safe: every member but the two lets and `woken` is touched only
+    // with the environment's lock held (see `EnvironmentCore`); `woken` only by the thread that
+    // took the waiter out.
     let deadline: Duration
     let effect: EffectRecord?
     var waiter: Waiter<Void, any Error>?
+    /// The waiter taken out to be resumed, once the lock is let go: touched only by the thread
+    /// that took it out.
+    var woken: Waiter<Void, any Error>?
     var isCancelled = false
     /// The order it began to sleep in: sleepers with one deadline wake in that order.
     var order = 0
@@ -187,42 +191,47 @@ package final class EnvironmentCore: @unchecked Sendable {
     /// Parks `sleeper` until the time reaches its deadline; at once when it is there already or
     /// the sleep was cancelled before it parked.
     func park(_ sleeper: Sleeper, _ waiter: consuming Waiter<Void, any Error>) {
-        // NB: a waiter cannot be copied out of the lock: it is resumed under it, here and where
-        // it is taken out of its sleeper. Resuming only schedules the task, which takes this
-        // lock, if it does, once it runs.
+        // NB: every waiter is resumed after `lock` is let go: a task's cancellation handler
+        // (`cancel`) takes this lock while the runtime may hold the task's own, and resuming a
+        // task takes that one (to read its executor preference).
         lock.lock()
-        defer { lock.unlock() }
-        if sleeper.isCancelled { return waiter.resume(throwing: CancellationError()) }
-        if sleeper.deadline <= time { return waiter.resume() }
+        if sleeper.isCancelled || sleeper.deadline <= time {
+            let isCancelled = sleeper.isCancelled
+            lock.unlock()
+            return isCancelled ? waiter.resume(throwing: CancellationError()) : waiter.resume()
+        }
         sleeps += 1
         sleeper.order = sleeps
         sleeper.waiter = consume waiter
         let index = sleepers.firstIndex { $0.deadline > sleeper.deadline } ?? sleepers.endIndex
         sleepers.insert(sleeper, at: index)
         sleeper.effect?.sleepers += 1
+        lock.unlock()
     }
 
     /// Wakes `sleeper` with `CancellationError`, or marks it so that it does not park.
     func cancel(_ sleeper: Sleeper) {
-        lock.withLock {
-            sleeper.isCancelled = true
-            guard let waiter = sleeper.waiter.take() else { return }
-            sleepers.removeAll { $0 === sleeper }
-            sleeper.effect?.sleepers -= 1
-            waiter.resume(throwing: CancellationError())
-        }
+        lock.lock()
+        sleeper.isCancelled = true
+        guard let waiter = sleeper.waiter.take() else { return lock.unlock() }
+        sleepers.removeAll { $0 === sleeper }
+        sleeper.effect?.sleepers -= 1
+        lock.unlock()
+        waiter.resume(throwing: CancellationError())
     }
 
     /// Wakes every sleeper with `CancellationError` (a session that goes).
     func cancelEverySleeper() {
-        lock.withLock {
+        let woken = lock.withLock {
+            defer { sleepers.removeAll() }
             for sleeper in sleepers {
                 sleeper.isCancelled = true
                 sleeper.effect?.sleepers -= 1
-                sleeper.waiter.take()?.resume(throwing: CancellationError())
+                sleeper.woken = sleeper.waiter.take()
             }
-            sleepers.removeAll()
+            return sleepers
         }
+        for sleeper in woken { sleeper.woken.take()?.resume(throwing: CancellationError()) }
     }
 
     /// The earliest deadline of a task asleep on the clock, if any.
@@ -230,15 +239,18 @@ package final class EnvironmentCore: @unchecked Sendable {
 
     /// Moves the time to `deadline` (never back) and wakes every sleeper due by then, in order.
     func move(to deadline: Duration) {
-        lock.withLock {
+        let woken = lock.withLock {
             if deadline > time { time = deadline }
             let count = sleepers.firstIndex { $0.deadline > time } ?? sleepers.endIndex
-            for sleeper in sleepers[..<count] {
-                sleeper.effect?.sleepers -= 1
-                sleeper.waiter.take()?.resume()
-            }
+            let woken = sleepers[..<count]
             sleepers.removeFirst(count)
+            for sleeper in woken {
+                sleeper.effect?.sleepers -= 1
+                sleeper.woken = sleeper.waiter.take()
+            }
+            return woken
         }
+        for sleeper in woken { sleeper.woken.take()?.resume() }
     }
 
     /// Whether a task of `effect` sleeps on the clock.
