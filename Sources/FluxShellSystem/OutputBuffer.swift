@@ -116,6 +116,9 @@ public struct OutputBuffer: ~Copyable {
 
     /// The text written so far.
     package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        // NB: the buffer's own bytes, within its count, lent for the call only (to write(2), or
+        // to a network library's buffer that copies them); package, so no public API hands them
+        // out.
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
