@@ -41,8 +41,6 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     /// The state as of the last recorded step.
     @usableFromInline let recorded: SingleThreadCell<State>
     @usableFromInline let history: SingleThreadCell<StateHistory<State, Action>>
-    /// Whether the state was last set by no action (`reset`), so that the history keeps it.
-    @usableFromInline let restoredWithoutAction = SingleThreadCell(false)
     /// How this store's effects hand their actions to the session; made at the first one.
     @usableFromInline let sink = SingleThreadCell<EffectSink<Action>?>(nil)
     @usableFromInline let parts = SingleThreadCell(ReducerRuntimeParts())
@@ -87,9 +85,9 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
             // the session records history; reading it takes no lock.
             self.history.value.record(
                 self.recorded.value, cursor: cursor, forgetting: dropped,
-                pinned: self.restoredWithoutAction.value,
+                pinned: self.parts.value.restoredWithoutAction,
                 apply: { action, state in self.apply(action, to: &state) })
-            self.restoredWithoutAction.value = false
+            self.parts.value.restoredWithoutAction = false
         }
         parts.value.decodeAction = { invocation in self.makeAction(invocation) }
         if let validateAction {
@@ -253,7 +251,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 
     @usableFromInline func initialRestorer() throws(ShellError) -> () -> [DiffEntry] {
         {
-            self.restoredWithoutAction.value = true
+            self.parts.value.restoredWithoutAction = true
             return self.restore(self.initialState)
         }
     }
@@ -274,14 +272,14 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     @usableFromInline func checkpoint(cursor: Int) -> any StoreCheckpoint {
         Checkpoint(
             state: state.value, history: history.value,
-            restoredWithoutAction: restoredWithoutAction.value)
+            restoredWithoutAction: parts.value.restoredWithoutAction)
     }
 
     @usableFromInline func retractor(to checkpoint: any StoreCheckpoint) throws(ShellError) -> () -> Void {
         let kept = checkpoint as! Checkpoint
         return {
             self.history.value = kept.history
-            self.restoredWithoutAction.value = kept.restoredWithoutAction
+            self.parts.value.restoredWithoutAction = kept.restoredWithoutAction
             // NB: set as `undo` sets a state; the diff is not shown (the command's own was).
             _ = self.restore(kept.state)
         }
@@ -293,6 +291,8 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 @usableFromInline
 struct ReducerRuntimeParts {
     @usableFromInline var stateJSON = StateJSON()
+    /// Whether the state was last set by no action (`reset`), so that the history keeps it.
+    @usableFromInline var restoredWithoutAction = false
     @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
     /// Records the current state in `history`: set by ``ReducerRuntime/attach(to:)``, so that
     /// it runs as code compiled for this store's types, not as generic code.
