@@ -202,7 +202,7 @@ let package = Package(
             name: "CLibEdit", pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
         .target(name: "EditLineShim", dependencies: ["CLibEdit"]),
-        .target(name: "FluxShellTerminal", dependencies: ["FluxShell", "CLibEdit", "EditLineShim"]),
+        .target(name: "FluxShellTerminal", dependencies: ["FluxShell", "FluxShellSystem", "CLibEdit", "EditLineShim"]),
         .testTarget(name: "FluxShellTerminalTests", dependencies: ["FluxShellTerminal"]),
 
         // Layer 8: the command line (modes, options, exit codes) and the thin executable.

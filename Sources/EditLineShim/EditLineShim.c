@@ -82,14 +82,33 @@ EditLine *fluxsh_el_open(const char *program) {
 
 void fluxsh_el_close(EditLine *editor) { el_end(editor); }
 
-void fluxsh_el_set_prompt(EditLine *editor, fluxsh_prompt_fn prompt) { el_set(editor, EL_PROMPT, prompt); }
+/* The prompt, and the text before the cursor last asked for: copies the shim owns. One editor
+   per process reads the terminal (see the watched descriptor below), so these are the process's. */
+static char *prompt_text = NULL;
+static char *before_cursor = NULL;
 
-void fluxsh_el_set_client_data(EditLine *editor, void *data) { el_set(editor, EL_CLIENTDATA, data); }
+static char *show_prompt(EditLine *editor) {
+    (void)editor;
+    return prompt_text != NULL ? prompt_text : "";
+}
 
-void *fluxsh_el_client_data(EditLine *editor) {
-    void *data = NULL;
-    el_get(editor, EL_CLIENTDATA, &data);
-    return data;
+void fluxsh_el_set_prompt_text(EditLine *editor, const char *text) {
+    char *copy = strdup(text);
+    if (copy == NULL) return;
+    free(prompt_text);
+    prompt_text = copy;
+    el_set(editor, EL_PROMPT, show_prompt);
+}
+
+const char *fluxsh_el_text_before_cursor(EditLine *editor) {
+    const LineInfo *line = el_line(editor);
+    size_t length = line != NULL && line->cursor > line->buffer ? (size_t)(line->cursor - line->buffer) : 0;
+    char *copy = realloc(before_cursor, length + 1);
+    if (copy == NULL) return "";
+    if (length > 0) memcpy(copy, line->buffer, length);
+    copy[length] = 0;
+    before_cursor = copy;
+    return copy;
 }
 
 void fluxsh_el_bind_function(EditLine *editor, const char *name, const char *help, fluxsh_command_fn function,

@@ -1,13 +1,5 @@
 import Dispatch
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where an observer or a presenter's view is called (VueFlux's executors).
 ///
 /// ```swift
@@ -95,69 +87,6 @@ struct Delivery<Value>: @unchecked Sendable {
 
     @inlinable
     func run() { body(value) }
-}
-
-/// Tells whether the calling thread is the process's main thread, in a few nanoseconds.
-///
-/// Foundation's `Thread.isMainThread` costs about 240 ns on Linux (it goes through
-/// `Thread.current`); a presenter asks on every action.
-@usableFromInline
-struct MainThread: Sendable {
-    #if canImport(Darwin)
-        @inlinable
-        static var check: MainThread { MainThread() }
-
-        @inlinable
-        var isCurrent: Bool { pthread_main_np() != 0 }
-    #else
-        /// Each thread's answer, cached in a thread-specific slot: 1 for the main thread, 2 for
-        /// any other, empty until the thread first asks.
-        ///
-        /// NB: the slot holds a small integer as a pointer, never dereferenced. Reading it is one
-        /// `pthread_getspecific` (measured 5 ns a check with the call, against 338 ns for
-        /// `Thread.isMainThread`); the first question on a thread reads its id once. The key is
-        /// kept in each executor, so a check does not go through the global's `swift_once`.
-        @usableFromInline
-        let answers: pthread_key_t
-
-        private static let shared: MainThread = {
-            var key = pthread_key_t()
-            pthread_key_create(&key, nil)
-            return MainThread(answers: key)
-        }()
-
-        @usableFromInline
-        static var check: MainThread { shared }
-
-        private init(answers: pthread_key_t) { self.answers = answers }
-
-        @inlinable
-        var isCurrent: Bool {
-            if let answer = pthread_getspecific(answers) { return Int(bitPattern: answer) == 1 }
-            return rememberAnswer()
-        }
-
-        /// Finds out and caches whether this thread is the main one: on Linux the main thread's
-        /// id is the process id. With no `/proc` to ask, a thread counts as not main, so its views
-        /// are still called on the main queue, only never at once.
-        @usableFromInline
-        func rememberAnswer() -> Bool {
-            let isMain = Self.threadID() == getpid()
-            pthread_setspecific(answers, UnsafeRawPointer(bitPattern: isMain ? 1 : 2))
-            return isMain
-        }
-
-        /// The kernel's id of the calling thread, from the `/proc/thread-self` link
-        /// (`PID/task/TID`): glibc's `gettid` is not visible to Swift.
-        private static func threadID() -> pid_t? {
-            var buffer = [CChar](repeating: 0, count: 64)
-            let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
-            guard count > 0 else { return nil }
-            let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            guard let slash = link.lastIndex(of: "/") else { return nil }
-            return pid_t(link[link.index(after: slash)...])
-        }
-    #endif
 }
 
 extension Executor: CustomStringConvertible {

@@ -173,13 +173,11 @@ final class StoreStorage<State: FluxCore.State>: @unchecked Sendable {
         let observers = self.observers
         lock.unlock()
         if let isUnchanged, isUnchanged(change.previous, change.new) { return nil }
-        observers.withUnsafeBufferPointer { entries in
-            for index in entries.indices {
-                if entries[index].executor.callsAtOnce {
-                    entries[index].observe(change)
-                } else {
-                    entries[index].executor.send(change, to: entries[index].observe)
-                }
+        for entry in observers {
+            if entry.executor.callsAtOnce {
+                entry.observe(change)
+            } else {
+                entry.executor.send(change, to: entry.observe)
             }
         }
         return change

@@ -1,10 +1,5 @@
+import FluxShell
 import NIOCore
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Stops accepting connections for a second when the app is out of descriptors (or memory for
 /// them): `accept` would fail again at once, each time the listening socket is ready, and the
@@ -24,7 +19,7 @@ final class AcceptPause: ChannelInboundHandler, @unchecked Sendable {
     private var isPaused = false
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let error = error as? IOError, [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode) else {
+        guard let error = error as? IOError, Platform.isOutOfResources(error.errnoCode) else {
             return context.fireErrorCaught(error)
         }
         guard !isPaused else { return }

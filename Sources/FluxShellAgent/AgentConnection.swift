@@ -2,12 +2,6 @@ import FluxShell
 import NIOCore
 import NIOPosix
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One connection to the agent: checks the peer's user, then moves bytes between the socket and
 /// the session (``SessionWorker``, which runs the engine's ``AttachedShell`` off the event loop).
 ///
@@ -114,8 +108,8 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
         /// The peer's credentials, as the kernel keeps them for a Unix socket (`struct ucred`,
         /// `SO_PEERCRED`).
         struct PeerCredentials {
-            static let level = SocketOptionLevel(SOL_SOCKET)
-            static let name = SocketOptionName(SO_PEERCRED)
+            static let level = SocketOptionLevel(Platform.peerCredentialsOption.level)
+            static let name = SocketOptionName(Platform.peerCredentialsOption.name)
             var pid: Int32 = 0
             var uid: UInt32 = 0
             var gid: UInt32 = 0
@@ -124,7 +118,7 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
 
     private func checked(_ result: Result<PeerCredentials, any Error>) {
         guard let context, phase == .checking else { return }
-        guard case .success(let peer) = result, peer.uid == getuid() else {
+        guard case .success(let peer) = result, peer.uid == Platform.userID else {
             return refuse(context, "refused: the app serves only its own user")
         }
         phase = .serving

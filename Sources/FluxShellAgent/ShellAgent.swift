@@ -4,12 +4,6 @@ import FluxShell
 import NIOCore
 import NIOPosix
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Serves a running app's stores to `fluxsh attach`: one line in the app's debug build.
 ///
 /// ```swift
@@ -145,7 +139,7 @@ public final class ShellAgent: Sendable {
             _ = closed.wait(timeout: .now() + 2)
         }
         server.close(promise: nil)
-        unlink(socketPath)
+        Platform.removeFile(socketPath)
         // NB: after the socket is gone: an app that claims the name next binds its own.
         claim.release()
         connections.endLoops()

@@ -78,7 +78,7 @@ struct ExploreMode {
         }
         let files = Files(folder: folder, jobs: explorer.options.jobs)
         defer { files.remove() }
-        ChildProcess.forwardStopSignals()
+        Platform.forwardStopSignals()
         streams.flush()
         return explore(explorer, seed: seed, jobs: explorer.options.jobs, runs: options.runs, files: files)
     }
@@ -339,6 +339,6 @@ enum Interruption {
     static func catchStopSignals() {
         let handler: SignalHandler = { _ in Interruption.requested.store(true, ordering: .relaxed) }
         Platform.onStopSignals(handler)
-        ChildProcess.receiveStopSignals()
+        Platform.receiveStopSignals()
     }
 }

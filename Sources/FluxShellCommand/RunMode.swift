@@ -81,7 +81,7 @@ struct RunMode {
         let options = ["run"] + common.arguments + (store.map { ["--store=\($0)"] } ?? []) + ["--in-child"]
         let arguments = options + ["--"] + files
         streams.flush()
-        ChildProcess.forwardStopSignals()
+        Platform.forwardStopSignals()
         guard let ending = ChildProcess.run(arguments) else { return nil }
         guard case .signaled(let signal) = ending else {
             if case .exited(let status) = ending { return status }

@@ -117,7 +117,7 @@ struct TestMode {
         }
         let start = ContinuousClock.now
         streams.flush()
-        ChildProcess.forwardStopSignals()
+        Platform.forwardStopSignals()
         // NB: the child's standard error is shown once it ends, unless it died: its fatal error is
         // then part of the report.
         let ending = ChildProcess.run(

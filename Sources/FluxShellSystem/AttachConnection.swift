@@ -52,7 +52,7 @@ package final class AttachConnection {
     /// Sends what the socket takes now without waiting: how many bytes (0 when it is full), or
     /// `nil` when the app is gone.
     package func sendAvailable(_ bytes: ArraySlice<UInt8>) -> Int? {
-        AttachSockets.sendAvailable(bytes, to: descriptor)
+        Platform.sendAvailable(bytes, to: descriptor)
     }
 
     /// No more lines will be sent: the agent ends the session once it has answered them.

@@ -188,16 +188,6 @@ package enum AttachSockets {
         return true
     }
 
-    /// Sends what the socket `descriptor` takes now without waiting: how many bytes (0 when it is
-    /// full), or `nil` when the other end is gone.
-    static func sendAvailable(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> Int? {
-        // NB: the bytes are lent to send(2) for the call only, which reads no more than their
-        // count.
-        let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        if sent >= 0 { return sent }
-        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
-    }
-
     /// A stream socket connected to `path`, or -1 with `errno` set.
     public static func connected(to path: String) -> Int32 {
         #if canImport(Darwin)
@@ -206,23 +196,7 @@ package enum AttachSockets {
             let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard socket >= 0 else { return -1 }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(socket)
-            errno = ENAMETOOLONG
-            return -1
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { room in
-            room.copyBytes(from: bytes)
-            room[bytes.count] = 0
-        }
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let status = Platform.connect(socket, toSocketAt: path)
         guard status == 0 else {
             let error = errno
             close(socket)

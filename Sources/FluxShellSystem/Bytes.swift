@@ -1,42 +1,16 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// Comparisons of bytes, read through their memory: a line's, what the runner asks of every
-/// line, and a value's bits.
+/// Comparisons of bytes: a line's, what the runner asks of every line, and a text's.
 package enum Bytes {
     /// Whether `bytes` are the UTF-8 of `text` (a line as it was read, so its storage is
     /// contiguous UTF-8).
     package static func equal(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
-        guard bytes.count == text.utf8.count else { return false }
-        return bytes.withUnsafeBufferPointer { a in
-            text.utf8.withContiguousStorageIfAvailable { b in
-                // NB: lines that differ mostly differ at their end (`dispatch set 41`, `… 42`).
-                a.isEmpty || (a[a.count - 1] == b[a.count - 1] && memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
-            } ?? a.elementsEqual(text.utf8)
-        }
+        // NB: lines that differ mostly differ at their end (`dispatch set 41`, `… 42`).
+        bytes.count == text.utf8.count && bytes.last == text.utf8.last && bytes.elementsEqual(text.utf8)
     }
 
     /// Whether two strings are the same bytes: what prints, not what Unicode calls equivalent
     /// (`==` takes `"é"` and `"e\u{301}"` as one string, and they print differently).
     package static func equal(_ a: String, _ b: String) -> Bool {
-        a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in
-                x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
-            }
-        }.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
-    }
-
-    /// Whether `a` and `b` have the same bits: the same references and the same plain values,
-    /// what a copy of a value has. For telling a copy of a value whose type is not `Equatable`
-    /// from a value made anew; values that are equal may still differ in their bits.
-    package static func sameBits<Value>(_ a: Value, _ b: Value) -> Bool {
-        // NB: each value's bytes are lent for the call only, within its size.
-        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     /// The 1-based column (in Unicode scalars, as the shell counts them) where `needle` first
@@ -70,10 +44,8 @@ package enum Bytes {
 
     /// Whether every byte is ASCII.
     package static func areASCII(_ bytes: ArraySlice<UInt8>) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            var combined: UInt8 = 0
-            for byte in buffer { combined |= byte }
-            return combined < 0x80
-        }
+        var combined: UInt8 = 0
+        for byte in bytes { combined |= byte }
+        return combined < 0x80
     }
 }

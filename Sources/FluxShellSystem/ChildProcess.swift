@@ -28,45 +28,17 @@ package enum ChildProcess {
         #endif
     }
 
-    /// The child being waited for, for the signal handlers: 0 when none.
-    ///
-    /// NB: nonisolated(unsafe) is safe: written only by the thread that starts and waits for the
-    /// child, before and after the wait, and read by a signal handler during it.
-    nonisolated(unsafe) static var running: pid_t = 0
-
-    /// Passes SIGINT and SIGTERM on to the child being waited for, so that stopping `fluxsh`
-    /// stops its child too (and `fluxsh` sees it end and cleans up).
-    package static func forwardStopSignals() {
-        let forward: @convention(c) (Int32) -> Void = { signal in
-            if ChildProcess.running > 0 { kill(ChildProcess.running, signal) }
-        }
-        signal(SIGINT, forward)
-        signal(SIGTERM, forward)
-        receiveStopSignals()
-    }
-
-    /// Unblocks SIGINT and SIGTERM in this thread, which a parent may have left blocked (a
-    /// program that starts `fluxsh` with its own signals blocked): else Ctrl-C would wait forever.
-    package static func receiveStopSignals() {
-        var stops = sigset_t()
-        sigemptyset(&stops)
-        sigaddset(&stops, SIGINT)
-        sigaddset(&stops, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &stops, nil)
-    }
-
     /// The parent a child started with, for ``endIfOrphaned()``.
-    ///
-    /// NB: nonisolated(unsafe) is safe: set once by the child's main thread before it explores.
-    nonisolated(unsafe) static var parent: pid_t = 0
+    private static let parent = LockedValue<pid_t>(0)
 
     /// In a child: remembers its parent, so that ``endIfOrphaned()`` can tell when it ended.
-    package static func rememberParent() { parent = getppid() }
+    package static func rememberParent() { parent.withLock { $0 = getppid() } }
 
     /// In a child: ends it when its parent ended (the parent was killed), so that no orphan
     /// explores on unseen. Asked at each run (one `getppid` a run; `prctl`'s death signal is not
     /// visible to Swift, being variadic).
     package static func endIfOrphaned() {
+        let parent = parent.withLock { $0 }
         if parent != 0, getppid() != parent { exit(143) }
     }
 
@@ -81,39 +53,18 @@ package enum ChildProcess {
         guard let path = executablePath else { return nil }
         guard let lifeline = Lifeline() else { return nil }
         defer { lifeline.close() }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let standardOutput {
-            posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        }
-        if let standardError {
-            posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        }
         let backtrace = "SWIFT_BACKTRACE=enable=no"
         var environmentLines = [backtrace, Self.lifelineVariable + "=" + String(lifeline.readEnd)]
-        if let workingFolder { environmentLines.append(Self.workingFolderVariable + "=" + workingFolder) }
+        if let folder = workingFolder.withLock({ $0 }) {
+            environmentLines.append(Self.workingFolderVariable + "=" + folder)
+        }
         let replaced = ["SWIFT_BACKTRACE=", Self.lifelineVariable + "=", Self.workingFolderVariable + "="]
-        var index = 0
-        while let entry = environ[index] {
-            let line = String(cString: entry)
-            if !replaced.contains(where: { line.hasPrefix($0) }) { environmentLines.append(line) }
-            index += 1
-        }
-        // NB: the C strings live until the child is spawned: strdup'd, freed below.
-        let argv = ([CommandLine.arguments.first ?? path] + arguments).map { strdup($0) } + [nil]
-        let envp = environmentLines.map { strdup($0) } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid = pid_t()
-        let spawned = argv.withUnsafeBufferPointer { arguments in
-            envp.withUnsafeBufferPointer { environment in
-                posix_spawn(&pid, path, &actions, nil, arguments.baseAddress!, environment.baseAddress!)
-            }
-        }
-        guard spawned == 0 else { return nil }
+        environmentLines += Platform.environmentLines().filter { line in !replaced.contains { line.hasPrefix($0) } }
+        guard
+            let pid = Platform.spawn(
+                path, arguments: [CommandLine.arguments.first ?? path] + arguments, environment: environmentLines,
+                standardOutput: standardOutput, standardError: standardError)
+        else { return nil }
         lifeline.closeReadEnd()
         return wait(for: pid)
     }
@@ -127,10 +78,7 @@ package enum ChildProcess {
 
     /// The private folder of this process's working files (``makeTemporaryFolder(named:)``): its
     /// children remove it when this process dies before it could.
-    ///
-    /// NB: nonisolated(unsafe) is safe: written only by the thread that makes the folder and
-    /// starts the children, before it starts them.
-    nonisolated(unsafe) private static var workingFolder: String?
+    private static let workingFolder = LockedValue<String?>(nil)
 
     /// A pipe whose write end only the parent holds: when the parent ends, however it ends
     /// (`kill -9` included), the kernel closes it, and the child's read returns end-of-file.
@@ -158,12 +106,6 @@ package enum ChildProcess {
         }
     }
 
-    /// The lifeline's descriptor and the folder to remove, for the watching thread.
-    ///
-    /// NB: nonisolated(unsafe) is safe: written by the main thread before the watching thread
-    /// starts, and only read after.
-    nonisolated(unsafe) private static var watched: (descriptor: Int32, folder: String?) = (-1, nil)
-
     /// In a child started by ``run(_:standardOutput:standardError:)``: ends this process as
     /// soon as its parent has ended, after removing the parent's working folder (which the parent
     /// can no longer remove). A thread waits on the lifeline, so it costs nothing until then.
@@ -177,27 +119,15 @@ package enum ChildProcess {
         unsetenv(workingFolderVariable)
         // NB: the lifeline is this process's alone: a child of its own does not keep it open.
         guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else { return }
-        watched = (descriptor, folder)
-        let watch: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { _ in
-            var byte: UInt8 = 0
-            while true {
-                let count = read(ChildProcess.watched.descriptor, &byte, 1)
-                if count < 0, errno == EINTR { continue }
-                // NB: no one writes to the lifeline: any return is its end, the parent's.
-                break
-            }
-            if let folder = ChildProcess.watched.folder { ChildProcess.removeFolder(folder) }
-            _exit(128 + SIGHUP)
-        }
         // NB: a thread of its own, not a queue's: the scenarios may hold every worker of the
         // queues, and the end of the lifeline must be seen at once.
-        #if canImport(Darwin)
-            var thread: pthread_t?
-            if pthread_create(&thread, nil, watch, nil) == 0, let thread { pthread_detach(thread) }
-        #else
-            var thread = pthread_t()
-            if pthread_create(&thread, nil, watch, nil) == 0 { pthread_detach(thread) }
-        #endif
+        Platform.startThread {
+            var byte: [UInt8] = []
+            // NB: no one writes to the lifeline: any return is its end, the parent's.
+            _ = Platform.read(descriptor, appendingTo: &byte, upTo: 1)
+            if let folder { removeFolder(folder) }
+            Platform.exitAtOnce(128 + SIGHUP)
+        }
     }
 
     /// Removes `folder` and the files in it (a working folder holds no folder).
@@ -213,8 +143,8 @@ package enum ChildProcess {
 
     /// Waits for child `pid` to end (passing it SIGINT and SIGTERM meanwhile).
     private static func wait(for pid: pid_t) -> Ending? {
-        running = pid
-        defer { running = 0 }
+        Platform.childToStop = pid
+        defer { Platform.childToStop = 0 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { return nil }
@@ -253,7 +183,7 @@ package enum ChildProcess {
         }
         // NB: the folder's path is the template as `mkdtemp` filled it in, up to its terminating zero.
         let folder = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        workingFolder = folder
+        workingFolder.withLock { $0 = folder }
         return (folder, nil)
     }
 }

@@ -144,21 +144,7 @@ package enum FileSystem {
 
     /// The names in `folder` (`.` and `..` left out), or the `errno` of the failure.
     package static func names(in folder: String) -> Result<[String], ListingFailure> {
-        guard let directory = opendir(folder) else { return .failure(ListingFailure(code: errno)) }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else {
-                return errno == 0 ? .success(names) : .failure(ListingFailure(code: errno))
-            }
-            // NB: `d_name` is a fixed array of bytes ended by a zero, valid until the next
-            // `readdir` of this directory: read here, at once, up to the zero.
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
+        Platform.names(in: folder)
     }
 }
 

@@ -1,38 +1,19 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A value shared between threads, guarded by a pthread mutex.
 ///
 /// Public (not only for the package's own modules), because an attached shell's feed takes it
 /// on an app's every action, in code compiled where the app serves its stores.
-///
-/// NB: not `Synchronization.Mutex`: on Linux it waits on a futex, which the thread sanitizer
-/// does not see, so every access to a value it guards is reported as a race (`make tsan`).
 @_documentation(visibility: internal)
 public final class LockedValue<Value>: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: `value` is only touched between `lock` and `unlock` of
-    // `mutex`, which lives on the heap (its address never moves) and is never reassigned.
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    // NB: no run-time exclusivity checks: the mutex already makes every access exclusive. With
-    // them (and the feed's copies called from a copy of their list), an app served to a stalled
-    // shell paid 93 ns per action rather than 81-85 (`fluxbench agent stalled`).
-    @usableFromInline @exclusivity(unchecked) var value: Value
+    // NB: @unchecked Sendable is safe: the value is only touched between `lock` and `unlock` of
+    // `mutex`, and neither is ever reassigned.
+    @usableFromInline let mutex = PlatformMutex()
+    // NB: the value is kept in a cell, which skips the run-time exclusivity checks: the mutex
+    // already makes every access exclusive, so one thread at a time uses the cell. With the
+    // checks (and the feed's copies called from a copy of their list), an app served to a
+    // stalled shell paid 93 ns per action rather than 81-85 (`fluxbench agent stalled`).
+    @usableFromInline let cell: SingleThreadCell<Value>
 
-    public init(_ value: Value) {
-        self.value = value
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    public init(_ value: Value) { cell = SingleThreadCell(value) }
 
     /// Runs `body` with the value, the lock held.
     ///
@@ -40,9 +21,9 @@ public final class LockedValue<Value>: @unchecked Sendable {
     /// is compiled for its value's type.
     @inlinable
     public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        mutex.lock()
+        defer { mutex.unlock() }
+        return try body(&cell.value)
     }
 
     /// Runs `body` with the lock held, touching no value: a lock alone (`LockedValue(())`).
@@ -52,8 +33,8 @@ public final class LockedValue<Value>: @unchecked Sendable {
     /// with `-sanitize=thread`): a lock alone is taken without one.
     @inlinable
     public func locked<T>(_ body: () throws -> T) rethrows -> T where Value == Void {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body()
     }
 }

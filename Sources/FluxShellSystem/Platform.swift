@@ -9,6 +9,10 @@
 /// Every libc and environment access of the command-line layer: terminals, environment
 /// variables, raw reads and writes of the standard streams, exiting; files and signals in the
 /// extensions beside it, child processes in ``ChildProcess``.
+///
+/// Every libc call that is lent memory (a buffer to read into or write from, a socket address, a
+/// directory entry, a process's arguments, a thread's start) is made in this file or in
+/// `Platform+Signals.swift`: the callers hand arrays, strings and closures, never a pointer.
 package enum Platform {
     package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
@@ -108,6 +112,178 @@ package enum Platform {
     package static func exit(_ status: Int32) -> Never { systemExit(status) }
 
     package static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// The real user id of this process.
+    package static var userID: UInt32 { UInt32(getuid()) }
+
+    /// Whether an `errno` says the process or the system ran out of descriptors or memory, which
+    /// passes (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`).
+    package static func isOutOfResources(_ errorNumber: Int32) -> Bool {
+        [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(errorNumber)
+    }
+
+    #if !canImport(Darwin)
+        /// The socket option that gives a Unix socket's peer's credentials (`struct ucred`):
+        /// `SO_PEERCRED` at level `SOL_SOCKET`.
+        package static let peerCredentialsOption = (level: Int32(SOL_SOCKET), name: Int32(SO_PEERCRED))
+    #endif
+}
+
+// MARK: - Sockets, folders, processes and threads
+
+extension Platform {
+    /// Sends what the socket `descriptor` takes now without waiting: how many bytes (0 when it is
+    /// full), or `nil` when the other end is gone.
+    package static func sendAvailable(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> Int? {
+        // NB: the bytes are lent to send(2) for the call only, which reads no more than their
+        // count.
+        let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if sent >= 0 { return sent }
+        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
+    }
+
+    /// Connects the stream socket `socket` to the socket file at `path`: 0, or -1 with `errno` set
+    /// (`ENAMETOOLONG` for a path longer than a socket address holds).
+    package static func connect(_ socket: Int32, toSocketAt path: String) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            errno = ENAMETOOLONG
+            return -1
+        }
+        // NB: the path is copied within the address's own `sun_path`, which has room for it and
+        // its zero (checked above); the address is lent to connect(2) for the call only, as the
+        // `sockaddr` that `sockaddr_un` extends.
+        withUnsafeMutableBytes(of: &address.sun_path) { room in
+            room.copyBytes(from: bytes)
+            room[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                systemConnect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+    }
+
+    /// The names in `folder` (`.` and `..` left out), or the `errno` of the failure.
+    package static func names(in folder: String) -> Result<[String], FileSystem.ListingFailure> {
+        guard let directory = opendir(folder) else { return .failure(.init(code: errno)) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                return errno == 0 ? .success(names) : .failure(.init(code: errno))
+            }
+            // NB: `d_name` is a fixed array of bytes ended by a zero, valid until the next
+            // `readdir` of this directory: read here, at once, up to the zero.
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+    }
+
+    /// This process's environment, as `NAME=VALUE` lines.
+    package static func environmentLines() -> [String] {
+        var lines: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            lines.append(String(cString: entry))
+            index += 1
+        }
+        return lines
+    }
+
+    /// Starts the executable at `path` with `arguments` (`argv`, its own name first) and
+    /// `environment` (`NAME=VALUE` lines), standard output and error sent to files created anew
+    /// (`nil`: shared with this process): its process id, or `nil`.
+    package static func spawn(
+        _ path: String, arguments: [String], environment: [String], standardOutput: String?, standardError: String?
+    ) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (descriptor, file) in [(Int32(1), standardOutput), (2, standardError)] {
+            guard let file else { continue }
+            posix_spawn_file_actions_addopen(&actions, descriptor, file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
+        // NB: the C strings live until the child is spawned: strdup'd, freed below; the arrays of
+        // them, ended by `nil`, are lent to posix_spawn for the call only.
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid = pid_t()
+        let spawned = argv.withUnsafeBufferPointer { arguments in
+            envp.withUnsafeBufferPointer { environment in
+                posix_spawn(&pid, path, &actions, nil, arguments.baseAddress!, environment.baseAddress!)
+            }
+        }
+        return spawned == 0 ? pid : nil
+    }
+
+    /// Runs `body` on a new thread of its own, detached (not a queue's worker, which may all be
+    /// busy); `false` when no thread could be started.
+    @discardableResult
+    package static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+        // NB: the closure is retained once for the thread, which takes it back and releases it
+        // (`takeRetainedValue`) before it runs it; released here if the thread does not start.
+        let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        let start: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+            Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }
+        #if canImport(Darwin)
+            var thread: pthread_t?
+            guard pthread_create(&thread, nil, start, context) == 0, let thread else {
+                Unmanaged<ThreadBody>.fromOpaque(context).release()
+                return false
+            }
+        #else
+            var thread = pthread_t()
+            guard pthread_create(&thread, nil, start, context) == 0 else {
+                Unmanaged<ThreadBody>.fromOpaque(context).release()
+                return false
+            }
+        #endif
+        pthread_detach(thread)
+        return true
+    }
+}
+
+/// A thread's work, as ``Platform/startThread(_:)`` hands it over.
+private final class ThreadBody {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
+
+/// A pthread mutex on the heap, so that its address never moves: what ``LockedValue`` locks.
+///
+/// NB: not `Synchronization.Mutex`: on Linux it waits on a futex, which the thread sanitizer does
+/// not see, so every access to a value it guards is reported as a race (`make tsan`).
+@usableFromInline
+final class PlatformMutex: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: the mutex exists to be shared between threads, and its
+    // address is never reassigned.
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    @usableFromInline init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    @inlinable @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+
+    @inlinable @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
 }
 
 // NB: module-qualified names differ between Glibc, Musl and Darwin; these pin the libc calls
@@ -119,6 +295,9 @@ private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ cou
     write(descriptor, buffer, count)
 }
 private func systemExit(_ status: Int32) -> Never { exit(status) }
+private func systemConnect(_ socket: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    connect(socket, address, length)
+}
 
 extension Platform {
     /// `mkdir -p`; whether the folder exists afterwards.

@@ -1,16 +1,12 @@
 import CLibEdit
 import EditLineShim
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import FluxShellSystem
 
 /// A line editor over libedit: emacs key bindings, history in a file, Tab completion.
 ///
-/// libedit's callbacks reach this object through its client data (`EL_CLIENTDATA`), so the
-/// Swift side keeps no global state.
+/// libedit's callbacks are told their editor, and find this object by it (``object(for:)``); the
+/// strings handed to libedit are copied by the shim, and the ones it gives are copied into Swift
+/// strings at once, so this file touches no memory of libedit's.
 public final class LineEditor {
     public enum Input: Equatable {
         case line(String)
@@ -25,7 +21,6 @@ public final class LineEditor {
 
     private let editor: OpaquePointer
     private let history: OpaquePointer
-    private var promptBuffer: UnsafeMutablePointer<CChar>
     public var completer: Completer?
     /// Called while a line is edited when the watched descriptor is ready (see ``watch(_:_:)``).
     private var onWatchedReady: (() -> Bool)?
@@ -39,34 +34,37 @@ public final class LineEditor {
         }
         self.editor = editor
         self.history = history
-        self.promptBuffer = strdup("> ")
+        Self.editors.withLock { $0[editor] = Opened(object: self) }
         fluxsh_el_set_history(editor, history)
-        fluxsh_el_set_client_data(editor, Unmanaged.passUnretained(self).toOpaque())
-        fluxsh_el_set_prompt(editor) { editor in
-            guard let editor, let data = fluxsh_el_client_data(editor) else { return nil }
-            return UnsafePointer(Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue().promptBuffer)
-        }
+        fluxsh_el_set_prompt_text(editor, prompt)
         fluxsh_el_bind_function(
             editor, "fluxsh-complete", "complete the word before the cursor",
             { editor, _ in
-                guard let editor, let data = fluxsh_el_client_data(editor) else { return UInt8(CC_ERROR) }
-                return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue().complete()
+                guard let editor, let object = LineEditor.object(for: editor) else { return UInt8(CC_ERROR) }
+                return object.complete()
             }, "^I")
         fluxsh_install_interrupt_handler()
     }
 
     deinit {
+        Self.editors.withLock { $0[editor] = nil }
         fluxsh_el_close(editor)
         fluxsh_history_close(history)
-        free(promptBuffer)
     }
+
+    /// The editors open, by libedit's editor, which each callback is told.
+    private static let editors = LockedValue<[OpaquePointer: Opened]>([:])
+
+    private struct Opened {
+        weak var object: LineEditor?
+    }
+
+    /// The object of libedit's `editor`, for its callbacks.
+    private static func object(for editor: OpaquePointer) -> LineEditor? { editors.withLock { $0[editor]?.object } }
 
     /// The prompt shown before each line.
     public var prompt: String = "> " {
-        didSet {
-            free(promptBuffer)
-            promptBuffer = strdup(prompt)
-        }
+        didSet { fluxsh_el_set_prompt_text(editor, prompt) }
     }
 
     /// While a line is edited, also waits on `descriptor`: when it is ready, `onReady` runs (it
@@ -75,8 +73,8 @@ public final class LineEditor {
     public func watch(_ descriptor: Int32, _ onReady: @escaping () -> Bool) {
         onWatchedReady = onReady
         fluxsh_el_watch(editor, descriptor) { editor in
-            guard let editor, let data = fluxsh_el_client_data(editor) else { return 1 }
-            return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue().onWatchedReady?() == false ? 0 : 1
+            guard let editor, let object = LineEditor.object(for: editor) else { return 1 }
+            return object.onWatchedReady?() == false ? 0 : 1
         }
     }
 
@@ -127,11 +125,8 @@ public final class LineEditor {
     }
 
     private func complete() -> UInt8 {
-        guard let completer, let info = el_line(editor)?.pointee else { return UInt8(CC_ERROR) }
-        let length = info.cursor - info.buffer
-        let before = String(
-            decoding: UnsafeRawBufferPointer(start: info.buffer, count: max(0, length)), as: UTF8.self)
-        let (word, candidates) = completer(before)
+        guard let completer, let before = fluxsh_el_text_before_cursor(editor) else { return UInt8(CC_ERROR) }
+        let (word, candidates) = completer(String(cString: before))
         switch TabCompletion(word: word, candidates: candidates) {
         case .beep:
             return UInt8(CC_REFRESH_BEEP)

@@ -3,8 +3,8 @@
 
 #include <histedit.h>
 
-/// Non-variadic wrappers over libedit's el_set / el_get / history, which Swift cannot call.
-typedef const char *(*fluxsh_prompt_fn)(EditLine *);
+/// Non-variadic wrappers over libedit's el_set / el_get / history, which Swift cannot call; the
+/// strings they take are copied, and the ones they give stay the shim's.
 typedef unsigned char (*fluxsh_command_fn)(EditLine *, int);
 
 /// Opens an editor on the process's standard streams, with emacs bindings and no signal
@@ -13,9 +13,10 @@ typedef unsigned char (*fluxsh_command_fn)(EditLine *, int);
 /// group. While a command runs, the caller's SIGINT handler (sa_flags = 0) sees Ctrl-C.
 EditLine *fluxsh_el_open(const char *program);
 void fluxsh_el_close(EditLine *editor);
-void fluxsh_el_set_prompt(EditLine *editor, fluxsh_prompt_fn prompt);
-void fluxsh_el_set_client_data(EditLine *editor, void *data);
-void *fluxsh_el_client_data(EditLine *editor);
+/// Shows a copy of `text` before each line.
+void fluxsh_el_set_prompt_text(EditLine *editor, const char *text);
+/// The text of the line being edited before the cursor, valid until the next call.
+const char *fluxsh_el_text_before_cursor(EditLine *editor);
 /// Binds `key` (e.g. "^I") to a named function implemented by `function`.
 void fluxsh_el_bind_function(EditLine *editor, const char *name, const char *help, fluxsh_command_fn function,
                              const char *key);

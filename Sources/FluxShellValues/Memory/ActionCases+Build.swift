@@ -1,9 +1,8 @@
 import FluxShellSystem
 
 /// The enum builder: a value of an action's case made in place, in memory of the enum's own type,
-/// from its arguments read from text (see ``ActionCases``). With ``RuntimeMetadata`` and
-/// ``TypeShape``, the engine's code that writes a value's memory: every other file builds actions
-/// through ``ActionCases/make(_:_:as:)``.
+/// from its arguments read from text (see ``ActionCases``), through the typed view ``ValueSlot``:
+/// every other file builds actions through ``ActionCases/make(_:_:as:)``.
 extension ActionCases {
     /// The action of type `Action` (this enum) that `invocation` names, by the case at `index`:
     /// how the store runtime makes each dispatched action, and the recorder checks that its line
@@ -20,11 +19,8 @@ extension ActionCases {
         // it wrote, so `move()` runs only on a complete value. Building it this way, not through
         // `Codable`, took 1,000,000 distinct `dispatch set N` from 5.89 s to 2.43 s.
         do {
-            return try withUnsafeTemporaryAllocation(of: Action.self, capacity: 1) { buffer in
-                let value = buffer.baseAddress!
-                let printed = try build(index, invocation, into: UnsafeMutableRawPointer(value))
-                return (value.move(), printed)
-            }
+            let (action, printed) = try ValueSlot.build(Action.self) { try build(index, invocation, into: $0) }
+            return (action, printed)
         } catch {
             throw error as? ShellError ?? ShellError("\(error)")
         }
@@ -44,12 +40,8 @@ extension ActionCases {
         // `build` initializes all of it or none, so `move()` runs only on a complete value.
         func make<Owner>(_: Owner.Type) -> Result<(Any, ActionInvocation?), ShellError> {
             do {
-                return .success(
-                    try withUnsafeTemporaryAllocation(of: Owner.self, capacity: 1) { buffer in
-                        let value = buffer.baseAddress!
-                        let printed = try build(index, invocation, into: UnsafeMutableRawPointer(value))
-                        return (value.move() as Any, printed)
-                    })
+                let (value, printed) = try ValueSlot.build(Owner.self) { try build(index, invocation, into: $0) }
+                return .success((value, printed))
             } catch {
                 return .failure(error as? ShellError ?? ShellError("\(error)"))
             }
@@ -70,7 +62,7 @@ extension ActionCases {
     ///   "2026-11-22T09:00:00Z"` for an offset typed, a set sorted), when a value was not typed in
     ///   it; `nil` when every one was.
     @usableFromInline
-    package func build(_ index: Int, _ invocation: ActionInvocation, into value: UnsafeMutableRawPointer)
+    func build(_ index: Int, _ invocation: ActionInvocation, into value: ValueSlot)
         throws(ShellError)
         -> ActionInvocation?
     {
@@ -82,7 +74,7 @@ extension ActionCases {
         do {
             // NB: a struct's stored properties are written where the runtime places them, as an
             // enum's payload is; it has no tag to set.
-            func initialize(_ fill: (UnsafeMutableRawPointer) throws -> Void) throws {
+            func initialize(_ fill: (ValueSlot) throws -> Void) throws {
                 guard let tag = item.tag else { return try fill(value) }
                 try RuntimeMetadata.initializeCase(
                     tag, of: item.owner, boxing: item.boxedPayload, at: value, payload: fill)
@@ -119,7 +111,7 @@ extension ActionCases {
                     retyped.arguments.append(
                         .init(
                             label: argument.label,
-                            value: ValueReader.read(parameter.shape.loadRaw(payload + parameter.offset))))
+                            value: ValueReader.read(parameter.shape.load((payload + parameter.offset).address))))
                 }
                 printed = retyped
             }
@@ -140,9 +132,9 @@ extension ActionCases {
     func invocation<T>(ofStruct value: T, case index: Int) -> ActionInvocation {
         let item = cases[index]
         var invocation = ActionInvocation(name: item.signature.name)
-        withUnsafePointer(to: value) { pointer in
+        ValueAddress.of(value) { address in
             for (parameter, signature) in zip(item.parameters, item.signature.parameters) {
-                let field = parameter.shape.loadRaw(UnsafeRawPointer(pointer) + parameter.offset)
+                let field = parameter.shape.load(address + parameter.offset)
                 invocation.arguments.append(.init(label: signature.label, value: ValueReader.read(field)))
             }
         }

@@ -1,6 +1,6 @@
 /// Reads one argument from text into the memory of a parameter of one type.
 ///
-/// NB: the pointers handed to `initialize` and `deinitialize` come only from
+/// NB: the slots handed to `initialize` and `deinitialize` come only from
 /// ``ActionCases/build(_:_:into:)``: memory allocated as the action enum's own type, plus the
 /// offset the runtime's tuple metadata gives for this parameter's type (``TypeShape``), so the
 /// memory is sized and aligned for it. `initialize` writes the value only once it has been read
@@ -9,9 +9,8 @@ struct ArgumentReader {
     /// Initializes the memory at the pointer to the argument's value (`nil`: the argument was left
     /// out, which only an `Optional` allows), and says whether the argument was typed as the value
     /// prints. The path, for errors, is made only when needed.
-    let initialize:
-        (_ argument: JSONValue?, _ destination: UnsafeMutableRawPointer, _ path: () -> [any CodingKey]) throws -> Bool
-    let deinitialize: (UnsafeMutableRawPointer) -> Void
+    let initialize: (_ argument: JSONValue?, _ destination: ValueSlot, _ path: () -> [any CodingKey]) throws -> Bool
+    let deinitialize: (ValueSlot) -> Void
     /// Whether text can give a value other than `nil` (not for an `Error`, a closure, …).
     let hasTextForm: Bool
 
@@ -37,17 +36,17 @@ struct ArgumentReader {
             initialize: { argument, destination, path in
                 guard let argument else {
                     guard let empty else { throw NoTextForm(type: T.self, codingPath: path()) }
-                    destination.initializeMemory(as: T.self, to: empty)
+                    destination.initialize(to: empty)
                     return true
                 }
                 if let value = direct(argument) {
-                    destination.initializeMemory(as: T.self, to: value)
+                    destination.initialize(to: value)
                     return true
                 }
-                destination.initializeMemory(as: T.self, to: try ValueBuilder.build(T.self, from: argument, at: path()))
+                destination.initialize(to: try ValueBuilder.build(T.self, from: argument, at: path()))
                 return false
             },
-            deinitialize: { $0.assumingMemoryBound(to: T.self).deinitialize(count: 1) },
+            deinitialize: { $0.deinitialize(as: T.self) },
             hasTextForm: ValueBuilder.hasTextForm(T.self))
     }
 

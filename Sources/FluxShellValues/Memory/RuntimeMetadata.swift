@@ -96,13 +96,13 @@ package enum RuntimeMetadata {
     /// witness table (eleven words every table has, then `getEnumTag` and
     /// `destructiveProjectEnumData`). Its arguments (a pointer, a 32-bit tag, the metadata) are
     /// passed in the same registers by the Swift and C calling conventions.
-    static func injectTag(_ tag: Int, into value: UnsafeMutableRawPointer, of type: Any.Type) {
+    static func injectTag(_ tag: Int, into value: ValueSlot, of type: Any.Type) {
         let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
         let witnesses = (metadata - MemoryLayout<UInt>.size).load(as: UnsafeRawPointer.self)
         let inject = unsafeBitCast(
             witnesses.load(fromByteOffset: 13 * MemoryLayout<UInt>.size, as: UnsafeRawPointer.self),
             to: (@convention(c) (UnsafeMutableRawPointer, UInt32, UnsafeRawPointer) -> Void).self)
-        inject(value, UInt32(tag), metadata)
+        inject(value.raw, UInt32(tag), metadata)
     }
 
     /// Makes the uninitialized memory at `value` the enum `type`'s case with `tag`:
@@ -118,18 +118,18 @@ package enum RuntimeMetadata {
     /// compiler does on a failed initialization. Checked by building `indirect` cases nested
     /// three deep and printing them back (ValueRowsTests, ActionCasesTests, the value fuzzer).
     static func initializeCase(
-        _ tag: Int, of type: Any.Type, boxing boxed: Any.Type?, at value: UnsafeMutableRawPointer,
-        payload initializePayload: (UnsafeMutableRawPointer) throws -> Void
+        _ tag: Int, of type: Any.Type, boxing boxed: Any.Type?, at value: ValueSlot,
+        payload initializePayload: (ValueSlot) throws -> Void
     ) rethrows {
         if let boxed {
             let (box, payload) = allocBox(boxed)
             do {
-                try initializePayload(payload)
+                try initializePayload(ValueSlot(payload))
             } catch {
                 deallocBox(box)
                 throw error
             }
-            value.storeBytes(of: box, as: UnsafeMutableRawPointer.self)
+            value.raw.storeBytes(of: box, as: UnsafeMutableRawPointer.self)
         } else {
             try initializePayload(value)
         }

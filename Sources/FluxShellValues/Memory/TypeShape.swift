@@ -69,9 +69,9 @@ package final class TypeShape: @unchecked Sendable {
     let loadRaw: @Sendable (UnsafeRawPointer) -> Any
     /// Initializes uninitialized memory of this type at a pointer to the value whose printed form
     /// is given (``ValueBuilder``); on a failure, the memory is left uninitialized.
-    let initialize: (UnsafeMutableRawPointer, JSONValue, [any CodingKey]) throws -> Void
+    let initialize: (ValueSlot, JSONValue, [any CodingKey]) throws -> Void
     /// Destroys the value at a pointer, leaving the memory uninitialized.
-    let destroy: (UnsafeMutableRawPointer) -> Void
+    let destroy: (ValueSlot) -> Void
     /// Whether this is an `Optional`, which a member or argument left out makes `nil`.
     let isOptional: Bool
 
@@ -96,9 +96,9 @@ package final class TypeShape: @unchecked Sendable {
         // `initialize` is only given uninitialized memory and `destroy` only memory it filled.
         self.loadRaw = { $0.assumingMemoryBound(to: T.self).pointee }
         self.initialize = { destination, value, path in
-            destination.initializeMemory(as: T.self, to: try ValueBuilder.build(T.self, from: value, at: path))
+            destination.initialize(to: try ValueBuilder.build(T.self, from: value, at: path))
         }
-        self.destroy = { $0.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+        self.destroy = { $0.deinitialize(as: T.self) }
         self.isOptional = RuntimeMetadata.wrappedType(ofOptional: T.self) != nil
     }
 
@@ -122,11 +122,15 @@ package final class TypeShape: @unchecked Sendable {
         guard case .enumeration(let tags) = kind, let tag = tags[name] else { return nil }
         // NB: a case without payload is its tag alone: the tag injected into memory of the
         // enum's own type makes the whole value, which is then moved out.
-        return withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-            let value = buffer.baseAddress!
-            RuntimeMetadata.injectTag(tag, into: UnsafeMutableRawPointer(value), of: T.self)
-            return value.move()
-        }
+        return ValueSlot.build(T.self) { RuntimeMetadata.injectTag(tag, into: $0, of: T.self) }.value
+    }
+
+    /// Whether `a` and `b` have the same bits: the same references and the same plain values,
+    /// what a copy of a value has. For telling a copy of a value whose type is not `Equatable`
+    /// from a value made anew; values that are equal may still differ in their bits.
+    package static func sameBits<Value>(_ a: Value, _ b: Value) -> Bool {
+        // NB: each value's bytes are lent for the call only, within its size.
+        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
     }
 
     /// Whether the values at `a` and `b` are certainly the same (equal bits, or equal bytes of

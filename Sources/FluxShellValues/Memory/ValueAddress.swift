@@ -57,3 +57,48 @@ struct ValueAddress {
     @inline(__always)
     static func + (address: ValueAddress, offset: Int) -> ValueAddress { ValueAddress(address.raw + offset) }
 }
+
+/// Memory a value is being built in (``ValueBuilder``, ``ActionCases/build(_:_:into:)``): the
+/// writable twin of ``ValueAddress``, a typed view that builds, initializes and destroys values in
+/// place and hands out no pointer, so that writing members in place is confined here, to
+/// ``TypeShape`` and to ``RuntimeMetadata``.
+///
+/// NB: a slot is made only by ``build(_:_:)`` (temporary memory allocated as the value's own type,
+/// for the duration of the closure), by ``RuntimeMetadata`` for an `indirect` payload's box, or
+/// from another at the offset the runtime gave for one of its members; none outlives the closure.
+/// Each member is initialized once (``initialize(to:)``) and destroyed only if it was
+/// (``deinitialize(as:)``), so `build` moves out only a whole value.
+@usableFromInline
+struct ValueSlot {
+    /// The address itself: read only by the code in `Memory/`.
+    @usableFromInline let raw: UnsafeMutableRawPointer
+
+    @usableFromInline init(_ raw: UnsafeMutableRawPointer) { self.raw = raw }
+
+    /// Builds a `T` in memory of its own type: `body` initializes all of it, or throws having left
+    /// it uninitialized; the value is then moved out, with what `body` returned.
+    @inlinable @inline(__always)
+    static func build<T, R>(_: T.Type, _ body: (ValueSlot) throws -> R) rethrows -> (value: T, result: R) {
+        try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+            let base = buffer.baseAddress!
+            let result = try body(ValueSlot(UnsafeMutableRawPointer(base)))
+            return (base.move(), result)
+        }
+    }
+
+    /// Initializes the uninitialized memory here, of type `T`, to `value`.
+    @inline(__always)
+    func initialize<T>(to value: T) { raw.initializeMemory(as: T.self, to: value) }
+
+    /// Destroys the value of type `T` here, which ``initialize(to:)`` wrote.
+    @inline(__always)
+    func deinitialize<T>(as _: T.Type) { raw.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+
+    /// The value written here, to read.
+    @inline(__always)
+    var address: ValueAddress { ValueAddress(UnsafeRawPointer(raw)) }
+
+    /// The member `offset` bytes on.
+    @inline(__always)
+    static func + (slot: ValueSlot, offset: Int) -> ValueSlot { ValueSlot(slot.raw + offset) }
+}

@@ -111,16 +111,12 @@ package enum ValueBuilder {
                     codingPath: path + [MemberKey(key)],
                     debugDescription: "\(TypeNames.display(T.self)) has no member '\(key)'\(hint)"))
         }
-        return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-            try initializeMembers(fields, from: object, at: base, path: path)
-            return buffer.baseAddress!.move()
-        }
+        return try ValueSlot.build(T.self) { try initializeMembers(fields, from: object, at: $0, path: path) }.value
     }
 
     /// Initializes each member of `fields` at `base` from `object`; all or none.
     private static func initializeMembers(
-        _ fields: [TypeShape.Field], from object: JSONObject, at base: UnsafeMutableRawPointer, path: [any CodingKey]
+        _ fields: [TypeShape.Field], from object: JSONObject, at base: ValueSlot, path: [any CodingKey]
     ) throws {
         var written = 0
         do {
@@ -171,21 +167,19 @@ package enum ValueBuilder {
             return empty.first { $0.name == name }!.value
         }
         let payloadShape = TypeShape.of(payloadType)
-        return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+        return try ValueSlot.build(T.self) { value in
             try RuntimeMetadata.initializeCase(
-                tag, of: T.self, boxing: enumCase.isIndirect ? payloadType : nil,
-                at: UnsafeMutableRawPointer(buffer.baseAddress!)
+                tag, of: T.self, boxing: enumCase.isIndirect ? payloadType : nil, at: value
             ) { payload in
                 try initializePayload(payloadShape, from: object[name]!, at: payload, path: payloadPath)
             }
-            return buffer.baseAddress!.move()
-        }
+        }.value
     }
 
     /// A payload from its object: a tuple's members by label (`_0` for an unlabeled one), or one
     /// unlabeled value as `_0`.
     private static func initializePayload(
-        _ shape: TypeShape, from value: JSONValue, at destination: UnsafeMutableRawPointer, path: [any CodingKey]
+        _ shape: TypeShape, from value: JSONValue, at destination: ValueSlot, path: [any CodingKey]
     ) throws {
         guard case .object(let object) = value else {
             throw DecodingError.typeMismatch(
