@@ -3,14 +3,13 @@ package enum Bytes {
     /// Whether `bytes` are the UTF-8 of `text` (a line as it was read, so its storage is
     /// contiguous UTF-8).
     package static func equal(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
-        // NB: lines that differ mostly differ at their end (`dispatch set 41`, `… 42`).
-        bytes.count == text.utf8.count && bytes.last == text.utf8.last && bytes.elementsEqual(text.utf8)
+        Platform.sameBytes(bytes, text)
     }
 
     /// Whether two strings are the same bytes: what prints, not what Unicode calls equivalent
     /// (`==` takes `"é"` and `"e\u{301}"` as one string, and they print differently).
     package static func equal(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        Platform.sameBytes(a, b)
     }
 
     /// The 1-based column (in Unicode scalars, as the shell counts them) where `needle` first
