@@ -173,11 +173,16 @@ final class StoreStorage<State: FluxCore.State>: @unchecked Sendable {
         let observers = self.observers
         lock.unlock()
         if let isUnchanged, isUnchanged(change.previous, change.new) { return nil }
-        for entry in observers {
-            if entry.executor.callsAtOnce {
-                entry.observe(change)
-            } else {
-                entry.executor.send(change, to: entry.observe)
+        // NB: the copy's elements, lent for the loop only. Iterated as an array instead (`for
+        // entry in observers`), each entry retained and released, the one-view counter took 79-81
+        // ns an action rather than 52-54 (fluxbench core, same run).
+        observers.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                if entries[index].executor.callsAtOnce {
+                    entries[index].observe(change)
+                } else {
+                    entries[index].executor.send(change, to: entries[index].observe)
+                }
             }
         }
         return change
