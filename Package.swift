@@ -5,7 +5,8 @@ import PackageDescription
 // share, and the packages whose types the tests' stores hold.
 let engineTestDependencies: [Target.Dependency] = [
     "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellFixtures", "FluxShellLanguage", "FluxShellLive",
-    "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellTestSupport", "FluxShellValues", "FluxStores",
+    "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellTestSupport", "FluxShellJSON",
+    "FluxShellValues", "FluxStores",
     .product(name: "PropertyBased", package: "swift-property-based"),
     .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
     .product(name: "Tagged", package: "swift-tagged"),
@@ -65,13 +66,22 @@ let package = Package(
         // Layer 1: the shell's one door to the operating system (files, sockets, the one lock,
         // output buffers) and the error every layer reports.
         .target(name: "FluxShellSystem"),
-        // Layer 2: any Swift value read, printed, parsed back and diffed (FluxCore's `ChunkedArray`
+        // Layer 2: the printed form as text: JSON values, their parser and their one writer, paths
+        // into them and patterns over them; no Swift value of an app's.
+        .target(
+            name: "FluxShellJSON",
+            dependencies: [
+                "FluxShellSystem", .product(name: "OrderedCollections", package: "swift-collections"),
+            ]),
+        .testTarget(name: "FluxShellJSONTests", dependencies: ["FluxShellJSON", "FluxShellSystem"]),
+        // Layer 3: any Swift value read, printed, parsed back and diffed (FluxCore's `ChunkedArray`
         // among them), and an app's actions made from text, with all runtime metadata and pointer
         // code behind typed views.
         .target(
             name: "FluxShellValues",
             dependencies: [
-                "FluxCore", "FluxShellSystem", .product(name: "OrderedCollections", package: "swift-collections"),
+                "FluxCore", "FluxShellSystem", "FluxShellJSON",
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
             ]),
         .testTarget(name: "FluxShellSystemTests", dependencies: ["FluxShellSystem", "FluxShellTestSupport"]),
@@ -80,29 +90,33 @@ let package = Package(
             dependencies: [
                 "FluxCore", "FluxShellValues", .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        // Layer 3: the command language: a line lexed and parsed into a command, and printed back.
+        // Layer 4: the command language: a line lexed and parsed into a command, and printed back.
         .target(name: "FluxShellLanguage", dependencies: ["FluxShellSystem", "FluxShellValues"]),
         .testTarget(
             name: "FluxShellLanguageTests",
             dependencies: [
-                "FluxShellLanguage", "FluxShellSystem", "FluxShellValues",
+                "FluxShellLanguage", "FluxShellSystem", "FluxShellJSON", "FluxShellValues",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        // Layer 4: stores loaded into a session: the catalog and the seam every form of store goes
+        // Layer 5: stores loaded into a session: the catalog and the seam every form of store goes
         // through, effects and the pinned environment, the session and its commands, completion.
         .target(
             name: "FluxShellSession",
-            dependencies: ["FluxCore", "FluxShellSystem", "FluxShellValues", "FluxShellLanguage"]),
-        // Layer 5: scripts and scenarios run through a session, and every line the shell prints.
+            dependencies: ["FluxCore", "FluxShellSystem", "FluxShellJSON", "FluxShellValues", "FluxShellLanguage"]),
+        // Layer 6: scripts and scenarios run through a session, and every line the shell prints.
         .target(
             name: "FluxShellRunner",
-            dependencies: ["FluxCore", "FluxShellSystem", "FluxShellValues", "FluxShellLanguage", "FluxShellSession"]),
-        // Layer 6: a running app's stores in a session (the agent's, `attach`'s and the page's
+            dependencies: [
+                "FluxCore", "FluxShellSystem", "FluxShellJSON", "FluxShellValues", "FluxShellLanguage",
+                "FluxShellSession",
+            ]),
+        // Layer 7: a running app's stores in a session (the agent's, `attach`'s and the page's
         // side), and a running app recorded into a scenario.
         .target(
             name: "FluxShellLive",
             dependencies: [
-                "FluxCore", "FluxShellSystem", "FluxShellValues", "FluxShellLanguage", "FluxShellSession",
+                "FluxCore", "FluxShellSystem", "FluxShellJSON", "FluxShellValues", "FluxShellLanguage",
+                "FluxShellSession",
                 "FluxShellRunner",
             ]),
         // What a user's package imports: the engine's public API, from the modules above, in one
@@ -110,20 +124,22 @@ let package = Package(
         .target(
             name: "FluxShell",
             dependencies: [
-                "FluxShellSystem", "FluxShellValues", "FluxShellSession", "FluxShellRunner", "FluxShellLive",
+                "FluxShellSystem", "FluxShellJSON", "FluxShellValues", "FluxShellSession", "FluxShellRunner",
+                "FluxShellLive",
             ]),
         // `fluxsh explore`: random actions run against a store's checks, failures shrunk to a
         // scenario. Above the engine, which it drives like any user of sessions; no public API.
         .target(
             name: "FluxShellExplore",
             dependencies: [
-                "FluxShellLanguage", "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellValues",
+                "FluxShellLanguage", "FluxShellRunner", "FluxShellSession", "FluxShellSystem", "FluxShellJSON",
+                "FluxShellValues",
             ]),
         .testTarget(
             name: "FluxShellExploreTests",
             dependencies: [
                 "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxShellLive", "FluxShellRunner",
-                "FluxShellSession", "FluxShellSystem", "FluxShellValues", "FluxStores",
+                "FluxShellSession", "FluxShellSystem", "FluxShellJSON", "FluxShellValues", "FluxStores",
             ]),
         // What the tests share (not products): `Fluxsh` (the built binary run with arguments and
         // input), `Locked` and `SocketPair`; and, for the engine's tests, `Transcript` (a session
@@ -133,7 +149,7 @@ let package = Package(
             name: "FluxShellFixtures",
             dependencies: [
                 "FluxCore", "FluxShellLanguage", "FluxShellRunner", "FluxShellSession", "FluxShellSystem",
-                "FluxShellValues", "FluxStores",
+                "FluxShellJSON", "FluxShellValues", "FluxStores",
             ],
             path: "Tests/Fixtures"),
         // The engine's unit tests, one target per module.
@@ -150,7 +166,8 @@ let package = Package(
         .testTarget(
             name: "FluxShellEndToEndTests",
             dependencies: [
-                "FluxCore", "FluxShell", "FluxShellSession", "FluxShellSystem", "FluxShellValues", "FluxShellCommand",
+                "FluxCore", "FluxShell", "FluxShellSession", "FluxShellSystem", "FluxShellJSON", "FluxShellValues",
+                "FluxShellCommand",
                 "FluxStores", "FluxShellTestSupport",
             ]),
 
@@ -197,7 +214,7 @@ let package = Package(
         // The built-in example stores, written with the public API a user has.
         .target(name: "FluxStores", dependencies: ["FluxCore", "FluxShell"]),
 
-        // Layer 7: line editing over libedit (a system library and a C shim for its variadic API).
+        // Layer 8: line editing over libedit (a system library and a C shim for its variadic API).
         .systemLibrary(
             name: "CLibEdit", pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
@@ -205,7 +222,7 @@ let package = Package(
         .target(name: "FluxShellTerminal", dependencies: ["FluxShell", "FluxShellSystem", "CLibEdit", "EditLineShim"]),
         .testTarget(name: "FluxShellTerminalTests", dependencies: ["FluxShellTerminal"]),
 
-        // Layer 8: the command line (modes, options, exit codes) and the thin executable.
+        // Layer 9: the command line (modes, options, exit codes) and the thin executable.
         .target(
             name: "FluxShellCommand",
             dependencies: [

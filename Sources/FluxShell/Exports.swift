@@ -2,7 +2,9 @@
 // modules, as one module. `FluxShellSession` registers stores (`StoreDefinition`, `StoreCatalog`)
 // and runs their effects; `FluxShellRunner` replays scenarios in tests (`ScenarioRunner`);
 // `FluxShellLive` attaches to and records a running app (`LiveStore`, `ScenarioRecorder`); the
-// values and system modules give `JSONValue`, `DescribedError`, `ShellError` and the rest.
+// values, printed-form and system modules give `DescribedError`, `JSONValue`, `ShellError` and the
+// rest.
+@_exported import FluxShellJSON
 @_exported import FluxShellLive
 @_exported import FluxShellRunner
 @_exported import FluxShellSession

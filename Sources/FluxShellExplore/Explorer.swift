@@ -1,4 +1,5 @@
 import Dispatch
+import FluxShellJSON
 import FluxShellLanguage
 import FluxShellRunner
 import FluxShellSession

@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellValues
 
 /// One command of the shell's language (“The command language” in the reference).

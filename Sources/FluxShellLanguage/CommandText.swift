@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellValues
 
 /// The printer of the command language: a ``Command`` as the line that parses back to it

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import FluxShellJSON
 @testable import FluxShellLanguage
 @testable import FluxShellSystem
 @testable import FluxShellValues

@@ -1,6 +1,7 @@
 import PropertyBased
 import Testing
 
+@testable import FluxShellJSON
 @testable import FluxShellLanguage
 @testable import FluxShellSystem
 @testable import FluxShellValues

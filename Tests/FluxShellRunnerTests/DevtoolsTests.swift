@@ -4,6 +4,7 @@ import FluxStores
 import Foundation
 import Testing
 
+@testable import FluxShellJSON
 @testable import FluxShellLanguage
 @testable import FluxShellLive
 @testable import FluxShellRunner

@@ -3,6 +3,7 @@ import FluxShellFixtures
 import Foundation
 import Testing
 
+@testable import FluxShellJSON
 @testable import FluxShellLive
 @testable import FluxShellSession
 @testable import FluxShellSystem

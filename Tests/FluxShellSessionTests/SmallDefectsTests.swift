@@ -3,6 +3,7 @@ import FluxStores
 import Foundation
 import Testing
 
+@testable import FluxShellJSON
 @testable import FluxShellSession
 @testable import FluxShellSystem
 @testable import FluxShellValues

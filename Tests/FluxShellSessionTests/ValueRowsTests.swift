@@ -8,6 +8,7 @@ import Tagged
 import Testing
 
 @testable import FluxShellExplore
+@testable import FluxShellJSON
 @testable import FluxShellLive
 @testable import FluxShellRunner
 @testable import FluxShellSession

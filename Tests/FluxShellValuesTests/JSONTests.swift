@@ -1,6 +1,7 @@
 import FluxShellSystem
 import Testing
 
+@testable import FluxShellJSON
 @testable import FluxShellValues
 
 struct JSONTests {

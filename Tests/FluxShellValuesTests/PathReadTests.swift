@@ -2,6 +2,7 @@ import FluxShellSystem
 import Foundation
 import Testing
 
+@testable import FluxShellJSON
 @testable import FluxShellValues
 
 /// `state PATH` and `expect PATH` read only what the path goes through, and answer exactly as

@@ -3,6 +3,7 @@ import FluxShellSystem
 import PropertyBased
 import Testing
 
+@testable import FluxShellJSON
 @testable import FluxShellValues
 
 struct StateDiffTests {

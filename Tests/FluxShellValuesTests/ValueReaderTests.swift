@@ -4,6 +4,7 @@ import Foundation
 import PropertyBased
 import Testing
 
+@testable import FluxShellJSON
 @testable import FluxShellValues
 
 /// “Printed values” in the reference, row by row: each Swift value's printed form, and that the

@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellRunner
 import FluxShellSystem
 import FluxShellValues

@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellRunner
 import FluxShellSession
 import FluxShellSystem

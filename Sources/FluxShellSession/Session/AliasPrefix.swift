@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellValues
 
 /// How what the shell prints names a store's values (“Paths” in the reference): by the store's own

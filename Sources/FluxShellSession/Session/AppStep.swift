@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellValues
 
 /// What a running app did by itself, as an attached session saw it: one of its actions and the

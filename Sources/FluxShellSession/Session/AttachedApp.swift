@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellValues
 
 /// What a session attached to a running app asks of its link to the app. `FluxShellLive` makes

@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellValues
 
 /// One store's states along the session's ``SessionHistory``, for `undo`, `redo` and `why`: the

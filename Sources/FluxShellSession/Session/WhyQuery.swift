@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellValues
 
 /// `why PATH`: the steps of the history that created or changed a value, found by following its

@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 /// `dispatch NAME ARG...`: an action's case name and its arguments, as typed.
 @_documentation(visibility: internal)
 public struct ActionInvocation: Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellSystem
 
 /// Between typed actions and their command syntax.

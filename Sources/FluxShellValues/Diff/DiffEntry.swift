@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellSystem
 
 /// One changed place between two states: a line of the shell's diff output.

@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 /// A `~`, `+` or `-` diff line as text (printed, or written in a scenario), cut into its parts
 /// without reading its values: `~ PATH: OLD -> NEW`, `+ PATH: NEW`, `- PATH: OLD`.
 package struct PrintedDiffLine {

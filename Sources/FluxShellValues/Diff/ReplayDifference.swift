@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 /// Where the same actions, run again, left a value other than the first time: a scenario's
 /// expected line against what `test` printed, explore's run against its replay, a state kept for
 /// `undo` against the one its actions make again. What an error names, with how to pin it.

@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 /// The places where two JSON values differ, as ``DiffEntry`` lines in the value's order.
 ///
 /// Objects are compared key by key; arrays by a minimal edit script (Myers), so an insertion or

@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 /// The diff of two values of one Swift type, as the shell prints it (“Diff lines” in the
 /// reference), without reading what did not change.
 ///

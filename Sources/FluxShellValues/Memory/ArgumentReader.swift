@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 /// Reads one argument from text into the memory of a parameter of one type.
 ///
 /// NB: the slots handed to `initialize` and `deinitialize` come only from

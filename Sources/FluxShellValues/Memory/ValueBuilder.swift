@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellSystem
 
 /// Builds a value of any Swift type from its printed form (“Printed values” in the reference):

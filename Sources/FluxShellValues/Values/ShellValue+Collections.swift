@@ -1,4 +1,5 @@
 import FluxCore
+import FluxShellJSON
 
 extension Optional: ShellValue {
     static var textFormInner: [Any.Type] { [Wrapped.self] }

@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 /// How a value prints, and is read back, through a protocol its type conforms to rather than
 /// through its stored properties (“Printed values” in the reference): a set algebra as a sorted
 /// array (rule 1), a custom mirror (rule 3), a raw value (rule 4), a collection as an array of its

@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 /// Reads any Swift value as the shell prints it (“Printed values” in the reference): a
 /// ``JSONValue`` whose object keys are the Swift property names in declaration order (never
 /// `CodingKeys`), the same in every run.

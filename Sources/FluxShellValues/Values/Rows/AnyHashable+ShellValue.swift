@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 // “Printed values” in the reference, rule 2: an `AnyHashable` prints as the value it holds, not as its box.
 
 extension AnyHashable: ShellValue {

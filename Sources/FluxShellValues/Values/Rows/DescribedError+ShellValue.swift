@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 // “Printed values”, rule 1, and “Stores of every architecture” in the reference: an error prints as
 // its description. The `Error` existential is typed as a string, which makes a `DescribedError`
 // with that description, printed back as the string. An error type of the user's own keeps its own

@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 // “Printed values” in the reference, rule 1: a `Duration` is a number of seconds, exact and without
 // an exponent (`900`, `1.5`, `0.000000001`), never its two stored halves; its `Codable` form
 // (`[high, low]`) is not what the shell reads either.

@@ -1,3 +1,4 @@
+import FluxShellJSON
 import IdentifiedCollections
 
 // “Printed values” in the reference, rule 3: an `IdentifiedArray` (swift-identified-collections) is

@@ -1,3 +1,5 @@
+import FluxShellJSON
+
 #if canImport(Foundation)
     import Foundation
 

@@ -1,3 +1,4 @@
+import FluxShellJSON
 import OrderedCollections
 
 // “Printed values” in the reference, rule 1: swift-collections' ordered collections print in their

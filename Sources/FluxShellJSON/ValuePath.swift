@@ -18,7 +18,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         case id(JSONValue)
 
         /// The name of a ``key(_:)`` or an ``entry(_:)``.
-        var keyText: String? {
+        package var keyText: String? {
             switch self {
             case .key(let key), .entry(let key): key
             default: nil
@@ -115,7 +115,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends the path as printed to `output`, as UTF-8.
-    func write(to output: inout OutputBuffer) {
+    package func write(to output: inout OutputBuffer) {
         guard !isRoot else {
             output.append(0x2E)
             return

@@ -38,7 +38,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The value as a `Double`, when it is a number.
-    var numberValue: Double? {
+    package var numberValue: Double? {
         switch self {
         case .int(let value): Double(value)
         case .double(let value): value
@@ -100,7 +100,7 @@ public struct JSONObject: Sendable, Hashable {
 
     public init() { ordered = [:] }
 
-    init(minimumCapacity: Int) { ordered = OrderedDictionary(minimumCapacity: minimumCapacity) }
+    package init(minimumCapacity: Int) { ordered = OrderedDictionary(minimumCapacity: minimumCapacity) }
 
     public init(_ members: [(String, JSONValue)]) {
         self.init(minimumCapacity: members.count)
@@ -122,7 +122,7 @@ public struct JSONObject: Sendable, Hashable {
 
     /// Appends a member whose key is new (a struct's member, read in order); the same as setting
     /// it, and says so where the key cannot already be there.
-    mutating func appendUnchecked(_ key: String, _ value: JSONValue) {
+    package mutating func appendUnchecked(_ key: String, _ value: JSONValue) {
         ordered.updateValue(value, forKey: key)
     }
 

@@ -1,7 +1,7 @@
 import FluxShellSystem
 import Testing
 
-@testable import FluxShellValues
+@testable import FluxShellJSON
 
 struct ValuePathTests {
     let state = try! JSONParser.parse(

@@ -1,7 +1,7 @@
 import FluxShellSystem
 import Testing
 
-@testable import FluxShellValues
+@testable import FluxShellJSON
 
 /// `*` where a value stands: what it matches, what it leaves alone, and how it prints back.
 struct ValuePatternTests {

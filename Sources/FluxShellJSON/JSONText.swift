@@ -39,7 +39,7 @@ package enum JSONText {
 
     /// Appends `value` in one line.
     @inline(__always)
-    static func writeCompact(_ value: JSONValue, to output: inout OutputBuffer) {
+    package static func writeCompact(_ value: JSONValue, to output: inout OutputBuffer) {
         switch value {
         case .array, .object: writeNested(value, to: &output, layout: nil)
         default: writeScalar(value, to: &output)
@@ -47,7 +47,7 @@ package enum JSONText {
     }
 
     /// Appends `value` indented by two spaces per level, starting at column `indent` levels in.
-    static func writePretty(_ value: JSONValue, indent: Int = 0, to output: inout OutputBuffer) {
+    package static func writePretty(_ value: JSONValue, indent: Int = 0, to output: inout OutputBuffer) {
         writeNested(value, to: &output, layout: indent)
     }
 
@@ -117,7 +117,7 @@ package enum JSONText {
     }
 
     /// Appends a value that holds no other: a scalar, `[]` or `{}` (a nested value in one line).
-    static func writeScalar(_ value: JSONValue, to output: inout OutputBuffer) {
+    package static func writeScalar(_ value: JSONValue, to output: inout OutputBuffer) {
         switch value {
         case .null: output.append("null")
         case .bool(let flag): output.append(flag ? "true" : "false")
@@ -133,7 +133,7 @@ package enum JSONText {
     }
 
     /// A double as JSON: integral values keep a `.0`, non-finite ones (not JSON) print as `null`.
-    static func format(_ number: Double) -> String {
+    package static func format(_ number: Double) -> String {
         guard number.isFinite else { return "null" }
         return String(number)
     }
@@ -142,7 +142,7 @@ package enum JSONText {
     static func needsEscaping(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
 
     /// Appends `"text"` with JSON escapes for `"`, `\` and control characters only.
-    static func writeQuoted(_ text: String, to output: inout OutputBuffer) {
+    package static func writeQuoted(_ text: String, to output: inout OutputBuffer) {
         output.append(0x22)
         // NB: escapes are rare: the text is copied whole unless a byte needs one.
         if !text.utf8.contains(where: needsEscaping) {
