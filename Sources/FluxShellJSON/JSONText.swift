@@ -6,7 +6,7 @@ import FluxShellSystem
 ///
 /// Only `"`, `\` and control characters are escaped in strings; other characters print as
 /// themselves (`"é"`, `"✓"`).
-package enum JSONText {
+@usableFromInline package enum JSONText {
     /// `{"count":1,"todos":[]}`
     public static func compact(_ value: JSONValue) -> String {
         var output = OutputBuffer()
@@ -39,7 +39,7 @@ package enum JSONText {
 
     /// Appends `value` in one line.
     @inline(__always)
-    package static func writeCompact(_ value: JSONValue, to output: inout OutputBuffer) {
+    @usableFromInline package static func writeCompact(_ value: JSONValue, to output: inout OutputBuffer) {
         switch value {
         case .array, .object: writeNested(value, to: &output, layout: nil)
         default: writeScalar(value, to: &output)
@@ -142,7 +142,7 @@ package enum JSONText {
     static func needsEscaping(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
 
     /// Appends `"text"` with JSON escapes for `"`, `\` and control characters only.
-    package static func writeQuoted(_ text: String, to output: inout OutputBuffer) {
+    @usableFromInline package static func writeQuoted(_ text: String, to output: inout OutputBuffer) {
         output.append(0x22)
         // NB: escapes are rare: the text is copied whole unless a byte needs one.
         if !text.utf8.contains(where: needsEscaping) {

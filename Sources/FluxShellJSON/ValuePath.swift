@@ -59,12 +59,13 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     /// NB: a path of one segment (a state's member, as most diff lines have) keeps it inline,
     /// with no array to allocate; any other keeps a list. Never a list of one, so that equal
     /// paths have equal storage.
-    private enum Storage: Sendable, Hashable {
+    @usableFromInline
+    enum Storage: Sendable, Hashable {
         case one(Segment)
         case list([Segment])
     }
 
-    private var storage: Storage
+    @usableFromInline var storage: Storage
 
     public var segments: [Segment] {
         get {
@@ -76,30 +77,30 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         set { storage = Self.storage(of: newValue) }
     }
 
-    public init(_ segments: [Segment] = []) { storage = Self.storage(of: segments) }
+    @inlinable public init(_ segments: [Segment] = []) { storage = Self.storage(of: segments) }
 
-    private static func storage(of segments: [Segment]) -> Storage {
+    @inlinable static func storage(of segments: [Segment]) -> Storage {
         segments.count == 1 ? .one(segments[0]) : .list(segments)
     }
 
-    public static let root = ValuePath()
+    @inlinable public static var root: ValuePath { ValuePath() }
 
-    public func appending(_ segment: Segment) -> ValuePath {
+    @inlinable public func appending(_ segment: Segment) -> ValuePath {
         if case .list(let segments) = storage, segments.isEmpty { return ValuePath(one: segment) }
         return ValuePath(segments + [segment])
     }
 
-    private init(one segment: Segment) { storage = .one(segment) }
+    @inlinable init(one segment: Segment) { storage = .one(segment) }
 
     /// Whether this is the root (`.`).
-    package var isRoot: Bool {
+    @inlinable package var isRoot: Bool {
         if case .list(let segments) = storage { return segments.isEmpty }
         return false
     }
 
     /// Calls `body` with each segment in order (and whether it is the first), without making
     /// a list of a one-segment path; stops when `body` returns `false`.
-    func forEachSegment(_ body: (Segment, _ isFirst: Bool) -> Bool) {
+    @inlinable func forEachSegment(_ body: (Segment, _ isFirst: Bool) -> Bool) {
         switch storage {
         case .one(let segment): _ = body(segment, true)
         case .list(let segments):
@@ -115,7 +116,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends the path as printed to `output`, as UTF-8.
-    package func write(to output: inout OutputBuffer) {
+    @inlinable public func write(to output: inout OutputBuffer) {
         guard !isRoot else {
             output.append(0x2E)
             return
@@ -153,7 +154,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends `key` when it is plain; `false` (with some of it appended) when it is not.
-    private static func appendPlain(_ key: String, to output: inout OutputBuffer) -> Bool {
+    @usableFromInline static func appendPlain(_ key: String, to output: inout OutputBuffer) -> Bool {
         var key = key
         return key.withUTF8 { bytes in
             guard let first = bytes.first, isPlainKeyStart(first) else { return false }
