@@ -160,17 +160,18 @@ import FluxShellSystem
         text.forEachByte { writeEscaping($0, to: &output) }
     }
 
-    /// Appends each whole line of UTF-8 `text` as `prefix`, the line escaped as the inside of a
-    /// JSON string (as `writeQuoted(_:to:)` escapes), `suffix` and a newline; a last line without
-    /// its newline is left out. For frames written straight from rendered text, with no string
-    /// made for each line (an attached shell's `app` lines).
+    /// Appends each whole line of UTF-8 `text` (within `range` of its bytes: all of them by
+    /// default) as `prefix`, the line escaped as the inside of a JSON string (as
+    /// `writeQuoted(_:to:)` escapes), `suffix` and a newline; a last line without its newline is
+    /// left out. For frames written straight from rendered text, with no string made for each line
+    /// (an attached shell's `app`, `out` and `err` lines).
     public static func writeLines(
-        of text: borrowing OutputBuffer, between prefix: StaticString, and suffix: StaticString,
-        to output: inout OutputBuffer
+        of text: borrowing OutputBuffer, in range: Range<Int>? = nil, between prefix: StaticString,
+        and suffix: StaticString, to output: inout OutputBuffer
     ) {
         var lineStart = output.count
         var atStart = true
-        text.forEachByte { byte in
+        text.forEachByte(in: range) { byte in
             if atStart {
                 lineStart = output.count
                 output.append(prefix)

@@ -47,9 +47,11 @@ public struct OutputBuffer: ~Copyable {
         used += bytes.count
     }
 
-    /// Appends what `other` holds.
-    public mutating func append(contentsOf other: borrowing OutputBuffer) {
-        append(UnsafeBufferPointer(start: other.base, count: other.used))
+    /// Appends what `other` holds (within `range` of its bytes: all of them by default).
+    public mutating func append(contentsOf other: borrowing OutputBuffer, in range: Range<Int>? = nil) {
+        let range = range ?? 0..<other.used
+        precondition(range.lowerBound >= 0 && range.upperBound <= other.used, "OutputBuffer: no such range")
+        append(UnsafeBufferPointer(start: other.base + range.lowerBound, count: range.count))
     }
 
     @inlinable
@@ -122,14 +124,23 @@ public struct OutputBuffer: ~Copyable {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
-    /// Calls `body` with each byte written so far, in order.
+    /// Calls `body` with each byte written so far (within `range`: all of them by default), in
+    /// order.
     @inlinable
-    public func forEachByte(_ body: (UInt8) -> Void) {
-        for index in 0..<used { body(base[index]) }
+    public func forEachByte(in range: Range<Int>? = nil, _ body: (UInt8) -> Void) {
+        let range = range ?? 0..<used
+        precondition(range.lowerBound >= 0 && range.upperBound <= used, "OutputBuffer: no such range")
+        for index in range { body(base[index]) }
+    }
+
+    /// The text written so far (within `range`: all of it by default), as a string.
+    public func text(in range: Range<Int>) -> String {
+        precondition(range.lowerBound >= 0 && range.upperBound <= used, "OutputBuffer: no such range")
+        return String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
     }
 
     /// The text written so far, as a string.
-    public var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+    public var text: String { text(in: 0..<used) }
 }
 
 /// Where an ``OutputBuffer``'s text is copied in one piece: a network library's byte buffer,

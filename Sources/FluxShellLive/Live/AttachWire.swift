@@ -98,6 +98,18 @@ package enum AttachWire {
             JSONText.writeLines(of: text, between: #"{"app":""#, and: #""}"#, to: &output)
         }
 
+        /// Appends an ``out(_:)`` frame, or an ``err(_:)`` frame when `isError`, for each whole
+        /// line of `text` within `range`, as ``line`` writes it.
+        public static func writeOutput(
+            linesOf text: borrowing OutputBuffer, in range: Range<Int>, isError: Bool, to output: inout OutputBuffer
+        ) {
+            if isError {
+                JSONText.writeLines(of: text, in: range, between: #"{"err":""#, and: #""}"#, to: &output)
+            } else {
+                JSONText.writeLines(of: text, in: range, between: #"{"out":""#, and: #""}"#, to: &output)
+            }
+        }
+
         public var line: String {
             let members: [(String, JSONValue)] =
                 switch self {

@@ -22,19 +22,50 @@ package final class AttachedShell {
     private var hello: AttachWire.Hello?
     private var runner: ScriptRunner?
     private let printer: Printer
-    /// What the runner printed for the line being run, in order: `true` for standard error.
-    private let printed: PrintedLines
+    /// What the runner printed for the line being run.
+    private let printed: PrintedOutput
     /// The lines the shell sent, as they come in.
     private var received: LineSplitter
     /// How many lines the shell sent that were run (or rejected): the last one's number.
     public private(set) var lineNumber = 0
     private var sawFirstLine = false
 
-    private final class PrintedLines {
-        var lines: [(isError: Bool, text: String)] = []
-        /// The scenarios `save` handed over for the shell to write: each with the number of lines
-        /// printed before it (what follows is its confirmation, sent in its frame).
-        var saves: [(after: Int, file: String, scenario: String)] = []
+    /// What the runner printed for the line being run, as the renderer wrote it: its bytes in
+    /// order, in runs of standard output and standard error, and where `save` handed a scenario
+    /// over. No line of it becomes a string on its way to the shell.
+    private final class PrintedOutput {
+        var bytes = OutputBuffer()
+        /// Where each run of lines ends in `bytes`, and whether it went to standard error.
+        var runs: [(end: Int, isError: Bool)] = []
+        /// The scenarios `save` handed over for the shell to write: each with where in `bytes` it
+        /// was handed over (the lines that follow are its confirmation, sent in its frame).
+        var saves: [(at: Int, file: String, scenario: String)] = []
+
+        func appendOutput(_ write: (inout OutputBuffer) -> Void) {
+            write(&bytes)
+            endRun(isError: false)
+        }
+
+        func appendError(_ line: String) {
+            bytes.appendLine(line)
+            endRun(isError: true)
+        }
+
+        private func endRun(isError: Bool) {
+            let start = runs.last?.end ?? 0
+            guard bytes.count > start else { return }
+            if let last = runs.last, last.isError == isError {
+                runs[runs.count - 1].end = bytes.count
+            } else {
+                runs.append((bytes.count, isError))
+            }
+        }
+
+        func removeAll() {
+            bytes.removeAll()
+            runs.removeAll(keepingCapacity: true)
+            saves.removeAll()
+        }
     }
 
     /// - Parameters:
@@ -50,7 +81,7 @@ package final class AttachedShell {
         session = try Session(attachingTo: stores, queueLimit: queueLimit, wake: wake)
         self.name = name
         received = LineSplitter(maximumLineLength: maximumLineLength)
-        let printed = PrintedLines()
+        let printed = PrintedOutput()
         self.printed = printed
         printer = Self.printer(into: printed)
     }
@@ -65,17 +96,15 @@ package final class AttachedShell {
         self.session = session
         self.name = name
         received = LineSplitter(maximumLineLength: maximumLineLength)
-        let printed = PrintedLines()
+        let printed = PrintedOutput()
         self.printed = printed
         printer = Self.printer(into: printed)
     }
 
-    private static func printer(into printed: PrintedLines) -> Printer {
+    private static func printer(into printed: PrintedOutput) -> Printer {
         Printer(
             renderer: Renderer(format: .json),
-            streams: .lines(
-                standardOutput: { printed.lines.append((false, $0)) },
-                standardError: { printed.lines.append((true, $0)) }))
+            streams: .init(appendToStandardOutput: printed.appendOutput, standardError: printed.appendError))
     }
 
     /// Takes bytes the shell sent; appends the lines to send back, each ending in a newline.
@@ -206,7 +235,7 @@ package final class AttachedShell {
         let printed = self.printed
         session.handsSavedScenario =
             hello?.writesSaves == true
-            ? { scenario, file in printed.saves.append((printed.lines.count, file, scenario)) } : nil
+            ? { scenario, file in printed.saves.append((printed.bytes.count, file, scenario)) } : nil
         runner = ScriptRunner(session: session, options: options, output: printer)
     }
 
@@ -226,37 +255,44 @@ package final class AttachedShell {
         output.appendLine(AttachWire.Frame.bye(AttachWire.detached).line)
     }
 
+    /// Sends what the line printed: as it was written to a shell that sent no hello, else each
+    /// line in an `out` or `err` frame, and the lines that follow a scenario `save` handed over in
+    /// its `save` frame (up to the next error).
     private func sendPrinted(to output: inout OutputBuffer) {
         var saves = printed.saves[...]
-        var index = 0
-        while index < printed.lines.count {
-            let (isError, text) = printed.lines[index]
-            if let save = saves.first, save.after == index {
-                // NB: the lines `save` printed after it handed the scenario over say it was written:
-                // the shell prints them once it wrote the file.
-                saves.removeFirst()
-                var end = index
-                while end < printed.lines.count, !printed.lines[end].isError { end += 1 }
-                let saved = printed.lines[index..<end].map(\.text)
-                output.appendLine(
-                    AttachWire.Frame.save(file: save.file, line: lineNumber, scenario: save.scenario, saved: saved).line
-                )
-                index = end
-                continue
+        var position = 0
+        for run in printed.runs {
+            while position < run.end {
+                if let save = saves.first, save.at == position {
+                    // NB: the lines `save` printed after it handed the scenario over say it was
+                    // written: the shell prints them once it wrote the file.
+                    saves.removeFirst()
+                    let end = run.isError ? position : run.end
+                    let saved = printed.bytes.text(in: position..<end)
+                        .split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                    output.appendLine(
+                        AttachWire.Frame.save(
+                            file: save.file, line: lineNumber, scenario: save.scenario, saved: saved.map(String.init)
+                        ).line)
+                    position = end
+                    continue
+                }
+                let next = saves.first.map(\.at) ?? run.end
+                let end = next > position && next < run.end ? next : run.end
+                if hello == nil {
+                    output.append(contentsOf: printed.bytes, in: position..<end)
+                } else {
+                    AttachWire.Frame.writeOutput(
+                        linesOf: printed.bytes, in: position..<end, isError: run.isError, to: &output)
+                }
+                position = end
             }
-            if hello == nil {
-                output.appendLine(text)
-            } else {
-                output.appendLine((isError ? AttachWire.Frame.err(text) : .out(text)).line)
-            }
-            index += 1
         }
         for save in saves {
             output.appendLine(
                 AttachWire.Frame.save(file: save.file, line: lineNumber, scenario: save.scenario, saved: []).line)
         }
-        printed.lines.removeAll(keepingCapacity: true)
-        printed.saves.removeAll()
+        printed.removeAll()
     }
 
     private static let completionPrefix = Array(#"{"complete""#.utf8)
