@@ -88,10 +88,11 @@ let package = Package(
         .testTarget(
             name: "FluxShellValuesTests",
             dependencies: [
-                "FluxCore", "FluxShellValues", .product(name: "PropertyBased", package: "swift-property-based"),
+                "FluxCore", "FluxShellJSON", "FluxShellValues",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         // Layer 4: the command language: a line lexed and parsed into a command, and printed back.
-        .target(name: "FluxShellLanguage", dependencies: ["FluxShellSystem", "FluxShellValues"]),
+        .target(name: "FluxShellLanguage", dependencies: ["FluxShellSystem", "FluxShellJSON", "FluxShellValues"]),
         .testTarget(
             name: "FluxShellLanguageTests",
             dependencies: [

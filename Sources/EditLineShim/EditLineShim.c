@@ -60,6 +60,17 @@ static unsigned char on_suspend_key(EditLine *editor, int key) {
     return CC_REDISPLAY;
 }
 
+/* The prompt, and the text before the cursor last asked for: copies the shim owns, freed when the
+   editor closes. One editor per process reads the terminal (see the watched descriptor below), so
+   these are the process's. */
+static char *prompt_text = NULL;
+static char *before_cursor = NULL;
+
+static char *show_prompt(EditLine *editor) {
+    (void)editor;
+    return prompt_text != NULL ? prompt_text : "";
+}
+
 EditLine *fluxsh_el_open(const char *program) {
     /* Without a UTF-8 LC_CTYPE, libedit silently drops non-ASCII input. */
     if (setlocale(LC_CTYPE, "") == NULL || MB_CUR_MAX == 1) setlocale(LC_CTYPE, "C.UTF-8");
@@ -67,6 +78,7 @@ EditLine *fluxsh_el_open(const char *program) {
     if (editor == NULL) return NULL;
     el_set(editor, EL_EDITOR, "emacs");
     el_set(editor, EL_SIGNAL, 0);
+    el_set(editor, EL_PROMPT, show_prompt);
     /* The terminal sends no signal while a line is edited: ^C and ^Z are keys (see above). */
     has_outside_editing = tcgetattr(STDIN_FILENO, &outside_editing) == 0;
     el_set(editor, EL_SETTY, "-d", "-isig", NULL);
@@ -80,24 +92,20 @@ EditLine *fluxsh_el_open(const char *program) {
     return editor;
 }
 
-void fluxsh_el_close(EditLine *editor) { el_end(editor); }
-
-/* The prompt, and the text before the cursor last asked for: copies the shim owns. One editor
-   per process reads the terminal (see the watched descriptor below), so these are the process's. */
-static char *prompt_text = NULL;
-static char *before_cursor = NULL;
-
-static char *show_prompt(EditLine *editor) {
-    (void)editor;
-    return prompt_text != NULL ? prompt_text : "";
+void fluxsh_el_close(EditLine *editor) {
+    el_end(editor);
+    free(prompt_text);
+    prompt_text = NULL;
+    free(before_cursor);
+    before_cursor = NULL;
 }
 
 void fluxsh_el_set_prompt_text(EditLine *editor, const char *text) {
+    (void)editor;
     char *copy = strdup(text);
     if (copy == NULL) return;
     free(prompt_text);
     prompt_text = copy;
-    el_set(editor, EL_PROMPT, show_prompt);
 }
 
 const char *fluxsh_el_text_before_cursor(EditLine *editor) {

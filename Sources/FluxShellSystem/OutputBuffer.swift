@@ -133,7 +133,7 @@ public struct OutputBuffer: ~Copyable {
         for index in range { body(base[index]) }
     }
 
-    /// The text written so far (within `range`: all of it by default), as a string.
+    /// The text written within `range`, as a string.
     public func text(in range: Range<Int>) -> String {
         precondition(range.lowerBound >= 0 && range.upperBound <= used, "OutputBuffer: no such range")
         return String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)

@@ -31,6 +31,9 @@ extension Platform {
     /// Passes SIGINT and SIGTERM on to ``childToStop``, so that stopping `fluxsh` stops its child
     /// too (and `fluxsh` sees it end and cleans up).
     package static func forwardStopSignals() {
+        // NB: set before the handler that reads it is installed, so that the handler never runs
+        // a global's first initialization.
+        StopForwarding.child = 0
         onStopSignals { signal in
             if StopForwarding.child > 0 { kill(StopForwarding.child, signal) }
         }

@@ -10,9 +10,12 @@
 /// variables, raw reads and writes of the standard streams, exiting; files and signals in the
 /// extensions beside it, child processes in ``ChildProcess``.
 ///
-/// Every libc call that is lent memory (a buffer to read into or write from, a socket address, a
-/// directory entry, a process's arguments, a thread's start) is made in this file or in
-/// `Platform+Signals.swift`: the callers hand arrays, strings and closures, never a pointer.
+/// Every libc call lent memory through a pointer that Swift code makes (a buffer to read into or
+/// write from, bytes to compare, a socket address, a directory entry, a process's arguments, a
+/// thread's start) is made in this file or in `Platform+Signals.swift`: the callers hand arrays,
+/// strings and closures, never a pointer. Calls that only take a plain value `inout` (a wait
+/// status, a `stat`, a pipe's two descriptors, a `mkdtemp` template) are made where they are
+/// used, in this module.
 package enum Platform {
     package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
@@ -230,8 +233,9 @@ extension Platform {
     /// busy); `false` when no thread could be started.
     @discardableResult
     package static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-        // NB: the closure is retained once for the thread, which takes it back and releases it
-        // (`takeRetainedValue`) before it runs it; released here if the thread does not start.
+        // NB: the closure is retained once for the thread, which takes that reference back
+        // (`takeRetainedValue`) and lets it go once `run` returns; released here if the thread
+        // does not start.
         let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         let start: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
             Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()

@@ -2,8 +2,8 @@
 /// skip Swift's run-time exclusivity checks: what an object keeps (in a `let`) of what it touches
 /// on every line, action or effect.
 ///
-/// Outside FluxCore, this and ``LockedValue`` are the only places where the package turns those
-/// checks off. Each owner's `// NB:` says why one thread at a time uses its cell (its thread, or a
+/// Outside FluxCore, this is the one place where the package turns those checks off (a
+/// ``LockedValue`` keeps its value in one). Each owner's `// NB:` says why one thread at a time uses its cell (its thread, or a
 /// lock it holds). The owner also guarantees what the checks would catch: no access to `value`
 /// begins while another is under way (no `inout` of it lent to code that reaches it again).
 ///

@@ -5,8 +5,9 @@ import FluxShellSystem
 /// A line editor over libedit: emacs key bindings, history in a file, Tab completion.
 ///
 /// libedit's callbacks are told their editor, and find this object by it (``object(for:)``); the
-/// strings handed to libedit are copied by the shim, and the ones it gives are copied into Swift
-/// strings at once, so this file touches no memory of libedit's.
+/// strings handed to libedit are copied by the shim, and the ones it gives (a line read, the text
+/// before the cursor) are copied into Swift strings at once, so this file keeps no memory of
+/// libedit's or the shim's. One editor per process reads the terminal.
 public final class LineEditor {
     public enum Input: Equatable {
         case line(String)

@@ -4,7 +4,8 @@
 #include <histedit.h>
 
 /// Non-variadic wrappers over libedit's el_set / el_get / history, which Swift cannot call; the
-/// strings they take are copied, and the ones they give stay the shim's.
+/// strings they take are copied. One editor per process: the prompt and the watched descriptor are
+/// the process's.
 typedef unsigned char (*fluxsh_command_fn)(EditLine *, int);
 
 /// Opens an editor on the process's standard streams, with emacs bindings and no signal
@@ -13,15 +14,16 @@ typedef unsigned char (*fluxsh_command_fn)(EditLine *, int);
 /// group. While a command runs, the caller's SIGINT handler (sa_flags = 0) sees Ctrl-C.
 EditLine *fluxsh_el_open(const char *program);
 void fluxsh_el_close(EditLine *editor);
-/// Shows a copy of `text` before each line.
+/// Shows a copy of `text` before each line (the shim's, freed when the editor closes).
 void fluxsh_el_set_prompt_text(EditLine *editor, const char *text);
-/// The text of the line being edited before the cursor, valid until the next call.
+/// The text of the line being edited before the cursor: the shim's copy, valid until the next call.
 const char *fluxsh_el_text_before_cursor(EditLine *editor);
 /// Binds `key` (e.g. "^I") to a named function implemented by `function`.
 void fluxsh_el_bind_function(EditLine *editor, const char *name, const char *help, fluxsh_command_fn function,
                              const char *key);
 void fluxsh_el_set_history(EditLine *editor, History *history);
-/// Reads a line. Returns NULL with *count 0 at end of input, NULL with *count -1 on interrupt.
+/// Reads a line, in libedit's buffer (valid until the next read). Returns NULL with *count 0 at
+/// end of input, NULL with *count -1 on interrupt.
 const char *fluxsh_el_gets(EditLine *editor, int *count);
 void fluxsh_el_reset(EditLine *editor);
 void fluxsh_el_resize(EditLine *editor);

@@ -8,7 +8,7 @@ import FluxShellJSON
 /// memory is sized and aligned for it. `initialize` writes the value only once it has been read
 /// without error, and `deinitialize` runs only on memory `initialize` filled.
 struct ArgumentReader {
-    /// Initializes the memory at the pointer to the argument's value (`nil`: the argument was left
+    /// Initializes the memory of the slot to the argument's value (`nil`: the argument was left
     /// out, which only an `Optional` allows), and says whether the argument was typed as the value
     /// prints. The path, for errors, is made only when needed.
     let initialize: (_ argument: JSONValue?, _ destination: ValueSlot, _ path: () -> [any CodingKey]) throws -> Bool

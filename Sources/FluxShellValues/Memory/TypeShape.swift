@@ -68,10 +68,10 @@ package final class TypeShape: @unchecked Sendable {
     private let textEqual: ((UnsafeRawPointer, UnsafeRawPointer) -> Bool)?
     /// A copy of the value at a pointer, as `Any` (for `Mirror` and descriptions).
     let loadRaw: @Sendable (UnsafeRawPointer) -> Any
-    /// Initializes uninitialized memory of this type at a pointer to the value whose printed form
+    /// Initializes the uninitialized memory of a slot of this type to the value whose printed form
     /// is given (``ValueBuilder``); on a failure, the memory is left uninitialized.
     let initialize: (ValueSlot, JSONValue, [any CodingKey]) throws -> Void
-    /// Destroys the value at a pointer, leaving the memory uninitialized.
+    /// Destroys the value in a slot, leaving the memory uninitialized.
     let destroy: (ValueSlot) -> Void
     /// Whether this is an `Optional`, which a member or argument left out makes `nil`.
     let isOptional: Bool
