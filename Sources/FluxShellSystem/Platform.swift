@@ -10,12 +10,12 @@
 /// variables, raw reads and writes of the standard streams, exiting; files and signals in the
 /// extensions beside it, child processes in ``ChildProcess``.
 ///
-/// Every libc call lent memory through a pointer that Swift code makes (a buffer to read into or
-/// write from, bytes to compare, a socket address, a directory entry, a process's arguments, a
-/// thread's start) is made in this file or in `Platform+Signals.swift`: the callers hand arrays,
-/// strings and closures, never a pointer. Calls that only take a plain value `inout` (a wait
-/// status, a `stat`, a pipe's two descriptors, a `mkdtemp` template) are made where they are
-/// used, in this module.
+/// Every libc call lent memory through a pointer that the code makes itself (a buffer to read
+/// into or write from, bytes to compare, a socket address, a directory entry, a process's
+/// arguments, a thread's start) is made in this file or in `Platform+Signals.swift`: the callers
+/// hand arrays, strings and closures, never a pointer. Calls that take a value or an array by `&`,
+/// which Swift lends for the call only (a wait status, a `stat`, a pipe's two descriptors, a
+/// `mkdtemp` template), are made where they are used, in this module.
 package enum Platform {
     package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
