@@ -124,6 +124,31 @@ struct AttachedShellTests {
         #expect(AttachWire.Frame(line: frames[2].line[...]) == frames[2])
     }
 
+    /// With echo on, what the line printed before `save` handed its scenario over (the echo) goes
+    /// out first, in its own frame; the save's confirmation goes in the save frame, once.
+    @Test func anEchoBeforeASaveGoesOutBeforeTheSaveFrame() throws {
+        let connection = try Connection()
+        var hello = AttachWire.Hello()
+        hello.writesSaves = true
+        hello.echo = true
+        _ = connection.send(hello.line + "\n")
+        let file = "attached-echo-\(UInt64.random(in: 0...UInt64.max)).scenario"
+        let frames = connection.send("dispatch bump\nsave \(file)\n").compactMap { AttachWire.Frame(line: $0[...]) }
+        let saved = "saved 1 state-changing command to \(file)"
+        guard frames.count == 6, case .save(file, 2, let scenario, [saved]) = frames[4] else {
+            Issue.record("unexpected frames: \(frames)")
+            return
+        }
+        #expect(scenario.contains("dispatch bump\n~ bumps: 0 -> 1\n"))
+        #expect(
+            Array(frames[..<4]) == [
+                .out("> dispatch bump"), .out("~ bumps: 0 -> 1"), .done(line: 1, failed: false, prompt: "shop> "),
+                .out("> save \(file)"),
+            ])
+        #expect(frames[5] == .done(line: 2, failed: false, prompt: "shop> "))
+        #expect(!frames.contains(.out(saved)))
+    }
+
     /// A shell that keeps a timeline (the devtools page) asks for step numbers: each dispatch's
     /// and each of the app's actions' object ends with its number in `history`; other objects,
     /// and a shell that did not ask, get none.
