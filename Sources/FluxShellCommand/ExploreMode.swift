@@ -117,7 +117,16 @@ struct ExploreMode {
             if !errorText.isEmpty { streams.err(String(errorText.dropLast(errorText.hasSuffix("\n") ? 1 : 0))) }
             return status
         case .signaled(let signal)?:
-            if Platform.isStopSignal(signal) { return 128 + signal }
+            if Platform.isStopSignal(signal) {
+                // NB: stopped before it could catch the signal (while it started): no run was
+                // made, and that is the report, as an interrupted exploration's.
+                var report = Explorer.Report(seed: explorer.options.seed)
+                report.programName = catalog.programName
+                report.checks = explorer.checkNames + [Self.survivalCheck]
+                report.coverage = explorer.coverageBeforeAnyRun
+                report.wasInterrupted = true
+                return conclude(report, explorer, seconds: 0)
+            }
             let journals = (0..<jobs).map { Self.journalRun(ChildProcess.contents(of: files.journal($0))) }
             let cause = ChildProcess.cause(errorText, signal: signal)
             // The run that dies again the same way, the lowest first.

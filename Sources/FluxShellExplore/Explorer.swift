@@ -380,6 +380,10 @@ package final class Explorer: @unchecked Sendable {
 
     private var loadedDefinitions: [StoreDefinition] { options.stores.compactMap { catalog[$0] } }
 
+    /// Each explored action case, none of them dispatched yet: the coverage of an exploration
+    /// stopped before its first run.
+    package var coverageBeforeAnyRun: [CaseCoverage] { Coverage().table(for: loadedDefinitions) }
+
     /// Why no action can be made for the stores: every case's reason, or its action type's.
     private var nothingToExploreReason: String {
         let reasons = loadedDefinitions.map { definition in

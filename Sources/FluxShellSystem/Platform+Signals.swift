@@ -1,3 +1,5 @@
+import Synchronization
+
 // NB: @preconcurrency, for the C library's `stderr` stream, a global variable that Swift 6
 // refuses to read otherwise; this file only reads it, once, on the main thread
 // (``Platform/keepFatalErrorLines()``).
@@ -22,20 +24,36 @@ extension Platform {
     package static func isRuntimeTrap(_ number: Int32) -> Bool { number == SIGILL || number == SIGTRAP }
 
     /// The child being waited for, which ``forwardStopSignals()`` passes SIGINT and SIGTERM on to:
-    /// 0 when none. Set by the thread that waits for it, before and after the wait.
+    /// 0 when none. Set by the thread that waits for it, before and after the wait. A stop that
+    /// came while no child ran (Ctrl-C while `fluxsh` started one) is passed on to the next child
+    /// as soon as it is set, so that no Ctrl-C is lost.
     package static var childToStop: pid_t {
-        get { StopForwarding.child }
-        set { StopForwarding.child = newValue }
+        get { StopForwarding.child.load(ordering: .sequentiallyConsistent) }
+        set {
+            StopForwarding.child.store(newValue, ordering: .sequentiallyConsistent)
+            guard newValue > 0 else { return }
+            // NB: after the child is set: a stop from now on is passed on by the handler, and one
+            // from before is in `pending`, taken once.
+            let pending = StopForwarding.pending.exchange(0, ordering: .sequentiallyConsistent)
+            if pending != 0 { kill(newValue, pending) }
+        }
     }
 
     /// Passes SIGINT and SIGTERM on to ``childToStop``, so that stopping `fluxsh` stops its child
-    /// too (and `fluxsh` sees it end and cleans up).
+    /// too (and `fluxsh` sees it end and cleans up); one that comes while no child runs waits for
+    /// the next.
     package static func forwardStopSignals() {
-        // NB: set before the handler that reads it is installed, so that the handler never runs
-        // a global's first initialization.
-        StopForwarding.child = 0
+        // NB: touched before the handler that reads them is installed, so that the handler never
+        // runs a global's first initialization.
+        StopForwarding.child.store(0, ordering: .sequentiallyConsistent)
+        StopForwarding.pending.store(0, ordering: .sequentiallyConsistent)
         onStopSignals { signal in
-            if StopForwarding.child > 0 { kill(StopForwarding.child, signal) }
+            let child = StopForwarding.child.load(ordering: .sequentiallyConsistent)
+            if child > 0 {
+                kill(child, signal)
+            } else {
+                StopForwarding.pending.store(signal, ordering: .sequentiallyConsistent)
+            }
         }
         receiveStopSignals()
     }
@@ -137,11 +155,12 @@ extension Platform {
     }
 }
 
-/// What ``Platform/forwardStopSignals()``'s handler reads.
+/// What ``Platform/forwardStopSignals()``'s handler reads and writes: atomics, which a signal
+/// handler may use (lock-free loads and stores are async-signal-safe).
 private enum StopForwarding {
-    /// NB: nonisolated(unsafe) is safe: written only by the thread that starts and waits for the
-    /// child, before and after the wait, and read by a signal handler during it.
-    nonisolated(unsafe) static var child: pid_t = 0
+    static let child = Atomic<pid_t>(0)
+    /// A stop signal that came while no child ran; 0 when none.
+    static let pending = Atomic<Int32>(0)
 }
 
 /// What ``Platform/onTrapsOnOwnStack(_:)`` keeps for its handler.
