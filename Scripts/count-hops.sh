@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# How many times a line's work passes from one of the package's source files to another: the
+# calls between two different files under Sources/, counted by callgrind in a debug build (no
+# inlining, so each call the code makes is one), per line, for the lines from 21 to 120 (the
+# difference between a run of 120 lines and one of 20, so that start-up does not count). Also
+# how many distinct pairs of files a line passes between, and how many files it touches.
+#   Scripts/count-hops.sh piped    `dispatch increment` piped into `fluxsh` (the counter)
+#   Scripts/count-hops.sh attach   `dispatch tick` sent by `fluxsh attach` to the app
+#                                  `attach-demo`: the app's side (its agent and engine)
+# Needs valgrind; builds with DWARF 4 (which valgrind reads) in .build-hops.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+path=${1:-piped}
+command -v valgrind >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
+flags=(--scratch-path .build-hops -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4)
+swift build "${flags[@]}" --product fluxsh >/dev/null
+[ "$path" = attach ] && swift build "${flags[@]}" --product attach-demo >/dev/null
+bin=.build-hops/debug
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# `repeat N LINE`: LINE, N times.
+repeat() { awk -v n="$1" -v line="$2" 'BEGIN { for (i = 0; i < n; i++) print line }'; }
+
+# `run N`: a callgrind profile of N lines in $work/cg.N.
+run() {
+    local n=$1
+    if [ "$path" = piped ]; then
+        { echo "load counter"; repeat "$n" "dispatch increment"; } >"$work/lines.$n"
+        valgrind --tool=callgrind --callgrind-out-file="$work/cg.$n" "$bin/fluxsh" <"$work/lines.$n" >/dev/null 2>&1
+        return
+    fi
+    export XDG_RUNTIME_DIR="$work/run.$n"
+    mkdir -m 700 "$XDG_RUNTIME_DIR"
+    mkfifo "$work/app-input.$n"
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg.$n" "$bin/attach-demo" "hops$n" \
+        <"$work/app-input.$n" >/dev/null 2>&1 &
+    local app=$!
+    exec 3>"$work/app-input.$n"
+    # NB: the app under valgrind takes seconds to serve its socket.
+    for _ in $(seq 1 600); do
+        [ -S "$XDG_RUNTIME_DIR/fluxsh/hops$n.sock" ] && break
+        sleep 0.2
+    done
+    repeat "$n" "dispatch tick" | "$bin/fluxsh" attach "hops$n" >"$work/shell.$n"
+    echo stop >&3
+    exec 3>&-
+    wait "$app"
+    grep -q "count: $((n - 1)) -> $n" "$work/shell.$n" || { echo "count-hops: the shell did not get its $n lines" >&2; exit 1; }
+}
+run 20
+run 120
+python3 - "$work/cg.20" "$work/cg.120" <<'PYTHON'
+import re, sys
+
+def calls(path):
+    """Calls between two different files of the package's Sources/, by (caller, callee) file."""
+    names, edges = {}, {}
+    def name(text):
+        match = re.match(r"\((\d+)\)(?: (.*))?", text)
+        if not match:
+            return text
+        if match.group(2) is not None:
+            names[match.group(1)] = match.group(2)
+        return names.get(match.group(1), "?")
+    file = inlined = callee = None
+    for line in open(path, errors="replace"):
+        if line.startswith("fl="):
+            file, inlined = name(line[3:].strip()), None
+        elif line.startswith(("fi=", "fe=")):
+            inlined = name(line[3:].strip())
+        elif line.startswith("fn="):
+            inlined = None
+        elif line.startswith(("cfi=", "cfl=")):
+            callee = name(line[4:].strip())
+        elif line.startswith("calls="):
+            caller = inlined or file
+            target = callee or caller
+            callee = None
+            own = [f for f in (caller, target) if f and "/Sources/" in f and "/checkouts/" not in f]
+            if len(own) == 2 and caller != target:
+                key = (caller.split("/Sources/")[1], target.split("/Sources/")[1])
+                edges[key] = edges.get(key, 0) + int(line[6:].split()[0])
+    return edges
+
+few, many = calls(sys.argv[1]), calls(sys.argv[2])
+per_line = {key: (many.get(key, 0) - few.get(key, 0)) / 100 for key in set(few) | set(many)}
+every_line = [key for key, count in per_line.items() if count >= 0.99]
+files = {file for key in every_line for file in key}
+print(f"calls between files a line: {sum(per_line.values()):.0f}")
+print(f"pairs of files a line passes between: {len(every_line)}, in {len(files)} files")
+for key, count in sorted(per_line.items(), key=lambda item: -item[1])[:10]:
+    print(f"  {count:6.1f}  {key[0]} -> {key[1]}")
+PYTHON
