@@ -120,9 +120,7 @@ struct ExploreMode {
             if Platform.isStopSignal(signal) {
                 // NB: stopped before it could catch the signal (while it started): no run was
                 // made, and that is the report, as an interrupted exploration's.
-                var report = Explorer.Report(seed: explorer.options.seed)
-                report.programName = catalog.programName
-                report.checks = explorer.checkNames + [Self.survivalCheck]
+                var report = parentReport(explorer)
                 report.coverage = explorer.coverageBeforeAnyRun
                 report.wasInterrupted = true
                 return conclude(report, explorer, seconds: 0)
@@ -178,9 +176,7 @@ struct ExploreMode {
             spawns += 1
             return dies(explorer, attempt, as: cause, files)
         }
-        var report = Explorer.Report(seed: explorer.options.seed)
-        report.programName = catalog.programName
-        report.checks = explorer.checkNames + [Self.survivalCheck]
+        var report = parentReport(explorer)
         report.actions = commands.count { !$0.isSeed }
         report.failure = Explorer.Failure(
             check: .trap, message: cause, run: run, runSeed: 0, commands: commands,
@@ -188,6 +184,15 @@ struct ExploreMode {
             scenario: explorer.trapScenario(minimal, message: cause), minimalOutputs: minimal.map { _ in .printed(nil) }
         )
         return conclude(report, explorer, seconds: 0)
+    }
+
+    /// A report the parent makes itself, when the worker could not: the program and the checks,
+    /// the survival of each action among them.
+    private func parentReport(_ explorer: Explorer) -> Explorer.Report {
+        var report = Explorer.Report(seed: explorer.options.seed)
+        report.programName = catalog.programName
+        report.checks = explorer.checkNames + [Self.survivalCheck]
+        return report
     }
 
     /// Saves a failure's scenario and prints the report; the exit status: 1 after a failure, 2

@@ -47,11 +47,15 @@ public struct OutputBuffer: ~Copyable {
         used += bytes.count
     }
 
-    /// Appends what `other` holds (within `range` of its bytes: all of them by default).
-    public mutating func append(contentsOf other: borrowing OutputBuffer, in range: Range<Int>? = nil) {
-        let range = range ?? 0..<other.used
-        precondition(range.lowerBound >= 0 && range.upperBound <= other.used, "OutputBuffer: no such range")
-        append(UnsafeBufferPointer(start: other.base + range.lowerBound, count: range.count))
+    /// Appends what `other` holds.
+    public mutating func append(contentsOf other: borrowing OutputBuffer) {
+        append(UnsafeBufferPointer(start: other.base, count: other.used))
+    }
+
+    /// Appends the bytes of `other` within `range` (what an attached shell that sent no hello is
+    /// sent of a line's output: rare, so byte by byte).
+    public mutating func append(contentsOf other: borrowing OutputBuffer, in range: Range<Int>) {
+        other.forEachByte(in: range) { append($0) }
     }
 
     @inlinable
@@ -133,14 +137,17 @@ public struct OutputBuffer: ~Copyable {
         for index in range { body(base[index]) }
     }
 
-    /// The text written within `range`, as a string.
+    /// The text written within `range`, as a string (a `save`'s confirmation lines: rare, so
+    /// through an array).
     public func text(in range: Range<Int>) -> String {
-        precondition(range.lowerBound >= 0 && range.upperBound <= used, "OutputBuffer: no such range")
-        return String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(range.count)
+        forEachByte(in: range) { bytes.append($0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The text written so far, as a string.
-    public var text: String { text(in: 0..<used) }
+    public var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
 }
 
 /// Where an ``OutputBuffer``'s text is copied in one piece: a network library's byte buffer,

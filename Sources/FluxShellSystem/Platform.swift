@@ -235,7 +235,8 @@ extension Platform {
     package static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         // NB: the closure is retained once for the thread, which takes that reference back
         // (`takeRetainedValue`) and lets it go once `run` returns; released here if the thread
-        // does not start.
+        // does not start. An opaque pointer is what pthread_create hands its thread, so no
+        // measurement applies.
         let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         let start: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
             Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()

@@ -103,11 +103,8 @@ package enum AttachWire {
         public static func writeOutput(
             linesOf text: borrowing OutputBuffer, in range: Range<Int>, isError: Bool, to output: inout OutputBuffer
         ) {
-            if isError {
-                JSONText.writeLines(of: text, in: range, between: #"{"err":""#, and: #""}"#, to: &output)
-            } else {
-                JSONText.writeLines(of: text, in: range, between: #"{"out":""#, and: #""}"#, to: &output)
-            }
+            let prefix: StaticString = isError ? #"{"err":""# : #"{"out":""#
+            JSONText.writeLines(of: text, in: range, between: prefix, and: #""}"#, to: &output)
         }
 
         public var line: String {
