@@ -133,7 +133,7 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
         if !counted { connections.remove(context.channel) }
         phase = .ending
         var output = OutputBuffer()
-        output.appendLine(AttachWire.Frame.bye(reason).line)
+        AttachWire.Frame.bye(reason).writeLine(to: &output)
         var buffer = context.channel.allocator.buffer(capacity: output.count)
         output.write(to: &buffer)
         write(buffer)

@@ -18,8 +18,9 @@ public final class LockedValue<Value>: @unchecked Sendable {
     /// Runs `body` with the value, the lock held.
     ///
     /// NB: inlinable, so that a lock taken on an app's every action (an attached shell's feed)
-    /// is compiled for its value's type.
-    @inlinable
+    /// is compiled for its value's type; always inlined, so that the feed's generic code (what
+    /// an attached session takes, several times a line) does not call it and the cell's accessor.
+    @inlinable @inline(__always)
     public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         mutex.lock()
         defer { mutex.unlock() }

@@ -26,6 +26,38 @@ struct AttachedShellTests {
         #expect(frames == lines.map { .app($0) })
     }
 
+    /// Every frame is written straight into bytes as one line of compact JSON, members in their
+    /// fixed order, strings escaped as the wire escapes them, and reads back as itself.
+    @Test func everyFrameIsOneLineOfCompactJSONThatReadsBackAsItself() {
+        let odd = "a \"quoted\" \\ back\tslash\u{7}é✓"
+        let frames: [(AttachWire.Frame, String)] = [
+            (.attached(name: "shop", prompt: "shop> "), #"{"attached":"shop","prompt":"shop> "}"#),
+            (.out(odd), #"{"out":"a \"quoted\" \\ back\tslash\u0007é✓"}"#),
+            (.err(""), #"{"err":""}"#),
+            (.app("<= bump"), #"{"app":"<= bump"}"#),
+            (.done(line: -3, failed: true, prompt: "> "), #"{"done":-3,"failed":true,"prompt":"> "}"#),
+            (.done(line: 120, failed: false, prompt: ""), #"{"done":120,"failed":false,"prompt":""}"#),
+            (.completions(word: "", candidates: []), #"{"word":"","completions":[]}"#),
+            (
+                .completions(word: "b", candidates: ["bump", odd]),
+                #"{"word":"b","completions":["bump","a \"quoted\" \\ back\tslash\u0007é✓"]}"#
+            ),
+            (.bye("app exited"), #"{"bye":"app exited"}"#),
+            (
+                .save(file: "s.scenario", line: 7, scenario: "load shop\n", saved: ["Saved 1 command.", ""]),
+                #"{"save":"s.scenario","line":7,"scenario":"load shop\n","saved":["Saved 1 command.",""]}"#
+            ),
+        ]
+        for (frame, line) in frames {
+            #expect(frame.line == line)
+            var output = OutputBuffer()
+            output.append("before\n")
+            frame.writeLine(to: &output)
+            #expect(output.text == "before\n" + line + "\n")
+            #expect(AttachWire.Frame(line: line[...]) == frame)
+        }
+    }
+
     final class Connection {
         let flux = Flux(state: ShopState(), mutation: ShopMutation(), dispatcher: Dispatcher())
         let shell: AttachedShell

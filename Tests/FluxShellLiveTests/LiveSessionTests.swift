@@ -261,6 +261,27 @@ struct LiveSessionTests {
         #expect(app.appLines() == [])
     }
 
+    /// A take that finds nothing (what each line a shell sends does first, without waiting for the
+    /// app's dispatcher) is done with the wake on its way: the app's next action wakes the session
+    /// again, even when the actions that wake announced were taken before the shell's own action.
+    @Test func anEmptyTakeLetsTheNextActionWakeTheSession() throws {
+        let wakes = LockedValue(0)
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let session = try Session(
+            attachingTo: [LiveStore(flux, as: "shop")], wake: { wakes.withLock { $0 += 1 } })
+        flux.dispatcher.dispatch(.bump)
+        #expect(wakes.withLock { $0 } == 1)
+        // NB: as before the shell's own action: what came before it is taken, the wake stays due.
+        session.absorbAppActions(before: .max - 1)
+        #expect(session.takeAppSteps().count == 1)
+        flux.dispatcher.dispatch(.bump)
+        #expect(wakes.withLock { $0 } == 2)
+        #expect(session.takeAppSteps().count == 1)
+        #expect(session.takeAppSteps().isEmpty)
+        flux.dispatcher.dispatch(.bump)
+        #expect(wakes.withLock { $0 } == 3)
+    }
+
     /// A session that detached, or was released, leaves nothing behind: its feed and runtimes go.
     @Test(arguments: [true, false]) func aSessionGoneLeavesNothingBehind(detaches: Bool) throws {
         weak var feed: AnyObject?

@@ -107,25 +107,79 @@ package enum AttachWire {
             JSONText.writeLines(of: text, in: range, between: prefix, and: #""}"#, to: &output)
         }
 
+        /// The frame as one line of compact JSON, without its newline.
         public var line: String {
-            let members: [(String, JSONValue)] =
-                switch self {
-                case .attached(let name, let prompt): [("attached", .string(name)), ("prompt", .string(prompt))]
-                case .out(let text): [("out", .string(text))]
-                case .err(let text): [("err", .string(text))]
-                case .app(let text): [("app", .string(text))]
-                case .done(let line, let failed, let prompt):
-                    [("done", .int(line)), ("failed", .bool(failed)), ("prompt", .string(prompt))]
-                case .completions(let word, let candidates):
-                    [("word", .string(word)), ("completions", .array(candidates.map(JSONValue.string)))]
-                case .bye(let reason): [("bye", .string(reason))]
-                case .save(let file, let line, let scenario, let saved):
-                    [
-                        ("save", .string(file)), ("line", .int(line)), ("scenario", .string(scenario)),
-                        ("saved", .array(saved.map(JSONValue.string))),
-                    ]
-                }
-            return JSONText.compact(.object(JSONObject(members)))
+            var text = OutputBuffer()
+            write(to: &text)
+            return text.text
+        }
+
+        /// Appends ``line`` and a newline, written straight into `output`: no value or string is
+        /// made for the frame (the `done` that ends each line a shell sends).
+        public func writeLine(to output: inout OutputBuffer) {
+            write(to: &output)
+            output.append(0x0A)
+        }
+
+        /// Appends the frame as compact JSON, without its newline.
+        private func write(to output: inout OutputBuffer) {
+            switch self {
+            case .attached(let name, let prompt):
+                Self.member("attached", first: true, to: &output)
+                JSONText.writeQuoted(name, to: &output)
+                Self.member("prompt", to: &output)
+                JSONText.writeQuoted(prompt, to: &output)
+            case .out(let text): Self.only("out", text, to: &output)
+            case .err(let text): Self.only("err", text, to: &output)
+            case .app(let text): Self.only("app", text, to: &output)
+            case .bye(let reason): Self.only("bye", reason, to: &output)
+            case .done(let line, let failed, let prompt):
+                Self.member("done", first: true, to: &output)
+                output.appendDecimal(line)
+                Self.member("failed", to: &output)
+                output.append(failed ? "true" : "false" as StaticString)
+                Self.member("prompt", to: &output)
+                JSONText.writeQuoted(prompt, to: &output)
+            case .completions(let word, let candidates):
+                Self.member("word", first: true, to: &output)
+                JSONText.writeQuoted(word, to: &output)
+                Self.member("completions", to: &output)
+                Self.writeArray(candidates, to: &output)
+            case .save(let file, let line, let scenario, let saved):
+                Self.member("save", first: true, to: &output)
+                JSONText.writeQuoted(file, to: &output)
+                Self.member("line", to: &output)
+                output.appendDecimal(line)
+                Self.member("scenario", to: &output)
+                JSONText.writeQuoted(scenario, to: &output)
+                Self.member("saved", to: &output)
+                Self.writeArray(saved, to: &output)
+            }
+            output.append(0x7D)
+        }
+
+        /// Appends `{` or `,`, then `"key":`.
+        private static func member(_ key: StaticString, first: Bool = false, to output: inout OutputBuffer) {
+            output.append(first ? 0x7B : 0x2C)
+            output.append(0x22)
+            output.append(key)
+            output.append("\":" as StaticString)
+        }
+
+        /// Appends the opening of a frame of one string member and the string: `{"out":"text"`.
+        private static func only(_ key: StaticString, _ text: String, to output: inout OutputBuffer) {
+            member(key, first: true, to: &output)
+            JSONText.writeQuoted(text, to: &output)
+        }
+
+        /// Appends `["a","b"]`.
+        private static func writeArray(_ texts: [String], to output: inout OutputBuffer) {
+            output.append(0x5B)
+            for (index, text) in texts.enumerated() {
+                if index > 0 { output.append(0x2C) }
+                JSONText.writeQuoted(text, to: &output)
+            }
+            output.append(0x5D)
         }
 
         /// The frame `line` holds, or `nil` when it is not one.

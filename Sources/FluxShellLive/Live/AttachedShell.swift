@@ -144,7 +144,7 @@ package final class AttachedShell {
         guard !isFinished else { return }
         isFinished = true
         session.detach()
-        if hello != nil { output.appendLine(AttachWire.Frame.bye(AttachWire.appExited).line) }
+        if hello != nil { AttachWire.Frame.bye(AttachWire.appExited).writeLine(to: &output) }
     }
 
     /// Ends the session because the agent gives up on the shell (it left its answers unread):
@@ -153,7 +153,7 @@ package final class AttachedShell {
         guard !isFinished else { return }
         isFinished = true
         session.detach()
-        output.appendLine(AttachWire.Frame.bye(reason).line)
+        AttachWire.Frame.bye(reason).writeLine(to: &output)
     }
 
     /// Stops following the app, without a word to the shell (its connection is gone).
@@ -169,7 +169,7 @@ package final class AttachedShell {
             sawFirstLine = true
             if let hello = Self.decode(line).flatMap({ AttachWire.Hello(line: $0[...]) }) {
                 begin(hello)
-                output.appendLine(AttachWire.Frame.attached(name: name, prompt: session.prompt).line)
+                AttachWire.Frame.attached(name: name, prompt: session.prompt).writeLine(to: &output)
                 // NB: a wake that came before the first line took nothing: what it announced is
                 // sent now.
                 writeAppSteps(to: &output)
@@ -183,9 +183,7 @@ package final class AttachedShell {
         }
         writeAppSteps(to: &output)
         lineNumber += 1
-        let failures = runner.failures.count
-        runner.feed(line, number: lineNumber, file: hello?.file ?? "<attach>")
-        ended(line: lineNumber, failures: failures, to: &output)
+        ended(line: lineNumber, runner.feed(line, number: lineNumber, file: hello?.file ?? "<attach>"), to: &output)
     }
 
     private func rejectTooLong(to output: inout OutputBuffer) {
@@ -195,25 +193,21 @@ package final class AttachedShell {
         }
         guard let runner else { return }
         lineNumber += 1
-        let failures = runner.failures.count
-        runner.reject(
+        let outcome = runner.reject(
             line: lineNumber, file: hello?.file ?? "<attach>",
             ShellError("line longer than \(maximumLineLength >> 20) MiB, skipped"))
-        ended(line: lineNumber, failures: failures, to: &output)
+        ended(line: lineNumber, outcome, to: &output)
     }
 
     /// Sends what line `line` printed, then `done`; ends the session when the line asked to.
-    private func ended(line: Int, failures: Int, to output: inout OutputBuffer) {
-        guard let runner else { return }
+    private func ended(line: Int, _ outcome: ScriptRunner.LineOutcome, to output: inout OutputBuffer) {
         // NB: the app's actions taken while the line ran came before its own steps.
         writeAppSteps(to: &output)
         sendPrinted(to: &output)
         if hello != nil {
-            output.appendLine(
-                AttachWire.Frame.done(line: line, failed: runner.failures.count > failures, prompt: session.prompt)
-                    .line)
+            AttachWire.Frame.done(line: line, failed: outcome.failed, prompt: session.prompt).writeLine(to: &output)
         }
-        if runner.isStopped { finish(to: &output) }
+        if outcome.stops { finish(to: &output) }
     }
 
     private func begin(_ hello: AttachWire.Hello?) {
@@ -250,9 +244,9 @@ package final class AttachedShell {
         // NB: the last command's expected diff lines are checked only now: a failure there is
         // said with one more `done`, so that the shell's exit status counts it.
         if let runner, runner.failures.count > failures {
-            output.appendLine(AttachWire.Frame.done(line: lineNumber, failed: true, prompt: session.prompt).line)
+            AttachWire.Frame.done(line: lineNumber, failed: true, prompt: session.prompt).writeLine(to: &output)
         }
-        output.appendLine(AttachWire.Frame.bye(AttachWire.detached).line)
+        AttachWire.Frame.bye(AttachWire.detached).writeLine(to: &output)
     }
 
     /// Sends what the line printed: as it was written to a shell that sent no hello, else each
@@ -270,10 +264,10 @@ package final class AttachedShell {
                     let end = run.isError ? position : run.end
                     let saved = printed.bytes.text(in: position..<end)
                         .split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-                    output.appendLine(
-                        AttachWire.Frame.save(
-                            file: save.file, line: lineNumber, scenario: save.scenario, saved: saved.map(String.init)
-                        ).line)
+
+                    AttachWire.Frame.save(
+                        file: save.file, line: lineNumber, scenario: save.scenario, saved: saved.map(String.init)
+                    ).writeLine(to: &output)
                     position = end
                     continue
                 }
@@ -289,8 +283,9 @@ package final class AttachedShell {
             }
         }
         for save in saves {
-            output.appendLine(
-                AttachWire.Frame.save(file: save.file, line: lineNumber, scenario: save.scenario, saved: []).line)
+
+            AttachWire.Frame.save(file: save.file, line: lineNumber, scenario: save.scenario, saved: []).writeLine(
+                to: &output)
         }
         printed.removeAll()
     }
@@ -301,10 +296,10 @@ package final class AttachedShell {
         guard let text = Self.decode(line), case .object(let object)? = try? JSONParser.parse(text),
             case .string(let before)? = object["complete"]
         else {
-            return output.appendLine(AttachWire.Frame.completions(word: "", candidates: []).line)
+            return AttachWire.Frame.completions(word: "", candidates: []).writeLine(to: &output)
         }
         let completion = Completer(session: session).complete(before)
-        output.appendLine(AttachWire.Frame.completions(word: completion.word, candidates: completion.candidates).line)
+        AttachWire.Frame.completions(word: completion.word, candidates: completion.candidates).writeLine(to: &output)
     }
 
     private static func decode(_ bytes: ArraySlice<UInt8>) -> String? {

@@ -21,6 +21,9 @@ protocol LiveSource: AnyObject {
     /// The latest states are read from the stores then, so only `exact`, between two of the
     /// app's deliveries; otherwise `needsExact` says that they are still to be taken.
     func take(before limit: Int, exact: Bool) -> LiveBatch
+    /// Whether there is nothing to take: no action queued or dropped, no states to take again.
+    /// Then the wake on its way, if any, is done with, as a take before `.max` would be.
+    func takeNothing() -> Bool
     /// Another shell set the app's stores (`undo`): this session takes their states again, as
     /// after dropped actions.
     func storesSetElsewhere()
@@ -325,6 +328,14 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
             return Self.wakes(&inbox)
         }
         if wakes { wake() }
+    }
+
+    func takeNothing() -> Bool {
+        inbox.withLock { inbox in
+            guard inbox.queued.isEmpty, !inbox.resyncs, !inbox.sealedResyncs else { return false }
+            inbox.wakePending = false
+            return true
+        }
     }
 
     func take(before limit: Int, exact: Bool) -> LiveBatch {

@@ -95,9 +95,14 @@ extension Session {
         // NB: between two of the app's deliveries, so that an action is taken with all of its
         // follow-ups: each shell's session runs on a thread of its own, and another shell's
         // dispatch (or the app's) may be under way. Only the taking waits; the diffs do not.
-        var batch = LiveBatch()
-        live.feed.betweenDeliveries { batch = live.feed.take(before: .max, exact: true) }
-        record(batch, live)
+        // When nothing arrived, nothing waits for the app's dispatcher: this runs before and
+        // after each line a shell sends, and an action under way then is taken with the next
+        // (before the shell's own action, if the line dispatches one: see `absorbAppActions`).
+        if !live.feed.takeNothing() {
+            var batch = LiveBatch()
+            live.feed.betweenDeliveries { batch = live.feed.take(before: .max, exact: true) }
+            record(batch, live)
+        }
         let steps = live.pending
         live.pending.removeAll()
         return steps

@@ -163,12 +163,11 @@ package final class ScriptRunner {
             number += 1
             if let beforeEachLine { beforeEachLine(SourceLocation(file: file, line: number)) }
             if tooLong {
-                reject(
-                    line: number, file: file,
-                    ShellError("line longer than \(lines.maximumLineLength >> 20) MiB, skipped"))
+                rejectLine(
+                    number, file: file, ShellError("line longer than \(lines.maximumLineLength >> 20) MiB, skipped"))
                 continue
             }
-            feed(line, number: number, file: file)
+            runLine(line, number: number, file: file)
         }
         finish()
         if options.failsWithRunningEffects {
@@ -189,8 +188,38 @@ package final class ScriptRunner {
                     + ["  (advance the clock until they end, or cancel them before the end)"]))
     }
 
+    /// How a line given to the runner ended.
+    public struct LineOutcome: Equatable {
+        /// The line failed, or the expected diff lines before it did (it closed their block).
+        public var failed: Bool
+        /// The script stops there (`quit`, or `--bail` after a failure).
+        public var stops: Bool
+    }
+
+    /// Runs one line (without its newline) read from `file`, and says how it ended: what an
+    /// attached shell's `done` frame reports.
+    @discardableResult
+    public func feed(_ raw: ArraySlice<UInt8>, number: Int, file: String) -> LineOutcome {
+        let failures = progress.value.failures.count
+        runLine(raw, number: number, file: file)
+        return outcome(after: failures)
+    }
+
+    /// Fails line `number` of `file` without running it (it is too long to read), and says how
+    /// it ended, as ``feed(_:number:file:)`` does.
+    @discardableResult
+    public func reject(line number: Int, file: String, _ error: ShellError) -> LineOutcome {
+        let failures = progress.value.failures.count
+        rejectLine(number, file: file, error)
+        return outcome(after: failures)
+    }
+
+    private func outcome(after failures: Int) -> LineOutcome {
+        LineOutcome(failed: progress.value.failures.count > failures, stops: progress.value.isStopped)
+    }
+
     /// Runs one line (without its newline) read from `file`.
-    public func feed(_ raw: ArraySlice<UInt8>, number: Int, file: String) {
+    private func runLine(_ raw: ArraySlice<UInt8>, number: Int, file: String) {
         guard !isStopped else { return }
         // NB: measured with callgrind on 100,000 piped `dispatch increment` lines: `feed` went
         // from 70 to 71 instructions a line, the rest of a line's path unchanged.
@@ -446,7 +475,7 @@ package final class ScriptRunner {
 
     /// Reports line `number` of `file` as failed without running it (a line the caller could not
     /// read, such as one over the length limit); it counts as a failure like any other.
-    public func reject(line number: Int, file: String, _ error: ShellError) {
+    private func rejectLine(_ number: Int, file: String, _ error: ShellError) {
         guard !isStopped else { return }
         closePending()
         fail(at: SourceLocation(file: file, line: number), error)
