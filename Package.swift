@@ -73,7 +73,11 @@ let package = Package(
             dependencies: [
                 "FluxShellSystem", .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
-        .testTarget(name: "FluxShellJSONTests", dependencies: ["FluxShellJSON", "FluxShellSystem"]),
+        .testTarget(
+            name: "FluxShellJSONTests",
+            dependencies: [
+                "FluxShellJSON", "FluxShellSystem", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         // Layer 3: any Swift value read, printed, parsed back and diffed (FluxCore's `ChunkedArray`
         // among them), and an app's actions made from text, with all runtime metadata and pointer
         // code behind typed views.

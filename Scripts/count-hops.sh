@@ -8,6 +8,7 @@
 #   Scripts/count-hops.sh piped [debug|release]    `dispatch increment` piped into `fluxsh`
 #   Scripts/count-hops.sh attach [debug|release]   `dispatch tick` sent by `fluxsh attach` to the
 #                                                  app `attach-demo`: the app's side
+#   Scripts/count-hops.sh attach-shell [...]       the same lines: the side of `fluxsh attach`
 # debug (the default): no inlining, so each call the code makes is one, as a reader follows it;
 # release: the calls left once the compiler inlined what it could, as the program runs.
 # Needs valgrind; builds with DWARF 4 (which valgrind reads) in .build-hops.
@@ -18,7 +19,7 @@ configuration=${2:-debug}
 command -v valgrind >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
 flags=(-c "$configuration" --scratch-path .build-hops -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4)
 swift build "${flags[@]}" --product fluxsh >/dev/null
-[ "$path" = attach ] && swift build "${flags[@]}" --product attach-demo >/dev/null
+[ "$path" = piped ] || swift build "${flags[@]}" --product attach-demo >/dev/null
 bin=.build-hops/$configuration
 work=$(mktemp -d)
 # KEEP=1 keeps the profiles (in the folder printed last) for a closer look.
@@ -38,16 +39,19 @@ run() {
     export XDG_RUNTIME_DIR="$work/run.$n"
     mkdir -m 700 "$XDG_RUNTIME_DIR"
     mkfifo "$work/app-input.$n"
-    valgrind --tool=callgrind --callgrind-out-file="$work/cg.$n" "$bin/attach-demo" "hops$n" \
-        <"$work/app-input.$n" >/dev/null 2>&1 &
+    # NB: the side measured runs under callgrind, the other as it is.
+    local profile=(valgrind --tool=callgrind --callgrind-out-file="$work/cg.$n")
+    local app_side=() shell_side=()
+    if [ "$path" = attach ]; then app_side=("${profile[@]}"); else shell_side=("${profile[@]}"); fi
+    "${app_side[@]}" "$bin/attach-demo" "hops$n" <"$work/app-input.$n" >/dev/null 2>&1 &
     local app=$!
     exec 3>"$work/app-input.$n"
-    # NB: the app under valgrind takes seconds to serve its socket.
+    # NB: an app under valgrind takes seconds to serve its socket.
     for _ in $(seq 1 600); do
         [ -S "$XDG_RUNTIME_DIR/fluxsh/hops$n.sock" ] && break
         sleep 0.2
     done
-    repeat "$n" "dispatch tick" | "$bin/fluxsh" attach "hops$n" >"$work/shell.$n"
+    repeat "$n" "dispatch tick" | "${shell_side[@]}" "$bin/fluxsh" attach "hops$n" >"$work/shell.$n" 2>/dev/null
     echo stop >&3
     exec 3>&-
     wait "$app"

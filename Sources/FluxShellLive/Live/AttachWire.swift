@@ -123,53 +123,47 @@ package enum AttachWire {
 
         /// Appends the frame as compact JSON, without its newline.
         private func write(to output: inout OutputBuffer) {
+            // NB: each key goes out with what surrounds it, as one piece of text.
+            func quoted(_ text: String) { JSONText.writeQuoted(text, to: &output) }
             switch self {
             case .attached(let name, let prompt):
-                Self.member("attached", first: true, to: &output)
-                JSONText.writeQuoted(name, to: &output)
-                Self.member("prompt", to: &output)
-                JSONText.writeQuoted(prompt, to: &output)
-            case .out(let text): Self.only("out", text, to: &output)
-            case .err(let text): Self.only("err", text, to: &output)
-            case .app(let text): Self.only("app", text, to: &output)
-            case .bye(let reason): Self.only("bye", reason, to: &output)
+                output.append(#"{"attached":"# as StaticString)
+                quoted(name)
+                output.append(#","prompt":"# as StaticString)
+                quoted(prompt)
+            case .out(let text):
+                output.append(#"{"out":"# as StaticString)
+                quoted(text)
+            case .err(let text):
+                output.append(#"{"err":"# as StaticString)
+                quoted(text)
+            case .app(let text):
+                output.append(#"{"app":"# as StaticString)
+                quoted(text)
+            case .bye(let reason):
+                output.append(#"{"bye":"# as StaticString)
+                quoted(reason)
             case .done(let line, let failed, let prompt):
-                Self.member("done", first: true, to: &output)
+                output.append(#"{"done":"# as StaticString)
                 output.appendDecimal(line)
-                Self.member("failed", to: &output)
-                output.append(failed ? "true" : "false" as StaticString)
-                Self.member("prompt", to: &output)
-                JSONText.writeQuoted(prompt, to: &output)
+                output.append(failed ? #","failed":true,"prompt":"# : #","failed":false,"prompt":"# as StaticString)
+                quoted(prompt)
             case .completions(let word, let candidates):
-                Self.member("word", first: true, to: &output)
-                JSONText.writeQuoted(word, to: &output)
-                Self.member("completions", to: &output)
+                output.append(#"{"word":"# as StaticString)
+                quoted(word)
+                output.append(#","completions":"# as StaticString)
                 Self.writeArray(candidates, to: &output)
             case .save(let file, let line, let scenario, let saved):
-                Self.member("save", first: true, to: &output)
-                JSONText.writeQuoted(file, to: &output)
-                Self.member("line", to: &output)
+                output.append(#"{"save":"# as StaticString)
+                quoted(file)
+                output.append(#","line":"# as StaticString)
                 output.appendDecimal(line)
-                Self.member("scenario", to: &output)
-                JSONText.writeQuoted(scenario, to: &output)
-                Self.member("saved", to: &output)
+                output.append(#","scenario":"# as StaticString)
+                quoted(scenario)
+                output.append(#","saved":"# as StaticString)
                 Self.writeArray(saved, to: &output)
             }
             output.append(0x7D)
-        }
-
-        /// Appends `{` or `,`, then `"key":`.
-        private static func member(_ key: StaticString, first: Bool = false, to output: inout OutputBuffer) {
-            output.append(first ? 0x7B : 0x2C)
-            output.append(0x22)
-            output.append(key)
-            output.append("\":" as StaticString)
-        }
-
-        /// Appends the opening of a frame of one string member and the string: `{"out":"text"`.
-        private static func only(_ key: StaticString, _ text: String, to output: inout OutputBuffer) {
-            member(key, first: true, to: &output)
-            JSONText.writeQuoted(text, to: &output)
         }
 
         /// Appends `["a","b"]`.
