@@ -36,6 +36,13 @@ package struct JSONParser {
         try parse(text[...])
     }
 
+    /// Parses UTF-8 `bytes` as `parse(_:)` parses text (a line as it came from a socket); bytes
+    /// that are not UTF-8 are read as U+FFFD in strings.
+    public static func parse(_ bytes: ArraySlice<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(bytes), holes: nil)
+        return try parser.parseWhole()
+    }
+
     /// Parses `text` as `parse(_:)` does, and also allows a `$PATH` wherever a value goes:
     /// it is `null` in the value returned, and is listed in `holes`, in the order written.
     ///
@@ -138,11 +145,10 @@ package struct JSONParser {
     private mutating func parseWord(_ word: String, _ value: JSONValue) throws(JSONParseError)
         -> JSONValue
     {
-        let utf8 = Array(word.utf8)
-        guard position + utf8.count <= bytes.count,
-            Array(bytes[position..<position + utf8.count]) == utf8
+        let count = word.utf8.count
+        guard position + count <= bytes.count, bytes[position..<position + count].elementsEqual(word.utf8)
         else { throw error("unknown literal (expected \(word))") }
-        position += utf8.count
+        position += count
         return value
     }
 

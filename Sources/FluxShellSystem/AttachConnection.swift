@@ -67,15 +67,15 @@ package final class AttachConnection {
 
     /// Reads what is available (blocking until something is); `nil` at the end of the stream (or
     /// when the app reset the connection).
-    /// Returns the whole lines received, without their newlines.
-    package func receiveLines() -> [String]? {
+    /// Returns the whole lines received, as bytes without their newlines.
+    package func receiveLines() -> [ArraySlice<UInt8>]? {
         let count = received.fill { bytes, count in
             Platform.read(descriptor, appendingTo: &bytes, upTo: count, retryingInterrupts: false)
         }
         if count < 0, errno == EINTR { return [] }
         guard count > 0 else { return nil }
-        var lines: [String] = []
-        while let (line, _) = received.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
+        var lines: [ArraySlice<UInt8>] = []
+        while let (line, _) = received.nextLine() { lines.append(line) }
         return lines
     }
 

@@ -177,8 +177,12 @@ package enum AttachWire {
         }
 
         /// The frame `line` holds, or `nil` when it is not one.
-        public init?(line: Substring) {
-            guard case .object(let object)? = try? JSONParser.parse(line),
+        public init?(line: Substring) { self.init(bytes: Array(line.utf8)[...]) }
+
+        /// The frame the UTF-8 `bytes` of a line hold, or `nil` when they are not one: read as
+        /// they came, with no text made of the line.
+        public init?(bytes: ArraySlice<UInt8>) {
+            guard case .object(let object)? = try? JSONParser.parse(bytes),
                 let (key, value) = object.members.first(where: { _ in true })
             else { return nil }
             func text(_ key: String) -> String? {
@@ -261,6 +265,6 @@ extension AttachConnection {
     /// when the app reset the connection).
     /// Returns the whole frames received; text that is not a frame is skipped.
     package func receive() -> [AttachWire.Frame]? {
-        receiveLines()?.compactMap { AttachWire.Frame(line: $0[...]) }
+        receiveLines()?.compactMap { AttachWire.Frame(bytes: $0) }
     }
 }
