@@ -21,6 +21,8 @@ flags=(-c "$configuration" --scratch-path .build-hops -Xswiftc -dwarf-version=4 
 swift build "${flags[@]}" --product fluxsh >/dev/null
 [ "$path" = piped ] || swift build "${flags[@]}" --product attach-demo >/dev/null
 bin=.build-hops/$configuration
+# NB: the same hash seed in every run, so that the instructions a line takes do not vary.
+export SWIFT_DETERMINISTIC_HASHING=1
 work=$(mktemp -d)
 # KEEP=1 keeps the profiles (in the folder printed last) for a closer look.
 trap '[ -n "${KEEP:-}" ] && echo "profiles kept in $work" || rm -rf "$work"' EXIT
