@@ -446,7 +446,9 @@ package enum CommandParser {
     private static func name(_ token: Token, what: String) throws(ShellError) -> String {
         switch token.kind {
         case .word, .quoted: break
-        default: throw ShellError("expected a \(what), found \(abbreviated(token.text))")
+        default:
+            let article = what.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            throw ShellError("expected \(article) \(what), found \(abbreviated(token.text))")
         }
         if case .quoted(let text) = token.kind { return text }
         return String(token.text)

@@ -174,6 +174,8 @@ struct CommandParserTests {
         ("dispatch add {\"a\": 1", "unterminated '{' starting at column 14"),
         ("dispatch add title:", "argument 'title:' has no value"),
         ("dispatch", "usage: dispatch ACTION [ARG...]"),
+        (#"dispatch {"x":1}"#, #"expected an action name, found {"x":1}"#),
+        (#"load {"a":1}"#, #"expected a store name, found {"a":1}"#),
         ("undo zero", "undo takes a positive number of steps, not 'zero'"),
         ("undo 0", "undo takes a positive number of steps, not '0'"),
         ("expect count === 1", "unknown operator '==='"),
