@@ -2,9 +2,10 @@
 # How many times a line's work passes from one of the package's source files to another: the
 # calls between two different files under Sources/, counted by callgrind, per line, for the lines
 # from 21 to 120 (the difference between a run of 120 lines and one of 20, so that start-up does
-# not count). Also how many distinct pairs of files a line passes between, and how many files it
-# touches, and the instructions a line takes. Helpers the compiler makes (outlined copies, witness-table and metadata accessors) are
-# not counted: they sit in whichever file first needed them, and are no step of the code's.
+# not count). Also how many distinct pairs of files a line passes between, how many files it
+# touches, and the instructions it takes. Helpers the compiler makes (outlined copies,
+# witness-table and metadata accessors) are not counted: they sit in whichever file first needed
+# them, and are no step of the code's.
 #   Scripts/count-hops.sh piped [debug|release]    `dispatch increment` piped into `fluxsh`
 #   Scripts/count-hops.sh attach [debug|release]   `dispatch tick` sent by `fluxsh attach` to the
 #                                                  app `attach-demo`: the app's side
@@ -16,6 +17,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 path=${1:-piped}
 configuration=${2:-debug}
+usage="usage: count-hops.sh piped|attach|attach-shell [debug|release]"
+case "$path" in piped | attach | attach-shell) ;; *) echo "$usage" >&2 && exit 2 ;; esac
+case "$configuration" in debug | release) ;; *) echo "$usage" >&2 && exit 2 ;; esac
 command -v valgrind >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
 flags=(-c "$configuration" --scratch-path .build-hops -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4)
 swift build "${flags[@]}" --product fluxsh >/dev/null
@@ -42,10 +46,10 @@ run() {
     mkdir -m 700 "$XDG_RUNTIME_DIR"
     mkfifo "$work/app-input.$n"
     # NB: the side measured runs under callgrind, the other as it is.
-    local profile=(valgrind --tool=callgrind --callgrind-out-file="$work/cg.$n")
+    local profile=(valgrind --tool=callgrind --callgrind-out-file="$work/cg.$n" --log-file="$work/valgrind.$n")
     local app_side=() shell_side=()
     if [ "$path" = attach ]; then app_side=("${profile[@]}"); else shell_side=("${profile[@]}"); fi
-    "${app_side[@]}" "$bin/attach-demo" "hops$n" <"$work/app-input.$n" >/dev/null 2>&1 &
+    ${app_side[@]+"${app_side[@]}"} "$bin/attach-demo" "hops$n" <"$work/app-input.$n" >/dev/null 2>&1 &
     local app=$!
     exec 3>"$work/app-input.$n"
     # NB: an app under valgrind takes seconds to serve its socket.
@@ -53,7 +57,7 @@ run() {
         [ -S "$XDG_RUNTIME_DIR/fluxsh/hops$n.sock" ] && break
         sleep 0.2
     done
-    repeat "$n" "dispatch tick" | "${shell_side[@]}" "$bin/fluxsh" attach "hops$n" >"$work/shell.$n" 2>/dev/null
+    repeat "$n" "dispatch tick" | ${shell_side[@]+"${shell_side[@]}"} "$bin/fluxsh" attach "hops$n" >"$work/shell.$n"
     echo stop >&3
     exec 3>&-
     wait "$app"
@@ -109,7 +113,7 @@ functions = sorted({key[2] for key in set(few) | set(many)})
 readable = subprocess.run(
     ["swift", "demangle", "--simplified", "--compact"], input="\n".join(functions), capture_output=True, text=True
 ).stdout.split("\n")
-helper = re.compile(r"^(outlined |lazy protocol witness table accessor|type metadata accessor|value witness)")
+helper = re.compile(r"^(outlined |lazy protocol witness table accessor|type metadata accessor)")
 helpers = {function for function, text in zip(functions, readable) if helper.match(text)}
 per_line = {}
 for key in set(few) | set(many):

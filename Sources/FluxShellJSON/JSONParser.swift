@@ -332,7 +332,7 @@ package struct JSONParser {
                 guard let scalar = Unicode.Scalar(code) else {
                     throw error("invalid code point \\u\(String(code, radix: 16))")
                 }
-                utf8.append(contentsOf: String(scalar).utf8)
+                UTF8.encode(scalar) { utf8.append($0) }
             default:
                 position -= 1
                 throw error("unknown escape '\\\(Character(Unicode.Scalar(escape)))'")

@@ -176,6 +176,7 @@ struct CommandParserTests {
         ("dispatch", "usage: dispatch ACTION [ARG...]"),
         (#"dispatch {"x":1}"#, #"expected an action name, found {"x":1}"#),
         (#"load {"a":1}"#, #"expected a store name, found {"a":1}"#),
+        (#"use {"a":1}"#, #"expected an alias, found {"a":1}"#),
         ("undo zero", "undo takes a positive number of steps, not 'zero'"),
         ("undo 0", "undo takes a positive number of steps, not '0'"),
         ("expect count === 1", "unknown operator '==='"),

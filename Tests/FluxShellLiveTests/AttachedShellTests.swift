@@ -55,7 +55,20 @@ struct AttachedShellTests {
             frame.writeLine(to: &output)
             #expect(output.text == "before\n" + line + "\n")
             #expect(AttachWire.Frame(line: line[...]) == frame)
+            #expect(AttachWire.Frame(bytes: Array(line.utf8)[...]) == frame)
         }
+    }
+
+    /// A line's bytes are read as they came: bytes that are not UTF-8 read as U+FFFD in a
+    /// string, and make no frame elsewhere; text after the frame, or no frame, makes none.
+    @Test func framesReadFromBytesAsTheyCame() {
+        let out = Array(#"{"out":"a"#.utf8) + [0xFF, 0xC3] + Array(#"b"}"#.utf8)
+        #expect(AttachWire.Frame(bytes: out[...]) == .out("a\u{FFFD}\u{FFFD}b"))
+        #expect(AttachWire.Frame(bytes: (Array(#"{"out":"a"}"#.utf8) + [0xFF])[...]) == nil)
+        #expect(AttachWire.Frame(bytes: Array(#"{"out":"a"} {"out":"b"}"#.utf8)[...]) == nil)
+        #expect(AttachWire.Frame(bytes: Array(#"{"nope":"a"}"#.utf8)[...]) == nil)
+        #expect(AttachWire.Frame(bytes: Array(#"["out","a"]"#.utf8)[...]) == nil)
+        #expect(AttachWire.Frame(bytes: [][...]) == nil)
     }
 
     final class Connection {

@@ -264,7 +264,6 @@ package final class AttachedShell {
                     let end = run.isError ? position : run.end
                     let saved = printed.bytes.text(in: position..<end)
                         .split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-
                     AttachWire.Frame.save(
                         file: save.file, line: lineNumber, scenario: save.scenario, saved: saved.map(String.init)
                     ).writeLine(to: &output)
@@ -283,7 +282,6 @@ package final class AttachedShell {
             }
         }
         for save in saves {
-
             AttachWire.Frame.save(file: save.file, line: lineNumber, scenario: save.scenario, saved: []).writeLine(
                 to: &output)
         }

@@ -96,8 +96,10 @@ extension Session {
         // follow-ups: each shell's session runs on a thread of its own, and another shell's
         // dispatch (or the app's) may be under way. Only the taking waits; the diffs do not.
         // When nothing arrived, nothing waits for the app's dispatcher: this runs before and
-        // after each line a shell sends, and an action under way then is taken with the next
-        // (before the shell's own action, if the line dispatches one: see `absorbAppActions`).
+        // after each line a shell sends, and an action whose delivery is under way then is taken
+        // with the next: before the shell's own action, if the line dispatches one (see
+        // `absorbAppActions`); after it, if the line only reads (`state`, `expect`), which sees
+        // the states from before that action, as the steps it was shown say.
         if !live.feed.takeNothing() {
             var batch = LiveBatch()
             live.feed.betweenDeliveries { batch = live.feed.take(before: .max, exact: true) }
