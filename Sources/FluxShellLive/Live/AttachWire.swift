@@ -124,45 +124,37 @@ package enum AttachWire {
         /// Appends the frame as compact JSON, without its newline.
         private func write(to output: inout OutputBuffer) {
             // NB: each key goes out with what surrounds it, as one piece of text.
-            func quoted(_ text: String) { JSONText.writeQuoted(text, to: &output) }
+            func string(after key: StaticString, _ text: String) {
+                output.append(key)
+                JSONText.writeQuoted(text, to: &output)
+            }
+            func number(after key: StaticString, _ number: Int) {
+                output.append(key)
+                output.appendDecimal(number)
+            }
+            func strings(after key: StaticString, _ texts: [String]) {
+                output.append(key)
+                Self.writeArray(texts, to: &output)
+            }
             switch self {
             case .attached(let name, let prompt):
-                output.append(#"{"attached":"# as StaticString)
-                quoted(name)
-                output.append(#","prompt":"# as StaticString)
-                quoted(prompt)
-            case .out(let text):
-                output.append(#"{"out":"# as StaticString)
-                quoted(text)
-            case .err(let text):
-                output.append(#"{"err":"# as StaticString)
-                quoted(text)
-            case .app(let text):
-                output.append(#"{"app":"# as StaticString)
-                quoted(text)
-            case .bye(let reason):
-                output.append(#"{"bye":"# as StaticString)
-                quoted(reason)
+                string(after: #"{"attached":"#, name)
+                string(after: #","prompt":"#, prompt)
+            case .out(let text): string(after: #"{"out":"#, text)
+            case .err(let text): string(after: #"{"err":"#, text)
+            case .app(let text): string(after: #"{"app":"#, text)
+            case .bye(let reason): string(after: #"{"bye":"#, reason)
             case .done(let line, let failed, let prompt):
-                output.append(#"{"done":"# as StaticString)
-                output.appendDecimal(line)
-                let rest: StaticString = failed ? #","failed":true,"prompt":"# : #","failed":false,"prompt":"#
-                output.append(rest)
-                quoted(prompt)
+                number(after: #"{"done":"#, line)
+                string(after: failed ? #","failed":true,"prompt":"# : #","failed":false,"prompt":"#, prompt)
             case .completions(let word, let candidates):
-                output.append(#"{"word":"# as StaticString)
-                quoted(word)
-                output.append(#","completions":"# as StaticString)
-                Self.writeArray(candidates, to: &output)
+                string(after: #"{"word":"#, word)
+                strings(after: #","completions":"#, candidates)
             case .save(let file, let line, let scenario, let saved):
-                output.append(#"{"save":"# as StaticString)
-                quoted(file)
-                output.append(#","line":"# as StaticString)
-                output.appendDecimal(line)
-                output.append(#","scenario":"# as StaticString)
-                quoted(scenario)
-                output.append(#","saved":"# as StaticString)
-                Self.writeArray(saved, to: &output)
+                string(after: #"{"save":"#, file)
+                number(after: #","line":"#, line)
+                string(after: #","scenario":"#, scenario)
+                strings(after: #","saved":"#, saved)
             }
             output.append(0x7D)
         }
