@@ -18,29 +18,17 @@ if [ -z "$build" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+source Scripts/attach-app.sh
 awk -v n="$lines" 'BEGIN { for (i = 0; i < n; i++) print "dispatch tick" }' >"$work/lines"
 
 # `run`: the seconds of one run, from a fresh app.
 run() {
-    export XDG_RUNTIME_DIR="$work/run"
-    rm -rf "$XDG_RUNTIME_DIR"
-    mkdir -m 700 "$XDG_RUNTIME_DIR"
-    mkfifo "$work/app-input"
-    "$build/attach-demo" bench <"$work/app-input" >/dev/null 2>&1 &
-    local app=$!
-    exec 3>"$work/app-input"
-    for _ in $(seq 1 200); do
-        [ -S "$XDG_RUNTIME_DIR/fluxsh/bench.sock" ] && break
-        sleep 0.05
-    done
+    start_app "$build" bench
     local start end
     start=$(date +%s%N)
     "$build/fluxsh" attach bench <"$work/lines" >"$work/out"
     end=$(date +%s%N)
-    echo stop >&3
-    exec 3>&-
-    wait "$app"
-    rm -f "$work/app-input"
+    stop_app
     grep -q "count: $((lines - 1)) -> $lines" "$work/out" || { echo "bench-attach: the shell did not get its $lines lines" >&2; exit 1; }
     echo $(((end - start) / 1000))
 }

@@ -31,6 +31,8 @@ work=$(mktemp -d)
 # KEEP=1 keeps the profiles (in the folder printed last) for a closer look.
 trap '[ -n "${KEEP:-}" ] && echo "profiles kept in $work" || rm -rf "$work"' EXIT
 
+source Scripts/attach-app.sh
+
 # `repeat N LINE`: LINE, N times.
 repeat() { awk -v n="$1" -v line="$2" 'BEGIN { for (i = 0; i < n; i++) print line }'; }
 
@@ -42,25 +44,15 @@ run() {
         valgrind --tool=callgrind --callgrind-out-file="$work/cg.$n" "$bin/fluxsh" <"$work/lines.$n" >/dev/null 2>&1
         return
     fi
-    export XDG_RUNTIME_DIR="$work/run.$n"
-    mkdir -m 700 "$XDG_RUNTIME_DIR"
-    mkfifo "$work/app-input.$n"
     # NB: the side measured runs under callgrind, the other as it is.
     local profile=(valgrind --tool=callgrind --callgrind-out-file="$work/cg.$n" --log-file="$work/valgrind.$n")
-    local app_side=() shell_side=()
-    if [ "$path" = attach ]; then app_side=("${profile[@]}"); else shell_side=("${profile[@]}"); fi
-    ${app_side[@]+"${app_side[@]}"} "$bin/attach-demo" "hops$n" <"$work/app-input.$n" >/dev/null 2>&1 &
-    local app=$!
-    exec 3>"$work/app-input.$n"
-    # NB: an app under valgrind takes seconds to serve its socket.
-    for _ in $(seq 1 600); do
-        [ -S "$XDG_RUNTIME_DIR/fluxsh/hops$n.sock" ] && break
-        sleep 0.2
-    done
+    local shell_side=()
+    if [ "$path" = attach ]; then start_app "$bin" "hops$n" "${profile[@]}"; else
+        start_app "$bin" "hops$n"
+        shell_side=("${profile[@]}")
+    fi
     repeat "$n" "dispatch tick" | ${shell_side[@]+"${shell_side[@]}"} "$bin/fluxsh" attach "hops$n" >"$work/shell.$n"
-    echo stop >&3
-    exec 3>&-
-    wait "$app"
+    stop_app
     grep -q "count: $((n - 1)) -> $n" "$work/shell.$n" || { echo "count-hops: the shell did not get its $n lines" >&2; exit 1; }
 }
 run 20
