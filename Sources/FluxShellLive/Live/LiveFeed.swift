@@ -330,25 +330,27 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
         if wakes { wake() }
     }
 
-    func takeNothing() -> Bool {
-        inbox.withLock { inbox in
-            guard inbox.queued.isEmpty, !inbox.resyncs, !inbox.sealedResyncs else { return false }
-            inbox.wakePending = false
-            return true
-        }
+    func takeNothing() -> Bool { inbox.withLock { Self.takesNothing(before: .max, &$0) } }
+
+    /// Whether `inbox` holds nothing to take before `limit`: no action queued before it, and no
+    /// states to take again (after dropped actions, or stores set elsewhere). Then a take before
+    /// `.max` is done with the wake on its way, as any take before `.max` is.
+    private static func takesNothing(before limit: Int, _ inbox: inout Inbox) -> Bool {
+        guard inbox.sequences.first.map({ $0 >= limit }) ?? true, !inbox.sealedResyncs,
+            limit != .max || !inbox.resyncs
+        else { return false }
+        if limit == .max { inbox.wakePending = false }
+        return true
     }
 
     func take(before limit: Int, exact: Bool) -> LiveBatch {
         var batch = LiveBatch()
         let (actions, followUps) = inbox.withLock { inbox -> ([Action], [Bool]) in
-            let count = inbox.sequences.firstIndex { $0 >= limit } ?? inbox.sequences.count
             // NB: what is taken before the shell's own action is usually nothing: then no array is
             // made and no member is called. Through this generic code, that cost an attached line
             // 28,000 instructions (`Scripts/count-hops.sh attach release`).
-            if count == 0, !inbox.sealedResyncs, limit != .max || !inbox.resyncs {
-                if limit == .max { inbox.wakePending = false }
-                return ([], [])
-            }
+            if Self.takesNothing(before: limit, &inbox) { return ([], []) }
+            let count = inbox.sequences.firstIndex { $0 >= limit } ?? inbox.sequences.count
             let actions = Array(inbox.queued.prefix(count))
             let followUps = Array(inbox.followUps.prefix(count))
             inbox.queued.removeFirst(count)
