@@ -200,22 +200,21 @@ package final class ScriptRunner {
     /// attached shell's `done` frame reports.
     @discardableResult
     public func feed(_ raw: ArraySlice<UInt8>, number: Int, file: String) -> LineOutcome {
-        let failures = progress.value.failures.count
-        runLine(raw, number: number, file: file)
-        return outcome(after: failures)
+        outcome { runLine(raw, number: number, file: file) }
     }
 
     /// Fails line `number` of `file` without running it (it is too long to read), and says how
     /// it ended, as ``feed(_:number:file:)`` does.
     @discardableResult
     public func reject(line number: Int, file: String, _ error: ShellError) -> LineOutcome {
-        let failures = progress.value.failures.count
-        rejectLine(number, file: file, error)
-        return outcome(after: failures)
+        outcome { rejectLine(number, file: file, error) }
     }
 
-    private func outcome(after failures: Int) -> LineOutcome {
-        LineOutcome(failed: progress.value.failures.count > failures, stops: progress.value.isStopped)
+    /// How the line that `run` runs ended.
+    private func outcome(of run: () -> Void) -> LineOutcome {
+        let failures = progress.value.failures.count
+        run()
+        return LineOutcome(failed: progress.value.failures.count > failures, stops: progress.value.isStopped)
     }
 
     /// Runs one line (without its newline) read from `file`.
