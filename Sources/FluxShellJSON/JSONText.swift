@@ -141,14 +141,42 @@ import FluxShellSystem
     /// Whether a UTF-8 byte is written escaped in a JSON string: `"`, `\`, control characters.
     static func needsEscaping(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
 
-    /// Appends `"text"` with JSON escapes for `"`, `\` and control characters only.
+    /// Whether a UTF-8 byte may start a character that a string shows escaped though it is not
+    /// ASCII: a C1 control (`C2 80`–`C2 9F`) or a bidirectional control (`D8 9C`, `E2 80 …`,
+    /// `E2 81 …`), which a terminal would obey or which would show the text reversed.
+    static func mayStartHidden(_ byte: UInt8) -> Bool { byte == 0xC2 || byte == 0xE2 || byte == 0xD8 }
+
+    /// Whether `scalar` is written as a `\u` escape although JSON lets it stand: a C1 control
+    /// (U+0080–U+009F) or a bidirectional control (U+061C, U+200E, U+200F, U+202A–U+202E,
+    /// U+2066–U+2069).
+    package static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x80...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// Appends `"text"` with JSON escapes for `"`, `\`, control characters (C0 and C1) and the
+    /// bidirectional controls.
     @usableFromInline package static func writeQuoted(_ text: String, to output: inout OutputBuffer) {
         output.append(0x22)
-        // NB: escapes are rare: the text is copied whole unless a byte needs one.
-        if !text.utf8.contains(where: needsEscaping) {
+        // NB: escapes are rare: the text is copied whole unless a byte needs one or may start a
+        // character that does.
+        if !text.utf8.contains(where: { needsEscaping($0) || mayStartHidden($0) }) {
             output.append(text)
         } else {
-            for byte in text.utf8 { writeEscaping(byte, to: &output) }
+            for scalar in text.unicodeScalars {
+                if scalar.isASCII {
+                    writeEscaping(UInt8(scalar.value), to: &output)
+                } else if isHidden(scalar) {
+                    output.append("\\u" as StaticString)
+                    for shift in stride(from: 12, through: 0, by: -4) {
+                        output.append(hexDigit(UInt8((scalar.value >> UInt32(shift)) & 0xF)))
+                    }
+                } else {
+                    for byte in scalar.utf8 { output.append(byte) }
+                }
+            }
         }
         output.append(0x22)
     }

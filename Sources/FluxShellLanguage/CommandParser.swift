@@ -63,6 +63,9 @@ package enum CommandParser {
             guard let action = rest.first else {
                 throw usageError("dispatch ACTION [ARG...]", example: "dispatch add 5")
             }
+            if case .word = action.kind, action.text.utf8.contains(UInt8(ascii: "(")) {
+                throw swiftCall(line[action.text.startIndex...])
+            }
             var paths: [ArgumentPath] = []
             let invocation = ActionInvocation(
                 name: try name(action, what: "action name"),
@@ -280,6 +283,45 @@ package enum CommandParser {
             guard failsAt("$", error, token) != nil else { throw invalidJSON(token.text, error) }
             return try valueReadingPaths(token, at: index, in: line, paths: &paths)
         }
+    }
+
+    /// An action written as Swift calls it (`add(title: "y", done: true)`), with the line the
+    /// shell takes instead (`dispatch add title: "y" done: true`): the name, then the arguments
+    /// without the parentheses and the commas between them.
+    private static func swiftCall(_ text: Substring) -> ShellError {
+        let open = text.firstIndex(of: "(") ?? text.endIndex
+        var inside = text[open...].dropFirst()
+        if let close = inside.lastIndex(of: ")") { inside = inside[..<close] }
+        var arguments = ""
+        var depth = 0
+        var inQuotes = false
+        var escaped = false
+        for character in inside {
+            if inQuotes {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inQuotes = false
+                }
+            } else if character == "\"" {
+                inQuotes = true
+            } else if character == "[" || character == "{" {
+                depth += 1
+            } else if character == "]" || character == "}" {
+                depth -= 1
+            } else if character == ",", depth == 0 {
+                continue
+            }
+            arguments.append(character)
+        }
+        while arguments.last == " " { arguments.removeLast() }
+        let trimmed = arguments.drop(while: { $0 == " " })
+        let suggestion = "dispatch \(text[..<open])" + (trimmed.isEmpty ? "" : " \(trimmed)")
+        return ShellError(
+            "'\(abbreviated(text[...open]))' is Swift's call syntax: the shell takes an action's arguments after its name, separated by spaces",
+            hint: "did you mean '\(suggestion)'?")
     }
 
     /// A `*` in a `dispatch` argument: it matches values, and makes none.

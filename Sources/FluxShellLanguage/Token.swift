@@ -65,14 +65,20 @@ package enum CommandLexer {
                 index = end
                 continue
             }
-            if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-                let end = try endOfBracketed(bytes, from: index, column: column(start))
-                tokens.append(Token(kind: .json, text: slice(start, end)))
-                index = end
-                continue
-            }
             // A word, possibly a label (`title:`), with bracketed parts (`scores["a b"]`) kept whole.
             var end = index
+            if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                end = try endOfBracketed(bytes, from: index, column: column(start))
+                // NB: a bracket followed at once by `.` or `[` is a path whose first key is
+                // bracketed (`["hours"].open`), which goes on as a word: no JSON literal does.
+                guard byte == UInt8(ascii: "["), end < bytes.endIndex,
+                    bytes[end] == UInt8(ascii: ".") || bytes[end] == UInt8(ascii: "[")
+                else {
+                    tokens.append(Token(kind: .json, text: slice(start, end)))
+                    index = end
+                    continue
+                }
+            }
             var isLabel = false
             // NB: only the first `:` of a word can end a label (the text before any later one
             // holds a `:`), so the word is checked once, not at every colon.

@@ -287,4 +287,32 @@ struct CommandParserTests {
             error(#"expect todos == [*,$x]"#)?.hasSuffix(
                 "a value read from the state ($PATH) works inside JSON in dispatch arguments only") == true)
     }
+
+    /// An action written as Swift calls it is refused with the line the shell takes instead.
+    @Test(arguments: [
+        (#"dispatch add(title: "y")"#, #"dispatch add title: "y""#),
+        (
+            #"dispatch add(title: "a, b", tags: ["x", "y"], done: true)"#,
+            #"dispatch add title: "a, b" tags: ["x", "y"] done: true"#
+        ),
+        ("dispatch clear()", "dispatch clear"),
+        ("dispatch add(5)", "dispatch add 5"),
+    ])
+    func swiftCallSyntaxSaysTheLineToType(_ line: String, _ suggestion: String) {
+        let error = error(line)
+        #expect(
+            error?.message.hasSuffix(
+                "is Swift's call syntax: the shell takes an action's arguments after its name, separated by spaces")
+                == true)
+        #expect(error?.hint == "did you mean '\(suggestion)'?")
+    }
+
+    /// A path whose first key is bracketed goes on after its bracket as one word; a JSON literal
+    /// followed by a space stays one.
+    @Test func aBracketedFirstKeyStartsAPath() throws {
+        #expect(try CommandLexer.tokens(in: #"state ["a-b"].c[0]"#).map(\.kind) == [.word, .word])
+        #expect(try CommandLexer.tokens(in: #"state ["a-b"]["c"]"#).map(\.kind) == [.word, .word])
+        #expect(try CommandLexer.tokens(in: #"dispatch add [1] .c"#).map(\.kind) == [.word, .word, .json, .word])
+        #expect(try CommandLexer.tokens(in: #"dispatch add {"a":1}.c"#).map(\.kind) == [.word, .word, .json, .word])
+    }
 }

@@ -17,10 +17,21 @@ struct FuzzFindingsTests {
     func aPathWhoseFirstKeyIsInBracketsPrintsAsALineThatParsesBack(_ line: String) throws {
         let command = try #require(try CommandParser.parse(line).command)
         let printed = command.description
-        // NB: known and not fixed yet; this fails ("known issue was not recorded") once it is.
-        withKnownIssue("a path whose first key prints in brackets does not parse back") {
-            #expect((try? CommandParser.parse(printed).command) == command, "\(printed)")
-        }
+        #expect((try? CommandParser.parse(printed).command) == command, "\(printed)")
+    }
+
+    /// A path typed with its first key in brackets, and more after it, reads as the same path
+    /// written bare, in every command that takes a path.
+    @Test func aPathThatStartsWithABracketedKeyIsOnePath() {
+        let shell = Transcript()
+        shell.run("load todos")
+        shell.run("dispatch add milk")
+        #expect(shell.run(#"state ["todos"][0].title"#) == [#""milk""#])
+        #expect(shell.run(#"expect ["todos"][0].title == "milk""#) == [])
+        #expect(shell.run(#"why ["todos"][0].title"#) == shell.run("why todos[0].title"))
+        #expect(shell.run(#"watch ["todos"][0].done"#) == shell.run("watch todos[0].done"))
+        // A JSON literal is still one: an array argument, then a word.
+        #expect(shell.run(#"state ["todos"] .title"#).first?.hasPrefix("error: usage: state") == true)
     }
 
     /// An alias given in quotes is taken (`load todos as "my list"`), and `save` writes it without

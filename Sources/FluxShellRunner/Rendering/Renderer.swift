@@ -394,18 +394,19 @@ package struct Renderer: Sendable {
                 diagnostic.kind == .warning
                 ? wrapped("warning: " + Self.visible(diagnostic.text), "33")
                 : wrapped("error: " + Self.visible(diagnostic.text), "31")
-            if locatesErrors, let location = diagnostic.location { first = "\(location): " + first }
+            if locatesErrors, let location = diagnostic.location { first = Self.visible("\(location): ") + first }
             return [first] + diagnostic.details.map(Self.visible)
         case .json:
             return [JSONText.compact(json(of: diagnostic))]
         }
     }
 
-    /// `text` with its control characters (an escape code, a NUL, a bell, but a tab) written as
-    /// `\u{1B}`: an error that quotes what was typed never sends a terminal codes it would obey.
+    /// `text` with its control characters (an escape code, a NUL, a bell, but a tab) and the
+    /// characters that reverse text (U+202E…) written as `\u{1B}`: an error that quotes what was
+    /// typed, or a file's name, never sends a terminal codes it would obey or shows reversed.
     public static func visible(_ text: String) -> String {
         func isControl(_ scalar: Unicode.Scalar) -> Bool {
-            (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+            (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F || JSONText.isHidden(scalar)
         }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var shown = String.UnicodeScalarView()
@@ -453,7 +454,7 @@ package struct Renderer: Sendable {
             return lines
         case .text:
             var lines = results.map { result in
-                (result.passed ? wrapped("PASS", "32") : wrapped("FAIL", "31")) + " \(result.path)"
+                (result.passed ? wrapped("PASS", "32") : wrapped("FAIL", "31")) + " \(Self.visible(result.path))"
                     + (result.wasUpdated ? " (updated)" : "")
             }
             for result in failed { lines += [""] + result.report }

@@ -58,7 +58,9 @@ public struct ScenarioRunner: Sendable {
         /// `PASS path`, or `FAIL path (N failures)`: what a test's failed expectation shows of
         /// it, before its ``report``.
         public var description: String {
-            passed ? "PASS \(path)" : "FAIL \(path) (\(failures.count) failure\(failures.count == 1 ? "" : "s"))"
+            passed
+                ? "PASS \(Renderer.visible(path))"
+                : "FAIL \(Renderer.visible(path)) (\(failures.count) failure\(failures.count == 1 ? "" : "s"))"
         }
     }
 
