@@ -49,6 +49,8 @@ struct Fluxsh: ParsableCommand {
         CommandConfiguration(
             commandName: ProgramName.current,
             abstract: "A shell for unidirectional data flow stores: dispatch actions, see every state change.",
+            usage: "\(ProgramName.current) [--store NAME]... [--format text|json] [--no-color] [--echo] [--bail]\n"
+                + "\(ProgramName.current) <subcommand>",
             discussion: """
                 With no subcommand: an interactive shell when stdin is a terminal, otherwise reads \
                 commands from stdin. Type 'help' inside for the command language.
@@ -249,7 +251,7 @@ struct Explore: ParsableCommand {
         name: .customLong("invariant"), help: "The rest of an expect line, checked after every action (repeatable).")
     var invariants: [String] = []
 
-    @Option(help: "Where to write the failing scenario (default: explore-SEED.scenario).")
+    @Option(help: "Where to write the failing scenario (default: explore-STORES-SEED.scenario, never over another).")
     var save: String?
 
     @Option(help: "Stop starting runs after this many seconds.")
@@ -260,7 +262,7 @@ struct Explore: ParsableCommand {
 
     @Option(
         help:
-            "Runs explored at once, each in a thread (default 1; the failure reported is the lowest run's either way).")
+            "Runs explored at once, each in a thread (the failure reported is the lowest run's either way).")
     var jobs = 1
 
     /// Set by `explore` for the child it explores in: the folder where each job keeps its run

@@ -203,10 +203,12 @@ struct ExploreMode {
         // NB: interrupted with no failure found: 130, as a shell reports Ctrl-C.
         var status: Int32 = report.failure != nil ? 1 : report.wasInterrupted ? 130 : 0
         if let failure = report.failure {
-            let file = options.save ?? "explore-\(explorer.options.seed).scenario"
+            let file = options.save ?? Self.freeName(stores: options.stores, seed: explorer.options.seed)
+            let replaces = FileSystem.kind(of: file) == .file
             do {
                 try FileSystem.writeAtomically(failure.scenario, to: file)
                 saved = file
+                if replaces { streams.err(Diagnostic(.warning, "replaced '\(file)', which was there before")) }
             } catch {
                 streams.err(Diagnostic(error, kind: .usage))
             }
@@ -226,6 +228,21 @@ struct ExploreMode {
             }
         }
         return status
+    }
+
+    /// Where a failure is saved without `--save`: `explore-STORES-SEED.scenario` in the current
+    /// folder (`explore-todos-7.scenario`), with `-2`, `-3`, … before the suffix when that file is
+    /// there already, so that no exploration overwrites another's scenario.
+    static func freeName(stores: [String], seed: UInt64) -> String {
+        let safe = stores.joined(separator: "-").map { $0.isLetter || $0.isNumber || "_.-".contains($0) ? $0 : "_" }
+        let stem = "explore-\(String(safe))-\(seed)"
+        var file = stem + ".scenario"
+        var number = 2
+        while FileSystem.kind(of: file) != .missing {
+            file = "\(stem)-\(number).scenario"
+            number += 1
+        }
+        return file
     }
 
     /// A journal's run: its number (from its `# run N` line) and its steps.

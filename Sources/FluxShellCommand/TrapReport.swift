@@ -56,9 +56,6 @@ final class TrapReport {
 
     /// The start of the error's message.
     static let lead = "the store trapped: "
-    /// After a runtime check's signal, when the runtime printed no message.
-    private static let failedCheck: StaticString =
-        ", a failed runtime check: an overflow, a force-unwrapped nil, an index out of range, … (a debug build names it)"
 
     private let runner: ScriptRunner
     /// For an error at a line, and for one before the first line (a store loaded by `--store`),
@@ -99,7 +96,7 @@ final class TrapReport {
         message.value.removeAll()
         if isStackOverflow || !Platform.appendFatalErrorLine(to: &message.value) {
             message.value.append(Platform.trapDescription(signal, isStackOverflow: isStackOverflow))
-            if !isStackOverflow, Platform.isRuntimeTrap(signal) { message.value.append(Self.failedCheck) }
+            if !isStackOverflow, Platform.isRuntimeTrap(signal) { message.value.append(Platform.failedCheck) }
         }
         let line = runner.lineInProgress
         for template in line > 0 ? located : unlocated {

@@ -110,22 +110,28 @@ extension Renderer {
             lines.append("coverage: not known (the exploring process died)")
             return lines
         }
-        lines.append("coverage: dispatched, refused, changed state")
-        let width = report.coverage.map { $0.store.count + $0.name.count + 1 }.max() ?? 0
+        // NB: each count is right-aligned under its column's heading, the names padded to one width.
+        let headings = ["dispatched", "refused", "changed state"]
+        let nameWidth = max(report.coverage.map { $0.store.count + $0.name.count + 1 }.max() ?? 0, 7)
+        func padded(_ text: String, to width: Int, left: Bool) -> String {
+            let padding = String(repeating: " ", count: max(0, width - text.count))
+            return left ? padding + text : text + padding
+        }
+        lines.append(
+            padded("coverage:", to: nameWidth + 2, left: false)
+                + headings.map { padded($0, to: $0.count + 2, left: true) }.joined())
         for row in report.coverage {
-            let name = row.store + "." + row.name
-            let padding = String(repeating: " ", count: width - name.count + 2)
+            let name = "  " + padded(row.store + "." + row.name, to: nameWidth, left: false)
             if let reason = row.notGenerated {
-                lines.append("  \(name)\(padding)never generated: \(reason)")
+                lines.append("\(name)  never generated: \(reason)")
             } else if row.dispatched == 0 {
                 // NB: it could be made; no run chose it (few runs, or steps spent elsewhere).
-                lines.append("  \(name)\(padding)not reached")
+                lines.append("\(name)  not reached")
             } else {
-                func column(_ number: Int) -> String {
-                    let text = String(number)
-                    return String(repeating: " ", count: max(0, 8 - text.count)) + text
+                let counts = zip(headings, [row.dispatched, row.refused, row.changed]).map { heading, count in
+                    padded(String(count), to: heading.count + 2, left: true)
                 }
-                lines.append("  \(name)\(padding)\(column(row.dispatched))\(column(row.refused))\(column(row.changed))")
+                lines.append(name + counts.joined())
             }
         }
         return lines

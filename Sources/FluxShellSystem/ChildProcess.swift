@@ -162,9 +162,7 @@ package enum ChildProcess {
         }) {
             return String(line)
         }
-        return Platform.isRuntimeTrap(signal)
-            ? "signal \(signal): a Swift runtime trap (an overflow, nil force-unwrapped, an index out of range, …)"
-            : "signal \(signal)"
+        return Platform.deathDescription(signal)
     }
 
     /// A file's text, or "" when it cannot be read.

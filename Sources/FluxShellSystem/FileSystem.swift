@@ -72,6 +72,14 @@ package enum FileSystem {
         return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
     }
 
+    /// The device and inode of the file at `path` (links followed), which two names of one file
+    /// share; `nil` when it cannot be read.
+    public static func identity(of path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
+
     /// What a walk for files met that it could not walk: each is reported, none is silent.
     public struct WalkProblem: Sendable, Equatable {
         public enum Kind: Sendable, Equatable {

@@ -23,6 +23,20 @@ extension Platform {
     /// index out of range).
     package static func isRuntimeTrap(_ number: Int32) -> Bool { number == SIGILL || number == SIGTRAP }
 
+    /// What follows a runtime trap's signal when the runtime printed no message (a release
+    /// build's failed check): the one wording of piped mode, `run`, `test` and `explore`.
+    package static let failedCheck: StaticString =
+        ", a failed runtime check: an overflow, a force-unwrapped nil, an index out of range, … (a debug build names it)"
+
+    /// What a signal that ended a process says when the runtime printed no message: `illegal
+    /// instruction (SIGILL), a failed runtime check: …`, `segmentation fault (SIGSEGV)`,
+    /// `signal 40`.
+    package static func deathDescription(_ number: Int32) -> String {
+        let named = "\(trapDescription(number, isStackOverflow: false))"
+        guard named != "a signal" else { return "signal \(number)" }
+        return named + (isRuntimeTrap(number) ? "\(failedCheck)" : "")
+    }
+
     /// The child being waited for, which ``forwardStopSignals()`` passes SIGINT and SIGTERM on to:
     /// 0 when none. Set by the thread that waits for it, before and after the wait. A stop that
     /// came while no child ran (Ctrl-C while `fluxsh` started one) is passed on to the next child

@@ -73,9 +73,9 @@ struct EffectsEndToEndTests {
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("  dispatch overload\n"), "\(result.stdout)")
         #expect(result.stdout.contains("  advance\n"), "\(result.stdout)")
-        let scenario = try String(contentsOf: here.appendingPathComponent("explore-2.scenario"), encoding: .utf8)
+        let scenario = try String(contentsOf: here.appendingPathComponent("explore-radar-2.scenario"), encoding: .utf8)
         #expect(scenario.contains("dispatch overload\nadvance"), "\(scenario)")
-        let replay = try Fluxsh.run(["test", "--no-color", "explore-2.scenario"], in: here, program: shell)
+        let replay = try Fluxsh.run(["test", "--no-color", "explore-radar-2.scenario"], in: here, program: shell)
         #expect(replay.status == 1, "\(replay.stdout)\(replay.stderr)")
         #expect((replay.stdout + replay.stderr).contains("trapped"), "\(replay.stdout)\(replay.stderr)")
     }

@@ -112,6 +112,11 @@ struct EndToEndTests {
         #expect(planted.stdout == "planted-shell (FluxShell 0.1.0)\n")
         let help = try Fluxsh.run(["--help"]).stdout
         #expect(help.contains("--store NAME") && help.contains("--format text|json") && help.contains("--bail"))
+        // The usage line shows the shell itself first, then its subcommands.
+        #expect(
+            help.contains(
+                "USAGE: fluxsh [--store NAME]... [--format text|json] [--no-color] [--echo] [--bail]\n       fluxsh <subcommand>\n"
+            ))
         // explore --format json: the whole report as one object (“fluxsh explore” in the reference).
         let json = try Fluxsh.run([
             "explore", "counter", "--runs", "2", "--steps", "5", "--seed", "3", "--format", "json",
@@ -123,6 +128,8 @@ struct EndToEndTests {
         #expect((report?["coverage"] as? [Any])?.count == 4)
         let exploreHelp = try Fluxsh.run(["explore", "--help"]).stdout
         #expect(!exploreHelp.contains("--echo") && !exploreHelp.contains("--bail") && exploreHelp.contains("--format"))
+        // Each default is stated once, by the parser.
+        #expect(!exploreHelp.contains("(default 1;") && exploreHelp.contains("(default: 1)"))
         // Each mode offers only the options it uses: `test` and `stores` print no command to echo.
         let testHelp = try Fluxsh.run(["test", "--help"]).stdout
         #expect(!testHelp.contains("--echo") && testHelp.contains("--bail") && testHelp.contains("--no-color"))

@@ -20,11 +20,13 @@ struct ExploreEndToEndTests {
         #expect(result.stdout.contains("FAIL: the last action trapped"))
         #expect(result.stdout.contains("Fatal error: Division by zero"))
         #expect(result.stdout.contains("shrunk from ") && result.stdout.contains(" to 1:\n  dispatch divide by: 0\n"))
-        let scenario = try String(contentsOf: here.appendingPathComponent("explore-1.scenario"), encoding: .utf8)
+        let scenario = try String(
+            contentsOf: here.appendingPathComponent("explore-quotient-1.scenario"), encoding: .utf8)
         #expect(scenario.hasSuffix("load quotient\ndispatch divide by: 0\n"))
         // The scenario fails under `test` (it dies at its last line) until the bug is fixed.
         let replay = try Fluxsh.run(
-            ["test", "explore-1.scenario"], environment: ["SWIFT_BACKTRACE": "enable=no"], in: here, program: shell)
+            ["test", "explore-quotient-1.scenario"], environment: ["SWIFT_BACKTRACE": "enable=no"], in: here,
+            program: shell)
         #expect(replay.status != 0)
     }
 
@@ -60,7 +62,7 @@ struct ExploreEndToEndTests {
         #expect(result.status == 1)
         #expect(result.stdout.contains("FAIL: replaying the same actions gave other states or diff lines"))
         // Its scenario fails under `test`, a process of its own.
-        let replay = try Fluxsh.run(["test", "explore-1.scenario"], in: here, program: shell)
+        let replay = try Fluxsh.run(["test", "explore-bag-1.scenario"], in: here, program: shell)
         #expect(replay.status == 1)
     }
 
@@ -86,7 +88,9 @@ struct ExploreEndToEndTests {
         let arguments = [
             "explore", "counter", "--seed", "9", "--runs", "30", "--invariant", "count < 40", "--no-color",
         ]
+        let saved = here.appendingPathComponent("explore-counter-9.scenario")
         let first = try Fluxsh.run(arguments, in: here)
+        try FileManager.default.removeItem(at: saved)
         let second = try Fluxsh.run(arguments + ["--jobs", "3"], in: here)
         #expect(first.status == 1)
         // Only the elapsed time may differ, also with three jobs.
@@ -95,7 +99,6 @@ struct ExploreEndToEndTests {
         }
         #expect(withoutTiming(first.stdout) == withoutTiming(second.stdout))
         #expect(first.stdout.contains("FAIL: invariant 'count < 40'"))
-        let saved = here.appendingPathComponent("explore-9.scenario")
         // The header repeats the whole command, so that running it again finds the same failure.
         let header = try String(contentsOf: saved, encoding: .utf8).split(separator: "\n").first
         #expect(
@@ -166,6 +169,28 @@ struct ExploreEndToEndTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
         #expect(text.contains(", interrupted: no failure\n"), "\(text)")
-        #expect(text.contains("coverage: dispatched, refused, changed state"))
+        #expect(text.contains("dispatched  refused  changed state\n"))
+    }
+
+    /// Explorations with one seed on different stores, or the same one twice, each keep their
+    /// scenario: the store is in the name, and a name already taken gets a number.
+    @Test func noExplorationOverwritesAnothersScenario() throws {
+        let here = try folder()
+        defer { try? FileManager.default.removeItem(at: here) }
+        let counter = ["explore", "counter", "--seed", "9", "--runs", "30", "--invariant", "count < 40", "--no-color"]
+        let todos = ["explore", "todos", "--seed", "9", "--runs", "30", "--invariant", "nextID < 3", "--no-color"]
+        #expect(try Fluxsh.run(counter, in: here).stdout.contains("saved explore-counter-9.scenario "))
+        #expect(try Fluxsh.run(todos, in: here).stdout.contains("saved explore-todos-9.scenario "))
+        let again = try Fluxsh.run(counter, in: here)
+        #expect(again.stdout.contains("saved explore-counter-9-2.scenario "))
+        #expect(again.stderr.isEmpty)
+        // A file named with --save is replaced, and the shell says so.
+        let named = try Fluxsh.run(counter + ["--save", "explore-todos-9.scenario"], in: here)
+        #expect(named.stderr == "warning: replaced 'explore-todos-9.scenario', which was there before\n")
+        let files = try FileManager.default.contentsOfDirectory(atPath: here.path).filter { $0.hasSuffix(".scenario") }
+        #expect(
+            files.sorted() == [
+                "explore-counter-9-2.scenario", "explore-counter-9.scenario", "explore-todos-9.scenario",
+            ])
     }
 }

@@ -22,9 +22,9 @@ struct StoreFormsEndToEndTests {
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("the balance is never negative"), "\(result.stdout)")
         #expect(result.stdout.contains("  dispatch Withdraw amount: "), "\(result.stdout)")
-        let scenario = try String(contentsOf: here.appendingPathComponent("explore-1.scenario"), encoding: .utf8)
+        let scenario = try String(contentsOf: here.appendingPathComponent("explore-ledger-1.scenario"), encoding: .utf8)
         #expect(scenario.contains("load ledger\ndispatch Withdraw amount: "), "\(scenario)")
-        let replay = try Fluxsh.run(["test", "--no-color", "explore-1.scenario"], in: here, program: shell)
+        let replay = try Fluxsh.run(["test", "--no-color", "explore-ledger-1.scenario"], in: here, program: shell)
         #expect(replay.status == 1, "\(replay.stdout)\(replay.stderr)")
     }
 

@@ -65,6 +65,26 @@ struct RendererTests {
     /// On a terminal (a ``Renderer/width``), a diff line wider than it prints its values below
     /// its head, indented, over several lines when one does not fit; `why` indents them under
     /// its steps; a narrow line, JSON and a renderer without a width keep one line per change.
+    /// On a terminal, `help` is cut at spaces, never inside a word, each row's summary going on
+    /// under its own column; piped, it is one line a row.
+    @Test func helpWrapsAtWordsOnATerminalOnly() throws {
+        let shell = Transcript()
+        let result = try shell.session.execute(.help(topic: nil))
+        // Joined back at spaces, the wrapped text is the piped text, word for word.
+        func words(_ lines: [String]) -> [Substring] { lines.flatMap { $0.split(separator: " ") } }
+        let piped = Renderer().lines(of: result)
+        let narrow = Renderer(width: 100).lines(of: result)
+        #expect(narrow.count > piped.count)
+        #expect(narrow.allSatisfy { $0.count <= 100 }, "\(narrow)")
+        // Narrower than twice the first column, the rest of a row is indented by four.
+        let narrower = Renderer(width: 50).lines(of: result)
+        #expect(narrower.allSatisfy { $0.count <= 50 } && words(narrower) == words(piped), "\(narrower)")
+        #expect(words(narrow) == words(piped))
+        let row = try #require(narrow.firstIndex { $0.hasPrefix("  dispatch ACTION [ARG...]") })
+        let column = narrow[row].range(of: "Dispatches")!.lowerBound.utf16Offset(in: narrow[row])
+        #expect(narrow[row + 1].prefix { $0 == " " }.count == column, "\(narrow[row...row + 1])")
+    }
+
     @Test func wideValuesPrintOverSeveralLinesOnATerminalOnly() {
         let shell = Transcript()
         shell.run("load todos")

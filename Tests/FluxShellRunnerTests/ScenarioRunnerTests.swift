@@ -235,6 +235,23 @@ struct ScenarioRunnerTests {
         #expect(throws: ShellError.self) { try Shard(parsing: "x") }
     }
 
+    /// One scenario reached by two names (a relative and a `./` path, a link, its folder) is
+    /// found once, under the first name.
+    @Test func aScenarioReachedByTwoNamesIsFoundOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("names-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("a.scenario")
+        try "load counter\n".write(to: file, atomically: true, encoding: .utf8)
+        let link = folder.appendingPathComponent("b.scenario")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        let dotted = folder.path + "/./a.scenario"
+        #expect(try ScenarioRunner.discover([file.path, dotted, folder.path, link.path]) == [file.path])
+        let other = folder.appendingPathComponent("c.scenario")
+        try "load todos\n".write(to: other, atomically: true, encoding: .utf8)
+        #expect(try ScenarioRunner.discover([folder.path]) == [file.path, other.path])
+    }
+
     // MARK: - `*` for values nothing can pin
 
     /// Notes whose reducer reads the clock: each note's `createdAt`, and `stampedAt`, are what

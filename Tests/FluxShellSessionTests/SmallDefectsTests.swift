@@ -38,6 +38,34 @@ struct SmallDefectsTests {
         #expect(shell.run("state count") == ["0"])
     }
 
+    /// The built-in counter refuses to wrap around at `Int.max` or `Int.min`, and changes nothing.
+    @Test func theCounterRefusesToWrapAround() {
+        let shell = Transcript()
+        shell.run("load counter")
+        shell.run("dispatch set 9223372036854775807")
+        #expect(
+            shell.run("dispatch increment") == [
+                "error: count 9223372036854775807 + 1 is out of range for Int (the counter does not wrap around; set it to a smaller number first)"
+            ])
+        #expect(shell.run("dispatch add -1") == ["~ count: 9223372036854775807 -> 9223372036854775806"])
+        shell.run("dispatch set -9223372036854775808")
+        #expect(
+            shell.run("dispatch add -2").first?.hasPrefix("error: count -9223372036854775808 - 2 is out of range")
+                == true)
+        #expect(shell.run("state count") == ["-9223372036854775808"])
+    }
+
+    /// A dispatch that changes nothing is a step, as the reference says: listed, saved, undone.
+    @Test func aDispatchThatChangesNothingIsAStep() {
+        let shell = Transcript()
+        shell.run("load counter")
+        shell.run("dispatch increment")
+        #expect(shell.run("dispatch add 0") == ["(no changes)"])
+        #expect(shell.run("history") == ["  1  increment", "  2  add 0"])
+        #expect(shell.run("undo") == ["(no changes)"])
+        #expect(shell.run("undo") == ["~ count: 1 -> 0"])
+    }
+
     /// An error quotes what was typed; the control characters in it (a terminal's title, a reset)
     /// are written as escapes, never sent to the terminal.
     @Test func anErrorShowsTheControlCharactersItQuotes() {

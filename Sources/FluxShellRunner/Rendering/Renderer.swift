@@ -197,7 +197,9 @@ package struct Renderer: Sendable {
         case .saved(let file, let count):
             body(.text("saved \(count) state-changing command\(count == 1 ? "" : "s") to \(file)"))
         case .help(let lines):
-            for line in lines { body(.text(line)) }
+            for line in lines {
+                for part in Self.wrap(line, width: width) { body(.text(part)) }
+            }
         case .steppedOver(let moved):
             for step in moved.steps { body(.text(Self.line(of: step, redone: moved.isRedo))) }
         }
@@ -399,6 +401,38 @@ package struct Renderer: Sendable {
         case .json:
             return [JSONText.compact(json(of: diagnostic))]
         }
+    }
+
+    /// `line` cut at spaces into lines of at most `width` characters (a word longer than that
+    /// stands alone), each after the first indented to where the line's text begins: past its
+    /// leading spaces and, in a table's row (`  undo [N]   Steps back…`), past its first column.
+    /// Unchanged without a width (piped output) or when it fits.
+    static func wrap(_ line: String, width: Int?) -> [String] {
+        guard let width, line.count > width else { return [line] }
+        let characters = Array(line)
+        var textStart = characters.prefix { $0 == " " }.count
+        // NB: a row's second column starts after the first run of two spaces past its first word.
+        if let gap = (textStart..<characters.count - 1).first(where: {
+            characters[$0] == " " && characters[$0 + 1] == " "
+        }) {
+            textStart = characters[gap...].firstIndex { $0 != " " } ?? textStart
+        }
+        let indent = String(repeating: " ", count: textStart <= width / 2 ? textStart : 4)
+        var lines: [String] = []
+        var current = String(characters[..<textStart])
+        var words = String(characters[textStart...]).split(separator: " ", omittingEmptySubsequences: false)[...]
+        var isFirstWord = true
+        while let word = words.popFirst() {
+            if !isFirstWord, current.count + 1 + word.count > width, current.count > indent.count {
+                lines.append(current)
+                current = indent + word
+            } else {
+                current += (isFirstWord ? "" : " ") + word
+            }
+            isFirstWord = false
+        }
+        lines.append(current)
+        return lines
     }
 
     /// `text` with its control characters (an escape code, a NUL, a bell, but a tab) and the

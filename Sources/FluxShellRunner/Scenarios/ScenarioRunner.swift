@@ -104,8 +104,13 @@ public struct ScenarioRunner: Sendable {
             case .missing: throw ShellError("no such file or folder: '\(path)'")
             }
         }
-        var seen = Set<String>()
-        return files.filter { seen.insert($0).inserted }
+        // NB: one file reached by two names (`a.scenario` and `./a.scenario`, a link) runs once,
+        // under the first name.
+        var seen = Set<[UInt64]>()
+        return files.filter { file in
+            guard let identity = FileSystem.identity(of: file) else { return true }
+            return seen.insert(identity).inserted
+        }
     }
 
     private static func diagnostic(of problem: FileSystem.WalkProblem) -> Diagnostic {

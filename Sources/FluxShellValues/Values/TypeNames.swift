@@ -76,7 +76,8 @@ package enum TypeNames {
                 base = components.count > 1 ? components.dropFirst().joined(separator: ".") : name
             }
             if bare.contains(depth), ["Optional", "Array", "Dictionary"].contains(base) { bare.insert(depth + 1) }
-            result += base
+            // NB: the runtime names the existential `any Error` as its protocol, `Swift.Error`.
+            result += name == "Swift.Error" ? "any Error" : base
             name = ""
         }
         for character in text {
@@ -103,8 +104,9 @@ package enum TypeNames {
         switch (base, arguments.count) {
         case ("Array", 1): return "[" + arguments[0] + "]"
         case ("Optional", 1):
-            // NB: an optional function type needs parentheses to stay one: `(() -> ())?`.
-            return arguments[0].contains("->") ? "(" + arguments[0] + ")?" : arguments[0] + "?"
+            // NB: an optional function type needs parentheses to stay one: `(() -> ())?`, an existential: `(any Error)?`.
+            return arguments[0].contains("->") || arguments[0].hasPrefix("any ")
+                ? "(" + arguments[0] + ")?" : arguments[0] + "?"
         case ("Dictionary", 2): return "[" + arguments[0] + ": " + arguments[1] + "]"
         default: return base + "<" + arguments.joined(separator: ", ") + ">"
         }
