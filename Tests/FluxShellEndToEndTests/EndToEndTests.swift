@@ -166,7 +166,6 @@ struct EndToEndTests {
                 b.txt:1: error: the diff of 'dispatch increment' differs from the expected lines at count: 3 where the expected line has 4
                     expected        | actual
                   ≠ ~ count: 2 -> 4 | ~ count: 2 -> 3
-                  (if it changes from run to run, pin it: read dates, ids and random numbers from the session's environment (env.now, env.uuid(), env.random in make: { env in … }, or an effect's context.environment), or use catalog.pinningDependencies() with swift-dependencies; or write * for it in the expected line)
                   (run 'fluxsh test --update' to accept what happened)
 
                 """)
@@ -204,7 +203,6 @@ struct EndToEndTests {
                 ./bad.scenario:2: error: the diff of 'dispatch increment' differs from the expected lines at count: 1 where the expected line has 5
                     expected        | actual
                   ≠ ~ count: 0 -> 5 | ~ count: 0 -> 1
-                  (if it changes from run to run, pin it: read dates, ids and random numbers from the session's environment (env.now, env.uuid(), env.random in make: { env in … }, or an effect's context.environment), or use catalog.pinningDependencies() with swift-dependencies; or write * for it in the expected line)
                   (run 'fluxsh test --update' to accept what happened)
                 ./bad.scenario:4: error: expectation failed: count == 9 (actual: 1)
 

@@ -15,6 +15,26 @@ struct SideBySideTests {
             ])
     }
 
+    /// Lines are paired by their sign and path, not by their place: an expected `~ nextID` stands
+    /// beside the actual `~ nextID`, and the actual line nothing expected stands alone.
+    @Test func linesArePairedByPath() {
+        let todo = #"+ todos[1]: {"id":2,"title":"b","done":false}"#
+        #expect(
+            SideBySide.render(expected: ["~ nextID: 2 -> 4"], actual: [todo, "~ nextID: 2 -> 3"]) == [
+                "    expected         | actual",
+                "  ≠                  | " + todo,
+                "  ≠ ~ nextID: 2 -> 4 | ~ nextID: 2 -> 3",
+            ])
+        #expect(
+            SideBySide.render(expected: ["- todos[0]: 1", "~ count: 1 -> 2"], actual: ["~ count: 1 -> 3"]) == [
+                "    expected        | actual",
+                "  ≠ - todos[0]: 1   | ",
+                "  ≠ ~ count: 1 -> 2 | ~ count: 1 -> 3",
+            ])
+        #expect(
+            SideBySide.pairs(expected: ["(no changes)"], actual: ["(no changes)"]).map { [$0.0, $0.1] } == [[0, 0]])
+    }
+
     @Test func aWideDifferingLineIsShownWholeAboveTheActualOne() {
         let title = String(repeating: "a", count: 60)
         let expected = #"+ todos[0]: {"id":1,"title":"\#(title)","createdAt":"2026-11-22T10:00:00.250Z"}"#

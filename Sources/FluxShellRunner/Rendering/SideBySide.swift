@@ -1,3 +1,5 @@
+import FluxShellValues
+
 /// Expected and actual diff lines in two columns, differing rows marked.
 enum SideBySide {
     /// The widest a column's text is shown.
@@ -10,14 +12,46 @@ enum SideBySide {
         var differs: Bool
     }
 
-    /// Row by row: the n-th expected line beside the n-th actual one.
+    /// Each expected line beside the actual line for the same sign and path (`~ nextID: `), in
+    /// the order both were written; a line with no such partner alone on its row.
     static func render(expected: [String], actual: [String]) -> [String] {
         render(
-            (0..<max(expected.count, actual.count)).map { row in
-                let left = row < expected.count ? expected[row] : ""
-                let right = row < actual.count ? actual[row] : ""
+            pairs(expected: expected, actual: actual).map { e, a in
+                let left = e.map { expected[$0] } ?? ""
+                let right = a.map { actual[$0] } ?? ""
                 return Row(expected: left, actual: right, differs: left != right)
             })
+    }
+
+    /// The rows of expected and actual lines, paired where their sign and path are the same (the
+    /// longest common run of them, in order), each other line alone: indices into `expected` and
+    /// `actual`, `nil` on the side a row has no line.
+    static func pairs(expected: [String], actual: [String]) -> [(expected: Int?, actual: Int?)] {
+        func key(_ line: String) -> Substring { PrintedDiffLine(line[...])?.head ?? line[...] }
+        let left = expected.map(key)
+        let right = actual.map(key)
+        // NB: the longest common subsequence of the keys, by a table from the end (blocks are short).
+        var table = [[Int]](repeating: [Int](repeating: 0, count: right.count + 1), count: left.count + 1)
+        for e in left.indices.reversed() {
+            for a in right.indices.reversed() {
+                table[e][a] = left[e] == right[a] ? table[e + 1][a + 1] + 1 : max(table[e + 1][a], table[e][a + 1])
+            }
+        }
+        var rows: [(expected: Int?, actual: Int?)] = []
+        var (e, a) = (0, 0)
+        while e < left.count || a < right.count {
+            if e < left.count, a < right.count, left[e] == right[a] {
+                rows.append((e, a))
+                (e, a) = (e + 1, a + 1)
+            } else if a == right.count || (e < left.count && table[e + 1][a] >= table[e][a + 1]) {
+                rows.append((e, nil))
+                e += 1
+            } else {
+                rows.append((nil, a))
+                a += 1
+            }
+        }
+        return rows
     }
 
     /// As `alignment` lays them: each line found beside its actual line, `...` beside the first

@@ -434,9 +434,10 @@ package final class ScriptRunner {
             return nil
         case .differs(nil):
             rows = SideBySide.render(expected: block.expected, actual: actual)
-            if let row = block.expected.indices.first(where: { $0 < actual.count && block.expected[$0] != actual[$0] })
-            {
-                difference = ReplayDifference.between(lines: block.expected[row], actual[row])
+            for case (let e?, let a?) in SideBySide.pairs(expected: block.expected, actual: actual)
+            where block.expected[e] != actual[a] {
+                difference = ReplayDifference.between(lines: block.expected[e], actual[a])
+                break
             }
         case .differs(let alignment?):
             rows = SideBySide.render(alignment, expected: block.expected, actual: actual)
@@ -456,7 +457,7 @@ package final class ScriptRunner {
         var details = rows
         if let difference {
             message += " at " + difference.clause(where: "the expected line has")
-            details.append("  (\(ReplayDifference.pinningOrMatching))")
+            if difference.mayChangeFromRunToRun { details.append("  (\(ReplayDifference.pinningOrMatching))") }
         }
         return Diagnostic(
             .diffMismatch, message, at: block.location,

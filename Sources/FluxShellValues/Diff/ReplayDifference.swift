@@ -60,6 +60,46 @@ package struct ReplayDifference: Equatable {
         return nil
     }
 
+    /// Whether the value may be one that changes from run to run, so that how to pin it is worth
+    /// saying: two values that print alike (two dates in one millisecond), a value that looks
+    /// like a date, an id or a random number (an ISO 8601 date, a UUID, a number of ten digits or
+    /// more, a fraction of six or more), or one at a path named so (`createdAt`, `id`, `seed`).
+    package var mayChangeFromRunToRun: Bool {
+        if printsAlike { return true }
+        if let name = path.segments.last(where: { $0.keyText != nil })?.keyText?.lowercased(),
+            ["date", "time", "id", "uuid", "random", "seed", "nonce", "stamp", "now", "token"].contains(where: {
+                name == $0 || name.hasSuffix($0) || name.hasPrefix($0)
+            })
+        {
+            return true
+        }
+        return [first, again].contains { $0.map(Self.looksUnpinned) ?? false }
+    }
+
+    /// Whether `value` (or a value inside it) looks like a date, an id or a random number.
+    private static func looksUnpinned(_ value: JSONValue) -> Bool {
+        switch value {
+        case .int(let number): return number.magnitude >= 1_000_000_000
+        case .double(let number):
+            guard number.isFinite else { return false }
+            let digits = String(number).split(separator: ".").last.map { $0.prefix { $0.isNumber }.count } ?? 0
+            return number.magnitude >= 1_000_000_000 || digits >= 6 || String(number).contains("e")
+        case .number: return true
+        case .string(let text):
+            let bytes = Array(text.utf8)
+            func isDigit(_ index: Int) -> Bool { index < bytes.count && (0x30...0x39).contains(bytes[index]) }
+            let isDate =
+                bytes.count >= 10 && (0..<4).allSatisfy(isDigit) && bytes[4] == 0x2D && isDigit(5) && isDigit(6)
+                && bytes[7] == 0x2D
+            let hexRuns = text.split(separator: "-").map(\.count)
+            let isUUID = hexRuns == [8, 4, 4, 4, 12] && text.allSatisfy { $0 == "-" || $0.isHexDigit }
+            return isDate || isUUID
+        case .array(let elements): return elements.contains(where: looksUnpinned)
+        case .object(let object): return object.values.contains(where: looksUnpinned)
+        case .null, .bool: return false
+        }
+    }
+
     /// `todos[0].createdAt: "2026-11-22T10:00:05Z" where THEN "2026-11-22T10:00:00Z"`, with what
     /// showed the first value (`it showed`, `the expected line has`). A long value is shown from
     /// a little before where the two first differ, and cut after 60 characters.
