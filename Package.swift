@@ -28,6 +28,9 @@ let package = Package(
         // What a feature that reads swift-dependencies links to be pinned to the session's
         // environment (`catalog.pinningDependencies()`); the only product with swift-dependencies.
         .library(name: "FluxShellDependencies", targets: ["FluxShellDependencies"]),
+        // What a package's own tests link to replay scenarios under `swift test` with each failure
+        // at its scenario's line (`result.recordIssues()`); the only product with Swift Testing.
+        .library(name: "FluxShellTesting", targets: ["FluxShellTesting"]),
         .executable(name: "fluxsh", targets: ["fluxsh"]),
     ],
     dependencies: [
@@ -163,7 +166,7 @@ let package = Package(
             dependencies: engineTestDependencies),
         .testTarget(
             name: "FluxShellRunnerTests",
-            dependencies: engineTestDependencies),
+            dependencies: engineTestDependencies + ["FluxShellTesting"]),
         .testTarget(
             name: "FluxShellLiveTests",
             dependencies: engineTestDependencies),
@@ -206,6 +209,7 @@ let package = Package(
 
         // swift-dependencies' values (`date`, `uuid`, the clocks, the random generator, calendar, time
         // zone and locale) set from the session's environment around every command (`pinningDependencies()`).
+        .target(name: "FluxShellTesting", dependencies: ["FluxShellRunner", "FluxShellSystem"]),
         .target(
             name: "FluxShellDependencies",
             dependencies: ["FluxShell", .product(name: "Dependencies", package: "swift-dependencies")]),

@@ -16,7 +16,7 @@ struct TestMode {
         guard let (runner, files, unwalked) = select() else { return 2 }
         let results = run(files, runner: runner)
         guard !options.inChild else { return 0 }
-        let status = report(results.ordered, seconds: results.seconds)
+        let status = report(results.ordered, of: files, seconds: results.seconds)
         return unwalked ? max(status, 2) : status
     }
 
@@ -89,13 +89,16 @@ struct TestMode {
         return (results, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
-    /// The report, the JUnit file, and the exit status.
-    private func report(_ results: [ScenarioRunner.Result], seconds: Double) -> Int32 {
-        let junitStatus = writeJUnit(results, seconds: seconds)
+    /// The report, the JUnit file, and the exit status; the `files` without a result are those
+    /// `--bail` left unstarted.
+    private func report(_ results: [ScenarioRunner.Result], of files: [String], seconds: Double) -> Int32 {
+        let ran = Set(results.map(\.path))
+        let notRun = files.filter { !ran.contains($0) }
+        let junitStatus = writeJUnit(results, notRun: notRun, seconds: seconds)
         let renderer = Renderer(
             format: options.output.format,
             colors: options.output.format == .text && Platform.colorsOnStandardOutput(noColor: options.output.noColor))
-        for line in renderer.report(results) { StandardStreams.shared.out(line) }
+        for line in renderer.report(results, notRun: notRun.count) { StandardStreams.shared.out(line) }
         if let junitStatus { return junitStatus }
         if results.contains(where: { $0.failures.contains { $0.kind == .usage } }) { return 2 }
         return results.allSatisfy(\.passed) ? 0 : 1
@@ -179,7 +182,7 @@ struct TestMode {
         }
         let elapsed = ContinuousClock.now - start
         let status = report(
-            files.compactMap { results[$0] },
+            files.compactMap { results[$0] }, of: files,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         for signal in unexplained {
             streams.err(
@@ -217,7 +220,14 @@ struct TestMode {
                     let message = lines.removeFirst()
                     var location: SourceLocation?
                     if case .int(let number)? = failure["line"] { location = SourceLocation(file: path, line: number) }
-                    failures.append(Diagnostic(.failedLine, message, at: location, details: lines))
+                    var diagnostic = Diagnostic(.failedLine, message, at: location, details: lines)
+                    if case .array(let expected)? = failure["expected"], case .array(let actual)? = failure["actual"] {
+                        func texts(_ values: [JSONValue]) -> [String] {
+                            values.compactMap { if case .string(let text) = $0 { text } else { nil } }
+                        }
+                        diagnostic.diff = (texts(expected), texts(actual))
+                    }
+                    failures.append(diagnostic)
                 }
             }
             var seconds = 0.0
@@ -229,10 +239,10 @@ struct TestMode {
     }
 
     /// Writes `--junit`; a status to exit with when it cannot.
-    private func writeJUnit(_ results: [ScenarioRunner.Result], seconds: Double) -> Int32? {
+    private func writeJUnit(_ results: [ScenarioRunner.Result], notRun: [String], seconds: Double) -> Int32? {
         guard let junit = options.junit else { return nil }
         do {
-            try FileSystem.writeAtomically(JUnitReport.xml(for: results, seconds: seconds), to: junit)
+            try FileSystem.writeAtomically(JUnitReport.xml(for: results, notRun: notRun, seconds: seconds), to: junit)
             return nil
         } catch {
             StandardStreams.shared.err(Diagnostic(error, kind: .usage))

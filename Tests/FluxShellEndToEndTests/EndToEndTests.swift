@@ -359,10 +359,31 @@ struct EndToEndTests {
 
                 """)
         #expect(json.status == 1)
-        let bailed = try Fluxsh.run(["test", "--bail", "--jobs", "1", "."], in: folder)
+        let bailed = try Fluxsh.run(["test", "--bail", "--jobs", "1", "--junit", "report.xml", "."], in: folder)
         #expect(bailed.stdout.hasPrefix("FAIL ./a.scenario\n"))
-        #expect(bailed.stdout.hasSuffix("0 passed, 1 failed\n"))
+        #expect(
+            bailed.stdout.hasSuffix("1 scenario not run: --bail stopped at the first failure\n0 passed, 1 failed\n"))
         #expect(bailed.status == 1)
+        let xml = try String(contentsOf: folder.appendingPathComponent("report.xml"), encoding: .utf8)
+        #expect(xml.contains(#"tests="2" failures="1" errors="0" skipped="1""#))
+        #expect(xml.contains(#"<skipped message="not run: --bail stopped at the first failure"/>"#))
+        let bailedJSON = try Fluxsh.run(["test", "--bail", "--jobs", "1", "--format", "json", "."], in: folder)
+        #expect(bailedJSON.stdout.hasSuffix(#"{"passed":0,"failed":1,"notRun":1}"# + "\n"))
+        // A failed block's lines, as written and as printed, are in the JSON too.
+        try "load counter\ndispatch increment\n~ count: 0 -> 2\nexpect count == 5\n".write(
+            to: folder.appendingPathComponent("a.scenario"), atomically: true, encoding: .utf8)
+        let diff = try Fluxsh.run(["test", "--format", "json", "--junit", "report.xml", "a.scenario"], in: folder)
+        let object = try JSONSerialization.jsonObject(with: Data(diff.stdout.split(separator: "\n")[0].utf8))
+        let failures = (object as? [String: Any])?["failures"] as? [[String: Any]]
+        #expect(failures?.count == 2)
+        #expect(failures?[0]["expected"] as? [String] == ["~ count: 0 -> 2"])
+        #expect(failures?[0]["actual"] as? [String] == ["~ count: 0 -> 1"])
+        #expect(failures?[1]["expected"] == nil)
+        // One <failure> for the scenario's two failures, as the JUnit schema has it.
+        let two = try String(contentsOf: folder.appendingPathComponent("report.xml"), encoding: .utf8)
+        #expect(two.components(separatedBy: "<failure ").count == 2)
+        #expect(two.contains("(and 1 more failure)\" type=\"ScenarioFailure\">"))
+        #expect(two.contains("a.scenario:4: error: expectation failed: count == 5 (actual: 1)"))
     }
 
     @Test func quitStopsReadingInput() throws {

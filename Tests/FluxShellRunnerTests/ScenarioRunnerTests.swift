@@ -1,6 +1,7 @@
 import FluxCore
 import FluxShell
 import FluxShellTestSupport
+import FluxShellTesting
 import FluxStores
 import Foundation
 import Testing
@@ -233,6 +234,26 @@ struct ScenarioRunnerTests {
         #expect(seen.sorted() == files.sorted())
         #expect(throws: ShellError.self) { try Shard(parsing: "0/3") }
         #expect(throws: ShellError.self) { try Shard(parsing: "x") }
+    }
+
+    /// Under `swift test`, each failure is an issue at the scenario's own line, not the test's.
+    @Test func aFailureIsRecordedAtTheScenariosLine() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("issues-\(UUID().uuidString).scenario")
+        try "load counter\ndispatch increment\n~ count: 0 -> 2\nexpect count == 5\n".write(
+            to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let issues = ScenarioRunner(catalog: .builtIn).run(file.path).issues
+        #expect(issues.map(\.location.filePath) == [file.standardizedFileURL.path, file.standardizedFileURL.path])
+        #expect(issues.map(\.location.line) == [2, 4])
+        #expect(issues[1].comment.rawValue == "error: expectation failed: count == 5 (actual: 1)")
+        #expect(ScenarioRunner(catalog: .builtIn).run(Self.passing()).recordIssues())
+    }
+
+    private static func passing() -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "passing-\(UUID().uuidString).scenario")
+        try? "load counter\ndispatch increment\n~ count: 0 -> 1\n".write(to: file, atomically: true, encoding: .utf8)
+        return file.path
     }
 
     /// One scenario reached by two names (a relative and a `./` path, a link, its folder) is

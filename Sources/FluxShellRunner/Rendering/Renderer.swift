@@ -460,6 +460,10 @@ package struct Renderer: Sendable {
         if let location = diagnostic.location { object["line"] = .int(location.line) }
         object[diagnostic.kind == .warning ? "warning" : "error"] = .string(
             ([diagnostic.text] + diagnostic.details).joined(separator: "\n"))
+        if let (expected, actual) = diagnostic.diff {
+            object["expected"] = .array(expected.map(JSONValue.string))
+            object["actual"] = .array(actual.map(JSONValue.string))
+        }
         return .object(object)
     }
 
@@ -474,17 +478,17 @@ package struct Renderer: Sendable {
     }
 
     /// What `fluxsh test` prints for `results`: in text, a `PASS`/`FAIL` line per scenario, the
-    /// failures' reports, and `N passed, M failed`; in JSON, one object per scenario, then
-    /// `{"passed":N,"failed":M}`.
-    public func report(_ results: [ScenarioRunner.Result]) -> [String] {
+    /// failures' reports, how many scenarios `--bail` left unstarted (`notRun`) when any, and
+    /// `N passed, M failed`; in JSON, one object per scenario, then `{"passed":N,"failed":M}`
+    /// (with `"notRun":K` when any).
+    public func report(_ results: [ScenarioRunner.Result], notRun: Int = 0) -> [String] {
         let failed = results.filter { !$0.passed }
         switch format {
         case .json:
             var lines = results.map { JSONText.compact(.object(json(of: $0))) }
-            lines.append(
-                JSONText.compact(
-                    .object(
-                        JSONObject([("passed", .int(results.count - failed.count)), ("failed", .int(failed.count))]))))
+            var summary = JSONObject([("passed", .int(results.count - failed.count)), ("failed", .int(failed.count))])
+            if notRun > 0 { summary["notRun"] = .int(notRun) }
+            lines.append(JSONText.compact(.object(summary)))
             return lines
         case .text:
             var lines = results.map { result in
@@ -493,6 +497,9 @@ package struct Renderer: Sendable {
             }
             for result in failed { lines += [""] + result.report }
             if !failed.isEmpty { lines.append("") }
+            if notRun > 0 {
+                lines.append("\(notRun) scenario\(notRun == 1 ? "" : "s") not run: --bail stopped at the first failure")
+            }
             lines.append("\(results.count - failed.count) passed, \(failed.count) failed")
             return lines
         }

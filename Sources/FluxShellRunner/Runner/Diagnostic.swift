@@ -27,6 +27,17 @@ public struct Diagnostic: Sendable, Equatable {
     public var location: SourceLocation?
     /// Lines below the message: the expected lines beside the actual ones, what a command printed.
     public var details: [String]
+    /// For expected diff lines that did not hold: the lines as written and the lines the command
+    /// printed, for `--format json` (`nil` otherwise).
+    public var diff: (expected: [String], actual: [String])? {
+        get { diffLines.map { ($0.expected, $0.actual) } }
+        set { diffLines = newValue.map { DiffLines(expected: $0.expected, actual: $0.actual) } }
+    }
+    private var diffLines: DiffLines?
+    private struct DiffLines: Sendable, Equatable {
+        var expected: [String]
+        var actual: [String]
+    }
 
     /// A diagnostic of `kind`; `line`, the line it concerns, gives the column of a long word the
     /// message quotes (cut short, with its length).

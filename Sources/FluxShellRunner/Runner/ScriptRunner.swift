@@ -417,10 +417,12 @@ package final class ScriptRunner {
     private func check(_ block: Pending, actual: [String]) -> Diagnostic? {
         if block.expected.isEmpty {
             guard block.isRequired else { return nil }
-            return Diagnostic(
+            var diagnostic = Diagnostic(
                 .diffMismatch, "'\(block.command)' has no expected diff lines (exhaustive mode); it printed:",
                 at: block.location,
                 details: actual.map { "    " + $0 } + [updateHint(block, "to write them")])
+            diagnostic.diff = ([], actual)
+            return diagnostic
         }
         // NB: the line is reported where it was read; the block has nothing sound to compare.
         guard !block.hasInvalidLine else { return nil }
@@ -459,9 +461,11 @@ package final class ScriptRunner {
             message += " at " + difference.clause(where: "the expected line has")
             if difference.mayChangeFromRunToRun { details.append("  (\(ReplayDifference.pinningOrMatching))") }
         }
-        return Diagnostic(
+        var diagnostic = Diagnostic(
             .diffMismatch, message, at: block.location,
             details: details + [updateHint(block, "to accept what happened")])
+        diagnostic.diff = (block.expected, actual)
+        return diagnostic
     }
 
     /// The way to write the actual lines in: `test --update` for a file; standard input cannot
