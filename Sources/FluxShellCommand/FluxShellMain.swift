@@ -28,6 +28,7 @@ public enum FluxShellMain {
     ) -> Never {
         Self.page = page
         Platform.ignoreBrokenPipe()
+        Platform.ignoreFileSizeLimitSignal()
         ChildProcess.endWithParent()
         FluxshVersion.application = version
         var catalog = catalog

@@ -112,6 +112,11 @@ package enum Platform {
 
     package static func ignoreBrokenPipe() { signal(SIGPIPE, SIG_IGN) }
 
+    /// A write past the file-size limit (`ulimit -f`) fails with `EFBIG`, reported as any failed
+    /// write is, instead of ending the process by SIGXFSZ with no word; the child processes of
+    /// `test`, `run` and `explore` inherit it.
+    package static func ignoreFileSizeLimitSignal() { signal(SIGXFSZ, SIG_IGN) }
+
     package static func exit(_ status: Int32) -> Never { systemExit(status) }
 
     package static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
