@@ -123,12 +123,12 @@ struct ActionCasesTests {
         #expect(lines.contains("sort(by: Sort)    by-title | by-date"))
         #expect(lines.contains("ping") && lines.contains("pong"))
         // An `any Error` takes a string: the description of the error it makes.
-        #expect(lines.contains("fail(Error)"))
+        #expect(lines.contains("fail(any Error)"))
         #expect(lines.contains { $0.hasPrefix("run(") && $0.contains("not dispatchable from text") })
         #expect(lines.contains { $0.hasPrefix("handle(Handle)") && $0.contains("not dispatchable from text") })
         // An indirect case is built in a box of the runtime's, like any other.
         #expect(lines.contains("twice(Plain)"))
-        #expect(lines.contains("setError(Error?)"))
+        #expect(lines.contains("setError((any Error)?)"))
         // An optional without text form still takes null: not marked.
         #expect(lines.contains { $0.hasPrefix("maybeRun(") && !$0.contains("not dispatchable") })
     }

@@ -107,8 +107,8 @@ struct DescribedErrorTests {
 
     @Test func anErrorParameterIsListedAsDispatchable() {
         let lines = shell().run("actions")
-        #expect(lines.contains("fail(Error)"), "\(lines)")
-        #expect(lines.contains("setError(Error?)"), "\(lines)")
+        #expect(lines.contains("fail(any Error)"), "\(lines)")
+        #expect(lines.contains("setError((any Error)?)"), "\(lines)")
         #expect(!lines.contains { $0.contains("not dispatchable") }, "\(lines)")
         #expect(ValueBuilder.hasTextForm((any Error).self))
         #expect(ValueBuilder.hasTextForm((any Error & Sendable)?.self))

@@ -321,14 +321,22 @@ extension ValueReaderTests {
         }
     }
 
-    /// Any Unicode text: only `"`, `\` and control characters escaped, everything else as itself.
+    /// Any Unicode text: only `"`, `\`, control characters (C0 and C1) and the bidirectional
+    /// controls escaped, everything else as itself.
     @Test func stringsReadBack() async {
         await propertyCheck(count: 300, input: Generate.string) { value in
             let text = expectReadsBack(value)
             #expect(!text.utf8.contains { $0 < 0x20 || $0 == 0x7F }, "\(text): a control character left unescaped")
-            let beyondASCII = { (text: String) in Array(text.unicodeScalars.filter { !$0.isASCII }) }
-            #expect(beyondASCII(text) == beyondASCII(value), "\(text): a character beyond ASCII escaped")
-            if !value.utf8.contains(where: JSONText.needsEscaping) { #expect(text == "\"" + value + "\"") }
+            #expect(!text.unicodeScalars.contains(where: JSONText.isHidden), "\(text): a C1 or bidi control left")
+            let shown = { (text: String) in
+                Array(text.unicodeScalars.filter { !$0.isASCII && !JSONText.isHidden($0) })
+            }
+            #expect(shown(text) == shown(value), "\(text): a character beyond ASCII escaped")
+            if !value.utf8.contains(where: JSONText.needsEscaping),
+                !value.unicodeScalars.contains(where: JSONText.isHidden)
+            {
+                #expect(text == "\"" + value + "\"")
+            }
         }
     }
 

@@ -56,8 +56,9 @@ package struct SessionHistory {
     /// entry kept always follows one whose state every store keeps: true from 64 entries on.
     var forgetsWholeWindows: Bool { limit >= 4 * Self.window }
 
-    /// How many of the oldest entries to forget once the log is over its limit: a batch at once,
-    /// so that recording stays amortised O(1).
+    /// How many of the oldest entries to forget once the log holds its limit and a batch more:
+    /// a batch at once, so that recording stays amortised O(1), and never below the limit, so
+    /// that the last `limit` steps can always be undone, as the shell says.
     var batchToForget: Int {
         forgetsWholeWindows ? limit / 4 / Self.window * Self.window : max(1, limit / 4)
     }
@@ -77,7 +78,7 @@ package struct SessionHistory {
                 transcriptIndex: transcriptIndex, note: note, isTheApps: isTheApps))
         nextNumber += 1
         var dropped = 0
-        if entries.count > limit {
+        if entries.count >= limit + batchToForget {
             dropped = batchToForget
             entries.removeFirst(dropped)
             forgotten += dropped
