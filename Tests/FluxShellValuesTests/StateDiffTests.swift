@@ -87,6 +87,45 @@ struct StateDiffTests {
         #expect(ValueDiffer.entries(from: new, to: new).isEmpty)
     }
 
+    /// A `-` path indexes the old state, inside an element that moved too: the element's old
+    /// index, where `+` and `~` inside it give its new one.
+    @Test func aRemovalInsideAMovedElementGivesItsOldIndex() throws {
+        struct Todo {
+            var name: String
+            var tags: [String]
+        }
+        let old = [Todo(name: "a", tags: []), Todo(name: "k", tags: []), Todo(name: "b", tags: ["t", "u"])]
+        let new = [Todo(name: "k", tags: []), Todo(name: "b", tags: ["u", "v"]), Todo(name: "x", tags: [])]
+        let expected = [
+            #"- [0]: {"name":"a","tags":[]}"#, #"- [2].tags[0]: "t""#, #"+ [1].tags[1]: "v""#,
+            #"+ [2]: {"name":"x","tags":[]}"#,
+        ]
+        #expect(ValueDiffer.entries(from: old, to: new).map(\.line).sorted() == expected.sorted())
+        let printedOld = ValueReader().read(old)
+        let printedNew = ValueReader().read(new)
+        let entries = StateDiff.entries(from: printedOld, to: printedNew)
+        #expect(entries.map(\.line).sorted() == expected.sorted())
+        #expect(apply(entries, to: printedOld) == printedNew)
+        #expect(apply(ValueDiffer.entries(from: old, to: new), to: printedOld) == printedNew)
+    }
+
+    /// Undo puts back the first of a list of structs that are not `Identifiable` (its strings
+    /// made anew, so no bit compares equal): one insertion at the front, not a change of every
+    /// element and an append.
+    @Test func anElementPutBackAtTheFrontIsOneInsertion() {
+        struct Todo {
+            var title: String
+            var done: Bool
+        }
+        func title(_ number: Int) -> String { "a title long enough to live on the heap, number \(number)" }
+        let old = (2...4).map { Todo(title: title($0), done: false) }
+        let new = (1...4).map { Todo(title: title($0), done: false) }
+        #expect(
+            ValueDiffer.entries(from: old, to: new).map(\.line) == [
+                #"+ [0]: {"title":"\#(title(1))","done":false}"#
+            ])
+    }
+
     @Test func largeArraysFallBackToPairingByIndex() {
         let old = JSONValue.array((0..<5_000).map { .int($0) })
         let new = JSONValue.array((0..<5_000).map { .int($0 % 2 == 0 ? $0 : -$0) })

@@ -18,6 +18,20 @@ public struct DiffEntry: Sendable, Equatable {
     public var old: JSONValue?
     public var new: JSONValue?
 
+    /// In `entries[start...]`, the entries found inside an element that moved from `oldIndex` to
+    /// another index: each `-` path says where the element was, at segment `depth` (a `-` path
+    /// indexes the old state), while `+` and `~` paths keep where it is now.
+    package static func reindexRemovals(
+        _ entries: inout [DiffEntry], from start: Int, depth: Int, to oldIndex: Int
+    ) {
+        for position in start..<entries.count where entries[position].operation == .removed {
+            var segments = entries[position].path.segments
+            guard depth < segments.count else { continue }
+            segments[depth] = .index(oldIndex)
+            entries[position].path.segments = segments
+        }
+    }
+
     /// The entry as a diff line.
     public var line: String {
         var output = OutputBuffer()

@@ -69,7 +69,13 @@ package enum StateDiff {
         for edit in ArrayEdit.edits(from: old, to: new, pairsChanges: true) {
             switch edit {
             case .changed(let oldIndex, let newIndex):
-                diff(old[oldIndex], new[newIndex], at: path.appending(.index(offset + newIndex)), into: &entries)
+                let start = entries.count
+                let place = path.appending(.index(offset + newIndex))
+                diff(old[oldIndex], new[newIndex], at: place, into: &entries)
+                if oldIndex != newIndex {
+                    DiffEntry.reindexRemovals(
+                        &entries, from: start, depth: place.segments.count - 1, to: offset + oldIndex)
+                }
             case .removed(let index):
                 entries.append(
                     DiffEntry(

@@ -165,9 +165,15 @@ public final class ValueDiffer {
             for edit in ArrayEdit.edits(from: oldValues, to: newValues, pairsChanges: true) {
                 switch edit {
                 case .changed(let oldIndex, let newIndex):
+                    let start = entries.count
+                    let place = path.appending(.index(offset + prefix + newIndex))
                     diff(
-                        oldBase + (prefix + oldIndex) * stride, newBase + (prefix + newIndex) * stride, shape,
-                        at: path.appending(.index(offset + prefix + newIndex)))
+                        oldBase + (prefix + oldIndex) * stride, newBase + (prefix + newIndex) * stride, shape, at: place
+                    )
+                    if oldIndex != newIndex {
+                        DiffEntry.reindexRemovals(
+                            &entries, from: start, depth: place.segments.count - 1, to: offset + prefix + oldIndex)
+                    }
                 case .removed(let index):
                     entries.append(
                         DiffEntry(
