@@ -24,7 +24,7 @@ extension StoreDefinition {
     /// The parameters are those of `init(_:summary:state:mutation:validate:effect:invariants:)`;
     /// `effect` is given an ``EffectContext`` as its third parameter.
     @inlinable
-    public init<M: Mutation & Sendable>(
+    public init<M: Mutation>(
         _ name: String,
         summary: String = "",
         state: @autoclosure @escaping () -> M.State,

@@ -88,7 +88,7 @@ public struct StoreDefinition: Sendable {
     ///   - invariants: what must hold of the state after every action; `fluxsh explore` checks
     ///     them, and so does the command `invariants`.
     @inlinable
-    public init<M: Mutation & Sendable>(
+    public init<M: Mutation>(
         _ name: String,
         summary: String = "",
         state: @autoclosure @escaping () -> M.State,
