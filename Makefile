@@ -5,10 +5,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test deps test-deps screenshots bench-web build release bench tsan fuzz format lint docs clean
 
-## run: build fluxsh (release) and start it; pass arguments with ARGS="--store counter"
+## run: build fluxsh and start it; pass arguments with ARGS="--store counter". The debug build, the
+## one `make test` builds with the same flags, so either after the other builds nothing again
+## (`make release` for the optimized binary)
 run: deps
-	$(SWIFT) build -c release --product fluxsh
-	.build/release/fluxsh $(ARGS)
+	$(SWIFT) build --product fluxsh
+	.build/debug/fluxsh $(ARGS)
 
 ## test: the lint, a build with no compiler warning in the project's own code, every unit and end-to-end test (the attach tests against a real
 ## app process), replay Scenarios/ with `fluxsh test` and the fuzzers' corpora (Fuzz/Corpus) through each fuzzer, then build and
@@ -23,6 +25,9 @@ test: deps test-deps lint
 	warnings=$$(grep -E '(Sources|Tests)/[^:]*:[0-9]+:[0-9]+: warning:' $$log | grep -v '/\.build/'); rm -f $$log; \
 	[ $$status -eq 0 ] || exit $$status; \
 	if [ -n "$$warnings" ]; then echo "error: compiler warnings in the project's own code:"; echo "$$warnings"; exit 1; fi
+	@# `make run` builds what this built, with the same flags: it must compile nothing more.
+	@if $(SWIFT) build --product fluxsh 2>&1 | grep -E 'Compiling'; then \
+		echo "error: 'make run' would compile again after 'make test' (their builds differ)"; exit 1; fi
 	$(SWIFT) test --skip-build
 	Tests/Terminal/interactive.sh .build/debug/fluxsh
 	python3 Tests/Attach/attach_test.py .build/debug/fluxsh .build/debug/attach-demo

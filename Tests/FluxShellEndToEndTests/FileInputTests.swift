@@ -15,10 +15,6 @@ struct FileInputTests {
 
     /// As another user (root runs the tests in CI; elsewhere there is no second user to be).
     @Test func aScenarioThatCannotBeReadIsAUsageError() throws {
-        let runuser = URL(fileURLWithPath: "/usr/sbin/runuser")
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: runuser.path),
-            (try? Fluxsh.run(["-u", "nobody", "--", Fluxsh.binary.path, "--version"], program: runuser))?.status == 0
-        else { return }
         let folder = URL(fileURLWithPath: "/tmp/fluxsh-unreadable-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -30,9 +26,8 @@ struct FileInputTests {
         }
         chmod(readable.path, 0o644)
         chmod(secret.path, 0o600)
-        let result = try Fluxsh.run(
-            ["-u", "nobody", "--", Fluxsh.binary.path, "test", "--no-color", readable.path, secret.path],
-            program: runuser)
+        guard let result = try Fluxsh.asNobody([Fluxsh.binary.path, "test", "--no-color", readable.path, secret.path])
+        else { return }
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         #expect(
             (result.stdout + result.stderr).contains(

@@ -84,11 +84,43 @@ package struct Fluxsh {
     }
 
     /// `runuser -u nobody -- ARGUMENTS`, or `nil` where there is no second user to be (not root,
-    /// no runuser).
+    /// no runuser). `fluxsh` itself (``binary``) is run from a copy that user can reach, wherever
+    /// the package lies (under `/root`, in a folder only its owner may enter).
     package static func asNobody(_ arguments: [String], in folder: URL? = nil) throws -> Fluxsh.Output? {
         let runuser = URL(fileURLWithPath: "/usr/sbin/runuser")
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: runuser.path) else { return nil }
+        var arguments = arguments
+        if arguments.first == binary.path { arguments[0] = try binaryForOtherUsers().path }
         return try Fluxsh.run(["-u", "nobody", "--"] + arguments, in: folder, program: runuser)
+    }
+
+    /// A copy of ``binary`` that any user can run: `fluxsh` in a folder of the temporary folder
+    /// that anyone may enter, made anew when the binary changed. (The Swift libraries it loads
+    /// are the toolchain's, which anyone may read.)
+    package static func binaryForOtherUsers() throws -> URL {
+        let folder = URL(fileURLWithPath: "/tmp/fluxsh-tests-\(getuid())-for-other-users")
+        let copy = folder.appendingPathComponent("fluxsh")
+        let manager = FileManager.default
+        let source = try manager.attributesOfItem(atPath: binary.path)
+        if let existing = try? manager.attributesOfItem(atPath: copy.path),
+            existing[.size] as? Int == source[.size] as? Int,
+            existing[.modificationDate] as? Date == source[.modificationDate] as? Date
+        {
+            return copy
+        }
+        try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        // NB: copied beside it, then renamed over it: a test process running at the same time
+        // never runs half a file.
+        let partial = folder.appendingPathComponent("fluxsh-\(UUID().uuidString)")
+        try manager.copyItem(at: binary, to: partial)
+        try manager.setAttributes(
+            [.posixPermissions: 0o755, .modificationDate: source[.modificationDate] as Any], ofItemAtPath: partial.path)
+        guard rename(partial.path, copy.path) == 0 else {
+            try? manager.removeItem(at: partial)
+            throw CocoaError(.fileWriteUnknown)
+        }
+        return copy
     }
 }
 
