@@ -197,7 +197,7 @@ let package = Package(
         .target(
             name: "FluxShellWeb",
             dependencies: [
-                "FluxShell", .product(name: "NIOCore", package: "swift-nio"),
+                "FluxShell", "FluxShellSystem", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],

@@ -104,6 +104,9 @@ package enum Platform {
     /// The text of an `errno`: `No space left on device`.
     package static func describe(errorNumber: Int32) -> String { String(cString: strerror(errorNumber)) }
 
+    /// Whether `errorNumber` says a port to listen on is taken.
+    package static func isAddressInUse(_ errorNumber: Int32) -> Bool { errorNumber == EADDRINUSE }
+
     /// Whether `errorNumber` is a write to a pipe whose reader went (`| head -1`).
     package static func isBrokenPipe(_ errorNumber: Int32) -> Bool { errorNumber == EPIPE }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import FluxShell
+import FluxShellSystem
 import NIOCore
 
 /// The devtools page in a browser, for `FluxShellMain.run(catalog:page:)`: `fluxsh web` and
@@ -34,6 +35,11 @@ public enum WebPage: PageServing {
                 } catch {
                     outcome.failure = "\(error)"
                 }
+            } catch let error as IOError where Platform.isAddressInUse(error.errnoCode) {
+                outcome.failure = "the port is in use"
+                outcome.hint = "choose another with --port, or leave --port out for a free one"
+            } catch let error as IOError {
+                outcome.failure = Platform.describe(errorNumber: error.errnoCode).lowercased()
             } catch {
                 outcome.failure = "\(error)"
             }
@@ -41,7 +47,8 @@ public enum WebPage: PageServing {
         }
         signal.wait()
         guard let actual = outcome.port else {
-            throw ShellError("cannot listen on 127.0.0.1:\(port ?? 0): \(outcome.failure ?? "unknown error")")
+            throw ShellError(
+                "cannot listen on 127.0.0.1:\(port ?? 0): \(outcome.failure ?? "unknown error")", hint: outcome.hint)
         }
         ready("http://127.0.0.1:\(actual)/?token=\(token)")
         signal.wait()
@@ -53,6 +60,7 @@ public enum WebPage: PageServing {
     private final class Outcome: @unchecked Sendable {
         var port: Int?
         var failure: String?
+        var hint: String?
     }
 
     /// 128 random bits, as 32 hexadecimal digits.

@@ -1,5 +1,6 @@
 import Dispatch
 import FluxShell
+import FluxShellSystem
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -11,13 +12,25 @@ import NIOWebSocket
 ///
 /// A tab's messages are taken one at a time: the next is read once the session answered the one
 /// before, so a tab that floods waits for itself and the server's memory stays bounded.
+///
+/// Only a tab that showed the token holds a place: at most ``maximumSockets`` sockets at once. A
+/// connection that has not made its request within ``requestTime`` is closed, so connections
+/// that say nothing (``maximumConnections`` of them at most) never keep the page from a browser
+/// for long. A socket is pinged every ``pingInterval``; one that answers nothing, or reads
+/// nothing of what it was sent, for two intervals is closed.
 struct WebServer: Sendable {
     /// The largest message a tab may send; a larger one closes its socket (status 1009) and is not run.
     static let maximumMessage = 1 << 20
     /// How long a connection may take to make its request.
-    static let requestTime = TimeAmount.seconds(10)
-    /// At most this many connections at once; more are closed at once.
-    static let maximumConnections = 64
+    static let requestTime = TimeAmount.seconds(3)
+    /// At most this many connections at once, a request made or not; more are closed at once.
+    static let maximumConnections = 1024
+    /// At most this many sockets (tabs that showed the token) at once; more are refused (503).
+    static let maximumSockets = 64
+    /// How often a socket is pinged: 10 s, or the whole seconds `FLUXSH_WEB_PING_SECONDS` gives
+    /// (for the tests of the server, which would wait for 20 s otherwise).
+    static let pingInterval = TimeAmount.seconds(
+        Platform.environment("FLUXSH_WEB_PING_SECONDS").flatMap(Int64.init).map { max(1, $0) } ?? 10)
 
     let access: WebAccess
     let page: ByteBuffer
@@ -43,6 +56,7 @@ struct WebServer: Sendable {
         // NB: set once the port is known, but a connection may come as soon as the socket
         // listens: until then, it is refused as "starting".
         let bound = LockedValue<WebServer?>(nil)
+        let sockets = LockedValue(0)
         let channel: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never> = try await ServerBootstrap(
             group: MultiThreadedEventLoopGroup.singleton
         )
@@ -52,8 +66,13 @@ struct WebServer: Sendable {
                 let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
                     maxFrameSize: maximumMessage,
                     shouldUpgrade: { channel, head in
-                        let decision =
+                        var decision =
                             bound.withLock { $0 }?.access.check(head) ?? .refused(.serviceUnavailable, "starting")
+                        // NB: a place is taken when the token was shown, and given back when the
+                        // socket closes (or its upgrade failed).
+                        if decision == .socket, !Self.takePlace(in: sockets, for: channel) {
+                            decision = .refused(.serviceUnavailable, "too many open tabs")
+                        }
                         if decision == .socket { return channel.eventLoop.makeSucceededFuture(HTTPHeaders()) }
                         // NB: a refused upgrade is answered here: NIO's path for a request that
                         // is not upgraded never sees one that asked to be.
@@ -77,6 +96,9 @@ struct WebServer: Sendable {
                     })
                 let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                     configuration: .init(upgradeConfiguration: configuration))
+                // NB: after a request that cannot be parsed (answered 400 by NIO's handler), the
+                // connection is closed at once: nothing after it on the connection is read.
+                try channel.pipeline.syncOperations.addHandler(CloseOnError())
                 // NB: a connection that does not make a whole request in time is closed: a
                 // client that says nothing (or asks for an upgrade without its key) holds
                 // nothing for long.
@@ -115,6 +137,18 @@ struct WebServer: Sendable {
     }
 
     private struct Refused: Error {}
+
+    /// Takes one of the ``maximumSockets`` places for `channel` until it closes; `false` when
+    /// none is left.
+    private static func takePlace(in sockets: LockedValue<Int>, for channel: any Channel) -> Bool {
+        let taken = sockets.withLock { count in
+            guard count < maximumSockets else { return false }
+            count += 1
+            return true
+        }
+        if taken { channel.closeFuture.whenComplete { _ in sockets.withLock { $0 -= 1 } } }
+        return taken
+    }
 
     /// Answers a request with its refusal, then closes the connection.
     private static func refuse(_ channel: any Channel, _ decision: WebAccess.Decision) -> EventLoopFuture<Void> {
@@ -188,18 +222,32 @@ struct WebServer: Sendable {
     private func converse(on channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async {
         try? await channel.executeThenClose { inbound, outbound in
             let writer = FrameWriter(outbound: outbound, channel: channel.channel)
+            let heartbeat = Heartbeat(channel: channel.channel, writer: writer)
             let conversation = conversations.open(
                 send: { line in writer.send(line) }, end: { writer.close() })
-            defer { conversation.close() }
+            defer {
+                heartbeat.stop()
+                conversation.close()
+            }
             for try await frame in inbound {
+                heartbeat.heard()
+                defer { heartbeat.heard() }
                 switch frame.opcode {
                 case .text:
-                    var data = frame.unmaskedData
+                    // NB: a text message is UTF-8 (RFC 6455, 8.1): one that is not closes the
+                    // socket with 1007, and none of it is run.
+                    guard let text = String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) else {
+                        writer.close(code: .dataInconsistentWithMessage)
+                        await writer.drained()
+                        return
+                    }
                     // NB: one message a line: a message that holds newlines is several lines.
-                    guard let text = data.readString(length: data.readableBytes) else { continue }
+                    // While they run, no pong can be read: the heartbeat waits for them.
+                    heartbeat.isBusy = true
                     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                         await conversation.receive(String(line))
                     }
+                    heartbeat.isBusy = false
                     // NB: the next message is read once this one's answers were taken by the
                     // socket: a tab that sends and does not read holds one message's answers.
                     await writer.drained()
@@ -245,14 +293,16 @@ final class FrameWriter: Sendable {
             return
         }
         let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: line))
-        queue.enqueue { [outbound, room] in
-            try? await outbound.write(frame)
-            room.signal()
-        }
+        write(frame) { [room] in room.signal() }
     }
 
-    func write(_ frame: WebSocketFrame) {
-        queue.enqueue { [outbound] in try? await outbound.write(frame) }
+    func write(_ frame: WebSocketFrame, then written: @escaping @Sendable () -> Void = {}) {
+        willWrite()
+        queue.enqueue { [outbound] in
+            try? await outbound.write(frame)
+            self.wrote()
+            written()
+        }
     }
 
     /// Returns once everything sent before was written to the socket.
@@ -262,11 +312,87 @@ final class FrameWriter: Sendable {
         }
     }
 
-    func close() {
-        queue.enqueue { [outbound] in
-            try? await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, data: ByteBuffer()))
+    /// Closes the socket after what was sent before, with `code` when given (RFC 6455, 7.4).
+    func close(code: WebSocketErrorCode? = nil) {
+        var data = ByteBuffer()
+        if let code { data.write(webSocketErrorCode: code) }
+        queue.enqueue { [outbound, data] in
+            try? await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
             outbound.finish()
         }
+    }
+
+    /// Whether a frame given to the socket has waited longer than `limit` to be written: the
+    /// tab reads nothing.
+    func isStalled(longerThan limit: Duration) -> Bool {
+        pendingSince.withLock { $0.map { ContinuousClock.now - $0 > limit } ?? false }
+    }
+
+    /// Since when frames wait to be written with none written: `nil` when every frame was.
+    private let pendingSince = LockedValue<ContinuousClock.Instant?>(nil)
+    private let pending = LockedValue(0)
+
+    private func willWrite() {
+        pending.withLock { count in
+            if count == 0 { pendingSince.withLock { $0 = .now } }
+            count += 1
+        }
+    }
+
+    private func wrote() {
+        pending.withLock { count in
+            count -= 1
+            pendingSince.withLock { $0 = count == 0 ? nil : .now }
+        }
+    }
+}
+
+/// Pings a socket every ``WebServer/pingInterval`` and closes it when, for two intervals, it
+/// answered nothing (a half-open connection, a tab gone) or read nothing of what it was sent.
+final class Heartbeat: Sendable {
+    private let channel: any Channel
+    private let writer: FrameWriter
+    private let lastHeard = LockedValue(ContinuousClock.now)
+    private let busy = LockedValue(false)
+    private let task: LockedValue<RepeatedTask?> = LockedValue(nil)
+
+    /// Whether the tab's commands are running: its pongs cannot be read meanwhile, so its silence
+    /// says nothing.
+    var isBusy: Bool {
+        get { busy.withLock { $0 } }
+        set { busy.withLock { $0 = newValue } }
+    }
+
+    init(channel: any Channel, writer: FrameWriter) {
+        self.channel = channel
+        self.writer = writer
+        let interval = WebServer.pingInterval
+        let limit = Duration.nanoseconds(2 * interval.nanoseconds)
+        let repeated = channel.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) {
+            [lastHeard, busy, writer, channel] _ in
+            let silent = !busy.withLock { $0 } && lastHeard.withLock { ContinuousClock.now - $0 > limit }
+            if silent || writer.isStalled(longerThan: limit) {
+                channel.close(promise: nil)
+            } else {
+                writer.write(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer()))
+            }
+        }
+        task.withLock { $0 = repeated }
+    }
+
+    /// A frame came from the tab (a pong, a message).
+    func heard() { lastHeard.withLock { $0 = .now } }
+
+    func stop() { task.withLock { $0?.cancel() } }
+}
+
+/// Closes a connection on the first error its pipeline meets (a request that cannot be parsed,
+/// after NIO's handler answered it 400).
+final class CloseOnError: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
     }
 }
 

@@ -242,7 +242,8 @@ def test_refusals():
         silent.close()
         # A port in use is a usage error that says so; an impossible one is refused before.
         taken = subprocess.run([FLUXSH, "web", "--port", str(server.port)], capture_output=True, text=True, timeout=30)
-        check(taken.returncode == 2 and f"cannot listen on 127.0.0.1:{server.port}" in taken.stderr,
+        check(taken.returncode == 2 and taken.stderr == f"error: cannot listen on 127.0.0.1:{server.port}: the port is "
+              "in use (choose another with --port, or leave --port out for a free one)\n",
               f"a port in use: {taken.returncode} {taken.stderr!r}")
         wrong = subprocess.run([FLUXSH, "web", "--port", "70000"], capture_output=True, text=True, timeout=30)
         check(wrong.returncode == 2 and "--port takes 1 to 65535" in wrong.stderr, f"--port 70000: {wrong.stderr!r}")
@@ -305,6 +306,120 @@ def test_bad_input_changes_nothing():
         check(frames and "another tab" in frames[-1].get("bye", ""), f"the first tab is told: {frames}")
         objects, _ = second.command("state count")
         check(objects[0]["value"] in (5005, 5006), f"the second tab has the session: {objects}")
+        check(server.alive(), "the server stays up")
+
+
+def read_until_closed(connection, seconds):
+    """Everything the server sends until it closes the connection; fails after `seconds`."""
+    connection.settimeout(seconds)
+    data = b""
+    try:
+        while True:
+            piece = connection.recv(65536)
+            if not piece:
+                return data
+            data += piece
+    except ConnectionResetError:
+        return data
+    except socket.timeout:
+        raise AssertionError(f"the connection was still open after {seconds} s: {data[:200]!r}")
+
+
+def test_connections_without_a_token_hold_no_place():
+    """Idle connections do not keep the page from a browser, and are closed within seconds; a
+    request that cannot be parsed is answered 400 and its connection closed at once, nothing
+    after it read."""
+    with Server("web", "--store", "counter") as server:
+        idle = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(100)]
+        status, body = server.get(f"/?token={server.token}")
+        check(status == 200 and 'data-role="timeline"' in body, f"the page behind 100 idle connections: {status}")
+        client = Socket(server)
+        check(client.status == 101 and client.hello().get("attached"), "a tab behind 100 idle connections")
+        started = time.time()
+        read_until_closed(idle[0], 10)
+        check(time.time() - started < 6, f"an idle connection was closed after {time.time() - started:.1f} s")
+        for connection in idle:
+            connection.close()
+        for request in [
+            f"GET /?token={server.token} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nTransfer-Encoding: xchunked\r\n\r\n"
+            f"GET /?token={server.token} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n",
+            "NOT HTTP AT ALL\r\n\r\n",
+        ]:
+            connection = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            connection.sendall(request.encode())
+            started = time.time()
+            answer = read_until_closed(connection, 10)
+            check(answer.startswith(b"HTTP/1.1 400") and b"timeline" not in answer,
+                  f"{request[:40]!r}: {answer[:200]!r}")
+            check(time.time() - started < 2, f"{request[:40]!r}: closed after {time.time() - started:.1f} s")
+            connection.close()
+        check(server.alive(), "the server stays up")
+
+
+def test_a_text_message_that_is_not_utf8_closes_with_1007():
+    with Server("web", "--store", "counter") as server:
+        client = Socket(server)
+        client.hello()
+        client.command("dispatch add 2")
+        client.send(b"dispatch add \xff\xfe 3")
+        first, second = client._read(2)
+        data = client._read(second & 0x7F)
+        check(first & 0x0F == 8 and struct.unpack(">H", data[:2])[0] == 1007, f"the close frame: {first} {data!r}")
+        client.close()
+        again = Socket(server)
+        again.hello()
+        objects, _ = again.command("state count")
+        check(objects[0]["value"] == 2, f"nothing of it ran: {objects}")
+
+
+def open_sockets(server):
+    """How many sockets the server's process holds open."""
+    folder = f"/proc/{server.process.pid}/fd"
+    count = 0
+    for name in os.listdir(folder):
+        with contextlib.suppress(OSError):
+            count += os.readlink(f"{folder}/{name}").startswith("socket:")
+    return count
+
+
+def wait_for(condition, seconds, what):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError(what)
+
+
+def test_silent_and_unread_tabs_are_closed():
+    """With a ping every second: a tab that never answers a ping is closed; one that answers stays;
+    one that sends a command at a time and reads nothing is closed once its answers stop moving."""
+    environment = dict(os.environ, FLUXSH_WEB_PING_SECONDS="1")
+    with Server("web", "--store", "todos", env=environment) as server:
+        baseline = open_sockets(server)
+        silent = Socket(server)
+        silent.hello()
+        wait_for(lambda: open_sockets(server) == baseline, 8, "a tab that answers no ping stays open")
+        silent.close()
+        # A tab that answers every ping stays open past several intervals.
+        lively = Socket(server)
+        lively.hello()
+        deadline = time.time() + 4
+        lively.connection.settimeout(0.5)
+        while time.time() < deadline:
+            with contextlib.suppress(socket.timeout):
+                first, second = lively._read(2)
+                data = lively._read(second & 0x7F)
+                if first & 0x0F == 9:
+                    lively.send(data, opcode=10)
+        lively.connection.settimeout(20)
+        objects, _ = lively.command("dispatch add title: x")
+        check(objects and "changes" in objects[0], f"the tab that answers pings stays: {objects}")
+        check(lively.flood([f"dispatch add title: item{index}" for index in range(2000)]) == 2000, "2,000 todos")
+        # One `state` at a time, about 100 KB each, none of it read.
+        for _ in range(200):
+            lively.send("state")
+        wait_for(lambda: open_sockets(server) == baseline, 10, "a tab that reads nothing stays open")
         check(server.alive(), "the server stays up")
 
 
