@@ -12,35 +12,17 @@ run: deps
 	$(SWIFT) build --product fluxsh
 	.build/debug/fluxsh $(ARGS)
 
-## test: the lint, a build with no compiler warning in the project's own code, every unit and end-to-end test (the attach tests against a real
-## app process), replay Scenarios/ with `fluxsh test` and the fuzzers' corpora (Fuzz/Corpus) through each fuzzer, then build and
+## test: the lint, then every stage of the tests (Scripts/test-all.sh): a build with no compiler warning in the
+## project's own code (and none more for `make run`), every unit and end-to-end test (the attach tests against a real
+## app process), replay Scenarios/ with `fluxsh test` and the fuzzers' corpora (Fuzz/Corpus) through each fuzzer, then
 ## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive the packages in Examples/, users' own
 ## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); the devtools page in
-## headless Chromium, on fluxsh's stores, an attached app and the examples' reducer and store object; build the README's
-## own package against a clone of this repository (Scripts/test-readme-package.sh); run the sessions the
-## documentation shows (Tests/Docs/docs_test.py); build the API docs
+## headless Chromium, on fluxsh's stores, an attached app and the examples' reducer and store object; run the
+## sessions the documentation shows (Tests/Docs/docs_test.py); build the README's own package against a clone of this
+## repository (Scripts/test-readme-package.sh); build the API docs. One line per stage, each stage's output in
+## .build/test-logs/, and a summary at the end
 test: deps test-deps lint
-	@log=$$(mktemp); { $(SWIFT) build --build-tests 2>&1; echo $$? >$$log.status; } | tee $$log; \
-	status=$$(cat $$log.status); rm -f $$log.status; \
-	warnings=$$(grep -E '(Sources|Tests)/[^:]*:[0-9]+:[0-9]+: warning:' $$log | grep -v '/\.build/'); rm -f $$log; \
-	[ $$status -eq 0 ] || exit $$status; \
-	if [ -n "$$warnings" ]; then echo "error: compiler warnings in the project's own code:"; echo "$$warnings"; exit 1; fi
-	@# `make run` builds what this built, with the same flags: it must compile nothing more.
-	@if $(SWIFT) build --product fluxsh 2>&1 | grep -E 'Compiling'; then \
-		echo "error: 'make run' would compile again after 'make test' (their builds differ)"; exit 1; fi
-	$(SWIFT) test --skip-build
-	Tests/Terminal/interactive.sh .build/debug/fluxsh
-	python3 Tests/Attach/attach_test.py .build/debug/fluxsh .build/debug/attach-demo
-	.build/debug/fluxsh test Scenarios
-	.build/debug/fluxfuzz Fuzz/Corpus/c*
-	.build/debug/fluxfuzzvalues Fuzz/Corpus/values
-	.build/debug/fluxfuzzattach Fuzz/Corpus/attach
-	Scripts/explore-builtins.sh .build/debug/fluxsh
-	Scripts/test-example.sh
-	python3 Tests/Web/web_test.py .build/debug/fluxsh .build/debug/attach-demo .build/examples/debug
-	python3 Tests/Docs/docs_test.py --require fluxsh --require syncupsh .build/debug .build/examples/debug
-	Scripts/test-readme-package.sh
-	$(MAKE) --no-print-directory docs
+	SWIFT="$(SWIFT)" Scripts/test-all.sh
 
 ## deps: install what the build needs (libedit-dev; tmux and python3 for the terminal and attach tests) when missing
 deps:

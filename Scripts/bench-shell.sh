@@ -44,7 +44,7 @@ fi
 echo "   (target: 1.5× the hello world)"
 
 echo "== 12,000 lines (10,000 adds, 2,000 renames by id) piped into a shell of team stores: peak resident"
-for store in identified plain annotated; do
+for store in identified plain annotated mirrored; do
     {
         echo "load $store"
         awk 'BEGIN {
@@ -55,7 +55,7 @@ for store in identified plain annotated; do
     read -r seconds kib < <(/usr/bin/time -f "%e %M" .build/release/fluxbench shell <"$work/team" 2>&1 >/dev/null | tail -1)
     printf '   %-10s %s s, peak %s MiB\n' "$store" "$seconds" "$((kib / 1024))"
 done
-echo "   (target: 256 MiB each; annotated is identified beside an 'any Sendable' member)"
+echo "   (target: 256 MiB each; annotated is identified beside an 'any Sendable' member; mirrored's members have a custom mirror)"
 
 echo "== fluxsh test --jobs 2 on 1,000 generated scenarios of 100 commands"
 mkdir -p "$work/corpus"

@@ -85,6 +85,26 @@ enum ShellBenchmarks {
         var members: IdentifiedArrayOf<Member> = []
         var note: any Sendable = "none"
     }
+    /// A member that shows itself through a custom mirror (`CustomReflectable`), of an `Int` and
+    /// a `String`, as many app types do.
+    struct MirroredMember: Identifiable, Sendable, CustomReflectable {
+        let id: Tagged<Member, UUID>
+        var name: String
+        var score = 0
+        var customMirror: Mirror { Mirror(self, children: ["id": id, "name": name, "score": score]) }
+    }
+    /// The identified team of members with a custom mirror.
+    struct MirroredTeam: State { var members: IdentifiedArrayOf<MirroredMember> = [] }
+
+    struct MirroredTeamMutation: Mutation, Sendable {
+        func mutate(action: TeamAction, state: inout MirroredTeam) {
+            switch action {
+            case .add(let id, let name): state.members.append(MirroredMember(id: id, name: name))
+            case .rename(let id, let name): state.members[id: id]?.name = name
+            }
+        }
+    }
+
     enum TeamAction: Action {
         case add(id: Tagged<Member, UUID>, name: String)
         case rename(id: Tagged<Member, UUID>, name: String)
@@ -155,6 +175,7 @@ enum ShellBenchmarks {
         StoreDefinition("identified", state: IdentifiedTeam(), mutation: IdentifiedTeamMutation()),
         StoreDefinition("plain", state: PlainTeam(), mutation: PlainTeamMutation()),
         StoreDefinition("annotated", state: AnnotatedTeam(), mutation: AnnotatedTeamMutation()),
+        StoreDefinition("mirrored", state: MirroredTeam(), mutation: MirroredTeamMutation()),
     ])
 
     /// Issue 18's memory figure: 10,000 members added, then 2,000 renamed by id, with the undo
@@ -187,6 +208,45 @@ enum ShellBenchmarks {
         precondition(back.count == 699, "\(back.count) lines")
         _ = execute(session, "redo 700")
         precondition(execute(session, "state members[\(1_999 * 397 % 10_000)].name") == ["\"r1999\""])
+    }
+
+    /// A state of 1,000,000 numbers.
+    struct Million: State { var values = Array(0..<1_000_000) }
+    enum MillionAction: Action { case set(index: Int, value: Int) }
+    struct MillionMutation: Mutation {
+        func mutate(action: MillionAction, state: inout Million) {
+            switch action {
+            case .set(let index, let value): state.values[index] = value
+            }
+        }
+    }
+
+    /// The undo history's memory on a large state: 2,000 one-element changes to a state of
+    /// 1,000,000 numbers (7.6 MiB), with the history kept; prints the peak resident size, and
+    /// checks that `undo` walks back through what was shown.
+    static func largeStateMemory() {
+        let session = Session(
+            catalog: StoreCatalog([StoreDefinition("million", state: Million(), mutation: MillionMutation())]))
+        _ = execute(session, "load million")
+        let start = ContinuousClock.now
+        for step in 0..<2_000 {
+            _ = execute(session, "dispatch set index: \(step * 4_999 % 1_000_000) value: -\(step)")
+        }
+        let elapsed = ContinuousClock.now - start
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print(
+            "2,000 changes to one of 1,000,000 numbers, peak resident".padding(to: 64)
+                + "\(usage.ru_maxrss / 1024) MiB in \((seconds * 100).rounded() / 100) s")
+        let undoStart = ContinuousClock.now
+        let back = execute(session, "undo 900")
+        let undone = ContinuousClock.now - undoStart
+        precondition(back.count == 900, "\(back.count) lines")
+        precondition(execute(session, "state values[\(1_099 * 4_999 % 1_000_000)]") == ["-1099"])
+        print(
+            "undo 900 of them".padding(to: 64)
+                + "\(Double(undone.components.attoseconds) / 1e15 + Double(undone.components.seconds) * 1e3) ms")
     }
 
     static func execute(_ session: Session, _ line: String) -> [String] {

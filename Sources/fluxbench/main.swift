@@ -44,6 +44,9 @@ case "record":
 case "memory":
     ShellBenchmarks.teamMemory(CommandLine.arguments.dropFirst(2).first ?? "identified")
     exit(0)
+case "memory-large":
+    ShellBenchmarks.largeStateMemory()
+    exit(0)
 case "shell":
     // A shell whose stores are the memory figures' teams, for lines piped in as a user would:
     // `fluxbench shell < LINES`.

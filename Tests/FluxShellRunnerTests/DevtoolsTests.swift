@@ -65,8 +65,8 @@ struct DevtoolsTests {
             ])
     }
 
-    /// Found in review: a removal inside an element whose outer index shifted in the same step
-    /// prints the outer index of the state after it; `why` lost the element there.
+    /// A removal inside an element whose outer index shifted in the same step prints the outer
+    /// index of the state before it, as every `-` path does; `why` follows the element there.
     @Test func whyFollowsANestedElementWhenTheOuterArrayShiftsInTheSameStep() {
         let shell = Transcript(catalog: Self.gridCatalog)
         shell.run("load grid")
@@ -78,7 +78,7 @@ struct DevtoolsTests {
         let third = shell.run(
             #"dispatch replace [{"name":"X","tags":[]},{"name":"Y","tags":[]},{"name":"K","tags":[]},{"name":"b","tags":["q","r","s"]}]"#
         )
-        #expect(third.contains(#"- items[3].tags[0]: "p""#))
+        #expect(third.contains(#"- items[2].tags[0]: "p""#))
         #expect(
             shell.run("why items[3].tags[2]") == [
                 "  2  replace "
@@ -86,7 +86,7 @@ struct DevtoolsTests {
                 #"     + items[2].tags[3]: "s""#,
             ])
         let tags = shell.run("why items[3].tags.count")
-        #expect(tags.last == #"     - items[3].tags[0]: "p""#)
+        #expect(tags.last == #"     - items[2].tags[0]: "p""#)
         #expect(tags.contains(#"     + items[2].tags[3]: "s""#))
     }
 

@@ -165,6 +165,40 @@ struct UndoHistoryTests {
         #expect(shell.run("undo 1000") == ["~ count: \(steps) -> \(steps - 1_000)"])
     }
 
+    /// A state of 200,000 elements keeps the baseline, the newest window's last state and the
+    /// open window's states, however many windows went by: every step still comes back exactly.
+    @Test func aLargeStateKeepsAsFewCopiesAsItCan() {
+        struct Big: State, Equatable { var values = Array(repeating: 0, count: 200_000) }
+        enum BigAction: Action { case set(index: Int, value: Int) }
+        struct BigMutation: Mutation {
+            func mutate(action: BigAction, state: inout Big) {
+                switch action {
+                case .set(let index, let value): state.values[index] = value
+                }
+            }
+        }
+        let session = Session(catalog: StoreCatalog([StoreDefinition("big", state: Big(), mutation: BigMutation())]))
+        let shell = Transcript(session: session)
+        shell.run("load big")
+        var states: [Big] = []
+        func state() -> Big { (session.stores[0].runtime as! ReducerRuntime<MutationReducer<BigMutation>>).state.value }
+        for step in 0..<100 {
+            states.append(state())
+            #expect(shell.run("dispatch set index: \(step * 1_999 % 200_000) value: \(step + 1)").count == 1)
+        }
+        states.append(state())
+        let history = (session.stores[0].runtime as! ReducerRuntime<MutationReducer<BigMutation>>).history.value
+        #expect(history.replays)
+        // 100 steps: six windows closed; the last one's state and the four of the open window.
+        #expect(history.entries.count(where: { $0.state != nil }) == 1 + 100 % SessionHistory.window)
+        for step in stride(from: 99, through: 0, by: -7) {
+            #expect(!(shell.run("undo \(100 - step)").first ?? "").hasPrefix("error"))
+            #expect(state() == states[step], "undo to step \(step)")
+            #expect(!(shell.run("redo \(100 - step)").first ?? "").hasPrefix("error"))
+            #expect(state() == states[100], "redo from step \(step)")
+        }
+    }
+
     /// `reset` sets the state with no action: the history keeps that state, and replays across it.
     @Test func aResetInsideAWindowComesBack() {
         let shell = Shell()
@@ -269,6 +303,24 @@ struct UndoHistoryTests {
         #expect(TypeShape.holdsOnlyValues(value: Loose(value: Tree.leaf(1))))
         #expect(!TypeShape.holdsOnlyValues(value: Loose(value: WithModel(model: Model()))))
         #expect(!TypeShape.holdsOnlyValues(value: [nil, Loose(value: [Loose(value: Model())])]))
+        // A custom mirror says how a value prints; its stored members, what a copy shares.
+        struct Mirrored: CustomReflectable {
+            var id: Int
+            var name: String
+            var customMirror: Mirror { Mirror(self, children: ["name": name]) }
+        }
+        struct MirroredModel: CustomReflectable {
+            var model: Model
+            var customMirror: Mirror { Mirror(self, children: ["count": model.count]) }
+        }
+        final class MirroredClass: CustomReflectable {
+            var customMirror: Mirror { Mirror(self, children: []) }
+        }
+        #expect(TypeShape.holding(Mirrored.self) == .onlyValues)
+        #expect(TypeShape.holding(IdentifiedArrayOf<Member>.self) == .onlyValues)
+        #expect(TypeShape.holding([Mirrored].self) == .onlyValues)
+        #expect(TypeShape.holding(MirroredModel.self) == .references)
+        #expect(TypeShape.holding(MirroredClass.self) == .references)
     }
 
     /// A team beside one existential member, which holds a string, or a counter that is a class

@@ -201,6 +201,40 @@ package struct StateHistory<State, Action> {
         for index in first..<last where !entries[index].pinned && !entries[index + 1].pinned {
             entries[index].state = nil
         }
+        // NB: a large state keeps no window's last state but the newest one's: the history then
+        // holds the baseline, that state and the open window's, whatever its length, and a state
+        // further back is made again from the baseline (a copy, then the actions in place).
+        if before >= 0, !entries[before].pinned, !entries[first].pinned, Self.isLarge(entries[last].state!) {
+            entries[before].state = nil
+        }
+    }
+
+    /// How many elements a state may hold in its collections before its history keeps as few
+    /// copies of it as it can (see ``closeWindow(apply:)``).
+    static var largeStateElements: Int { 100_000 }
+
+    /// Whether `state` holds ``largeStateElements`` elements or more in the collections among
+    /// its members and theirs (two levels down): found from the members' counts, through
+    /// `Mirror`, without reading an element.
+    static func isLarge(_ state: State) -> Bool {
+        func elements(in value: Any, depth: Int) -> Int {
+            var total = 0
+            for child in Mirror(reflecting: value).children {
+                // NB: a string's count walks its characters: it is one value here.
+                if child.value is String || child.value is Substring { continue }
+                if let collection = child.value as? any Collection {
+                    total += collection.count
+                } else if depth > 0 {
+                    total += elements(in: child.value, depth: depth - 1)
+                }
+                if total >= largeStateElements { break }
+            }
+            return total
+        }
+        if let collection = state as? any Collection, !(state is String) {
+            return collection.count >= largeStateElements
+        }
+        return elements(in: state, depth: 1) >= largeStateElements
     }
 
     /// Forgets the oldest `count` entries.

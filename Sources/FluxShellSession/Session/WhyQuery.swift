@@ -69,20 +69,17 @@ struct WhyQuery {
                 oldPrefix.append(segment)
                 continue
             }
-            // NB: a diff line's path indexes every array holding the element by the state after
-            // the step (elements diffed in place keep their new index), and only its last index, a
-            // removal's, by the state before it.
+            // NB: a `+` or `~` line's path indexes every array by the state after the step, a `-`
+            // line's by the state before it (the holder's old index too, when it moved).
             var added: [Int] = []
             var removed: [Int] = []
             for entry in entries {
                 let segments = entry.path.segments
-                guard segments.count == newPrefix.count + 1, case .index(let at)? = segments.last,
-                    segments.dropLast().elementsEqual(newPrefix)
-                else { continue }
+                guard segments.count == newPrefix.count + 1, case .index(let at)? = segments.last else { continue }
                 switch entry.operation {
-                case .added: added.append(at)
-                case .removed: removed.append(at)
-                case .changed: break
+                case .added where segments.dropLast().elementsEqual(newPrefix): added.append(at)
+                case .removed where segments.dropLast().elementsEqual(oldPrefix): removed.append(at)
+                default: break
                 }
             }
             if added.contains(index) {
@@ -113,8 +110,8 @@ struct WhyQuery {
                 guard segments.starts(with: place) else { return false }
                 return !countsElements || (entry.operation == .added && segments.count == place.count + 1)
             case .removed:
-                // An element removed from inside the place (its holder is in the state after).
-                guard !created, segments.dropLast().starts(with: place) else { return false }
+                // An element removed from inside the place, as it was before the step.
+                guard !created, segments.dropLast().starts(with: oldPrefix) else { return false }
                 return !countsElements || segments.count == place.count + 1
             }
         }

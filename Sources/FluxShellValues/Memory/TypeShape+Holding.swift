@@ -55,10 +55,15 @@ extension TypeShape {
         case .custom(let row):
             return most(row.textFormInner, visiting: &visiting)
         case .form(let form):
-            // NB: a set algebra (`IndexSet`, an option set) is a value; another form with no inner
-            // type (a custom mirror) holds what the runtime does not say.
-            guard let inner = form.inner else { return form.rule == .setAlgebra ? .onlyValues : .references }
-            return holding(inner, visiting: &visiting)
+            if let inner = form.inner { return holding(inner, visiting: &visiting) }
+            // NB: a set algebra (`IndexSet`, an option set) is a value. Another form with no inner
+            // type (a custom mirror) holds what its stored members hold: the mirror says how it
+            // prints, the stored layout what a copy shares.
+            if form.rule == .setAlgebra { return .onlyValues }
+            guard RuntimeMetadata.kind(of: type) == .structure, let fields = storedFields(of: type) else {
+                return .references
+            }
+            return most(fields.lazy.map { $0.shape.type }, visiting: &visiting)
         case .fields(let fields):
             return most(fields.lazy.map { $0.shape.type }, visiting: &visiting)
         case .enumeration:
