@@ -21,6 +21,8 @@ stage() {
     local name=$1 pattern=$2
     shift 2
     local log=$logs/$name.log start=$SECONDS
+    # NB: said before it runs, so that a long stage (the first build) is not mistaken for a hang.
+    printf '...  %s\n' "$name"
     "$@" >"$log" 2>&1
     local status=$?
     local summary

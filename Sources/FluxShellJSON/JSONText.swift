@@ -4,8 +4,8 @@ import FluxShellSystem
 /// of values in the shell: diff lines, `state`, `--format json` and saved scenarios all go
 /// through it.
 ///
-/// Only `"`, `\` and control characters are escaped in strings; other characters print as
-/// themselves (`"é"`, `"✓"`).
+/// Only `"`, `\`, control characters (C0 and C1) and the bidirectional controls are escaped in
+/// strings; other characters print as themselves (`"é"`, `"✓"`).
 @usableFromInline package enum JSONText {
     /// `{"count":1,"todos":[]}`
     public static func compact(_ value: JSONValue) -> String {
@@ -30,7 +30,7 @@ import FluxShellSystem
         return output.text
     }
 
-    /// `"text"` with JSON escapes for `"`, `\` and control characters only.
+    /// `"text"` escaped as ``writeQuoted(_:to:)`` escapes it.
     public static func quoted(_ text: String) -> String {
         var output = OutputBuffer()
         writeQuoted(text, to: &output)
@@ -141,10 +141,24 @@ import FluxShellSystem
     /// Whether a UTF-8 byte is written escaped in a JSON string: `"`, `\`, control characters.
     static func needsEscaping(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
 
-    /// Whether a UTF-8 byte may start a character that a string shows escaped though it is not
-    /// ASCII: a C1 control (`C2 80`–`C2 9F`) or a bidirectional control (`D8 9C`, `E2 80 …`,
-    /// `E2 81 …`), which a terminal would obey or which would show the text reversed.
-    static func mayStartHidden(_ byte: UInt8) -> Bool { byte == 0xC2 || byte == 0xE2 || byte == 0xD8 }
+    /// Whether `text` holds a byte written escaped, or the first two bytes of a character that is
+    /// though it is not ASCII: a C1 control (`C2 80`–`C2 9F`) or a bidirectional control (`D8 9C`,
+    /// `E2 80 …`, `E2 81 …`), which a terminal would obey or which would show the text reversed.
+    /// `é`, `€` or `—` alone do not send a string to the slow path.
+    static func needsEscaping(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if needsEscaping(byte) { return true }
+            switch previous {
+            case 0xC2: if byte <= 0x9F { return true }
+            case 0xD8: if byte == 0x9C { return true }
+            case 0xE2: if byte == 0x80 || byte == 0x81 { return true }
+            default: break
+            }
+            previous = byte
+        }
+        return false
+    }
 
     /// Whether `scalar` is written as a `\u` escape although JSON lets it stand: a C1 control
     /// (U+0080–U+009F) or a bidirectional control (U+061C, U+200E, U+200F, U+202A–U+202E,
@@ -162,7 +176,7 @@ import FluxShellSystem
         output.append(0x22)
         // NB: escapes are rare: the text is copied whole unless a byte needs one or may start a
         // character that does.
-        if !text.utf8.contains(where: { needsEscaping($0) || mayStartHidden($0) }) {
+        if !needsEscaping(text) {
             output.append(text)
         } else {
             for scalar in text.unicodeScalars {
@@ -181,16 +195,17 @@ import FluxShellSystem
         output.append(0x22)
     }
 
-    /// Appends UTF-8 `text` as the inside of a JSON string, escaped as `writeQuoted(_:to:)`
-    /// escapes: for a signal handler, which cannot make a `String` (piped `--format json` when a
+    /// Appends UTF-8 `text` as the inside of a JSON string, byte by byte: `"`, `\` and C0
+    /// controls escaped (C1 and bidirectional controls stay as they are): for a signal handler, which cannot make a `String` (piped `--format json` when a
     /// store traps). Nothing is allocated but `output`'s growth.
     public static func writeEscaped(_ text: borrowing OutputBuffer, to output: inout OutputBuffer) {
         text.forEachByte { writeEscaping($0, to: &output) }
     }
 
     /// Appends each whole line of UTF-8 `text` (within `range` of its bytes: all of them by
-    /// default) as `prefix`, the line escaped as the inside of a JSON string (as
-    /// `writeQuoted(_:to:)` escapes), `suffix` and a newline; a last line without its newline is
+    /// default) as `prefix`, the line escaped byte by byte as the inside of a JSON string (as
+    /// ``writeEscaped(_:to:)`` escapes: the values in it were escaped when rendered), `suffix`
+    /// and a newline; a last line without its newline is
     /// left out. For frames written straight from rendered text, with no string made for each line
     /// (an attached shell's `app`, `out` and `err` lines).
     public static func writeLines(

@@ -289,8 +289,10 @@ package enum CommandParser {
     /// shell takes instead (`dispatch add title: "y" done: true`): the name, then the arguments
     /// without the parentheses and the commas between them.
     private static func swiftCall(_ text: Substring) -> ShellError {
-        let open = text.firstIndex(of: "(") ?? text.endIndex
-        var inside = text[open...].dropFirst()
+        // NB: found by its byte: a `(` followed by a combining mark is one Character with it.
+        let open = text.utf8.firstIndex(of: UInt8(ascii: "(")) ?? text.endIndex
+        let afterOpen = open < text.endIndex ? text.utf8.index(after: open) : open
+        var inside = text[afterOpen...]
         if let close = inside.lastIndex(of: ")") { inside = inside[..<close] }
         var arguments = ""
         var depth = 0
@@ -320,7 +322,7 @@ package enum CommandParser {
         let trimmed = arguments.drop(while: { $0 == " " })
         let suggestion = "dispatch \(text[..<open])" + (trimmed.isEmpty ? "" : " \(trimmed)")
         return ShellError(
-            "'\(abbreviated(text[...open]))' is Swift's call syntax: the shell takes an action's arguments after its name, separated by spaces",
+            "'\(abbreviated(text[..<afterOpen]))' is Swift's call syntax: the shell takes an action's arguments after its name, separated by spaces",
             hint: "did you mean '\(suggestion)'?")
     }
 

@@ -77,7 +77,12 @@ package enum FileSystem {
     public static func identity(of path: String) -> [UInt64]? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+        return identity(info)
+    }
+
+    /// The device and inode a `stat` gave.
+    private static func identity(_ info: stat) -> [UInt64] {
+        [UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino)]
     }
 
     /// What a walk for files met that it could not walk: each is reported, none is silent.
@@ -112,7 +117,7 @@ package enum FileSystem {
                 problems.append(WalkProblem(path: current, kind: .unreadable(reason: OutputFile.reason(errno))))
                 continue
             }
-            let identity = [UInt64(info.st_dev), UInt64(info.st_ino)]
+            let identity = identity(info)
             if let ancestor = ancestors.first(where: { $0.identity == identity }) {
                 problems.append(WalkProblem(path: current, kind: .loop(to: ancestor.path)))
                 continue

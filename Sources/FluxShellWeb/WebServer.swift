@@ -23,8 +23,9 @@ struct WebServer: Sendable {
     static let maximumMessage = 1 << 20
     /// How long a connection may take to make its request.
     static let requestTime = TimeAmount.seconds(3)
-    /// At most this many connections at once, a request made or not; more are closed at once.
-    static let maximumConnections = 1024
+    /// At most this many connections at once, a request made or not; more are closed at once
+    /// (each holds a descriptor for at most ``requestTime`` before its request).
+    static let maximumConnections = 256
     /// At most this many sockets (tabs that showed the token) at once; more are refused (503).
     static let maximumSockets = 64
     /// How often a socket is pinged: 10 s, or the whole seconds `FLUXSH_WEB_PING_SECONDS` gives
@@ -247,10 +248,12 @@ struct WebServer: Sendable {
                     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                         await conversation.receive(String(line))
                     }
-                    heartbeat.isBusy = false
                     // NB: the next message is read once this one's answers were taken by the
-                    // socket: a tab that sends and does not read holds one message's answers.
+                    // socket: a tab that sends and does not read holds one message's answers
+                    // (and is closed when they do not move, `FrameWriter.isStalled`).
                     await writer.drained()
+                    heartbeat.heard()
+                    heartbeat.isBusy = false
                 case .ping:
                     writer.write(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
                 case .connectionClose:

@@ -73,9 +73,31 @@ class App:
         self.process.wait(timeout=20)
 
 
+def reachable_by_other_users(program):
+    """A copy of `program` any user can run (in a folder of /tmp anyone may enter), made anew
+    when it changed: the build folder may be where only its owner can go (/root, a private
+    `mktemp -d`)."""
+    folder = f"/tmp/fluxsh-tests-{os.getuid()}-for-other-users"
+    os.makedirs(folder, exist_ok=True)
+    os.chmod(folder, 0o755)
+    copy = os.path.join(folder, os.path.basename(program) + "-attach")
+    source = os.stat(program)
+    if not os.path.exists(copy) or os.stat(copy).st_size != source.st_size or \
+            int(os.stat(copy).st_mtime) != int(source.st_mtime):
+        partial = f"{copy}.{os.getpid()}"
+        shutil.copy2(program, partial)
+        os.chmod(partial, 0o755)
+        os.replace(partial, copy)
+    return copy
+
+
 def attach(name, script, timeout=30, user=None, cwd=None, options=()):
-    """A piped `fluxsh attach NAME` with `script` on its standard input (run in `cwd`)."""
-    command = [os.path.abspath(FLUXSH), "attach", *options, name]
+    """A piped `fluxsh attach NAME` with `script` on its standard input (run in `cwd`); as `user`,
+    from a copy of fluxsh that user can reach."""
+    program = os.path.abspath(FLUXSH)
+    if user:
+        program = reachable_by_other_users(program)
+    command = [program, "attach", *options, name]
     if user:
         command = ["runuser", "-u", user, "--"] + command
     done = subprocess.run(command, input=script, capture_output=True, text=True, env=ENV, timeout=timeout, cwd=cwd)

@@ -297,6 +297,8 @@ struct CommandParserTests {
         ),
         ("dispatch clear()", "dispatch clear"),
         ("dispatch add(5)", "dispatch add 5"),
+        // A `(` with a combining mark after it is one character with it: still no trap.
+        ("dispatch add(\u{301}5)", "dispatch add \u{301}5"),
     ])
     func swiftCallSyntaxSaysTheLineToType(_ line: String, _ suggestion: String) {
         let error = error(line)

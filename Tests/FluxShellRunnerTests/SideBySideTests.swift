@@ -33,6 +33,12 @@ struct SideBySideTests {
             ])
         #expect(
             SideBySide.pairs(expected: ["(no changes)"], actual: ["(no changes)"]).map { [$0.0, $0.1] } == [[0, 0]])
+        // A block of 20,000 lines is paired without a table of their product (the edit script is
+        // bounded): every line has its row.
+        let many = (0..<20_000).map { "+ todos[\($0)]: \($0)" }
+        let shifted = (0..<20_000).map { "+ todos[\($0 + 1)]: \($0)" }
+        let rows = SideBySide.pairs(expected: many, actual: shifted)
+        #expect(rows.compactMap(\.expected).count == 20_000 && rows.compactMap(\.actual).count == 20_000)
     }
 
     @Test func aWideDifferingLineIsShownWholeAboveTheActualOne() {

@@ -168,7 +168,11 @@ struct UndoHistoryTests {
     /// A state of 200,000 elements keeps the baseline, the newest window's last state and the
     /// open window's states, however many windows went by: every step still comes back exactly.
     @Test func aLargeStateKeepsAsFewCopiesAsItCan() {
-        struct Big: State, Equatable { var values = Array(repeating: 0, count: 200_000) }
+        struct Big: State, Equatable {
+            var values = Array(repeating: 0, count: 200_000)
+            // NB: a range is a collection whose count overflows: it is no element of the state.
+            var window: ClosedRange<Int> = 0...Int.max
+        }
         enum BigAction: Action { case set(index: Int, value: Int) }
         struct BigMutation: Mutation {
             func mutate(action: BigAction, state: inout Big) {
@@ -197,6 +201,49 @@ struct UndoHistoryTests {
             #expect(!(shell.run("redo \(100 - step)").first ?? "").hasPrefix("error"))
             #expect(state() == states[100], "redo from step \(step)")
         }
+        // Back into an older window, then on from there: its window closes from a state made again.
+        shell.run("undo 70")
+        states.removeLast(70)
+        for step in 0..<40 {
+            #expect(shell.run("dispatch set index: \(step) value: -\(step + 1)").count == 1)
+            states.append(state())
+        }
+        shell.run("undo \(states.count - 1)")
+        #expect(state() == states[0])
+        shell.run("redo \(states.count - 1)")
+        #expect(state() == states.last)
+    }
+
+    /// A large state in a history that forgets: the state each batch is forgotten up to is kept,
+    /// so the new oldest state is never made by a replay; what is left still comes back exactly.
+    @Test func aLargeStateForgetsItsOldestStepsAndUndoesTheRest() {
+        struct Big: State, Equatable { var values = Array(repeating: 0, count: 100_000) }
+        enum BigAction: Action { case set(index: Int, value: Int) }
+        struct BigMutation: Mutation {
+            func mutate(action: BigAction, state: inout Big) {
+                switch action {
+                case .set(let index, let value): state.values[index] = value
+                }
+            }
+        }
+        let session = Session(
+            catalog: StoreCatalog([StoreDefinition("big", state: Big(), mutation: BigMutation())]), historyLimit: 128)
+        let shell = Transcript(session: session)
+        shell.run("load big")
+        func state() -> Big { (session.stores[0].runtime as! ReducerRuntime<MutationReducer<BigMutation>>).state.value }
+        var states = [state()]
+        for step in 0..<300 {
+            #expect(shell.run("dispatch set index: \(step % 1_000) value: \(step + 1)").count == 1)
+            states.append(state())
+        }
+        let undoable = session.history.undoable
+        #expect(undoable >= 128)
+        for step in stride(from: 299, through: 300 - undoable, by: -11) {
+            #expect(!(shell.run("undo \(300 - step)").first ?? "").hasPrefix("error"))
+            #expect(state() == states[step], "undo to step \(step)")
+            shell.run("redo \(300 - step)")
+        }
+        #expect(state() == states[300])
     }
 
     /// `reset` sets the state with no action: the history keeps that state, and replays across it.

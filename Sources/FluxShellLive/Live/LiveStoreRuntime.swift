@@ -74,7 +74,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         let state = readState()
         attachedState = state
         recorded = state
-        history = StateHistory(initial: state, entries: 0, mayReplay: false)
+        history = StateHistory(initial: state, entries: 0, forgetBatch: 0)
         // NB: the dispatcher holds this runtime, and the runtime holds nothing of the dispatcher:
         // both are the session's, which keeps every runtime it made for as long as it lives.
         let id = ObjectIdentifier(self)
@@ -146,7 +146,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         recorded = state
         stateJSON.kept = nil
         // NB: every state is kept: the app's mutation is the app's, so no state is made again.
-        history = StateHistory(initial: state, entries: 0, mayReplay: false)
+        history = StateHistory(initial: state, entries: 0, forgetBatch: 0)
     }
 
     func sealLatest() {
@@ -254,7 +254,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         return advance(to: readState())
     }
 
-    /// NB: a live store's history keeps every state (`mayReplay: false`), so it never applies an
+    /// NB: a live store's history keeps every state (`forgetBatch: 0`), so it never applies an
     /// action to make one again: the app's mutation is the app's.
     private static func keptOnly(_: Action, _: inout State) {}
 }

@@ -412,9 +412,11 @@ package struct Renderer: Sendable {
         let characters = Array(line)
         var textStart = characters.prefix { $0 == " " }.count
         // NB: a row's second column starts after the first run of two spaces past its first word.
-        if let gap = (textStart..<characters.count - 1).first(where: {
-            characters[$0] == " " && characters[$0 + 1] == " "
-        }) {
+        if textStart < characters.count - 1,
+            let gap = (textStart..<characters.count - 1).first(where: {
+                characters[$0] == " " && characters[$0 + 1] == " "
+            })
+        {
             textStart = characters[gap...].firstIndex { $0 != " " } ?? textStart
         }
         let indent = String(repeating: " ", count: textStart <= width / 2 ? textStart : 4)

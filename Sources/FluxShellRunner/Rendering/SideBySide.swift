@@ -15,8 +15,13 @@ enum SideBySide {
     /// Each expected line beside the actual line for the same sign and path (`~ nextID: `), in
     /// the order both were written; a line with no such partner alone on its row.
     static func render(expected: [String], actual: [String]) -> [String] {
+        render(pairs(expected: expected, actual: actual), expected: expected, actual: actual)
+    }
+
+    /// The rows `pairs` gives, side by side.
+    static func render(_ pairs: [(expected: Int?, actual: Int?)], expected: [String], actual: [String]) -> [String] {
         render(
-            pairs(expected: expected, actual: actual).map { e, a in
+            pairs.map { e, a in
                 let left = e.map { expected[$0] } ?? ""
                 let right = a.map { actual[$0] } ?? ""
                 return Row(expected: left, actual: right, differs: left != right)
@@ -24,30 +29,30 @@ enum SideBySide {
     }
 
     /// The rows of expected and actual lines, paired where their sign and path are the same (the
-    /// longest common run of them, in order), each other line alone: indices into `expected` and
-    /// `actual`, `nil` on the side a row has no line.
+    /// edit script of the two lists of keys keeps them), each other line alone, removals before
+    /// insertions: indices into `expected` and `actual`, `nil` on the side a row has no line.
     static func pairs(expected: [String], actual: [String]) -> [(expected: Int?, actual: Int?)] {
         func key(_ line: String) -> Substring { PrintedDiffLine(line[...])?.head ?? line[...] }
-        let left = expected.map(key)
-        let right = actual.map(key)
-        // NB: the longest common subsequence of the keys, by a table from the end (blocks are short).
-        var table = [[Int]](repeating: [Int](repeating: 0, count: right.count + 1), count: left.count + 1)
-        for e in left.indices.reversed() {
-            for a in right.indices.reversed() {
-                table[e][a] = left[e] == right[a] ? table[e + 1][a + 1] + 1 : max(table[e + 1][a], table[e][a + 1])
+        var alone = (expected: Set<Int>(), actual: Set<Int>())
+        for edit in ArrayEdit.edits(from: expected.map(key), to: actual.map(key), pairsChanges: false) {
+            switch edit {
+            case .removed(let index): alone.expected.insert(index)
+            case .inserted(let index): alone.actual.insert(index)
+            case .changed: break
             }
         }
         var rows: [(expected: Int?, actual: Int?)] = []
         var (e, a) = (0, 0)
-        while e < left.count || a < right.count {
-            if e < left.count, a < right.count, left[e] == right[a] {
-                rows.append((e, a))
-                (e, a) = (e + 1, a + 1)
-            } else if a == right.count || (e < left.count && table[e + 1][a] >= table[e][a + 1]) {
+        while e < expected.count || a < actual.count {
+            if e < expected.count, alone.expected.contains(e) {
                 rows.append((e, nil))
                 e += 1
-            } else {
+            } else if a < actual.count, alone.actual.contains(a) || e == expected.count {
                 rows.append((nil, a))
+                a += 1
+            } else {
+                rows.append((e, a < actual.count ? a : nil))
+                e += 1
                 a += 1
             }
         }

@@ -435,9 +435,9 @@ package final class ScriptRunner {
         case .matches:
             return nil
         case .differs(nil):
-            rows = SideBySide.render(expected: block.expected, actual: actual)
-            for case (let e?, let a?) in SideBySide.pairs(expected: block.expected, actual: actual)
-            where block.expected[e] != actual[a] {
+            let pairs = SideBySide.pairs(expected: block.expected, actual: actual)
+            rows = SideBySide.render(pairs, expected: block.expected, actual: actual)
+            for case (let e?, let a?) in pairs where block.expected[e] != actual[a] {
                 difference = ReplayDifference.between(lines: block.expected[e], actual[a])
                 break
             }

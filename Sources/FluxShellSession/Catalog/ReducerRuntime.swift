@@ -58,7 +58,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         validate: ((Action, State) throws -> Void)?,
         effect: StoreEffect<Action, State>?,
         invariants: [StoreInvariant<State>],
-        trace: DispatchTrace, historyEntries: Int, historyForgetsWholeWindows: Bool, effects: EffectScheduler
+        trace: DispatchTrace, historyEntries: Int, historyForgetBatch: Int, effects: EffectScheduler
     ) {
         self.trace = trace
         self.effects = effects
@@ -72,7 +72,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         self.state = SingleThreadCell(initialState)
         self.recorded = SingleThreadCell(initialState)
         self.history = SingleThreadCell(
-            StateHistory(initial: initialState, entries: historyEntries, mayReplay: historyForgetsWholeWindows))
+            StateHistory(initial: initialState, entries: historyEntries, forgetBatch: historyForgetBatch))
     }
 
     /// Starts taking this store's actions from the dispatcher.

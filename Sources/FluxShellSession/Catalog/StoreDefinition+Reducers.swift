@@ -162,7 +162,7 @@ extension StoreDefinition {
                     alias: load.alias, initialState: initialState ?? app.value.state(), reducer: app.value.reducer,
                     actionCases: actionCases.value, validate: app.value.validate, effect: app.value.effect,
                     invariants: invariants, trace: load.trace, historyEntries: load.historyEntries,
-                    historyForgetsWholeWindows: load.historyForgetsWholeWindows, effects: load.effects)
+                    historyForgetBatch: load.historyForgetBatch, effects: load.effects)
                 runtime.attach(to: load.dispatcher)
                 return runtime
             })

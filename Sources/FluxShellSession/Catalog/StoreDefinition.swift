@@ -113,7 +113,9 @@ struct StoreLoad {
     /// How many entries the session's history has already: undoing past the load gives the
     /// store's initial state.
     @usableFromInline let historyEntries: Int
-    @usableFromInline let historyForgetsWholeWindows: Bool
+    /// How many entries the history forgets at once, a whole number of windows; 0 when it does
+    /// not forget whole windows (a short history), so that no store drops states.
+    @usableFromInline let historyForgetBatch: Int
     /// The session's effects: where an effect that takes time runs.
     @usableFromInline let effects: EffectScheduler
     /// The state the store begins from instead of its initial one (`load NAME with STATE`).

@@ -123,7 +123,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         let state = try Self.state(of: object, form, alias: alias)
         initialState = state
         recorded = state
-        history = StateHistory(initial: state, entries: historyEntries, mayReplay: false)
+        history = StateHistory(initial: state, entries: historyEntries, forgetBatch: 0)
         replays = Array(repeating: Replay(start: 0, end: 0), count: historyEntries)
     }
 
@@ -337,7 +337,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         return ValueDiffer.entries(from: before, to: after)
     }
 
-    /// NB: a store object's history keeps every state (`mayReplay: false`): no action is ever
+    /// NB: a store object's history keeps every state (`forgetBatch: 0`): no action is ever
     /// applied to a state value outside the store.
     private static func keptOnly(_: Action, _: inout State) {}
 }

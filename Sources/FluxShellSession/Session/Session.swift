@@ -286,7 +286,8 @@ package final class Session {
         let runtime = try makeRuntime(
             StoreLoad(
                 alias: alias, dispatcher: dispatcher, trace: trace, historyEntries: history.entries.count,
-                historyForgetsWholeWindows: history.forgetsWholeWindows, effects: effects, state: state))
+                historyForgetBatch: history.forgetsWholeWindows ? history.batchToForget : 0, effects: effects,
+                state: state))
         add(runtime, definition, from: state)
         return CommandResult(.loaded(store: name, alias: alias))
     }

@@ -58,18 +58,23 @@ package struct StateHistory<State, Action> {
     /// only values before it is dropped or replayed from.
     @usableFromInline let checksValues: Bool
     @usableFromInline let shape: TypeShape
+    /// How many entries the session forgets at once (a whole number of windows); 0 when its
+    /// history is too short to forget whole windows.
+    @usableFromInline let forgetBatch: Int
 
     /// A history for a store loaded when the log already has `entries` entries: undoing past its
     /// loading brings it back to `initial`.
     ///
-    /// - Parameter mayReplay: whether the session lets it drop states (it forgets whole windows,
-    ///   and the store's actions can be applied again); the state's type decides the rest.
-    package init(initial: State, entries: Int, mayReplay: Bool) {
+    /// - Parameter forgetBatch: how many entries the session forgets at once, a whole number of
+    ///   windows, when it lets the store drop states (the store's actions can be applied again);
+    ///   0 when it does not. The state's type decides the rest.
+    package init(initial: State, entries: Int, forgetBatch: Int) {
         baseline = initial
         self.entries = Array(repeating: Entry(state: initial, end: 0, pinned: false), count: entries)
         shape = TypeShape.of(State.self)
+        self.forgetBatch = forgetBatch
         // NB: a state of plain bits (a counter) is not asked: it costs nothing to keep.
-        let holding = mayReplay && !shape.isBitwise ? TypeShape.holding(State.self) : nil
+        let holding = forgetBatch > 0 && !shape.isBitwise ? TypeShape.holding(State.self) : nil
         replays = holding.map { $0 != .references } ?? false
         checksValues = holding == .existentials
     }
@@ -167,7 +172,13 @@ package struct StateHistory<State, Action> {
         let last = entries.count - 1
         let first = last - SessionHistory.window + 1
         let before = first - 1
-        var state = before < 0 ? baseline : entries[before].state!
+        // NB: a large state's window ends are dropped but for the newest: after an undo into an
+        // older window, the state before it is made again (checked against the next one kept).
+        guard var state = before < 0 ? baseline : entries[before].state ?? (try? self.state(at: first, apply: apply))
+        else {
+            replays = false
+            return
+        }
         // NB: a replay starts from a state this check saw, so no class instance an existential
         // held is shared with a kept state, for the mutation to change in both; the states
         // dropped before were seen when their own window closed.
@@ -201,10 +212,13 @@ package struct StateHistory<State, Action> {
         for index in first..<last where !entries[index].pinned && !entries[index + 1].pinned {
             entries[index].state = nil
         }
-        // NB: a large state keeps no window's last state but the newest one's: the history then
-        // holds the baseline, that state and the open window's, whatever its length, and a state
-        // further back is made again from the baseline (a copy, then the actions in place).
-        if before >= 0, !entries[before].pinned, !entries[first].pinned, Self.isLarge(entries[last].state!) {
+        // NB: a large state keeps no window's last state but the newest one's and those the
+        // session will forget up to (every `forgetBatch` entries, so that a new baseline is never
+        // made by a replay that might not come out the same): a state further back is made again
+        // from the one kept before it (a copy, then the actions in place).
+        if before >= 0, (before + 1) % forgetBatch != 0, !entries[before].pinned, !entries[first].pinned,
+            Self.isLarge(entries[last].state!)
+        {
             entries[before].state = nil
         }
     }
@@ -220,8 +234,13 @@ package struct StateHistory<State, Action> {
         func elements(in value: Any, depth: Int) -> Int {
             var total = 0
             for child in Mirror(reflecting: value).children {
-                // NB: a string's count walks its characters: it is one value here.
-                if child.value is String || child.value is Substring { continue }
+                // NB: a string's count walks its characters, and a range's may overflow
+                // (`0...Int.max`); neither stores elements, nor does a lazy view.
+                if child.value is String || child.value is Substring || child.value is any RangeExpression
+                    || child.value is any LazySequenceProtocol
+                {
+                    continue
+                }
                 if let collection = child.value as? any Collection {
                     total += collection.count
                 } else if depth > 0 {
@@ -239,9 +258,9 @@ package struct StateHistory<State, Action> {
 
     /// Forgets the oldest `count` entries.
     ///
-    /// NB: `count` is a whole number of windows when the history replays
-    /// (``SessionHistory/forgetsWholeWindows``), so the entry before the first one kept closed a
-    /// window and its state is kept.
+    /// NB: `count` is ``forgetBatch`` when the history replays, a whole number of windows, so the
+    /// entry before the first one kept closed a window, and its state is kept (also for a large
+    /// state, see ``closeWindow(apply:)``).
     @usableFromInline
     mutating func forget(_ count: Int, apply: (Action, inout State) -> Void) {
         let newBaseline = entries[count - 1].state ?? (try? state(at: count, apply: apply))

@@ -1,5 +1,11 @@
 import FluxShellJSON
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Where the same actions, run again, left a value other than the first time: a scenario's
 /// expected line against what `test` printed, explore's run against its replay, a state kept for
 /// `undo` against the one its actions make again. What an error names, with how to pin it.
@@ -66,14 +72,41 @@ package struct ReplayDifference: Equatable {
     /// more, a fraction of six or more), or one at a path named so (`createdAt`, `id`, `seed`).
     package var mayChangeFromRunToRun: Bool {
         if printsAlike { return true }
-        if let name = path.segments.last(where: { $0.keyText != nil })?.keyText?.lowercased(),
-            ["date", "time", "id", "uuid", "random", "seed", "nonce", "stamp", "now", "token"].contains(where: {
-                name == $0 || name.hasSuffix($0) || name.hasPrefix($0)
-            })
+        if let name = path.segments.last(where: { $0.keyText != nil })?.keyText,
+            Self.words(of: name).contains(where: Self.unpinnedWords.contains)
         {
             return true
         }
         return [first, again].contains { $0.map(Self.looksUnpinned) ?? false }
+    }
+
+    /// Words that name a date, an id or a random number in a member's name (`createdAt`,
+    /// `nextID`, `session_token`).
+    private static let unpinnedWords: Set<String> = [
+        "at", "date", "time", "timestamp", "stamp", "now", "id", "ids", "uuid", "random", "seed", "nonce", "token",
+    ]
+
+    /// The words of a member's name, lowercased: split where a lowercase letter or a digit meets
+    /// an uppercase one, and at `_` (`createdAt` is `created at`, `nextID` is `next id`).
+    static func words(of name: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var previous: Character?
+        for character in name {
+            if character == "_" || character == "-" {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else {
+                if character.isUppercase, let previous, previous.isLowercase || previous.isNumber, !word.isEmpty {
+                    words.append(word)
+                    word = ""
+                }
+                word.append(Character(character.lowercased()))
+            }
+            previous = character
+        }
+        if !word.isEmpty { words.append(word) }
+        return words
     }
 
     /// Whether `value` (or a value inside it) looks like a date, an id or a random number.
@@ -86,14 +119,7 @@ package struct ReplayDifference: Equatable {
             return number.magnitude >= 1_000_000_000 || digits >= 6 || String(number).contains("e")
         case .number: return true
         case .string(let text):
-            let bytes = Array(text.utf8)
-            func isDigit(_ index: Int) -> Bool { index < bytes.count && (0x30...0x39).contains(bytes[index]) }
-            let isDate =
-                bytes.count >= 10 && (0..<4).allSatisfy(isDigit) && bytes[4] == 0x2D && isDigit(5) && isDigit(6)
-                && bytes[7] == 0x2D
-            let hexRuns = text.split(separator: "-").map(\.count)
-            let isUUID = hexRuns == [8, 4, 4, 4, 12] && text.allSatisfy { $0 == "-" || $0.isHexDigit }
-            return isDate || isUUID
+            return ISO8601.parse(text) != nil || UUID(uuidString: text) != nil
         case .array(let elements): return elements.contains(where: looksUnpinned)
         case .object(let object): return object.values.contains(where: looksUnpinned)
         case .null, .bool: return false

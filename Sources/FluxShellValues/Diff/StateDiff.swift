@@ -90,7 +90,7 @@ package enum StateDiff {
 }
 
 /// One line's worth of change between two arrays, in the order diff lines are printed.
-enum ArrayEdit: Equatable {
+package enum ArrayEdit: Equatable {
     /// An element replaced in place: the old element at one index became the new one at another.
     case changed(old: Int, new: Int)
     /// An element of the old array (by its index there) is gone.
@@ -101,7 +101,7 @@ enum ArrayEdit: Equatable {
     /// The edits from `old` to `new`: a minimal edit script (``StateDiff/editScriptLimit``),
     /// where, between kept elements, removals and insertions pair up as changes when
     /// `pairsChanges` (arrays) and stay apart when not (sets, whose elements have no place).
-    static func edits<T: Equatable>(from old: [T], to new: [T], pairsChanges: Bool) -> [ArrayEdit] {
+    package static func edits<T: Equatable>(from old: [T], to new: [T], pairsChanges: Bool) -> [ArrayEdit] {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0

@@ -51,6 +51,11 @@ extension TypeShape {
             }
             return result
         }
+        /// What a struct's stored members hold; `nil` for another type, or fields that cannot be read.
+        func ofStoredMembers(_ type: Any.Type) -> Holding? {
+            guard RuntimeMetadata.kind(of: type) == .structure, let fields = storedFields(of: type) else { return nil }
+            return most(fields.lazy.map { $0.shape.type }, visiting: &visiting)
+        }
         switch of(type).kind {
         case .custom(let row):
             return most(row.textFormInner, visiting: &visiting)
@@ -60,10 +65,7 @@ extension TypeShape {
             // type (a custom mirror) holds what its stored members hold: the mirror says how it
             // prints, the stored layout what a copy shares.
             if form.rule == .setAlgebra { return .onlyValues }
-            guard RuntimeMetadata.kind(of: type) == .structure, let fields = storedFields(of: type) else {
-                return .references
-            }
-            return most(fields.lazy.map { $0.shape.type }, visiting: &visiting)
+            return ofStoredMembers(type) ?? .references
         case .fields(let fields):
             return most(fields.lazy.map { $0.shape.type }, visiting: &visiting)
         case .enumeration:
@@ -71,10 +73,7 @@ extension TypeShape {
             return most(cases.lazy.compactMap(\.payload), visiting: &visiting)
         case .opaque:
             // NB: a struct of storage members alone is a value when what it stores is.
-            guard RuntimeMetadata.kind(of: type) == .structure, let fields = storedFields(of: type) else {
-                return .onlyValues
-            }
-            return most(fields.lazy.map { $0.shape.type }, visiting: &visiting)
+            return ofStoredMembers(type) ?? .onlyValues
         case .existential:
             return .existentials
         case .object, .withoutMetadata:
