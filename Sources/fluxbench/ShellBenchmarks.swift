@@ -192,13 +192,7 @@ enum ShellBenchmarks {
         for index in 0..<2_000 {
             _ = execute(session, "dispatch rename id: \(id(index * 397 % 10_000)) name: r\(index)")
         }
-        let elapsed = ContinuousClock.now - start
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print(
-            "12,000 lines on 10,000 members (\(store)), peak resident".padding(to: 64)
-                + "\(usage.ru_maxrss / 1024) MiB in \((seconds * 100).rounded() / 100) s")
+        printPeakResident("12,000 lines on 10,000 members (\(store)), peak resident", since: start)
         // The last rename undone shows the name it replaced; 699 more steps back, and forward.
         let undone = execute(session, "undo")
         precondition(
@@ -232,13 +226,7 @@ enum ShellBenchmarks {
         for step in 0..<2_000 {
             _ = execute(session, "dispatch set index: \(step * 4_999 % 1_000_000) value: -\(step)")
         }
-        let elapsed = ContinuousClock.now - start
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print(
-            "2,000 changes to one of 1,000,000 numbers, peak resident".padding(to: 64)
-                + "\(usage.ru_maxrss / 1024) MiB in \((seconds * 100).rounded() / 100) s")
+        printPeakResident("2,000 changes to one of 1,000,000 numbers, peak resident", since: start)
         let undoStart = ContinuousClock.now
         let back = execute(session, "undo 900")
         let undone = ContinuousClock.now - undoStart
@@ -247,6 +235,15 @@ enum ShellBenchmarks {
         print(
             "undo 900 of them".padding(to: 64)
                 + "\(Double(undone.components.attoseconds) / 1e15 + Double(undone.components.seconds) * 1e3) ms")
+    }
+
+    /// Prints `label`, the process's peak resident size and the seconds since `start`.
+    static func printPeakResident(_ label: String, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print(label.padding(to: 64) + "\(usage.ru_maxrss / 1024) MiB in \((seconds * 100).rounded() / 100) s")
     }
 
     static func execute(_ session: Session, _ line: String) -> [String] {
