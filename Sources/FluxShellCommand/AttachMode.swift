@@ -157,6 +157,12 @@ struct AttachMode {
                     case .bye(AttachWire.detached):
                         streams.flush()
                         return failed ? 1 : 0
+                    case .bye(AttachWire.appExited):
+                        // NB: the app stopped its agent: a clean end, said in words, status 0
+                        // unless a command failed before it.
+                        streams.flush()
+                        streams.err(AttachWire.appExited)
+                        return failed ? 1 : 0
                     case .bye(let reason):
                         return appExited(errors.shown(reason))
                     case .attached, .completions: break
@@ -192,8 +198,9 @@ struct AttachMode {
     }
 }
 
-/// The session ended from the app's side: `app exited` (or why it refused, or ended it), status 1.
-func appExited(_ reason: String = AttachWire.appExited) -> Int32 {
+/// The session ended from the app's side without a clean stop: `app exited unexpectedly` (or why
+/// it refused, or ended it), status 1.
+func appExited(_ reason: String) -> Int32 {
     StandardStreams.shared.err(reason)
     return 1
 }
@@ -204,10 +211,13 @@ struct SessionEnding {
     let name: String
     let path: String
 
-    /// `app exited` when the app no longer serves its socket; otherwise the app still runs and
-    /// closed this connection (a shell that left its answers unread past the app's limit), which
-    /// is said as such. Status 1.
+    /// `app exited unexpectedly` when the app no longer serves its socket (it ended without
+    /// stopping its agent: an exit, a crash, a kill); otherwise the app still runs and closed
+    /// this connection (a shell that left its answers unread past the app's limit), which is said
+    /// as such. Status 1.
     func withoutAWord() -> Int32 {
-        appExited(AttachConnection.isStillServed(path) ? AttachWire.closedWhileRunning(name) : AttachWire.appExited)
+        appExited(
+            AttachConnection.isStillServed(path)
+                ? AttachWire.closedWhileRunning(name) : AttachWire.appExitedUnexpectedly)
     }
 }

@@ -57,7 +57,7 @@ struct AttachedPrompt {
                     progress.status = 1
                     lines.append(
                         AttachConnection.isStillServed(ending.path)
-                            ? AttachWire.closedWhileRunning(ending.name) : AttachWire.appExited)
+                            ? AttachWire.closedWhileRunning(ending.name) : AttachWire.appExitedUnexpectedly)
                 }
                 editor.printAboveLine(lines)
                 return true
@@ -155,6 +155,14 @@ struct AttachedPrompt {
                     StandardStreams.shared.err(errors.shown(text))
                 })
         case .bye(AttachWire.detached): progress.status = 0
+        case .bye(AttachWire.appExited):
+            // NB: the app stopped its agent: a clean end, said in words, status 0.
+            if let printError {
+                printError(AttachWire.appExited)
+            } else {
+                StandardStreams.shared.err(AttachWire.appExited)
+            }
+            progress.status = 0
         case .bye(let wireReason):
             let reason = errors.shown(wireReason)
             guard let printError else {

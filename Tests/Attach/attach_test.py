@@ -237,16 +237,28 @@ def test_several_shells_each_see_everything():
 
 
 def test_the_app_exiting_ends_the_session():
-    for how in ("stop", "exit"):
+    """An app that stops its agent ends the session cleanly (`app exited`, status 0); one that
+    exits without stopping it, or is killed, ends it at once, stdin still open, with `app exited
+    unexpectedly`, status 1."""
+    for how, said, status in (("stop", "app exited", 0), ("exit", "app exited unexpectedly", 1),
+                              ("kill", "app exited unexpectedly", 1)):
         app = App("leaving")
         shell = subprocess.Popen([FLUXSH, "attach", "leaving"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, env=ENV, text=True)
         check(waits_until(lambda: app.number("shells") == 1), "attached before the app leaves")
-        app.process.stdin.write(how + "\n")
-        app.process.stdin.flush()
+        if how == "kill":
+            app.process.kill()
+        else:
+            app.process.stdin.write(how + "\n")
+            app.process.stdin.flush()
         app.process.wait(timeout=10)
-        out, err = shell.communicate(timeout=10)
-        check(shell.returncode == 1 and err.strip() == "app exited", f"{how}: 'app exited', status 1: "
+        # NB: the shell's standard input stays open: the app's end alone ends the session.
+        started = time.time()
+        shell.wait(timeout=10)
+        check(time.time() - started < 2, f"{how}: the shell ended {time.time() - started:.1f} s after the app")
+        err = shell.stderr.read()
+        shell.stdin.close()
+        check(shell.returncode == status and err.strip() == said, f"{how}: {said!r}, status {status}: "
               f"{shell.returncode} {err!r}")
 
 

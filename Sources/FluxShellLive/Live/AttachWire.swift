@@ -235,8 +235,12 @@ package enum AttachWire {
         text.hasPrefix("{") ? " " + text : text
     }
 
-    /// What `fluxsh attach` prints when the app ends the session.
+    /// What the agent says, and `fluxsh attach` prints, when the app stops its agent: a clean
+    /// end of the session (status 0).
     public static let appExited = "app exited"
+    /// What `fluxsh attach` prints when the app's side closed with no word from its agent (the
+    /// app exited without stopping it, crashed or was killed): status 1.
+    public static let appExitedUnexpectedly = "app exited unexpectedly"
     /// What the agent says when the shell leaves (`detach`, `quit`, the end of its input).
     public static let detached = "detached"
 
