@@ -199,8 +199,12 @@ struct WebServer: Sendable {
         }
         defer { deadline.cancel() }
         try await channel.executeThenClose { inbound, outbound in
+            // NB: answered once the whole request was read: one that turns out malformed after
+            // its head (`Transfer-Encoding: xchunked`) gets NIO's 400 alone, never the page too.
+            var request: HTTPRequestHead?
             for try await part in inbound {
-                guard case .head(let head) = part else { continue }
+                if case .head(let head) = part { request = head }
+                guard case .end = part, let head = request else { continue }
                 let (status, body, type): (HTTPResponseStatus, ByteBuffer, String) =
                     switch access.check(head) {
                     case .page: (.ok, page, "text/html; charset=utf-8")
@@ -395,7 +399,10 @@ final class CloseOnError: ChannelInboundHandler, Sendable {
     typealias InboundIn = NIOAny
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
+        // NB: closed once the event that failed is handled, so that the 400 NIO's handler wrote
+        // for it is out before the connection closes.
+        let channel = context.channel
+        context.eventLoop.execute { channel.close(promise: nil) }
     }
 }
 
