@@ -85,6 +85,21 @@ struct RendererTests {
         #expect(narrow[row + 1].prefix { $0 == " " }.count == column, "\(narrow[row...row + 1])")
     }
 
+    /// On a terminal, an error is cut at spaces too, each piece in the error's color; the location
+    /// stays out of it, and a pipe gets one line.
+    @Test func anErrorWrapsAtWordsOnATerminalOnly() {
+        let text =
+            "unknown action 'incremnet' for store 'counter' (did you mean 'increment'? type 'actions' for the list)"
+        let diagnostic = Diagnostic(ShellError(text), at: SourceLocation(file: "a.scenario", line: 3))
+        #expect(Renderer().lines(of: diagnostic) == ["a.scenario:3: error: " + text])
+        let narrow = Renderer(width: 40).lines(of: diagnostic)
+        #expect(narrow.count > 1 && narrow.allSatisfy { $0.count <= 40 }, "\(narrow)")
+        #expect(narrow.joined(separator: " ") == "a.scenario:3: error: " + text)
+        let colored = Renderer(colors: true, width: 40).lines(of: diagnostic)
+        #expect(colored.first?.hasPrefix("a.scenario:3: \u{1B}[31merror:") == true, "\(colored)")
+        #expect(colored.dropFirst().allSatisfy { $0.hasPrefix("\u{1B}[31m") && $0.hasSuffix("\u{1B}[0m") })
+    }
+
     @Test func wideValuesPrintOverSeveralLinesOnATerminalOnly() {
         let shell = Transcript()
         shell.run("load todos")

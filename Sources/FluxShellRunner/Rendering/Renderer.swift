@@ -392,12 +392,20 @@ package struct Renderer: Sendable {
     public func lines(of diagnostic: Diagnostic) -> [String] {
         switch format {
         case .text:
-            var first =
-                diagnostic.kind == .warning
-                ? wrapped("warning: " + Self.visible(diagnostic.text), "33")
-                : wrapped("error: " + Self.visible(diagnostic.text), "31")
-            if locatesErrors, let location = diagnostic.location { first = Self.visible("\(location): ") + first }
-            return [first] + diagnostic.details.map(Self.visible)
+            let isWarning = diagnostic.kind == .warning
+            let color = isWarning ? "33" : "31"
+            var located = ""
+            if locatesErrors, let location = diagnostic.location { located = Self.visible("\(location): ") }
+            // NB: on a terminal the message is cut at spaces, as `help` is; its details (a table
+            // of expected and actual lines) are not. The location stays out of the color.
+            var message = Self.wrap(
+                located + (isWarning ? "warning: " : "error: ") + Self.visible(diagnostic.text), width: width)
+            for index in message.indices {
+                let isLocated = index == 0 && message[0].hasPrefix(located)
+                let text = isLocated ? String(message[0].dropFirst(located.count)) : message[index]
+                message[index] = (isLocated ? located : "") + wrapped(text, color)
+            }
+            return message + diagnostic.details.map(Self.visible)
         case .json:
             return [JSONText.compact(json(of: diagnostic))]
         }
