@@ -246,6 +246,26 @@ struct UndoHistoryTests {
         #expect(state() == states[300])
     }
 
+    /// Which states are large: the elements stored in collections, two levels down; a string,
+    /// a range (whose count may overflow) or a lazy view stores none.
+    @Test func aLargeStateIsTheElementsItsCollectionsStore() {
+        struct Nested {
+            var inner = Array(repeating: 1, count: 60_000)
+            var more = Set(0..<50_000)
+        }
+        struct Holder {
+            var nested = Nested()
+            var text = String(repeating: "x", count: 200_000)
+            var range = 0...Int.max
+        }
+        #expect(StateHistory<Holder, Int>.isLarge(Holder()))
+        #expect(!StateHistory<ClosedRange<Int>, Int>.isLarge(0...Int.max))
+        #expect(!StateHistory<String, Int>.isLarge(String(repeating: "x", count: 200_000)))
+        #expect(StateHistory<[Int], Int>.isLarge(Array(repeating: 0, count: 100_000)))
+        struct Small { var text = String(repeating: "x", count: 200_000), range = Int.min..<Int.max }
+        #expect(!StateHistory<Small, Int>.isLarge(Small()))
+    }
+
     /// `reset` sets the state with no action: the history keeps that state, and replays across it.
     @Test func aResetInsideAWindowComesBack() {
         let shell = Shell()

@@ -231,18 +231,23 @@ package struct StateHistory<State, Action> {
     /// its members and theirs (two levels down): found from the members' counts, through
     /// `Mirror`, without reading an element.
     static func isLarge(_ state: State) -> Bool {
+        /// How many elements `value` stores, when it is a collection that stores them.
+        ///
+        /// NB: a string's count walks its characters, and a range's may overflow (`0...Int.max`);
+        /// neither stores elements, nor does a lazy view.
+        func storedCount(_ value: Any) -> Int? {
+            if value is String || value is Substring || value is any RangeExpression
+                || value is any LazySequenceProtocol
+            {
+                return nil
+            }
+            return (value as? any Collection)?.count
+        }
         func elements(in value: Any, depth: Int) -> Int {
             var total = 0
             for child in Mirror(reflecting: value).children {
-                // NB: a string's count walks its characters, and a range's may overflow
-                // (`0...Int.max`); neither stores elements, nor does a lazy view.
-                if child.value is String || child.value is Substring || child.value is any RangeExpression
-                    || child.value is any LazySequenceProtocol
-                {
-                    continue
-                }
-                if let collection = child.value as? any Collection {
-                    total += collection.count
+                if let count = storedCount(child.value) {
+                    total += count
                 } else if depth > 0 {
                     total += elements(in: child.value, depth: depth - 1)
                 }
@@ -250,10 +255,7 @@ package struct StateHistory<State, Action> {
             }
             return total
         }
-        if let collection = state as? any Collection, !(state is String) {
-            return collection.count >= largeStateElements
-        }
-        return elements(in: state, depth: 1) >= largeStateElements
+        return (storedCount(state) ?? elements(in: state, depth: 1)) >= largeStateElements
     }
 
     /// Forgets the oldest `count` entries.
