@@ -44,6 +44,8 @@ final class ExploreRun {
             printed = true
         }
 
+        func print(_ steps: [AppStep], in session: Session) {}
+
         func report(_ diagnostic: Diagnostic) {
             // NB: an effect's error comes after its command printed, which it did not refuse.
             guard !printed else { return }

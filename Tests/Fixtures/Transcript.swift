@@ -20,6 +20,17 @@ package final class Transcript {
     /// Runs a line; returns its output lines, or `error: …` and its detail lines for a failure.
     @discardableResult
     package func run(_ line: String) -> [String] {
+        // NB: what the stores did with no command prints first, as the runner prints it.
+        var own: [String] = []
+        for step in session.takeChangesOnTheirOwn() {
+            var output = OutputBuffer()
+            Renderer().write(step, to: &output)
+            own += output.text.split(separator: "\n").map(String.init)
+        }
+        return own + runCommand(line)
+    }
+
+    private func runCommand(_ line: String) -> [String] {
         do throws(ShellError) {
             guard let command = try CommandParser.parse(line).command else { return [] }
             let result = try session.execute(command)

@@ -189,6 +189,10 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
     /// Nothing to let go of: no hook of its own holds it.
     @usableFromInline func end() {}
 
+    /// The app's own actions come through the feed (``AppStep``), not from here.
+    @usableFromInline var changesOnItsOwn: Bool { false }
+    @usableFromInline func takeChangesOnItsOwn() -> [ChangeOnItsOwn] { [] }
+
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
         history.isUnchanged(recorded, since: cursor, apply: Self.keptOnly)
     }

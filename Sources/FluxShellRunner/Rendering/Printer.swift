@@ -62,6 +62,14 @@ package final class Printer: RunnerOutput {
         }
     }
 
+    public func print(_ steps: [AppStep], in session: Session) {
+        let filter = session.watchFilter
+        let renderer = renderer
+        streams.appendToStandardOutput { output in
+            for step in steps { renderer.write(step, watching: filter, to: &output) }
+        }
+    }
+
     public func report(_ diagnostic: Diagnostic) {
         let lines = renderer.lines(of: diagnostic)
         switch renderer.format {

@@ -358,9 +358,10 @@ package struct Renderer: Sendable {
 
     // MARK: - An attached app's own steps
 
-    /// Appends what a running app did by itself, as an attached shell shows it: `<= ACTION` and
-    /// its diff (only the lines `filter` shows), or `(N changes dropped)` and the state again; in
-    /// JSON, one object (`{"event":"app","action":…,"changes":[…]}`, `{"event":"dropped",…}`).
+    /// Appends what a store did with no command, as a shell shows it: `<= ACTION` (or `<= (the
+    /// store changed by itself)`) and its diff (only the lines `filter` shows), or `(N changes
+    /// dropped)` and the state again; in JSON, one object (`{"event":"app","action":…,
+    /// "changes":[…]}`, `{"event":"dropped",…}`).
     public func write(_ step: AppStep, watching filter: WatchFilter? = nil, to output: inout OutputBuffer) {
         switch (step, format) {
         case (.action(let action, let diff, _), .text):
@@ -368,6 +369,16 @@ package struct Renderer: Sendable {
             diff.forEachLine(showing: filter) { write(.diff($0), to: &output) }
         case (.action(let action, let diff, let step), .json):
             var object = JSONObject([("event", .string("app")), ("action", .string(action.description))])
+            for (key, value) in Self.jsonMembers(of: diff) { object[key] = value }
+            if numbersSteps { object["step"] = .int(step) }
+            output.appendLine(JSONText.compact(.object(object)))
+        case (.onItsOwn(let action, let diff, _), .text):
+            output.appendLine(wrapped("<= " + (action?.description ?? AppStep.changedByItself), "1"))
+            diff.forEachLine(showing: filter) { write(.diff($0), to: &output) }
+        case (.onItsOwn(let action, let diff, let step), .json):
+            var object = JSONObject([
+                ("event", .string("app")), ("action", .string(action?.description ?? AppStep.changedByItself)),
+            ])
             for (key, value) in Self.jsonMembers(of: diff) { object[key] = value }
             if numbersSteps { object["step"] = .int(step) }
             output.appendLine(JSONText.compact(.object(object)))

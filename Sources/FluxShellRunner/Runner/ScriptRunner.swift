@@ -12,6 +12,8 @@ package protocol RunnerOutput: AnyObject {
     func print(_ result: borrowing CommandResult, of command: Command, at location: SourceLocation, in session: Session)
     /// A line that failed or whose expected diff lines did not hold.
     func report(_ diagnostic: Diagnostic)
+    /// What the stores did with no command, before the next command runs.
+    func print(_ steps: [AppStep], in session: Session)
 }
 
 /// Runs command lines one at a time, for piped mode, `fluxsh run`, `fluxsh test` and the
@@ -112,8 +114,11 @@ package final class ScriptRunner {
         /// The command's diff: what its expected lines are compared with.
         var diff: CommandDiff?
         /// What the command printed (its diff and warnings), rendered only when there are
-        /// expected lines to compare.
-        var actual: [String] { diff?.lines ?? [] }
+        /// expected lines to compare, then the steps the stores made on their own after it.
+        var actual: [String] { (diff?.lines ?? []) + later }
+        /// The lines of the steps the stores made on their own after the command (`<= …` and
+        /// their diffs), taken before the next command.
+        var later: [String] = []
         var expected: [String] = []
         /// Whether one of `expected` is `...`. NB: a record is reused only when it had no expected
         /// lines (see `closePending()`), so this is never left set from a command before.
@@ -227,6 +232,7 @@ package final class ScriptRunner {
         var bytes = raw
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
         if let lastParse = progress.value.lastParse, Bytes.equal(bytes, lastParse.line) {
+            if session.hasStoresChangingOnTheirOwn { takeChangesOnTheirOwn() }
             closePending()
             run(lastParse, at: location)
             return
@@ -237,6 +243,15 @@ package final class ScriptRunner {
             return
         }
         if Self.isExpectedDiffLine(line) {
+            // NB: `<= …` with no command before it expects the steps the stores make on their own
+            // before the next command (a saved scenario writes them after a `load`, an `expect`).
+            if progress.value.pending == nil, failedCommand == nil, options.acceptsExpectedLines,
+                Self.trimmed(line).hasPrefix("<= ")
+            {
+                progress.value.pending = Pending(
+                    location: location, line: line, result: CommandResult(), firstExpectedLine: location.line,
+                    isRequired: false)
+            }
             guard options.acceptsExpectedLines else {
                 closePending()
                 fail(
@@ -286,6 +301,7 @@ package final class ScriptRunner {
             }
             return
         }
+        if session.hasStoresChangingOnTheirOwn { takeChangesOnTheirOwn() }
         closePending()
         let parsed: ParsedLine
         do {
@@ -306,15 +322,28 @@ package final class ScriptRunner {
         run(progress.value.lastParse!, at: location)
     }
 
-    /// Ends the script: checks the last command's expected diff lines.
+    /// Ends the script: takes what the stores did on their own since the last command, and
+    /// checks the last command's expected diff lines.
     public func finish() {
+        if session.hasStoresChangingOnTheirOwn { takeChangesOnTheirOwn() }
         closePending()
+    }
+
+    /// Prints the steps the stores made with no command since the last one, and adds their
+    /// lines to what the command before is compared with (a scenario expects them after it).
+    private func takeChangesOnTheirOwn() {
+        let steps = session.takeChangesOnTheirOwn()
+        guard !steps.isEmpty else { return }
+        output?.print(steps, in: session)
+        guard let pending = progress.value.pending else { return }
+        for step in steps { pending.later += step.scenarioLines ?? [] }
     }
 
     /// Runs a command made in code (explore's actions and checks) as a line at `location` would
     /// run: reported to the output, a failure recorded. No expected diff lines follow it.
     public func run(_ command: Command, at location: SourceLocation) {
         guard !isStopped else { return }
+        if session.hasStoresChangingOnTheirOwn { takeChangesOnTheirOwn() }
         closePending()
         run(command, line: nil, expectsFailure: false, at: location)
     }
@@ -361,6 +390,7 @@ package final class ScriptRunner {
                 spare.firstExpectedLine = location.line + 1
                 spare.isRequired = isRequired
                 spare.hasInvalidLine = false
+                spare.later = []
                 progress.value.pending = spare
             } else {
                 progress.value.pending = Pending(
@@ -496,17 +526,21 @@ package final class ScriptRunner {
         if options.bail { progress.value.isStopped = true }
     }
 
-    /// `~ `, `+ `, `- `, `=> ` lines, `(no changes)` and `...`.
+    /// `~ `, `+ `, `- `, `=> `, `<= ` lines, `(no changes)` and `...`.
     public static func isExpectedDiffLine(_ line: String) -> Bool {
         // NB: most lines are commands, starting with a letter: answer those without copying.
         if let first = line.utf8.first, first != 0x20, first != 0x09, first != UInt8(ascii: "~"),
             first != UInt8(ascii: "+"), first != UInt8(ascii: "-"), first != UInt8(ascii: "="),
-            first != UInt8(ascii: "("), first != UInt8(ascii: ".")
+            first != UInt8(ascii: "("), first != UInt8(ascii: "."), first != UInt8(ascii: "<")
         {
             return false
         }
         let text = line.drop { $0 == " " || $0 == "\t" }
-        if text.hasPrefix("~ ") || text.hasPrefix("+ ") || text.hasPrefix("- ") || text.hasPrefix("=> ") { return true }
+        if text.hasPrefix("~ ") || text.hasPrefix("+ ") || text.hasPrefix("- ") || text.hasPrefix("=> ")
+            || text.hasPrefix("<= ")
+        {
+            return true
+        }
         let rest = trimmed(String(text))
         return rest == "(no changes)" || rest == ExpectedDiff.ellipsis
     }

@@ -209,6 +209,9 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         parts.value.decodeAction = nil
         parts.value.validateAction = nil
     }
+    /// Changes only through the session's commands and the effects they start.
+    @usableFromInline var changesOnItsOwn: Bool { false }
+    @usableFromInline func takeChangesOnItsOwn() -> [ChangeOnItsOwn] { [] }
 
     @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
         parts.value.recordHistoryStep?(cursor, dropped)

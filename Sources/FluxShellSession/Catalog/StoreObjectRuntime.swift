@@ -69,6 +69,8 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     struct Replay {
         var start: Int
         var end: Int
+        /// The store changed on its own on the way: no action makes the state again.
+        var changedOnItsOwn = false
     }
 
     @usableFromInline let alias: String
@@ -97,6 +99,8 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     /// One per history entry.
     var replays: [Replay]
     var restoredWithoutAction = false
+    /// The store changed on its own since the last recorded step.
+    var changedOnItsOwnSinceStep = false
     /// The session's environment, which `make` is given.
     let environment: ShellEnvironment
 
@@ -204,6 +208,18 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     /// Nothing to let go of: no hook of its own holds it.
     @usableFromInline func end() {}
 
+    /// A store object's library may change it on its own (a queue, a timer, a task).
+    @usableFromInline var changesOnItsOwn: Bool { true }
+
+    /// NB: without a hook that reports its changes, the state is read again before every
+    /// command: what differs from the state shown changed with no command.
+    @usableFromInline func takeChangesOnItsOwn() -> [ChangeOnItsOwn] {
+        let entries = advance(to: form.state(object))
+        guard !entries.isEmpty else { return [] }
+        changedOnItsOwnSinceStep = true
+        return [ChangeOnItsOwn(action: nil, entries: entries)]
+    }
+
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
         history.isUnchanged(recorded, since: cursor, apply: Self.keptOnly)
     }
@@ -215,10 +231,15 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
             replays.removeSubrange(cursor...)
         }
         let end = logStart + log.count
-        let start = restoredWithoutAction ? end : replay(at: cursor).start
+        let before = replay(at: cursor)
+        let start = restoredWithoutAction ? end : before.start
         log += pending
         pending.removeAll(keepingCapacity: true)
-        replays.append(Replay(start: start, end: logStart + log.count))
+        replays.append(
+            Replay(
+                start: start, end: logStart + log.count,
+                changedOnItsOwn: changedOnItsOwnSinceStep || (!restoredWithoutAction && before.changedOnItsOwn)))
+        changedOnItsOwnSinceStep = false
         history.record(
             recorded, cursor: cursor, forgetting: dropped, pinned: restoredWithoutAction, apply: Self.keptOnly)
         restoredWithoutAction = false
@@ -239,7 +260,17 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
             throw ShellError("store '\(alias)' no longer has that state")
         }
         let replay = replay(at: cursor)
+        try checkReplayable(replay)
         return try setter(to: target, replaying: log[(replay.start - logStart)..<(replay.end - logStart)])
+    }
+
+    /// Throws when the state `replay` makes came from a change the store made on its own, which
+    /// no action makes again, and the app gave no `restore`.
+    private func checkReplayable(_ replay: Replay) throws(ShellError) {
+        guard replay.changedOnItsOwn, form.restore == nil else { return }
+        throw ShellError(
+            "store '\(alias)' cannot make that state again: it changed by itself on the way there, and no action makes that change",
+            hint: "give its StoreDefinition restore: { store, state in … } to set its state")
     }
 
     @usableFromInline func initialRestorer() throws(ShellError) -> () -> [DiffEntry] {
@@ -307,6 +338,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
 
     @usableFromInline func retractor(to checkpoint: any StoreCheckpoint) throws(ShellError) -> () -> Void {
         let kept = checkpoint as! Checkpoint
+        try checkReplayable(kept.replay)
         let replayed = kept.log[(kept.replay.start - kept.logStart)..<(kept.replay.end - kept.logStart)]
         let set = try setter(to: kept.recorded, replaying: replayed)
         return {

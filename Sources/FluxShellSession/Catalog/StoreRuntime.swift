@@ -59,6 +59,26 @@ package protocol StoreRuntime: AnyObject {
     /// The session ends: the runtime lets go of the hooks that hold it, so that it goes with
     /// the session.
     func end()
+    /// Whether the store may change with no command of the session's (a store object: its
+    /// library's threads, timers and tasks): the session then asks ``takeChangesOnItsOwn()``
+    /// before every command.
+    var changesOnItsOwn: Bool { get }
+    /// What the store changed since its last step that no command caused, in order, each
+    /// becoming the state shown; empty when nothing did.
+    func takeChangesOnItsOwn() -> [ChangeOnItsOwn]
+}
+
+/// A change a store made with no command: its action when the store's hook reported one
+/// (`<= ACTION`), else `nil` (`<= (the store changed by itself)`), and its diff.
+@usableFromInline
+package struct ChangeOnItsOwn {
+    package var action: ActionInvocation?
+    package var entries: [DiffEntry]
+
+    package init(action: ActionInvocation?, entries: [DiffEntry]) {
+        self.action = action
+        self.entries = entries
+    }
 }
 
 /// What a kind of store runtime keeps of itself to take a command back: see

@@ -1,14 +1,28 @@
 import FluxShellJSON
 import FluxShellValues
 
-/// What a running app did by itself, as an attached session saw it: one of its actions and the
-/// diff it made (`<= ACTION`), or the actions it dropped because the shell read too slowly.
+/// What a store did with no command of the shell's: a running app's action as an attached
+/// session saw it (`<= ACTION`), the actions it dropped because the shell read too slowly, or a
+/// loaded store that changed on its own (its library's queue, timer or task).
 package enum AppStep: Sendable {
     /// One of the app's actions, in command syntax, what it changed, and its number in `history`.
     case action(ActionInvocation, CommandDiff, step: Int)
     /// `(N changes dropped)`: the app's actions the shell did not see, then every store's state;
     /// with none dropped, another shell set the stores (`undo`).
     case dropped(count: Int, states: [(alias: String, state: JSONValue)])
+    /// A loaded store changed with no command: the action its hook reported (`<= ACTION`), or
+    /// `nil` (`<= (the store changed by itself)`), what it changed, and its number in `history`.
+    case onItsOwn(ActionInvocation?, CommandDiff, step: Int)
+
+    /// What a change with no action says of itself, after `<= `.
+    package static let changedByItself = "(the store changed by itself)"
+
+    /// The step as a scenario writes it and the runner compares it: `<= ACTION` (or `<= (the
+    /// store changed by itself)`), then its diff lines; `nil` for a step a scenario cannot expect.
+    package var scenarioLines: [String]? {
+        guard case .onItsOwn(let action, let diff, _) = self else { return nil }
+        return ["<= " + (action?.description ?? Self.changedByItself)] + diff.lines.filter { $0 != "(no changes)" }
+    }
 
     /// What the step says of itself, in `history` and before the states.
     package static func resyncNote(dropped: Int) -> String {

@@ -143,6 +143,29 @@ package final class Session {
     /// The effects still running, as `effects` lists them.
     public var runningEffects: [EffectListing.Entry] { effects.listing }
 
+    /// Whether a loaded store may change with no command (a store object): whoever runs the
+    /// session's commands calls ``takeChangesOnTheirOwn()`` before each.
+    public private(set) var hasStoresChangingOnTheirOwn = false
+
+    /// What the loaded stores changed since their last step that no command caused, each
+    /// recorded as a step of the history (`history`, `why`, `undo` and `save` see it), for the
+    /// caller to print before the next command's output (see "Stores that change on their own"
+    /// in the reference).
+    package func takeChangesOnTheirOwn() -> [AppStep] {
+        guard hasStoresChangingOnTheirOwn else { return [] }
+        var steps: [AppStep] = []
+        let loaded = stores
+        for store in loaded where store.runtime.changesOnItsOwn {
+            for change in store.runtime.takeChangesOnItsOwn() {
+                let entries = AliasPrefix.entries(change.entries, of: store.alias, amongStores: loaded.count)
+                let diff = CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: entries.isEmpty)
+                timeline.recordOnItsOwn(change.action, diff: diff, in: loaded)
+                steps.append(.onItsOwn(change.action, diff, step: history.newestNumber))
+            }
+        }
+        return steps
+    }
+
     /// The alias of the active store, if any.
     public var activeAlias: String? { activeIndex.map { stores[$0].alias } }
 
@@ -305,6 +328,7 @@ package final class Session {
             self.dispatchFollowUp(invocation, action, from: origin)
         }
         stores.append(LoadedStore(runtime: runtime, definition: definition))
+        if runtime.changesOnItsOwn { hasStoresChangingOnTheirOwn = true }
         trace.storeCount = stores.count
         resolver.storesChanged(stores)
         activeIndex = stores.count - 1

@@ -11,6 +11,9 @@ struct SessionTranscript {
         var command: Command
         /// The diff it printed, for state-changing commands.
         var diff: CommandDiff?
+        /// A step no command made (`command` is then unused): what the store's hook said it did,
+        /// written `<= ACTION`, or `<= (the store changed by itself)`.
+        var onItsOwn: ActionInvocation?? = nil
     }
 
     /// How many commands can be recorded.
@@ -32,9 +35,18 @@ struct SessionTranscript {
         entries.append(Entry(command: command, diff: diff))
     }
 
+    /// A step no command made, written as the lines a scenario expects before the next command.
+    mutating func appendOnItsOwn(_ action: ActionInvocation?, diff: CommandDiff) {
+        guard entries.count < limit else {
+            overflowed = true
+            return
+        }
+        entries.append(Entry(command: .history, diff: diff, onItsOwn: .some(action)))
+    }
+
     /// How many of its commands changed state: a dispatch that printed `(no changes)` is saved
     /// (it replays) but not counted.
-    var stateChangingCount: Int { entries.count { $0.diff.map { !$0.isUnchanged } ?? false } }
+    var stateChangingCount: Int { entries.count { $0.onItsOwn == nil && ($0.diff.map { !$0.isUnchanged } ?? false) } }
 
     /// The scenario `fluxsh test --exhaustive` passes: the commands with their diff lines, then
     /// each store's final state (`stores` as alias and state, in load order).
@@ -56,6 +68,11 @@ struct SessionTranscript {
         for entry in entries {
             if case .load(let name, let alias, nil) = entry.command, let state = startingStates[alias ?? name] {
                 scenario.command(.load(name: name, alias: alias, state: state))
+                continue
+            }
+            if let action = entry.onItsOwn {
+                scenario.line("<= " + (action?.description ?? AppStep.changedByItself))
+                for line in entry.diff?.lines ?? [] where line != "(no changes)" { scenario.line(line) }
                 continue
             }
             if let unreplayable, case .dispatch(let invocation) = entry.command, let reason = unreplayable(invocation) {

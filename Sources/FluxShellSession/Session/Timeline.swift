@@ -61,6 +61,15 @@ package struct Timeline {
         appendStep(action: nil, followUps: [], in: stores, transcriptIndex: nil, note: note, isTheApps: true)
     }
 
+    /// A step no command made, of a store that changed on its own: its action when its hook
+    /// reported one, and its diff. `save` writes it as the lines a scenario expects.
+    mutating func recordOnItsOwn(_ action: ActionInvocation?, diff: CommandDiff, in stores: [Session.LoadedStore]) {
+        appendStep(
+            action: action, followUps: [], in: stores, transcriptIndex: transcript.nextIndex,
+            note: action == nil ? AppStep.changedByItself : nil, isTheApps: true)
+        transcript.appendOnItsOwn(action, diff: diff)
+    }
+
     /// `undo STEPS`: every store's state as it was `steps` steps back.
     mutating func undo(_ steps: Int, in stores: [Session.LoadedStore]) throws(ShellError) -> CommandDiff {
         guard steps <= history.undoable else {
