@@ -191,7 +191,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
 
     /// The app's own actions come through the feed (``AppStep``), not from here.
     @usableFromInline var changesOnItsOwn: Bool { false }
-    @usableFromInline func takeChangesOnItsOwn() -> [ChangeOnItsOwn] { [] }
+    @usableFromInline func takeChangesOnItsOwn(_ record: (ChangeOnItsOwn) -> Void) {}
 
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
         history.isUnchanged(recorded, since: cursor, apply: Self.keptOnly)

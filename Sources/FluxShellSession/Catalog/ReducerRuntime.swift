@@ -211,7 +211,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     }
     /// Changes only through the session's commands and the effects they start.
     @usableFromInline var changesOnItsOwn: Bool { false }
-    @usableFromInline func takeChangesOnItsOwn() -> [ChangeOnItsOwn] { [] }
+    @usableFromInline func takeChangesOnItsOwn(_ record: (ChangeOnItsOwn) -> Void) {}
 
     @usableFromInline func recordHistory(cursor: Int, forgetting dropped: Int) {
         parts.value.recordHistoryStep?(cursor, dropped)

@@ -23,6 +23,10 @@ extension StoreDefinition {
     ///   - restore: sets the store's state, for `undo`, `redo` and `reset`. Without it they make a
     ///     new store and send it the kept actions again; the state it reaches must be the one
     ///     shown at that step, or the command is refused.
+    ///   - observe: hooks the shell into the library's own hook, once for each store made: the
+    ///     hook calls `feed.record(action, state:)` after every action the library applied (see
+    ///     ``StoreFeed``). With it, a command is complete once its action came back through the
+    ///     hook, and what the library applies later on its own prints as `<= ACTION`.
     @inlinable
     public init<Object: AnyObject, State, Action>(
         _ name: String,
@@ -30,11 +34,13 @@ extension StoreDefinition {
         make: @escaping () -> Object,
         state: @escaping (Object) -> State,
         send: @escaping (Object, Action) -> Void,
-        restore: ((Object, State) -> Void)? = nil
+        restore: ((Object, State) -> Void)? = nil,
+        observe: ((Object, StoreFeed<Action, State>) -> Void)? = nil
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(Action.self),
-            form: StoreObjectForm(make: { _ in make() }, state: state, send: send, restore: restore), actionTypes: nil)
+            form: StoreObjectForm(make: { _ in make() }, state: state, send: send, restore: restore, observe: observe),
+            actionTypes: nil)
     }
 
     /// A store object whose actions are types (ReSwift's and mini-swift's stores): each type in
@@ -49,7 +55,9 @@ extension StoreDefinition {
     ///   - actionTypes: the action types, structs or enums, in the order `actions` lists them.
     ///   - send: hands the store one action, which its own library runs.
     ///   - restore: sets the store's state, for `undo`, `redo` and `reset` (see
-    ///     `init(_:summary:make:state:send:restore:)`).
+    ///     `init(_:summary:make:state:send:restore:observe:)`).
+    ///   - observe: hooks the shell into the library's own hook (see
+    ///     `init(_:summary:make:state:send:restore:observe:)`).
     @inlinable
     public init<Object: AnyObject, State, Action>(
         _ name: String,
@@ -58,11 +66,12 @@ extension StoreDefinition {
         state: @escaping (Object) -> State,
         actionTypes: [Any.Type],
         send: @escaping (Object, Action) -> Void,
-        restore: ((Object, State) -> Void)? = nil
+        restore: ((Object, State) -> Void)? = nil,
+        observe: ((Object, StoreFeed<Action, State>) -> Void)? = nil
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(types: actionTypes),
-            form: StoreObjectForm(make: { _ in make() }, state: state, send: send, restore: restore),
+            form: StoreObjectForm(make: { _ in make() }, state: state, send: send, restore: restore, observe: observe),
             actionTypes: actionTypes)
     }
 
@@ -74,7 +83,7 @@ extension StoreDefinition {
     ///                 state: { $0.state }, send: { $0.dispatch($1) })
     /// ```
     ///
-    /// The parameters are those of `init(_:summary:make:state:send:restore:)`; `make` is given
+    /// The parameters are those of `init(_:summary:make:state:send:restore:observe:)`; `make` is given
     /// the session's ``ShellEnvironment``.
     @inlinable
     public init<Object: AnyObject, State, Action>(
@@ -83,15 +92,17 @@ extension StoreDefinition {
         make: @escaping (ShellEnvironment) -> Object,
         state: @escaping (Object) -> State,
         send: @escaping (Object, Action) -> Void,
-        restore: ((Object, State) -> Void)? = nil
+        restore: ((Object, State) -> Void)? = nil,
+        observe: ((Object, StoreFeed<Action, State>) -> Void)? = nil
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(Action.self),
-            form: StoreObjectForm(make: make, state: state, send: send, restore: restore), actionTypes: nil)
+            form: StoreObjectForm(make: make, state: state, send: send, restore: restore, observe: observe),
+            actionTypes: nil)
     }
 
     /// A store object whose actions are types, made with the session's environment (see
-    /// `init(_:summary:make:state:send:restore:)`).
+    /// `init(_:summary:make:state:send:restore:observe:)`).
     @inlinable
     public init<Object: AnyObject, State, Action>(
         _ name: String,
@@ -100,11 +111,13 @@ extension StoreDefinition {
         state: @escaping (Object) -> State,
         actionTypes: [Any.Type],
         send: @escaping (Object, Action) -> Void,
-        restore: ((Object, State) -> Void)? = nil
+        restore: ((Object, State) -> Void)? = nil,
+        observe: ((Object, StoreFeed<Action, State>) -> Void)? = nil
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(types: actionTypes),
-            form: StoreObjectForm(make: make, state: state, send: send, restore: restore), actionTypes: actionTypes)
+            form: StoreObjectForm(make: make, state: state, send: send, restore: restore, observe: observe),
+            actionTypes: actionTypes)
     }
 
     @inlinable
@@ -120,7 +133,7 @@ extension StoreDefinition {
             makeRuntime: { load throws(ShellError) in
                 let runtime = try StoreObjectRuntime(
                     alias: load.alias, form: app.value, actionCases: actionCases.value, trace: load.trace,
-                    historyEntries: load.historyEntries, environment: load.environment, startingState: load.state)
+                    historyEntries: load.historyEntries, effects: load.effects, startingState: load.state)
                 runtime.attach(to: load.dispatcher)
                 return runtime
             })

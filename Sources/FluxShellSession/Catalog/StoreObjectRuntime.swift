@@ -4,13 +4,15 @@ import FluxShellSystem
 import FluxShellValues
 
 /// What an app gives for a store object: how to make a new one, read its state as a value, send
-/// it an action and, optionally, set its state.
+/// it an action and, optionally, set its state and hook the shell into the library's own hook.
 @usableFromInline
 struct StoreObjectForm<Object: AnyObject, State, Action> {
     @usableFromInline let make: (ShellEnvironment) -> Object
     @usableFromInline let state: (Object) -> State
     @usableFromInline let send: (Object, Action) -> Void
     @usableFromInline let restore: ((Object, State) -> Void)?
+    /// Called once for each store made, to report what its library applies to a ``StoreFeed``.
+    @usableFromInline let observe: ((Object, StoreFeed<Action, State>) -> Void)?
     /// The objects the loads of this store received, so that one returned twice is refused.
     @usableFromInline let made: MadeObjects
 
@@ -18,12 +20,13 @@ struct StoreObjectForm<Object: AnyObject, State, Action> {
     init(
         make: @escaping (ShellEnvironment) -> Object, state: @escaping (Object) -> State,
         send: @escaping (Object, Action) -> Void,
-        restore: ((Object, State) -> Void)?
+        restore: ((Object, State) -> Void)?, observe: ((Object, StoreFeed<Action, State>) -> Void)?
     ) {
         self.make = make
         self.state = state
         self.send = send
         self.restore = restore
+        self.observe = observe
         self.made = MadeObjects()
     }
 }
@@ -101,16 +104,24 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     var restoredWithoutAction = false
     /// The store changed on its own since the last recorded step.
     var changedOnItsOwnSinceStep = false
+    /// The session's effects: how long a command may wait, and where its problems go.
+    let effects: EffectScheduler
     /// The session's environment, which `make` is given.
-    let environment: ShellEnvironment
+    var environment: ShellEnvironment { effects.environment }
+    /// What the store's hook reports, when the app gave `observe:` (see ``StoreFeed``).
+    @usableFromInline var feed: StoreFeed<Action, State>?
+    /// Whether the store's last own action came back through its hook before `send` returned:
+    /// a store that applies actions at once is not waited for when it reports nothing.
+    var appliesAtOnce = false
 
     @usableFromInline
     init(
         alias: String, form: StoreObjectForm<Object, State, Action>, actionCases: ActionCases, trace: DispatchTrace,
-        historyEntries: Int, environment: ShellEnvironment, startingState: JSONValue? = nil
+        historyEntries: Int, effects: EffectScheduler, startingState: JSONValue? = nil
     ) throws(ShellError) {
         self.alias = alias
-        self.environment = environment
+        self.effects = effects
+        let environment = effects.environment
         self.form = form
         self.actionCases = actionCases
         self.trace = trace
@@ -124,6 +135,9 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
             }
             restore(object, try StartingState.build(State.self, from: startingState, store: alias))
         }
+        // NB: what the hook reports while the store is made and set is what the state read here shows.
+        feed = Self.observe(object, form)
+        _ = feed?.take()
         let state = try Self.state(of: object, form, alias: alias)
         initialState = state
         recorded = state
@@ -169,6 +183,10 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         let id = ObjectIdentifier(self)
         dispatcher.register { envelope in
             guard let payload = envelope.payload(for: id) else { return }
+            // NB: an action the store's hook reported, delivered as a follow-up: applied already.
+            if self.feed != nil, let reported = payload as? ReportedState<State> {
+                return self.trace.add(self.advance(to: reported.state), of: self.alias)
+            }
             // NB: a payload is only ever delivered to the runtime that decoded it; the cast is
             // checked all the same (a store object's `state:` read costs more than it).
             self.apply((payload as! TypedActionBox<Action>).action)
@@ -177,6 +195,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
 
     @inlinable
     func apply(_ action: Action) {
+        if let feed { return applyObserved(action, feed) }
         form.send(object, action)
         pending.append(action)
         trace.add(advance(to: form.state(object)), of: alias)
@@ -205,19 +224,20 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         try stateJSON.value(at: path, of: recorded)
     }
 
-    /// Nothing to let go of: no hook of its own holds it.
-    @usableFromInline func end() {}
+    /// The store's hook may outlive the session (a store its library keeps): it reports to nobody.
+    @usableFromInline func end() { feed?.retire() }
 
     /// A store object's library may change it on its own (a queue, a timer, a task).
     @usableFromInline var changesOnItsOwn: Bool { true }
 
     /// NB: without a hook that reports its changes, the state is read again before every
     /// command: what differs from the state shown changed with no command.
-    @usableFromInline func takeChangesOnItsOwn() -> [ChangeOnItsOwn] {
+    @usableFromInline func takeChangesOnItsOwn(_ record: (ChangeOnItsOwn) -> Void) {
+        if let feed { return takeReports(of: feed, record) }
         let entries = advance(to: form.state(object))
-        guard !entries.isEmpty else { return [] }
+        guard !entries.isEmpty else { return }
         changedOnItsOwnSinceStep = true
-        return [ChangeOnItsOwn(action: nil, entries: entries)]
+        record(ChangeOnItsOwn(action: nil, entries: entries))
     }
 
     @usableFromInline func isUnchanged(since cursor: Int) -> Bool {
@@ -289,6 +309,9 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         if let restore = form.restore {
             return {
                 restore(self.object, target)
+                // NB: what the hook reports of the restore (a hydrate action, a middleware's
+                // reaction to it) is part of the restore, not a step of its own.
+                _ = self.feed?.take()
                 // NB: the state is read back, not assumed: the diff shows where the store is.
                 return self.advance(to: self.form.state(self.object))
             }
@@ -296,12 +319,22 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         // NB: a store made again gets the session's environment, which it keeps (its clock is the
         // one `advance` moves); the ids and random numbers the replay draws are drawn again by
         // what comes next (`replaying`), directly or through the catalog's scope.
-        let (fresh, reached) = try environment.core.replaying { () throws(ShellError) in
+        let (fresh, freshFeed, reached) = try environment.core.replaying { () throws(ShellError) in
             let fresh = try Self.make(form, alias: alias, in: environment)
-            for action in actions { form.send(fresh, action) }
-            return (fresh, try Self.state(of: fresh, form, alias: alias))
+            let freshFeed = Self.observe(fresh, form)
+            for action in actions {
+                guard let freshFeed else {
+                    form.send(fresh, action)
+                    continue
+                }
+                // NB: a store that applies actions later is sent the next once it applied this one.
+                awaitReplayed(action, sentTo: fresh, freshFeed)
+            }
+            _ = freshFeed?.take()
+            return (fresh, freshFeed, try Self.state(of: fresh, form, alias: alias))
         }
         guard history.reaches(reached, target) else {
+            freshFeed?.retire()
             throw ShellError(
                 "store '\(alias)' does not come back to that state: a new store sent the same \(actions.count) action\(actions.count == 1 ? "" : "s") reaches another"
                     + (ReplayDifference.between(target, reached).map { " (at \($0.clause(where: "it showed")))" } ?? ""),
@@ -311,6 +344,8 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         }
         return {
             self.object = fresh
+            self.feed?.retire()
+            self.feed = freshFeed
             return self.advance(to: reached)
         }
     }

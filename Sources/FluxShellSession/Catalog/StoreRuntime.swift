@@ -63,9 +63,10 @@ package protocol StoreRuntime: AnyObject {
     /// library's threads, timers and tasks): the session then asks ``takeChangesOnItsOwn()``
     /// before every command.
     var changesOnItsOwn: Bool { get }
-    /// What the store changed since its last step that no command caused, in order, each
-    /// becoming the state shown; empty when nothing did.
-    func takeChangesOnItsOwn() -> [ChangeOnItsOwn]
+    /// Takes what the store changed since its last step that no command caused, in order: each
+    /// change becomes the state shown, and then `record` is called with it (which makes it a
+    /// step of the history).
+    func takeChangesOnItsOwn(_ record: (ChangeOnItsOwn) -> Void)
 }
 
 /// A change a store made with no command: its action when the store's hook reported one

@@ -569,11 +569,7 @@ final class EffectQueue: @unchecked Sendable {
     func wait(until deadline: ContinuousClock.Instant) -> Bool {
         condition.withLock {
             while head == items.count {
-                let left = ContinuousClock.now.duration(to: deadline)
-                guard left > .zero else { return false }
-                let (seconds, attoseconds) = left.components
-                _ = condition.wait(
-                    until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18))
+                guard condition.wait(until: deadline) else { return false }
             }
             return true
         }

@@ -156,7 +156,7 @@ package final class Session {
         var steps: [AppStep] = []
         let loaded = stores
         for store in loaded where store.runtime.changesOnItsOwn {
-            for change in store.runtime.takeChangesOnItsOwn() {
+            store.runtime.takeChangesOnItsOwn { change in
                 let entries = AliasPrefix.entries(change.entries, of: store.alias, amongStores: loaded.count)
                 let diff = CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: entries.isEmpty)
                 timeline.recordOnItsOwn(change.action, diff: diff, in: loaded)

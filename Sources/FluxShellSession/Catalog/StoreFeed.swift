@@ -1,0 +1,118 @@
+import FluxShellSystem
+import Foundation
+
+/// What a store object's own hook tells the shell: each action its library applied and the
+/// state after it, from whatever thread the library runs it on. Given to the `observe:` closure
+/// of a store object's `StoreDefinition`, once for each store `make` returns:
+///
+/// ```swift
+/// StoreDefinition("cart", make: { CartStore(executor: .queue(.global())) }, state: { $0.snapshot },
+///                 send: { store, action in store.dispatch(action) },
+///                 observe: { store, feed in
+///                     store.subscribe { action, snapshot in feed.record(action, state: snapshot) }
+///                 })
+/// ```
+///
+/// The shell then knows when the command's own action was applied (it comes back through the
+/// hook), shows the actions the library applied because of it as `=> ACTION`, and those it
+/// applied later, on its own, as `<= ACTION` (see "Stores that change on their own" in the
+/// reference). Reporting costs the hook a lock and an append; it never waits for the shell.
+public final class StoreFeed<Action, State>: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: every mutable member is touched only with `condition`
+    // locked. The app's actions and states it holds are handed from the hook's thread to the
+    // session's, which alone reads them once taken (see ``AppValue``).
+
+    /// One report of the hook's.
+    struct Entry {
+        /// The action applied; `nil` for ``changed()``.
+        var action: Action?
+        var state: State
+        /// Reported on the session's thread while it sent an action: the library applied it
+        /// then, before `send` returned.
+        var duringSend: Bool
+    }
+
+    private let condition = NSCondition()
+    private var entries: [Entry] = []
+    /// The thread that sends the store an action now (``ThreadIdentity/word``), else 0.
+    private var sender: UInt = 0
+    /// Reports are ignored: the store was replaced (made again for `undo`) or its session ended.
+    private var isRetired = false
+    /// Reads the store's state, for ``changed()``: the store is held weakly (its hook holds
+    /// this feed).
+    private let read: () -> State?
+
+    /// How many reports wait for the session at most: beyond, the oldest are merged into one
+    /// change without an action, so that a store that reports while nobody reads (a timer, a
+    /// shell idle at its prompt) holds a bounded amount of memory.
+    static var limit: Int { 65_536 }
+
+    init(read: @escaping () -> State?) { self.read = read }
+
+    /// Reports that the store's library applied `action`, which left the store in `state`: call
+    /// it from the library's hook (a ReSwift middleware after `next`, a `Reduce` at the end of a
+    /// TCA body, a subscriber), on any thread, for every action, whether it changed the state or
+    /// not.
+    public func record(_ action: Action, state: State) {
+        append(Entry(action: action, state: state, duringSend: false))
+    }
+
+    /// Reports that the store changed where no action is known (an `onChange` observer): the
+    /// state is read at once, on the calling thread.
+    public func changed() {
+        guard let state = read() else { return }
+        append(Entry(action: nil, state: state, duringSend: false))
+    }
+
+    private func append(_ entry: Entry) {
+        var entry = entry
+        let thread = ThreadIdentity.current.word
+        condition.withLock {
+            guard !isRetired else { return }
+            entry.duringSend = sender == thread
+            if entries.count >= Self.limit {
+                // NB: the newest state stands for every change merged; their actions are lost.
+                entries.removeFirst(entries.count - Self.limit / 2)
+                entries[0].action = nil
+            }
+            entries.append(entry)
+            condition.broadcast()
+        }
+    }
+
+    /// Runs `send` with the calling thread marked as the sender: what the hook reports on it
+    /// meanwhile was applied before `send` returned.
+    func sending(_ send: () -> Void) {
+        let thread = ThreadIdentity.current.word
+        condition.withLock { sender = thread }
+        send()
+        condition.withLock { sender = 0 }
+    }
+
+    /// The reports so far, taken out.
+    func take() -> [Entry] {
+        condition.withLock {
+            guard !entries.isEmpty else { return [] }
+            defer { entries.removeAll() }
+            return entries
+        }
+    }
+
+    /// Waits until a report comes; `false` when `deadline` passed first.
+    func wait(until deadline: ContinuousClock.Instant) -> Bool {
+        condition.withLock {
+            while entries.isEmpty {
+                guard condition.wait(until: deadline) else { return false }
+            }
+            return true
+        }
+    }
+
+    /// Ignores every later report, and drops those not taken.
+    func retire() {
+        condition.withLock {
+            isRetired = true
+            entries.removeAll()
+        }
+    }
+}

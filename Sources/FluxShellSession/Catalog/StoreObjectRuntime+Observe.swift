@@ -1,0 +1,173 @@
+import FluxShellLanguage
+import FluxShellSystem
+import FluxShellValues
+
+/// A state the store's hook reported with an action, delivered to its runtime as the follow-up's
+/// payload: the library applied the action already, so the runtime only takes its state.
+@usableFromInline
+final class ReportedState<State>: TypedAction, @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: made and taken on the session's thread (see ``AppValue``).
+    @usableFromInline let state: State
+
+    init(_ state: State) { self.state = state }
+}
+
+/// A store object given `observe:`: what its own hook reports (see ``StoreFeed``) is what the
+/// shell shows ("Stores that change on their own" in the reference).
+extension StoreObjectRuntime {
+    /// The feed of a store just made, once the app's `observe:` hooked it; `nil` without one.
+    static func observe(_ object: Object, _ form: StoreObjectForm<Object, State, Action>)
+        -> StoreFeed<Action, State>?
+    {
+        guard let observe = form.observe else { return nil }
+        let state = form.state
+        let feed = StoreFeed<Action, State>(read: { [weak object] in object.map(state) })
+        observe(object, feed)
+        return feed
+    }
+
+    /// Sends the command's own action, and takes what the hook reports until the action came
+    /// back through it: the command is complete then. What the library applied before it and
+    /// with it are the command's follow-ups (`=> ACTION`), in the order the hook saw them.
+    @usableFromInline
+    func applyObserved(_ action: Action, _ feed: StoreFeed<Action, State>) {
+        feed.sending { form.send(object, action) }
+        pending.append(action)
+        let (reports, own, problem) = awaitOwn(action, feed, waiting: !appliesAtOnce)
+        if let own { appliesAtOnce = reports[own].duringSend }
+        if let problem { effects.problems.append(problem) }
+        var followUps: [(action: Action, state: State)] = []
+        for (index, report) in reports.enumerated() {
+            // NB: the command's own step is what its action did, when the library applied it first.
+            if index == 0, own == 0 {
+                trace.add(advance(to: report.state), of: alias)
+            } else if let reported = report.action {
+                followUps.append((reported, report.state))
+            } else if followUps.isEmpty {
+                trace.add(advance(to: report.state), of: alias)
+            } else {
+                // NB: a change with no action is part of the step before it.
+                followUps[followUps.count - 1].state = report.state
+            }
+        }
+        guard let onFollowUp else {
+            if let last = reports.last { trace.add(advance(to: last.state), of: alias) }
+            return
+        }
+        for followUp in followUps {
+            onFollowUp(
+                actionCases.announcement(of: followUp.action), ReportedState(followUp.state), ObjectIdentifier(self))
+        }
+    }
+
+    /// What the hook reports after `action` was sent, until it reports `action` itself (`own`,
+    /// its index), or a change with no action when the hook reports no actions; or why the
+    /// command ends without it: the library applied other actions instead, at once, or nothing
+    /// came within the session's time limit for effects.
+    ///
+    /// - Parameter waiting: whether to wait for a report when none came while the action was
+    ///   sent (a store that applies its actions at once and reported nothing dropped it).
+    func awaitOwn(_ action: Action, _ feed: StoreFeed<Action, State>, waiting: Bool) -> (
+        reports: [StoreFeed<Action, State>.Entry], own: Int?, problem: ShellError?
+    ) {
+        var reports: [StoreFeed<Action, State>.Entry] = []
+        let deadline = ContinuousClock.now + effects.timeLimit
+        var sawAction = false
+        while true {
+            var own: Int?
+            for report in feed.take() {
+                if own == nil {
+                    if let reported = report.action {
+                        if isSame(reported, action) { own = reports.count }
+                        sawAction = true
+                    } else if !sawAction {
+                        own = reports.count
+                    }
+                }
+                reports.append(report)
+            }
+            if let own { return (settled(reports, feed, until: deadline), own, nil) }
+            let appliedOthers = reports.contains { $0.duringSend }
+            if appliedOthers || (!waiting && reports.isEmpty) {
+                return (reports, nil, notApplied(action, instead: reports))
+            }
+            guard feed.wait(until: deadline) else {
+                let seconds = Seconds.text(effects.timeLimit)
+                return (
+                    reports, nil,
+                    ShellError(
+                        "store '\(alias)': its observe: hook did not report '\(actionCases.announcement(of: action))' within \(seconds) s",
+                        hint:
+                            "the hook must call feed.record(action, state:) for every action the store applies, changed or not"
+                    )
+                )
+            }
+        }
+    }
+
+    /// `reports`, and what the hook reports next as long as each report follows the one before
+    /// within ``settling``: a library that applies actions later applies what it dispatches
+    /// because of one (a subscriber's action, a middleware's after `next`) right after it, and
+    /// those are the command's follow-ups, not steps of their own. A store that applied the
+    /// command's action at once is not waited for.
+    private func settled(
+        _ reports: [StoreFeed<Action, State>.Entry], _ feed: StoreFeed<Action, State>,
+        until deadline: ContinuousClock.Instant
+    ) -> [StoreFeed<Action, State>.Entry] {
+        var reports = reports
+        guard reports.last?.duringSend == false else { return reports }
+        while feed.wait(until: min(ContinuousClock.now + Self.settling, deadline)) { reports += feed.take() }
+        return reports
+    }
+
+    /// How long after a report of a store that applies actions later the next one still belongs
+    /// to the same command.
+    static var settling: Duration { .milliseconds(2) }
+
+    /// The error of an action the library did not apply: a middleware dropped it, or applied
+    /// `reports` instead.
+    private func notApplied(_ action: Action, instead reports: [StoreFeed<Action, State>.Entry]) -> ShellError {
+        let names = reports.compactMap { $0.action.map { "'\(actionCases.announcement(of: $0))'" } }
+        return ShellError(
+            "store '\(alias)' did not apply '\(actionCases.announcement(of: action))'"
+                + (names.isEmpty
+                    ? ": its observe: hook reported nothing for it"
+                    : ": its observe: hook reported \(names.joined(separator: ", ")) instead"),
+            hint: "its library (a middleware) dropped the action; what it did instead, if anything, is shown above")
+    }
+
+    /// Whether the hook's `reported` action is `sent`: the same bits for a plain value, else the
+    /// same command syntax.
+    func isSame(_ reported: Action, _ sent: Action) -> Bool {
+        if _isPOD(Action.self) {
+            return withUnsafeBytes(of: reported) { left in
+                withUnsafeBytes(of: sent) { right in left.elementsEqual(right) }
+            }
+        }
+        return actionCases.announcement(of: reported) == actionCases.announcement(of: sent)
+    }
+
+    /// Sends `action` to a store made again for `undo`, and waits until it applied it (as long as
+    /// the command that sent it first waited: what the library did instead then, it does again).
+    func awaitReplayed(_ action: Action, sentTo store: Object, _ feed: StoreFeed<Action, State>) {
+        feed.sending { form.send(store, action) }
+        _ = awaitOwn(action, feed, waiting: !appliesAtOnce)
+    }
+
+    /// The hook's reports since the last command, each a step of its own: `<= ACTION`, or `<=
+    /// (the store changed by itself)` for a change without an action.
+    func takeReports(of feed: StoreFeed<Action, State>, _ record: (ChangeOnItsOwn) -> Void) {
+        for report in feed.take() {
+            let entries = advance(to: report.state)
+            guard let action = report.action else {
+                guard !entries.isEmpty else { continue }
+                changedOnItsOwnSinceStep = true
+                record(ChangeOnItsOwn(action: nil, entries: entries))
+                continue
+            }
+            // NB: a new store sent it again makes the step again (`undo` without `restore:`).
+            pending.append(action)
+            record(ChangeOnItsOwn(action: actionCases.announcement(of: action), entries: entries))
+        }
+    }
+}
