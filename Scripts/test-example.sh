@@ -205,6 +205,11 @@ for entry in "ReduxTodos todosh todos" "WeatherSearch weathersh search" "ClassCo
     scenarios_pass "$bin/$shell" "Examples/$name/Scenarios"
     explores_clean "$bin/$shell" "$store"
 done
+# ClassCounter's `qcounter` and `mcounter` commit each action later, on a global queue and on the
+# main queue, and report each commit through their subscriber (`observe:`): explore finds the same
+# states in every replay, which a store read right after `send` would not give.
+explores_clean "$bin/vcountersh" qcounter
+explores_clean "$bin/vcountersh" mcounter
 # WeatherSearch's `citysearch` reads `@Dependency(\.uuid)`, `\.date` and `\.continuousClock`, pinned
 # to the session (`pinningDependencies()`): its scenario checks the ids and the `=>` lines as the
 # clock is advanced, and explore, replaying its actions in other processes, gets the same ids.

@@ -324,7 +324,7 @@ package final class Explorer: @unchecked Sendable {
         if jobs == 1 {
             explore(0)
         } else {
-            DispatchQueue.concurrentPerform(iterations: jobs, execute: explore)
+            MainQueue.concurrentPerform(iterations: jobs, explore)
         }
         let cutoff = lowestFailure.withLock { $0 }
         var coverage = Coverage()

@@ -141,7 +141,7 @@ public struct ScenarioRunner: Sendable {
         let next = Atomic<Int>(0)
         let failed = Atomic<Bool>(false)
         let workers = max(1, min(options.jobs, files.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        MainQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 if options.bail, failed.load(ordering: .relaxed) { return }
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue

@@ -39,7 +39,7 @@ extension StoreDefinition {
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(Action.self),
-            form: StoreObjectForm(make: { _ in make() }, state: state, send: send, restore: restore, observe: observe),
+            form: StoreObjectForm(make: { _ in make() }, state: state, send: .now(send), restore: restore, observe: observe),
             actionTypes: nil)
     }
 
@@ -71,7 +71,7 @@ extension StoreDefinition {
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(types: actionTypes),
-            form: StoreObjectForm(make: { _ in make() }, state: state, send: send, restore: restore, observe: observe),
+            form: StoreObjectForm(make: { _ in make() }, state: state, send: .now(send), restore: restore, observe: observe),
             actionTypes: actionTypes)
     }
 
@@ -97,7 +97,7 @@ extension StoreDefinition {
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(Action.self),
-            form: StoreObjectForm(make: make, state: state, send: send, restore: restore, observe: observe),
+            form: StoreObjectForm(make: make, state: state, send: .now(send), restore: restore, observe: observe),
             actionTypes: nil)
     }
 
@@ -116,7 +116,88 @@ extension StoreDefinition {
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(types: actionTypes),
-            form: StoreObjectForm(make: make, state: state, send: send, restore: restore, observe: observe),
+            form: StoreObjectForm(make: make, state: state, send: .now(send), restore: restore, observe: observe),
+            actionTypes: actionTypes)
+    }
+
+    /// A store object whose `send:` is `async` (a store that hops to the main actor, awaits its
+    /// own queue, or returns once its effects ran): the shell awaits it, bounded in real time as
+    /// effects are, and the command's diff is taken once it returned. The other parameters are
+    /// those of `init(_:summary:make:state:send:restore:observe:)`.
+    ///
+    /// ```swift
+    /// StoreDefinition("feed", make: { FeedModel() }, state: { $0.snapshot },
+    ///                 send: { model, action in await model.send(action) })
+    /// ```
+    @inlinable
+    public init<Object: AnyObject, State, Action>(
+        _ name: String,
+        summary: String = "",
+        make: @escaping () -> Object,
+        state: @escaping (Object) -> State,
+        send: @escaping (Object, Action) async -> Void,
+        restore: ((Object, State) -> Void)? = nil,
+        observe: ((Object, StoreFeed<Action, State>) -> Void)? = nil
+    ) {
+        self.init(
+            objects: name, summary: summary, actionCases: ActionCases.Lazy(Action.self),
+            form: StoreObjectForm(make: { _ in make() }, state: state, send: .later(send), restore: restore, observe: observe),
+            actionTypes: nil)
+    }
+
+    /// A store object whose actions are types and whose `send:` is `async` (see
+    /// `init(_:summary:make:state:send:restore:observe:)`).
+    @inlinable
+    public init<Object: AnyObject, State, Action>(
+        _ name: String,
+        summary: String = "",
+        make: @escaping () -> Object,
+        state: @escaping (Object) -> State,
+        actionTypes: [Any.Type],
+        send: @escaping (Object, Action) async -> Void,
+        restore: ((Object, State) -> Void)? = nil,
+        observe: ((Object, StoreFeed<Action, State>) -> Void)? = nil
+    ) {
+        self.init(
+            objects: name, summary: summary, actionCases: ActionCases.Lazy(types: actionTypes),
+            form: StoreObjectForm(make: { _ in make() }, state: state, send: .later(send), restore: restore, observe: observe),
+            actionTypes: actionTypes)
+    }
+
+    /// A store object made with the session's environment whose `send:` is `async` (see
+    /// `init(_:summary:make:state:send:restore:observe:)`).
+    @inlinable
+    public init<Object: AnyObject, State, Action>(
+        _ name: String,
+        summary: String = "",
+        make: @escaping (ShellEnvironment) -> Object,
+        state: @escaping (Object) -> State,
+        send: @escaping (Object, Action) async -> Void,
+        restore: ((Object, State) -> Void)? = nil,
+        observe: ((Object, StoreFeed<Action, State>) -> Void)? = nil
+    ) {
+        self.init(
+            objects: name, summary: summary, actionCases: ActionCases.Lazy(Action.self),
+            form: StoreObjectForm(make: make, state: state, send: .later(send), restore: restore, observe: observe),
+            actionTypes: nil)
+    }
+
+    /// A store object made with the session's environment, whose actions are types and whose
+    /// `send:` is `async` (see `init(_:summary:make:state:send:restore:observe:)`).
+    @inlinable
+    public init<Object: AnyObject, State, Action>(
+        _ name: String,
+        summary: String = "",
+        make: @escaping (ShellEnvironment) -> Object,
+        state: @escaping (Object) -> State,
+        actionTypes: [Any.Type],
+        send: @escaping (Object, Action) async -> Void,
+        restore: ((Object, State) -> Void)? = nil,
+        observe: ((Object, StoreFeed<Action, State>) -> Void)? = nil
+    ) {
+        self.init(
+            objects: name, summary: summary, actionCases: ActionCases.Lazy(types: actionTypes),
+            form: StoreObjectForm(make: make, state: state, send: .later(send), restore: restore, observe: observe),
             actionTypes: actionTypes)
     }
 

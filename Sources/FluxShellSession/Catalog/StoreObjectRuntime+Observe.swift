@@ -30,9 +30,15 @@ extension StoreObjectRuntime {
     /// back through it: the command is complete then. What the library applied before it and
     /// with it are the command's follow-ups (`=> ACTION`), in the order the hook saw them.
     @usableFromInline
-    func applyObserved(_ action: Action, _ feed: StoreFeed<Action, State>) {
-        feed.sending { form.send(object, action) }
+    func applyObserved(_ action: Action, _ feed: StoreFeed<Action, State>, sending send: (Object, Action) -> Void) {
+        feed.sending { send(object, action) }
         pending.append(action)
+        takeOwn(action, feed)
+    }
+
+    /// What the hook reported after the command's own `action` was sent, made the command's
+    /// steps: its own, then its follow-ups, and an error when the action did not come back.
+    func takeOwn(_ action: Action, _ feed: StoreFeed<Action, State>) {
         let (reports, own, problem) = awaitOwn(action, feed, waiting: !appliesAtOnce)
         if let own { appliesAtOnce = reports[own].duringSend }
         if let problem { effects.problems.append(problem) }
@@ -145,13 +151,6 @@ extension StoreObjectRuntime {
             }
         }
         return actionCases.announcement(of: reported) == actionCases.announcement(of: sent)
-    }
-
-    /// Sends `action` to a store made again for `undo`, and waits until it applied it (as long as
-    /// the command that sent it first waited: what the library did instead then, it does again).
-    func awaitReplayed(_ action: Action, sentTo store: Object, _ feed: StoreFeed<Action, State>) {
-        feed.sending { form.send(store, action) }
-        _ = awaitOwn(action, feed, waiting: !appliesAtOnce)
     }
 
     /// The hook's reports since the last command, each a step of its own: `<= ACTION`, or `<=

@@ -9,7 +9,7 @@ import FluxShellValues
 struct StoreObjectForm<Object: AnyObject, State, Action> {
     @usableFromInline let make: (ShellEnvironment) -> Object
     @usableFromInline let state: (Object) -> State
-    @usableFromInline let send: (Object, Action) -> Void
+    @usableFromInline let send: StoreObjectSend<Object, Action>
     @usableFromInline let restore: ((Object, State) -> Void)?
     /// Called once for each store made, to report what its library applies to a ``StoreFeed``.
     @usableFromInline let observe: ((Object, StoreFeed<Action, State>) -> Void)?
@@ -19,7 +19,7 @@ struct StoreObjectForm<Object: AnyObject, State, Action> {
     @inlinable
     init(
         make: @escaping (ShellEnvironment) -> Object, state: @escaping (Object) -> State,
-        send: @escaping (Object, Action) -> Void,
+        send: StoreObjectSend<Object, Action>,
         restore: ((Object, State) -> Void)?, observe: ((Object, StoreFeed<Action, State>) -> Void)?
     ) {
         self.make = make
@@ -29,6 +29,14 @@ struct StoreObjectForm<Object: AnyObject, State, Action> {
         self.observe = observe
         self.made = MadeObjects()
     }
+}
+
+/// How a store object is sent an action: `send:` returns once the library took it, or is
+/// `async`, and the shell awaits it (see "Stores that change on their own" in the reference).
+@usableFromInline
+enum StoreObjectSend<Object, Action> {
+    case now((Object, Action) -> Void)
+    case later((Object, Action) async -> Void)
 }
 
 /// The store objects a store's `make` returned that are still alive, shared by every session of
@@ -195,9 +203,12 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
 
     @inlinable
     func apply(_ action: Action) {
-        if let feed { return applyObserved(action, feed) }
-        form.send(object, action)
+        guard case .now(let send) = form.send else { return applyLater(action) }
+        if let feed { return applyObserved(action, feed, sending: send) }
+        send(object, action)
         pending.append(action)
+        // NB: a store that applies actions on the main queue does so now (see `MainQueue`).
+        MainQueue.run()
         trace.add(advance(to: form.state(object)), of: alias)
     }
 
@@ -234,6 +245,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     /// command: what differs from the state shown changed with no command.
     @usableFromInline func takeChangesOnItsOwn(_ record: (ChangeOnItsOwn) -> Void) {
         if let feed { return takeReports(of: feed, record) }
+        MainQueue.run()
         let entries = advance(to: form.state(object))
         guard !entries.isEmpty else { return }
         changedOnItsOwnSinceStep = true
@@ -323,12 +335,8 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
             let fresh = try Self.make(form, alias: alias, in: environment)
             let freshFeed = Self.observe(fresh, form)
             for action in actions {
-                guard let freshFeed else {
-                    form.send(fresh, action)
-                    continue
-                }
                 // NB: a store that applies actions later is sent the next once it applied this one.
-                awaitReplayed(action, sentTo: fresh, freshFeed)
+                try replay(action, to: fresh, freshFeed)
             }
             _ = freshFeed?.take()
             return (fresh, freshFeed, try Self.state(of: fresh, form, alias: alias))

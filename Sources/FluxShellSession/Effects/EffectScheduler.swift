@@ -65,6 +65,16 @@ class EffectRecord: @unchecked Sendable {
         scheduler.report(ShellError("\(name) threw an error: \(error)"), from: self)
     }
 
+    /// The error of an effect that neither ended nor slept on the session's clock within the
+    /// time limit (`seconds`), and was given up on.
+    func ranOver(_ seconds: String) -> ShellError {
+        ShellError(
+            "\(name) neither ended nor waited on the session's clock within \(seconds) s: it was cancelled",
+            hint:
+                "an effect that spins, or waits for the world (a real request, another thread), cannot be replayed; sleep on context.environment.clock"
+        )
+    }
+
     /// `effect 2 (line 3: search query: a)`
     var name: String {
         guard let line else { return "effect \(number) (\(action))" }
@@ -396,12 +406,7 @@ package final class EffectScheduler: @unchecked Sendable {
         let seconds = Seconds.text(timeLimit)
         for record in running where !environment.core.isAsleep(record) {
             abandon(record)
-            problems.append(
-                ShellError(
-                    "\(record.name) neither ended nor waited on the session's clock within \(seconds) s: it was cancelled",
-                    hint:
-                        "an effect that spins, or waits for the world (a real request, another thread), cannot be replayed; sleep on context.environment.clock"
-                ))
+            problems.append(record.ranOver(seconds))
         }
         running.removeAll { $0.isAbandoned }
     }

@@ -15,6 +15,7 @@ extension Session {
         }
         trace.start(withOwnStep: true)
         effects.advance(by: duration) { trace.followUpLimitReached }
+        if hasStoresChangingOnTheirOwn { takeChangesWithinCommand() }
         let (ownStep, followUps) = trace.finish()
         let diff = CommandDiff(
             ownStep: ownStep, followUpSteps: followUps, isUnchanged: isUnchanged(ownStep, followUps))
@@ -24,6 +25,19 @@ extension Session {
         var result = CommandResult(diff, followUpLimitReached: trace.followUpLimitReached ? followUpLimit : nil)
         result.step = hot.value.timeline.history.newestNumber
         return result
+    }
+
+    /// What the stores that change on their own did while the command's effects ran (their
+    /// tasks that woke): the command's, as `=> ACTION` steps when their hooks name the action.
+    func takeChangesWithinCommand() {
+        for store in stores where store.runtime.changesOnItsOwn {
+            store.runtime.takeChangesOnItsOwn { change in
+                if let action = change.action {
+                    trace.begin(SessionAction(invocation: action, isFollowUp: true, payloads: []))
+                }
+                trace.add(change.entries, of: store.alias)
+            }
+        }
     }
 
     /// `effects`: each running effect, the line that started it and what it waits for.

@@ -372,7 +372,10 @@ package final class Session {
         dispatcher.dispatch(SessionAction(invocation: invocation, isFollowUp: false, payloads: resolved.payloads))
         // NB: the effects the action started run to their end or their first wait on the clock,
         // their actions steps of this command; a session with none checks one flag.
-        if !effects.isIdle { effects.run() }
+        if !effects.isIdle {
+            effects.run()
+            if hasStoresChangingOnTheirOwn { takeChangesWithinCommand() }
+        }
         // NB: moved out, not copied: no reference counting for what the stores filled.
         let (ownStep, followUps) = trace.finish()
         let diff = CommandDiff(ownStep: ownStep, followUpSteps: followUps, isUnchanged: isUnchanged(ownStep, followUps))

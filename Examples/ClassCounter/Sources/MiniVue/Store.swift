@@ -1,3 +1,5 @@
+import Foundation
+
 /// Manages a state: the actions dispatched through `actions` are committed to its mutations, and
 /// views read it through `computed` (VueFlux's `Store`, used as is or subclassed by an app).
 ///
@@ -12,12 +14,36 @@ open class Store<State: MiniVue.State> {
     /// What this store's state publishes, through the app's `extension Computed where State == …`.
     public let computed: Computed<State>
 
+    private let observers = Observers<State.Action>()
+
     /// A store of `state`, committing each action to `mutations` on `executor`.
     public init(state: State, mutations: State.Mutations, executor: Executor) {
+        let observers = observers
         self.actions = Actions { action in
-            executor.execute { mutations.commit(action: action, state: state) }
+            executor.execute {
+                mutations.commit(action: action, state: state)
+                observers.notify(action)
+            }
         }
         self.computed = Computed(state: state)
+    }
+
+    /// Calls `observer` after each action was committed, on the executor's thread.
+    public func subscribe(_ observer: @escaping (State.Action) -> Void) {
+        observers.add(observer)
+    }
+}
+
+/// A store's subscribers, added on any thread and told on the executor's.
+final class Observers<Action>: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: `list` is touched only with `lock` held.
+    private let lock = NSLock()
+    private var list: [(Action) -> Void] = []
+
+    func add(_ observer: @escaping (Action) -> Void) { lock.withLock { list.append(observer) } }
+
+    func notify(_ action: Action) {
+        for observer in lock.withLock({ list }) { observer(action) }
     }
 }
 

@@ -27,4 +27,25 @@ struct CounterSnapshot {
 let counter = StoreDefinition(
     "vcounter", summary: "a VueFlux counter: a class state of variables, run by its store", make: { CounterStore() },
     state: { CounterSnapshot($0.computed) }, send: { store, action in store.actions.dispatch(action: action) })
-FluxShellMain.run(catalog: StoreCatalog([counter]), page: WebPage.self)
+// The same store run as VueFlux's README runs one, committing each action later on a global
+// queue: its subscriber reports each commit to the shell (`observe:`), so a command is complete
+// once its action was committed, and shows what it did.
+let queued = StoreDefinition(
+    "qcounter", summary: "the counter committing on a global queue, reported by its subscriber",
+    make: { CounterStore(executor: .queue(.global())) }, state: { CounterSnapshot($0.computed) },
+    send: { store, action in store.actions.dispatch(action: action) },
+    observe: { store, feed in
+        store.subscribe { [unowned store] action in feed.record(action, state: CounterSnapshot(store.computed)) }
+    })
+
+// And committing on the main queue, VueFlux's `.mainThread`: the shell runs the main queue while
+// it waits, as the app's run loop would.
+let onMain = StoreDefinition(
+    "mcounter", summary: "the counter committing on the main queue, reported by its subscriber",
+    make: { CounterStore(executor: .mainThread) }, state: { CounterSnapshot($0.computed) },
+    send: { store, action in store.actions.dispatch(action: action) },
+    observe: { store, feed in
+        store.subscribe { [unowned store] action in feed.record(action, state: CounterSnapshot(store.computed)) }
+    })
+
+FluxShellMain.run(catalog: StoreCatalog([counter, queued, onMain]), page: WebPage.self)
