@@ -27,7 +27,9 @@ extension MainQueue {
     /// main queue, so that a session on another thread whose store applies actions there (and
     /// reports them through its hook) is not kept waiting for it.
     package static func concurrentPerform(iterations: Int, _ work: @escaping @Sendable (Int) -> Void) {
-        guard isCurrent, iterations > 0 else { return DispatchQueue.concurrentPerform(iterations: iterations, execute: work) }
+        guard isCurrent, iterations > 0 else {
+            return DispatchQueue.concurrentPerform(iterations: iterations, execute: work)
+        }
         let group = DispatchGroup()
         for index in 0..<iterations {
             DispatchQueue.global().async(group: group) { work(index) }

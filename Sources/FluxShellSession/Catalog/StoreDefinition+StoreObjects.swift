@@ -39,7 +39,8 @@ extension StoreDefinition {
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(Action.self),
-            form: StoreObjectForm(make: { _ in make() }, state: state, send: .now(send), restore: restore, observe: observe),
+            form: StoreObjectForm(
+                make: { _ in make() }, state: state, send: .now(send), restore: restore, observe: observe),
             actionTypes: nil)
     }
 
@@ -71,7 +72,8 @@ extension StoreDefinition {
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(types: actionTypes),
-            form: StoreObjectForm(make: { _ in make() }, state: state, send: .now(send), restore: restore, observe: observe),
+            form: StoreObjectForm(
+                make: { _ in make() }, state: state, send: .now(send), restore: restore, observe: observe),
             actionTypes: actionTypes)
     }
 
@@ -141,7 +143,8 @@ extension StoreDefinition {
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(Action.self),
-            form: StoreObjectForm(make: { _ in make() }, state: state, send: .later(send), restore: restore, observe: observe),
+            form: StoreObjectForm(
+                make: { _ in make() }, state: state, send: .later(send), restore: restore, observe: observe),
             actionTypes: nil)
     }
 
@@ -160,7 +163,8 @@ extension StoreDefinition {
     ) {
         self.init(
             objects: name, summary: summary, actionCases: ActionCases.Lazy(types: actionTypes),
-            form: StoreObjectForm(make: { _ in make() }, state: state, send: .later(send), restore: restore, observe: observe),
+            form: StoreObjectForm(
+                make: { _ in make() }, state: state, send: .later(send), restore: restore, observe: observe),
             actionTypes: actionTypes)
     }
 

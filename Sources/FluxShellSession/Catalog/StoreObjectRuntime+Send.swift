@@ -86,7 +86,9 @@ extension StoreObjectRuntime {
                 _ = effects.takeProblems()
                 throw ShellError(
                     "a new store sent the kept actions again did not come back from send: '\(record.describe())'",
-                    hint: "its send: waits on the session's clock or on the world; give restore: to set its state directly")
+                    hint:
+                        "its send: waits on the session's clock or on the world; give restore: to set its state directly"
+                )
             }
         }
         if let feed { _ = awaitOwn(action, feed, waiting: !appliesAtOnce) }
