@@ -16,14 +16,27 @@ final class ReduxStore: @unchecked Sendable {
     // `queue` when one is given.
     private(set) var state = ReduxState()
     var afterReduce: [(ReduxAction, ReduxState) -> Void] = []
+    /// A middleware before the reducer: the actions it lets through instead of the one dispatched.
+    var middleware: ((ReduxAction) -> [ReduxAction])?
     /// Where the store applies the actions it is sent, when not on the sender's thread.
     let queue: DispatchQueue?
 
     init(queue: DispatchQueue? = nil) { self.queue = queue }
 
+    /// `dispatch` applies the action on the queue's own thread, as an app's main thread would
+    /// (`queue.sync` may run it on the caller's).
+    var appliesOnQueueThread = false
+
     func dispatch(_ action: ReduxAction) {
         guard let queue else { return apply(action) }
-        queue.sync { apply(action) }
+        guard appliesOnQueueThread else { return queue.sync { apply(action) } }
+        let done = DispatchSemaphore(value: 0)
+        let action = AppValue(action)
+        queue.async {
+            self.apply(action.value)
+            done.signal()
+        }
+        done.wait()
     }
 
     /// Queues actions of the app's own on the store's queue, applied once `gate` is signalled.
@@ -35,9 +48,11 @@ final class ReduxStore: @unchecked Sendable {
         }
     }
 
-    private func apply(_ action: ReduxAction) {
-        state = reduxReducer(action: action, state: state)
-        for hook in afterReduce { hook(action, state) }
+    func apply(_ action: ReduxAction) {
+        for action in middleware?(action) ?? [action] {
+            state = reduxReducer(action: action, state: state)
+            for hook in afterReduce { hook(action, state) }
+        }
     }
 
     /// Sets the state as a ReSwift app does, through an action its middleware sees too.
@@ -217,6 +232,53 @@ struct LiveStoreFormsTests {
         for step in shell.session.takeAppSteps() { Renderer().write(step, to: &output) }
         #expect(output.text.isEmpty, "\(output.text)")
         #expect(shell.run("history") == ["  1  AddTodo title: Tea   (undone)"])
+    }
+
+    /// A middleware of the app's that drops the shell's action and dispatches another, on the
+    /// app's thread: what it applied prints as the command's follow-up, after its echo, never as
+    /// an action of the app's before it.
+    @Test(arguments: [false, true])
+    func anActionTheAppsMiddlewareReplacesShowsWhatItAppliedInstead(onTheAppsThread: Bool) throws {
+        let app = try App(queue: DispatchQueue(label: "the app's store"))
+        app.store.appliesOnQueueThread = onTheAppsThread
+        app.store.middleware = { action in
+            guard let toggle = action as? ToggleTodo, toggle.index == 77 else { return [action] }
+            return [VisibilityAction.show(.done)]
+        }
+        #expect(app.shell.run("dispatch ToggleTodo 77") == ["=> show done", #"~ filter: "all" -> "done""#])
+        #expect(app.appLines() == [])
+        #expect(app.shell.run("history") == ["  1  ToggleTodo 77", "     => show done"])
+        #expect(app.shell.run("dispatch AddTodo title: x") == [#"+ todos[0]: {"title":"x","done":false}"#])
+    }
+
+    /// A middleware that reacts to the restore's own action on the app's thread: its reaction is
+    /// part of the restore, so undo and redo keep their place and save blames no slow reader.
+    @Test func theAppsReactionToARestoreIsPartOfTheRestore() throws {
+        let queue = DispatchQueue(label: "the app's store")
+        let store = ReduxStore(queue: queue)
+        let live = LiveStore(
+            as: "todos", state: { queue.sync { store.state } }, actionTypes: Self.actionTypes,
+            send: { store.dispatch($0) }, restore: { state in queue.sync { store.replace(state) } })
+        store.afterReduce.append { action, state in live.record(action, state: state) }
+        store.afterReduce.append { action, _ in
+            if action is ReplaceState { store.apply(VisibilityAction.show(.active)) }
+        }
+        let shell = Transcript(session: try Session(attachingTo: [live], wake: {}))
+        _ = shell.run("dispatch AddTodo title: Tea")
+        #expect(
+            shell.run("undo") == [
+                #"- todos[0]: {"title":"Tea","done":false}"#, #"~ filter: "all" -> "active""#,
+                "(undid step 1: AddTodo title: Tea, which this shell dispatched)",
+            ])
+        #expect(shell.session.takeAppSteps().isEmpty)
+        #expect(
+            shell.run("redo") == [
+                #"+ todos[0]: {"title":"Tea","done":false}"#,
+                "(redid step 1: AddTodo title: Tea, which this shell dispatched)",
+            ])
+        #expect(shell.session.takeAppSteps().isEmpty)
+        #expect(shell.run("history") == ["  1  AddTodo title: Tea"])
+        #expect(shell.run("save /dev/null").first?.hasPrefix("error") != true)
     }
 
     @Test func undoSetsTheAppsStoreThroughRestore() throws {

@@ -223,7 +223,7 @@ import Testing
                 observe: { store, feed in store.subscribers.append { feed.record($0, state: $1) } }))
     }
 
-    @Test func aSynchronousMiddlewareThatReplacesTheActionIsReportedAtOnceAfterTheEcho() {
+    @Test func aSynchronousMiddlewareThatReplacesTheActionShowsWhatItAppliedInstead() {
         let shell = Self.reduxShell { action, next in
             if let toggle = action as? ToggleTodo, toggle.index == 77 { return next(VisibilityAction.show(.done)) }
             if action is AddTodo { next(VisibilityAction.show(.active)) }
@@ -232,11 +232,9 @@ import Testing
         shell.run("load redux")
         shell.session.effectTimeLimit = .seconds(30)
         let started = ContinuousClock.now
-        #expect(
-            shell.run("dispatch ToggleTodo index: 77") == [
-                "=> show done", "~ filter: \"all\" -> \"done\"",
-                "error: store 'redux' did not apply 'ToggleTodo index: 77': its observe: hook reported 'show done' instead (its library (a middleware) dropped the action; what it did instead, if anything, is shown above)",
-            ])
+        // What the middleware applied instead is the command's follow-up, as a FluxCore
+        // middleware's is; the command is complete at once.
+        #expect(shell.run("dispatch ToggleTodo index: 77") == ["=> show done", "~ filter: \"all\" -> \"done\""])
         #expect(ContinuousClock.now - started < .seconds(5))
         // What the middleware applies before the command's own action comes first.
         #expect(

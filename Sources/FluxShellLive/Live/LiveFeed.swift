@@ -55,6 +55,9 @@ protocol LiveMember: AnyObject {
     func sealLatest()
     /// Forgets the states of the shell's previous action. Called with the feed's lock held.
     func beginOwn()
+    /// Makes the last `count` queued states the shell's action's: what the app applied instead
+    /// of it. Called with the feed's lock held.
+    func takeQueuedAsOwn(_ count: Int)
     /// Takes the store's state now as the one the shell attached at. Called while the app's
     /// dispatcher delivers nothing, right after the feed started.
     func attachHere()
@@ -165,6 +168,8 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
         @usableFromInline var ownSeenOn: ThreadIdentity?
         @usableFromInline var own: [Action] = []
         @usableFromInline var ownStart = 0
+        /// The sequence number of the first action delivered once the shell's began.
+        @usableFromInline var ownBegin = 0
         /// The first action delivered for the shell's is its own (no middleware stopped it).
         @usableFromInline var ownStartsWithAction = true
         /// A wake is on its way to the session and it has not taken the inbox since.
@@ -277,6 +282,22 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
             return Self.wakes(&inbox)
         }
         if wakes { wake() }
+    }
+
+    /// The shell's action never came back while it was sent (a middleware of the app's dropped
+    /// it): what the app applied meanwhile, on any thread, is what it did instead, the shell's
+    /// action's follow-ups (`=> ACTION` after the command's echo), not actions of its own.
+    @usableFromInline
+    static func takeReplacements(_ inbox: inout Inbox) {
+        guard !inbox.resyncs, let first = inbox.sequences.firstIndex(where: { $0 >= inbox.ownBegin }) else { return }
+        let count = inbox.queued.count - first
+        inbox.own = Array(inbox.queued[first...])
+        inbox.ownStart = inbox.sequences[first]
+        inbox.ownStartsWithAction = false
+        inbox.queued.removeLast(count)
+        inbox.sequences.removeLast(count)
+        inbox.followUps.removeLast(count)
+        for member in inbox.members { member.takeQueuedAsOwn(count) }
     }
 
     /// Whether `action`, delivered on another thread while the shell's is sent, is the shell's
@@ -401,11 +422,21 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
                 inbox.ownOnAnyThread = onAnyThread
                 inbox.ownPrinted = printed
                 inbox.ownSeenOn = nil
+                inbox.ownBegin = inbox.nextSequence
                 for member in inbox.members { member.beginOwn() }
                 if inbox.resyncs { Self.sealDrops(&inbox) }
             }
         }
         let (own, start, end, startsWithAction) = inbox.withLock { inbox in
+            if inbox.ownOnAnyThread {
+                if inbox.own.isEmpty {
+                    Self.takeReplacements(&inbox)
+                } else if inbox.ownSeenOn == nil, ValueReader.read(inbox.own[0]) != inbox.ownPrinted {
+                    // NB: applied on this thread, the first action is not the shell's: a middleware
+                    // dispatched it first, or instead: each is a follow-up.
+                    inbox.ownStartsWithAction = false
+                }
+            }
             inbox.ownThread = nil
             inbox.ownOnAnyThread = false
             inbox.ownPrinted = nil

@@ -156,6 +156,11 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
 
     func beginOwn() { states.own.removeAll(keepingCapacity: true) }
 
+    func takeQueuedAsOwn(_ count: Int) {
+        states.own.append(contentsOf: states.queued.suffix(count))
+        states.queued.removeLast(count)
+    }
+
     func step(toTaken index: Int) -> [DiffEntry] { advance(to: taken[index]) }
 
     func stepToLatestTaken() -> [DiffEntry] {

@@ -93,6 +93,11 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     /// the app's.
     @usableFromInline var restoreTarget: State?
     @usableFromInline var restoreSeen = false
+    /// The thread the restore's own action was recorded on: what that thread records after it
+    /// while the restore runs is the app's reaction to it (a middleware's), part of the restore.
+    @usableFromInline var restoreSeenOn: ThreadIdentity?
+    /// The hook recorded something while the restore ran: the state it left is the newest.
+    @usableFromInline let restoreRecorded = Atomic<Bool>(false)
     /// The newest state the hook recorded (or the shell read or set): what the feed copies when
     /// it needs the latest state, without calling the app's `state` (which may wait for the
     /// app's thread, while that thread waits to record).
@@ -145,11 +150,15 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
         { [self] delivery in
             self.latest.withLock { $0 = delivery.state }
             if self.restoring.load(ordering: .acquiring) {
+                self.restoreRecorded.store(true, ordering: .relaxed)
                 if let restorer = self.restorer, restorer == .current { return }
                 if !self.restoreSeen, let target = self.restoreTarget, Self.reaches(delivery.state, target) {
                     self.restoreSeen = true
+                    self.restoreSeenOn = .current
                     return
                 }
+                // NB: after the restore's action, on its thread: the app's reaction to it.
+                if self.restoreSeen, self.restoreSeenOn == .current { return }
                 return missed()
             }
             body(delivery.action)
@@ -176,21 +185,25 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     func whileNoDelivery(_ body: () -> Void) { body() }
 
     /// Sets the store's state with the app's `restore`. What the hook records meanwhile on this
-    /// thread is the restore's own doing and is not delivered; what it records on another (the
-    /// app's thread, where `restore` may hand the work) is told as missed: the listener then
-    /// takes the newest state, rather than diff actions whose order against the restore it
-    /// cannot know.
+    /// thread is the restore's own doing and is not delivered, and so is the restore's action
+    /// recorded on another thread (the app's, where `restore` may hand the work) and what that
+    /// thread records after it (a middleware's reaction to it); anything else the hook records
+    /// meanwhile is told as missed: the listener then takes the newest state, rather than diff
+    /// actions whose order against the restore it cannot know. The state the restore leaves is
+    /// the newest the hook recorded, or `state` when it recorded nothing.
     @usableFromInline
     func restoreState(_ state: State) {
         shellTurn.locked {
             restorer = .current
             restoreTarget = state
             restoreSeen = false
+            restoreSeenOn = nil
+            restoreRecorded.store(false, ordering: .relaxed)
             restoring.store(true, ordering: .releasing)
             restore.value?(state)
             restoring.store(false, ordering: .releasing)
             restoreTarget = nil
-            latest.withLock { $0 = state }
+            if !restoreRecorded.load(ordering: .acquiring) { latest.withLock { $0 = state } }
         }
     }
 

@@ -67,9 +67,9 @@ extension StoreObjectRuntime {
     }
 
     /// What the hook reports after `action` was sent, until it reports `action` itself (`own`,
-    /// its index), or a change with no action when the hook reports no actions; or why the
-    /// command ends without it: the library applied other actions instead, at once, or nothing
-    /// came within the session's time limit for effects.
+    /// its index), or a change with no action when the hook reports no actions. Without it, the
+    /// command ends when a store that applies actions at once applied others instead or nothing;
+    /// for another store, once the session's time limit for effects passed, with an error.
     ///
     /// - Parameter waiting: whether to wait for a report when none came while the action was
     ///   sent (a store that applies its actions at once and reported nothing dropped it).
@@ -93,10 +93,10 @@ extension StoreObjectRuntime {
                 reports.append(report)
             }
             if let own { return (settled(reports, feed, until: deadline), own, nil) }
-            let appliedOthers = reports.contains { $0.duringSend }
-            if appliedOthers || (!waiting && reports.isEmpty) {
-                return (reports, nil, notApplied(action, instead: reports))
-            }
+            // NB: a store that applies actions at once applied others instead of this one (a
+            // middleware replaced it), or nothing (one dropped it): the command is complete, and
+            // what was applied instead are its follow-ups, as a FluxCore middleware's are.
+            if reports.contains(where: \.duringSend) || (!waiting && reports.isEmpty) { return (reports, nil, nil) }
             guard feed.wait(until: deadline) else {
                 let seconds = Seconds.text(effects.timeLimit)
                 return (
@@ -129,18 +129,6 @@ extension StoreObjectRuntime {
     /// How long after a report of a store that applies actions later the next one still belongs
     /// to the same command.
     static var settling: Duration { .milliseconds(2) }
-
-    /// The error of an action the library did not apply: a middleware dropped it, or applied
-    /// `reports` instead.
-    private func notApplied(_ action: Action, instead reports: [StoreFeed<Action, State>.Entry]) -> ShellError {
-        let names = reports.compactMap { $0.action.map { "'\(actionCases.announcement(of: $0))'" } }
-        return ShellError(
-            "store '\(alias)' did not apply '\(actionCases.announcement(of: action))'"
-                + (names.isEmpty
-                    ? ": its observe: hook reported nothing for it"
-                    : ": its observe: hook reported \(names.joined(separator: ", ")) instead"),
-            hint: "its library (a middleware) dropped the action; what it did instead, if anything, is shown above")
-    }
 
     /// Whether the hook's `reported` action is `sent`: the same bits for a plain value, else the
     /// same command syntax.
