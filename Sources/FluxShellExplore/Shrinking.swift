@@ -369,7 +369,7 @@ extension Explorer {
         }
         // NB: a scenario that ends with effects running fails: what they would still do is no
         // part of the failure found, so they are cancelled, and the scenario passes once it is fixed.
-        if check != .trap, !replayed.session.runningEffects.isEmpty { scenario.command(.cancel) }
+        if check != .trap, !replayed.session.runningEffects.isEmpty { scenario.command(.cancel(id: nil)) }
         return scenario.text
     }
 }

@@ -39,8 +39,8 @@ package enum Command: Sendable, Equatable {
     indirect case advance(Duration?)
     /// `effects`: lists the effects still running.
     case effects
-    /// `cancel`: cancels every running effect.
-    case cancel
+    /// `cancel [ID]`: cancels every running effect, or those of cancellation id `ID`.
+    indirect case cancel(id: String?)
     /// `seed N`: seeds the environment's random numbers (`explore` begins each run so).
     indirect case seed(UInt64)
     case exhaustive(Bool)

@@ -126,8 +126,8 @@ package enum CommandParser {
             try expectCount(arguments, 0...0, usage: "effects")
             return .effects
         case "cancel":
-            try expectCount(arguments, 0...0, usage: "cancel")
-            return .cancel
+            try expectCount(arguments, 0...1, usage: "cancel [ID]")
+            return .cancel(id: arguments.first.map { String($0.text) })
         case "seed":
             try expectCount(arguments, 1...1, usage: "seed N")
             guard let seed = UInt64(arguments[0].text) else {

@@ -30,7 +30,7 @@ extension Command: CustomStringConvertible {
         case .save(let file): "save " + ArgumentText.render(.string(file))
         case .advance(let duration): duration.map { "advance " + Seconds.text($0) } ?? "advance"
         case .effects: "effects"
-        case .cancel: "cancel"
+        case .cancel(let id): id.map { "cancel " + ArgumentText.render(.string($0)) } ?? "cancel"
         case .seed(let seed): "seed \(seed)"
         case .exhaustive(let on): on ? "exhaustive on" : "exhaustive off"
         case .quit: "quit"

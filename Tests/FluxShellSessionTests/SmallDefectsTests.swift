@@ -138,7 +138,7 @@ struct EnumArgumentTests {
 
     static let shop = StoreDefinition(
         "shop", state: Checkout.browsing,
-        reduce: { (state: inout Checkout, action: ShopAction) in
+        reduce: { (state: inout Checkout, action: ShopAction) -> Void in
             if case .setCheckout(let checkout) = action { state = checkout }
         })
 

@@ -105,7 +105,7 @@ struct StoreFormsTests {
         let definition = StoreDefinition(
             "mail", state: [Int](),
             actionTypes: [Inbox.Archive.self, Outbox.Archive.self, Compose.self, VisibilityAction.self],
-            reduce: { (state: inout [Int], action: any ReduxAction) in
+            reduce: { (state: inout [Int], action: any ReduxAction) -> Void in
                 if let archive = action as? Inbox.Archive { state.append(archive.id) }
                 if let archive = action as? Outbox.Archive { state.append(-archive.id) }
                 if case Compose.clear = action { state = [] }

@@ -285,6 +285,7 @@ package struct Renderer: Sendable {
             let items = listing.entries.map { entry in
                 var object = JSONObject([("number", .int(entry.number)), ("action", .string(entry.action))])
                 if let line = entry.line { object["line"] = .int(line) }
+                if !entry.ids.isEmpty { object["ids"] = .array(entry.ids.map { .string($0) }) }
                 object["waitsFor"] = entry.waitsFor.map { .string($0) } ?? .null
                 object["cancelled"] = .bool(entry.isCancelled)
                 return JSONValue.object(object)

@@ -21,7 +21,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     @usableFromInline let initialState: State
     @usableFromInline let reducer: Reducer
     @usableFromInline let validateAction: ((Action, State) throws -> Void)?
-    @usableFromInline let effect: StoreEffect<Action, State>?
+    @usableFromInline let effect: EffectForm<Action, State>?
     /// Where an effect that takes time runs: the session's.
     @usableFromInline let effects: EffectScheduler
     @usableFromInline let invariants: [StoreInvariant<State>]
@@ -56,7 +56,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         alias: String, initialState: State, reducer: Reducer,
         actionCases: ActionCases,
         validate: ((Action, State) throws -> Void)?,
-        effect: StoreEffect<Action, State>?,
+        effect: EffectForm<Action, State>?,
         invariants: [StoreInvariant<State>],
         trace: DispatchTrace, historyEntries: Int, historyForgetBatch: Int, effects: EffectScheduler
     ) {
@@ -111,10 +111,11 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 
     @inlinable
     func apply(_ action: Action) {
-        reducer.reduce(&state.value, action)
+        let returned = reducer.reduceReturningEffect(&state.value, action)
         let entries = recordStep()
         if history.value.replays { history.value.note(action, diff: entries) }
         trace.add(entries, of: alias)
+        if !returned.isNone { perform(returned, after: action) }
         guard let effect else { return }
         switch effect {
         case .immediate(let effect):
@@ -138,12 +139,15 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     /// ends at once cost 12,000 instructions (callgrind); see docs/performance.md for now.
     @inlinable @inline(never)
     func start(
-        _ effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], after action: Action
+        _ effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], after action: Action,
+        ids: [AnyHashable] = []
     ) {
         let record = EffectOf(
             scheduler: effects, effect: effect, action: action, state: state.value,
             sink: sink.value ?? makeSink(),
             actionCases: actionCases)
+        record.cancelIDs = ids
+        record.owner = ObjectIdentifier(self)
         effects.start(record)
     }
 

@@ -129,4 +129,81 @@ extension StoreDefinition {
             reducer: PureReducer(reducer), validate: validate, effect: .overTime(effect), invariants: invariants,
             actionTypes: actionTypes)
     }
+
+    /// A store whose in-place reducer returns effects the TCA way (``StoreEffect``): a feature
+    /// written `reduce(into:action:) -> Effect<Action>` with `typealias Effect = StoreEffect`.
+    ///
+    /// ```swift
+    /// StoreDefinition("search", state: Search.State(), reduce: { Search().reduce(into: &$0, action: $1) })
+    /// ```
+    ///
+    /// The other parameters are those of `init(_:summary:state:reduce:validate:effect:invariants:)`.
+    /// `undo` and `redo` make states again with the reducer and drop the effects it returns then:
+    /// an effect runs once, after the action that returned it.
+    @inlinable
+    public init<State, Action>(
+        _ name: String,
+        summary: String = "",
+        state: @autoclosure @escaping () -> State,
+        reduce: @escaping (inout State, Action) -> StoreEffect<Action>,
+        validate: ((Action, State) throws -> Void)? = nil,
+        invariants: [StoreInvariant<State>] = []
+    ) {
+        self.init(
+            reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(Action.self),
+            reducer: EffectfulInPlaceReducer(reduce), validate: validate, effect: nil, invariants: invariants)
+    }
+
+    /// A store whose pure reducer returns the next state and effects (``StoreEffect``).
+    ///
+    /// The other parameters are those of `init(_:summary:state:reducer:validate:effect:invariants:)`.
+    @inlinable
+    public init<State, Action>(
+        _ name: String,
+        summary: String = "",
+        state: @autoclosure @escaping () -> State,
+        reducer: @escaping (Action, State) -> (State, StoreEffect<Action>),
+        validate: ((Action, State) throws -> Void)? = nil,
+        invariants: [StoreInvariant<State>] = []
+    ) {
+        self.init(
+            reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(Action.self),
+            reducer: EffectfulPureReducer(reducer), validate: validate, effect: nil, invariants: invariants)
+    }
+
+    /// A store whose actions are types, with an in-place reducer that returns effects
+    /// (``StoreEffect``).
+    @inlinable
+    public init<State, Action>(
+        _ name: String,
+        summary: String = "",
+        state: @autoclosure @escaping () -> State,
+        actionTypes: [Any.Type],
+        reduce: @escaping (inout State, Action) -> StoreEffect<Action>,
+        validate: ((Action, State) throws -> Void)? = nil,
+        invariants: [StoreInvariant<State>] = []
+    ) {
+        self.init(
+            reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(types: actionTypes),
+            reducer: EffectfulInPlaceReducer(reduce), validate: validate, effect: nil, invariants: invariants,
+            actionTypes: actionTypes)
+    }
+
+    /// A store whose actions are types, with a pure reducer that returns the next state and
+    /// effects (``StoreEffect``).
+    @inlinable
+    public init<State, Action>(
+        _ name: String,
+        summary: String = "",
+        state: @autoclosure @escaping () -> State,
+        actionTypes: [Any.Type],
+        reducer: @escaping (Action, State) -> (State, StoreEffect<Action>),
+        validate: ((Action, State) throws -> Void)? = nil,
+        invariants: [StoreInvariant<State>] = []
+    ) {
+        self.init(
+            reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(types: actionTypes),
+            reducer: EffectfulPureReducer(reducer), validate: validate, effect: nil, invariants: invariants,
+            actionTypes: actionTypes)
+    }
 }

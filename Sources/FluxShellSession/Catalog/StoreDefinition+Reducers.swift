@@ -25,6 +25,11 @@ extension StoreDefinition {
     ///   - effect: called after an action was applied, with the new state; the actions it returns
     ///     are dispatched next, each announced by a `=> ACTION` line.
     ///   - invariants: what must hold of the state after every action (`explore`, `invariants`).
+    ///
+    /// NB: disfavored against the form whose `reduce` returns a ``StoreEffect``: a closure of one
+    /// expression that returns an effect must not have it dropped unseen. A closure of several
+    /// statements that returns nothing says so: `{ (state: inout S, action: A) -> Void in … }`.
+    @_disfavoredOverload
     @inlinable
     public init<State, Action>(
         _ name: String,
@@ -37,7 +42,7 @@ extension StoreDefinition {
     ) {
         self.init(
             reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(Action.self),
-            reducer: InPlaceReducer(reduce), validate: validate, effect: effect.map(StoreEffect.immediate),
+            reducer: InPlaceReducer(reduce), validate: validate, effect: effect.map(EffectForm.immediate),
             invariants: invariants)
     }
 
@@ -68,7 +73,7 @@ extension StoreDefinition {
     ) {
         self.init(
             reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(Action.self),
-            reducer: PureReducer(reducer), validate: validate, effect: effect.map(StoreEffect.immediate),
+            reducer: PureReducer(reducer), validate: validate, effect: effect.map(EffectForm.immediate),
             invariants: invariants)
     }
 
@@ -90,6 +95,10 @@ extension StoreDefinition {
     ///   - effect: called after an action was applied, with the new state; the actions it returns
     ///     are dispatched next, each announced by a `=> ACTION` line.
     ///   - invariants: what must hold of the state after every action (`explore`, `invariants`).
+    ///
+    /// NB: disfavored against the form whose `reduce` returns a ``StoreEffect`` (see
+    /// `init(_:summary:state:reduce:validate:effect:invariants:)`).
+    @_disfavoredOverload
     @inlinable
     public init<State, Action>(
         _ name: String,
@@ -103,7 +112,7 @@ extension StoreDefinition {
     ) {
         self.init(
             reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(types: actionTypes),
-            reducer: InPlaceReducer(reduce), validate: validate, effect: effect.map(StoreEffect.immediate),
+            reducer: InPlaceReducer(reduce), validate: validate, effect: effect.map(EffectForm.immediate),
             invariants: invariants,
             actionTypes: actionTypes)
     }
@@ -134,7 +143,7 @@ extension StoreDefinition {
     ) {
         self.init(
             reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(types: actionTypes),
-            reducer: PureReducer(reducer), validate: validate, effect: effect.map(StoreEffect.immediate),
+            reducer: PureReducer(reducer), validate: validate, effect: effect.map(EffectForm.immediate),
             invariants: invariants,
             actionTypes: actionTypes)
     }
@@ -145,7 +154,7 @@ extension StoreDefinition {
         reducing name: String, summary: String, state: @escaping () -> Reducer.State, actionCases: ActionCases.Lazy,
         reducer: Reducer,
         validate: ((Reducer.Action, Reducer.State) throws -> Void)?,
-        effect: StoreEffect<Reducer.Action, Reducer.State>?,
+        effect: EffectForm<Reducer.Action, Reducer.State>?,
         invariants: [StoreInvariant<Reducer.State>],
         actionTypes: [Any.Type]? = nil
     ) {

@@ -99,7 +99,7 @@ public struct StoreDefinition: Sendable {
     ) {
         self.init(
             reducing: name, summary: summary, state: state, actionCases: ActionCases.Lazy(M.Action.self),
-            reducer: MutationReducer(mutation), validate: validate, effect: effect.map(StoreEffect.immediate),
+            reducer: MutationReducer(mutation), validate: validate, effect: effect.map(EffectForm.immediate),
             invariants: invariants)
     }
 }

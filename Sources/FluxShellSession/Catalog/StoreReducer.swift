@@ -11,7 +11,53 @@ import FluxCore
 protocol StoreReducer: SendableMetatype {
     associatedtype State
     associatedtype Action
+    /// Applies `action` to `state`, dropping any effect it returns: how the history makes a
+    /// state again, never firing an effect twice.
     func reduce(_ state: inout State, _ action: Action)
+    /// Applies `action` to `state`, and returns the effect the reducer returned with it.
+    func reduceReturningEffect(_ state: inout State, _ action: Action) -> StoreEffect<Action>
+}
+
+extension StoreReducer {
+    /// A reducer that returns no effect.
+    @inlinable
+    func reduceReturningEffect(_ state: inout State, _ action: Action) -> StoreEffect<Action> {
+        reduce(&state, action)
+        return .none
+    }
+}
+
+/// A reducer that changes the state in place and returns effects, as TCA's
+/// `reduce(into:action:) -> Effect<Action>`.
+@usableFromInline
+struct EffectfulInPlaceReducer<State, Action>: StoreReducer {
+    @usableFromInline let body: (inout State, Action) -> StoreEffect<Action>
+
+    @inlinable init(_ body: @escaping (inout State, Action) -> StoreEffect<Action>) { self.body = body }
+
+    @inlinable
+    func reduce(_ state: inout State, _ action: Action) { _ = body(&state, action) }
+
+    @inlinable
+    func reduceReturningEffect(_ state: inout State, _ action: Action) -> StoreEffect<Action> { body(&state, action) }
+}
+
+/// A pure reducer that returns the next state and effects.
+@usableFromInline
+struct EffectfulPureReducer<State, Action>: StoreReducer {
+    @usableFromInline let body: (Action, State) -> (State, StoreEffect<Action>)
+
+    @inlinable init(_ body: @escaping (Action, State) -> (State, StoreEffect<Action>)) { self.body = body }
+
+    @inlinable
+    func reduce(_ state: inout State, _ action: Action) { state = body(action, state).0 }
+
+    @inlinable
+    func reduceReturningEffect(_ state: inout State, _ action: Action) -> StoreEffect<Action> {
+        let (next, effect) = body(action, state)
+        state = next
+        return effect
+    }
 }
 
 /// A FluxCore (or Prex) ``Mutation``.

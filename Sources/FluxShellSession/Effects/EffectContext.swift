@@ -35,6 +35,22 @@ public struct EffectContext<Action>: Sendable {
         )
     }
 
+    /// Dispatches `action` at once, as ``send(_:)`` does: how a `.run` effect's operation sends,
+    /// `await send(action)`, as TCA's `Send` is called.
+    public func callAsFunction(_ action: Action) async { send(action) }
+
+    /// This context for an effect whose actions are `Child`s, each sent as `transform` makes it
+    /// one of these (``StoreEffect/map(_:)``).
+    func mapping<Child>(_ transform: @escaping @Sendable (Child) -> Action) -> EffectContext<Child> {
+        let sink = self.sink
+        let childSink = EffectSink<Child>(
+            send: { sink.send(transform($0)) }, describe: { sink.describe(transform($0)) })
+        return EffectContext<Child>(environment: environment, record: record, sink: childSink)
+    }
+
+    /// Cancels the running effects of the store that started this one whose id is `id`.
+    func cancel(id: AnyHashable) { record.scheduler.cancel(id: id, of: record.owner) }
+
     /// Dispatches the actions an effect returned, when it ended (dropped if it was cancelled).
     @usableFromInline
     func deliverReturned(_ actions: [Action]) {

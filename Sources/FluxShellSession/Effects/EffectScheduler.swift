@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellLanguage
 import FluxShellSystem
 import FluxShellValues
@@ -38,6 +39,10 @@ class EffectRecord: @unchecked Sendable {
     var reportedDroppedSend = false
     /// Cancelled because it ran over the time limit: its jobs no longer run.
     var isAbandoned = false
+    /// The ids it is cancellable by (`StoreEffect.cancellable(id:)`), and the store that started
+    /// it, whose ids they are.
+    @usableFromInline var cancelIDs: [AnyHashable] = []
+    @usableFromInline var owner: ObjectIdentifier?
 
     /// A new effect of `scheduler`'s, numbered and running from now on.
     @usableFromInline
@@ -362,6 +367,38 @@ package final class EffectScheduler: @unchecked Sendable {
         if !running.contains(where: { $0.number > count }) { started = count }
     }
 
+    /// Cancels the running effects of store `owner` whose id is `id` (`.cancel(id:)`, or
+    /// `.cancellable(id:cancelInFlight: true)` as another starts): each ends when the session
+    /// next runs its effects, and what it sends from then on is dropped.
+    func cancel(id: AnyHashable, of owner: ObjectIdentifier?) {
+        for record in running where record.owner == owner && record.cancelIDs.contains(id) && !record.isCancelled {
+            record.cancel()
+        }
+    }
+
+    /// The ids of the running effects as `effects` shows them, and `cancel ID` takes them: a
+    /// string as it is, another value as it prints.
+    static func text(ofID id: AnyHashable) -> String {
+        if let text = id.base as? String { return text }
+        return JSONText.compact(ValueReader.read(id.base))
+    }
+
+    /// `cancel ID`: cancels the running effects of id `id` (of any store), and runs them until
+    /// they end; throws, cancelling nothing, when no running effect has it.
+    func cancel(idText id: String) throws(ShellError) {
+        let matching = running.filter { record in record.cancelIDs.contains { Self.text(ofID: $0) == id } }
+        guard !matching.isEmpty else {
+            let ids = Set(running.flatMap { $0.cancelIDs.map(Self.text(ofID:)) }).sorted()
+            throw ShellError(
+                "no running effect has the id '\(id)'",
+                hint: ids.isEmpty
+                    ? "no effect with an id is running; effects lists what runs"
+                    : "running: \(ids.joined(separator: ", "))")
+        }
+        for record in matching where !record.isCancelled { record.cancel() }
+        run()
+    }
+
     /// Cancels every running effect, and runs them until they end.
     func cancelAll() {
         for record in running where !record.isCancelled { record.cancel() }
@@ -432,6 +469,7 @@ package final class EffectScheduler: @unchecked Sendable {
             let deadline = environment.core.deadline(of: record)
             return EffectListing.Entry(
                 number: record.number, line: record.line, action: record.action,
+                ids: record.cancelIDs.map(Self.text(ofID:)),
                 waitsFor: deadline.map { Seconds.text($0 - now) }, isCancelled: record.isCancelled)
         }
     }
@@ -487,6 +525,8 @@ package struct EffectListing: Sendable {
         public var line: Int?
         /// The action it ran after, in command syntax.
         public var action: String
+        /// The ids it is cancellable by (`cancel ID`).
+        public var ids: [String]
         /// How many seconds of the clock it waits for (as `advance` takes them), or `nil` when it
         /// waits for something else.
         public var waitsFor: String?
@@ -494,7 +534,8 @@ package struct EffectListing: Sendable {
 
         /// `effect 1 (line 3: search query: a): waits 0.3 s on the clock`
         public var text: String {
-            let head = line.map { "effect \(number) (line \($0): \(action))" } ?? "effect \(number) (\(action))"
+            var head = line.map { "effect \(number) (line \($0): \(action))" } ?? "effect \(number) (\(action))"
+            if !ids.isEmpty { head += ids.count == 1 ? ", id \(ids[0])" : ", ids \(ids.joined(separator: ", "))" }
             let status =
                 waitsFor.map { "waits \($0) s on the clock" + (isCancelled ? ", cancelled" : "") }
                 ?? (isCancelled ? "cancelled, still ending" : "running")

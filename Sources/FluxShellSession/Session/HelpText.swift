@@ -92,8 +92,9 @@ enum HelpText {
             summary: "Lists the effects still running: the line that started each and what it waits for.",
             example: "effects"),
         Entry(
-            word: "cancel", usage: "cancel",
-            summary: "Cancels every running effect (a scenario may end with none running).", example: "cancel"),
+            word: "cancel", usage: "cancel [ID]",
+            summary: "Cancels every running effect, or those of one id (a scenario may end with none running).",
+            example: "cancel search"),
         Entry(
             word: "seed", usage: "seed N",
             summary:

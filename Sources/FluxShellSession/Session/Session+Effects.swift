@@ -46,11 +46,16 @@ extension Session {
     }
 
     /// `cancel`: cancels every running effect and lets each end; with none running it does
-    /// nothing, so that a scenario can end with it whatever ran.
-    func cancelEffects() throws(ShellError) -> CommandResult {
+    /// nothing, so that a scenario can end with it whatever ran. `cancel ID`: those of
+    /// cancellation id `ID` (`StoreEffect.cancellable(id:)`), an error when none runs.
+    func cancelEffects(id: String?) throws(ShellError) -> CommandResult {
         if live != nil { throw appClock("cancel") }
-        if !effects.running.isEmpty { effects.cancelAll() }
-        timeline.note(.cancel)
+        if let id {
+            try effects.cancel(idText: id)
+        } else if !effects.running.isEmpty {
+            effects.cancelAll()
+        }
+        timeline.note(.cancel(id: id))
         return CommandResult()
     }
 

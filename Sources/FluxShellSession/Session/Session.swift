@@ -261,7 +261,7 @@ package final class Session {
         case .save(let file): return try save(to: file)
         case .advance(let duration): return try advance(by: duration)
         case .effects: return try listEffects()
-        case .cancel: return try cancelEffects()
+        case .cancel(let id): return try cancelEffects(id: id)
         case .seed(let seed): return seedRandom(seed)
         case .exhaustive(let on):
             isExhaustive = on
