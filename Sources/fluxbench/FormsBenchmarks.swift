@@ -64,12 +64,16 @@ enum FormsBenchmarks {
         private var count = 0
         private var showsDone = false
 
+        /// The store's subscriber, told after each commit (what `observe:` hooks).
+        var onCommit: ((TodoAction, TodoState) -> Void)?
+
         func commit(_ action: TodoAction) {
             var state = snapshot
             FormsBenchmarks.reduce(&state, action)
             titles = state.titles
             count = state.count
             showsDone = state.showsDone
+            onCommit?(action, state)
         }
 
         var snapshot: TodoState { TodoState(titles: titles, count: count, showsDone: showsDone) }
@@ -91,12 +95,24 @@ enum FormsBenchmarks {
         StoreDefinition(
             "object", make: { TodoStore() }, state: { $0.snapshot },
             send: { (store: TodoStore, action: TodoAction) in store.commit(action) }),
+        // The in-place reducer returning its effects the TCA way: none, here.
+        StoreDefinition(
+            "effects", state: TodoState(),
+            reduce: { state, action -> StoreEffect<TodoAction> in
+                reduce(&state, action)
+                return .none
+            }),
+        // The store object with its subscriber reporting each commit (`observe:`).
+        StoreDefinition(
+            "observed", make: { TodoStore() }, state: { $0.snapshot },
+            send: { (store: TodoStore, action: TodoAction) in store.commit(action) },
+            observe: { store, feed in store.onCommit = { feed.record($0, state: $1) } }),
     ])
 
     static func run(only: String? = nil) {
         print("Store forms (release build): one piped line, in process, best of 5 rounds of 60,000 lines")
         var perLine: [String: Double] = [:]
-        for form in only.map({ [$0] }) ?? ["mutation", "reduce", "reducer", "types", "object"] {
+        for form in only.map({ [$0] }) ?? ["mutation", "reduce", "reducer", "types", "object", "effects", "observed"] {
             let names =
                 form == "types"
                 ? ("AddTodo title:", "Increment", "ToggleFilter") : ("add title:", "increment", "toggleFilter")
@@ -118,6 +134,12 @@ enum FormsBenchmarks {
         }
         guard let object = perLine["object"], let reduce = perLine["reduce"] else { return }
         print("store object / reduce:".padding(to: 64) + AgentBenchmarks.ratio(object, reduce))
+        if let effects = perLine["effects"] {
+            print("reduce returning .none / reduce:".padding(to: 64) + AgentBenchmarks.ratio(effects, reduce))
+        }
+        if let observed = perLine["observed"] {
+            print("store object with observe: / without:".padding(to: 64) + AgentBenchmarks.ratio(observed, object))
+        }
     }
 
     /// 60,000 piped lines of the to-do logic: an add, an increment, a filter toggle, in turn, with
@@ -142,6 +164,8 @@ enum FormsBenchmarks {
         let renderer = Renderer()
         var count = 0
         for command in commands {
+            // NB: as the runner does before each line: a store object's changes of its own.
+            if session.hasStoresChangingOnTheirOwn { _ = session.takeChangesOnTheirOwn() }
             guard let result = try? session.execute(command) else { continue }
             renderer.write(result, command: command, line: nil, to: &output)
             count += 1

@@ -23,13 +23,14 @@ public final class StoreFeed<Action, State>: @unchecked Sendable {
     // session's, which alone reads them once taken (see ``AppValue``).
 
     /// One report of the hook's.
+    @usableFromInline
     struct Entry {
         /// The action applied; `nil` for ``changed()``.
-        var action: Action?
-        var state: State
+        @usableFromInline var action: Action?
+        @usableFromInline var state: State
         /// Reported on the session's thread while it sent an action: the library applied it
         /// then, before `send` returned.
-        var duringSend: Bool
+        @usableFromInline var duringSend: Bool
     }
 
     private let condition = NSCondition()
@@ -82,6 +83,7 @@ public final class StoreFeed<Action, State>: @unchecked Sendable {
 
     /// Runs `send` with the calling thread marked as the sender: what the hook reports on it
     /// meanwhile was applied before `send` returned.
+    @usableFromInline
     func sending(_ send: () -> Void) {
         let thread = ThreadIdentity.current.word
         condition.withLock { sender = thread }
@@ -90,6 +92,7 @@ public final class StoreFeed<Action, State>: @unchecked Sendable {
     }
 
     /// The reports so far, taken out.
+    @usableFromInline
     func take() -> [Entry] {
         condition.withLock {
             guard !entries.isEmpty else { return [] }

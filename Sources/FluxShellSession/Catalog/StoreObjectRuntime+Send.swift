@@ -70,7 +70,7 @@ extension StoreObjectRuntime {
             guard let feed else {
                 send(store, action)
                 // NB: as a command's send (see `apply`): a store on the main queue applies it now.
-                return MainQueue.run()
+                return appliesOnMainQueue ? MainQueue.run() : ()
             }
             feed.sending { send(store, action) }
         case .later(let send):
