@@ -24,6 +24,7 @@ struct InteractiveMode {
             let completion = completer.complete(text)
             return (completion.word, completion.candidates)
         }
+        if let wake = WakePipe() { Self.printChangesOfTheirOwn(session, printer: printer, editor: editor, wake: wake) }
         streams.out("\(FluxshVersion.text) — type 'help' for commands, Tab to complete, Ctrl-D to quit.")
         if store == nil {
             // NB: a shell of the user's own suggests one of its own stores, not a demonstration.
@@ -34,8 +35,25 @@ struct InteractiveMode {
         // the same way, only without `FILE:LINE:` and with colors.
         var lines = PromptedLines(editor: editor, session: session, printer: printer, history: history)
         runner.run(&lines, file: "<stdin>")
+        session.changeSignal.set(nil)
         streams.flush()
         return 0
+    }
+
+    /// What a loaded store's hook reports while the user types (its queue, a timer) prints at
+    /// once, above the line being typed, a step of the history as before a command.
+    static func printChangesOfTheirOwn(_ session: Session, printer: Printer, editor: LineEditor, wake: WakePipe) {
+        session.changeSignal.set { wake.wake() }
+        editor.watch(wake.readEnd) {
+            wake.drain()
+            var output = OutputBuffer()
+            for step in session.takeChangesOnTheirOwn() {
+                printer.renderer.write(step, watching: session.watchFilter, to: &output)
+            }
+            editor.printAboveLine(
+                output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
+            return false
+        }
     }
 }
 

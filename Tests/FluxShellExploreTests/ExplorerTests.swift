@@ -300,6 +300,49 @@ struct ExplorerTests {
         #expect(toggle.refused * 2 < toggle.dispatched)
     }
 
+    /// A cart whose cases take an index into its items: explore gives them indices of the
+    /// current items most of the time, so they change the state, not only fail to.
+    struct Cart {
+        struct Item {
+            var name: String
+            var quantity = 1
+        }
+        var items: [Item] = []
+
+        enum Action {
+            case add(name: String)
+            case remove(at: Int)
+            case setQuantity(index: Int, quantity: Int)
+        }
+
+        static func reduce(_ cart: inout Cart, _ action: Action) {
+            switch action {
+            case .add(let name): cart.items.append(Item(name: name))
+            case .remove(let index) where cart.items.indices.contains(index): cart.items.remove(at: index)
+            case .setQuantity(let index, let quantity) where cart.items.indices.contains(index):
+                cart.items[index].quantity = quantity
+            default: break
+            }
+        }
+    }
+
+    @Test func indexArgumentsAreIndicesOfTheCurrentState() throws {
+        let catalog = StoreCatalog([
+            StoreDefinition(
+                "cart", state: Cart(),
+                reduce: { (cart: inout Cart, action: Cart.Action) -> Void in Cart.reduce(&cart, action) })
+        ])
+        var options = Explorer.Options(stores: ["cart"], seed: 3)
+        options.runs = 30
+        let report = try Explorer(catalog: catalog, options: options).explore()
+        #expect(report.failure == nil)
+        for name in ["remove", "setQuantity"] {
+            let row = try #require(report.coverage.first { $0.name == name })
+            // NB: an index of an empty cart changes nothing, and a quantity may be the one there.
+            #expect(row.changed * 6 > row.dispatched, "\(name): changed \(row.changed) of \(row.dispatched)")
+        }
+    }
+
     @Test func theSameSeedGivesTheSameReport() throws {
         let renderer = Renderer()
         func text(_ seed: UInt64) throws -> [String] {

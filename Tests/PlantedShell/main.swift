@@ -2,6 +2,7 @@ import FluxCore
 import FluxShell
 import FluxShellCommand
 import FluxStores
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -130,6 +131,36 @@ final class Meter {
     }
 }
 
+/// A store whose library applies what comes later on a queue of its own: `start` makes it tick
+/// once, 0.3 s later. Its subscriber reports each action (`observe:`), so the tick prints at once,
+/// above the line being typed.
+final class Ticker: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: `current` is touched under `lock`; `onApply` is set once,
+    // when the shell hooks the store, before any action.
+    enum Action { case start, tick }
+    struct State { var ticks = 0 }
+
+    private let lock = NSLock()
+    private var current = State()
+    var onApply: ((Action, State) -> Void)?
+
+    var state: State { lock.withLock { current } }
+
+    func send(_ action: Action) {
+        apply(action)
+        guard case .start = action else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { self.apply(.tick) }
+    }
+
+    private func apply(_ action: Action) {
+        let state = lock.withLock { () -> State in
+            if case .tick = action { current.ticks += 1 }
+            return current
+        }
+        onApply?(action, state)
+    }
+}
+
 /// An action type that is a class: refused when the store is registered.
 final class Shout: LedgerAction {}
 
@@ -148,6 +179,9 @@ var definitions = [
         invariants: [StoreInvariant("the balance is never negative") { $0.balance >= 0 }]),
     StoreDefinition("meter", make: { Meter() }, state: { $0.reading }, send: { meter, action in meter.send(action) }),
     radarDefinition,
+    StoreDefinition(
+        "ticker", make: { Ticker() }, state: { $0.state }, send: { ticker, action in ticker.send(action) },
+        observe: { ticker, feed in ticker.onApply = { feed.record($0, state: $1) } }),
     // An effect written here, in code of the main actor's, as a user's shell writes it.
     StoreDefinition(
         "beacon", state: 0,

@@ -159,10 +159,20 @@ if [ -x "$planted" ]; then
     start "$planted"
     expect "a user's shell names itself" "planted-shell>"
     expect "its banner says its own name and version" "planted-shell (FluxShell 0.1.0) — type 'help'"
-    # NB: the line wraps at the terminal's 100 columns, after "load q".
-    expect "and suggests one of its own stores (quotient, not counter)" "Start with: load q"
+    # NB: the line wraps at the terminal's 100 columns, after "Start with".
+    expect "and suggests one of its own stores (quotient, not counter)" ": load quotient"
     send "load level" Enter
     expect_prompt "the user's shell loaded its store" "level>"
+    # A store that changes on its own: what its hook reports prints at once, above the line.
+    send "load ticker" Enter
+    expect_prompt "the user's shell loaded a store object with a hook" "ticker>"
+    send "dispatch start" Enter
+    send "state tic"
+    expect "the store's change of its own prints as it comes, no key pressed" "<= tick"
+    expect "with its diff" "~ ticker.ticks: 0 -> 1"
+    expect "and the line being typed is drawn again below" "ticker> state tic"
+    send C-u "history" Enter
+    expect "it is a step of the history" "2  tick"
     send C-d
     expect "the user's shell exits with 0" "EXIT=0"
     if grep -q 'load\\040level' "$state/planted-shell/history" && ! grep -q 'load\\040level' "$state/fluxsh/history"; then

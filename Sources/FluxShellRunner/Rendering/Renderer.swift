@@ -194,8 +194,14 @@ package struct Renderer: Sendable {
         case .watches(let paths):
             guard !paths.isEmpty else { return body(.text("(nothing is watched)")) }
             for path in paths { body(.text(path)) }
-        case .saved(let file, let count):
+        case .saved(let file, let count, let running):
             body(.text("saved \(count) state-changing command\(count == 1 ? "" : "s") to \(file)"))
+            if running > 0 {
+                body(
+                    .text(
+                        "warning: \(running) effect\(running == 1 ? " is" : "s are") still running: the scenario fails at its end until they are advanced or cancelled (advance, or cancel, then save again)"
+                    ))
+            }
         case .help(let lines):
             for line in lines {
                 for part in Self.wrap(line, width: width) { body(.text(part)) }
@@ -313,7 +319,9 @@ package struct Renderer: Sendable {
             fields = [("path", .string(listing.path.description)), ("steps", .array(steps))]
             if listing.forgotten > 0 { fields.append(("forgotten", .int(listing.forgotten))) }
         case .watches(let paths): fields = [("watches", .array(paths.map(JSONValue.string)))]
-        case .saved(let file, _): fields = [("file", .string(file))]
+        case .saved(let file, _, let running):
+            fields = [("file", .string(file))]
+            if running > 0 { fields.append(("runningEffects", .int(running))) }
         case .help(let lines): fields = [("text", .string(lines.joined(separator: "\n")))]
         case .steppedOver(let moved):
             let steps = moved.steps.map { step in

@@ -42,13 +42,19 @@ public final class StoreFeed<Action, State>: @unchecked Sendable {
     /// Reads the store's state, for ``changed()``: the store is held weakly (its hook holds
     /// this feed).
     private let read: () -> State?
+    /// Told after each report, on the hook's thread: an interactive shell prints what the store
+    /// did at once, above the line being typed.
+    private let signal: ChangeSignal
 
     /// How many reports wait for the session at most: beyond, the oldest are merged into one
     /// change without an action, so that a store that reports while nobody reads (a timer, a
     /// shell idle at its prompt) holds a bounded amount of memory.
     static var limit: Int { 65_536 }
 
-    init(read: @escaping () -> State?) { self.read = read }
+    init(read: @escaping () -> State?, signal: ChangeSignal) {
+        self.read = read
+        self.signal = signal
+    }
 
     /// Reports that the store's library applied `action`, which left the store in `state`: call
     /// it from the library's hook (a ReSwift middleware after `next`, a `Reduce` at the end of a
@@ -79,6 +85,7 @@ public final class StoreFeed<Action, State>: @unchecked Sendable {
             entries.append(entry)
             condition.broadcast()
         }
+        signal.fire()
     }
 
     /// Runs `send` with the calling thread marked as the sender: what the hook reports on it
@@ -118,4 +125,17 @@ public final class StoreFeed<Action, State>: @unchecked Sendable {
             entries.removeAll()
         }
     }
+}
+
+/// Who is told that a loaded store changed on its own (its hook reported): set by an interactive
+/// shell, which then prints the change above the line being typed; nobody otherwise.
+package final class ChangeSignal: Sendable {
+    private let handler = LockedValue<(@Sendable () -> Void)?>(nil)
+
+    package init() {}
+
+    /// Calls `handler` from now on, on the thread of each report; `nil` stops.
+    package func set(_ handler: (@Sendable () -> Void)?) { self.handler.withLock { $0 = handler } }
+
+    func fire() { handler.withLock { $0 }?() }
 }

@@ -16,12 +16,12 @@ final class ReportedState<State>: TypedAction, @unchecked Sendable {
 /// shell shows ("Stores that change on their own" in the reference).
 extension StoreObjectRuntime {
     /// The feed of a store just made, once the app's `observe:` hooked it; `nil` without one.
-    static func observe(_ object: Object, _ form: StoreObjectForm<Object, State, Action>)
+    static func observe(_ object: Object, _ form: StoreObjectForm<Object, State, Action>, signal: ChangeSignal)
         -> StoreFeed<Action, State>?
     {
         guard let observe = form.observe else { return nil }
         let state = form.state
-        let feed = StoreFeed<Action, State>(read: { [weak object] in object.map(state) })
+        let feed = StoreFeed<Action, State>(read: { [weak object] in object.map(state) }, signal: signal)
         observe(object, feed)
         return feed
     }

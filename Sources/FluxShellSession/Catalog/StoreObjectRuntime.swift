@@ -147,7 +147,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
             restore(object, try StartingState.build(State.self, from: startingState, store: alias))
         }
         // NB: what the hook reports while the store is made and set is what the state read here shows.
-        feed = Self.observe(object, form)
+        feed = Self.observe(object, form, signal: effects.changeSignal)
         _ = feed?.take()
         let state = try Self.state(of: object, form, alias: alias)
         initialState = state
@@ -348,7 +348,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         // what comes next (`replaying`), directly or through the catalog's scope.
         let (fresh, freshFeed, reached) = try environment.core.replaying { () throws(ShellError) in
             let fresh = try Self.make(form, alias: alias, in: environment)
-            let freshFeed = Self.observe(fresh, form)
+            let freshFeed = Self.observe(fresh, form, signal: effects.changeSignal)
             for action in actions {
                 // NB: a store that applies actions later is sent the next once it applied this one.
                 try replay(action, to: fresh, freshFeed)

@@ -140,6 +140,8 @@ package final class EffectScheduler: @unchecked Sendable {
     // `queue`, which has a lock of its own, unless it runs on the session's thread.
     @usableFromInline package let environment: ShellEnvironment
     let queue = EffectQueue()
+    /// Told when a loaded store changes on its own (see ``ChangeSignal``).
+    package let changeSignal = ChangeSignal()
     private struct Books {
         var running: [EffectRecord] = []
         var started = 0

@@ -48,8 +48,11 @@ public struct StoreEffect<Action> {
     /// (`advance` wakes it) and send actions (`await send(action)`), each announced by
     /// `=> ACTION`. What it throws, but `CancellationError`, is an error at the command that ran.
     ///
-    /// - Parameter priority: taken for TCA's signature; the session runs its effects one at a
-    ///   time, in order, whatever their priority.
+    /// - Parameters:
+    ///   - priority: taken for TCA's signature; the session runs its effects one at a time, in
+    ///     order, whatever their priority.
+    ///   - operation: the work, given the ``EffectContext`` to send with (`await send(action)`)
+    ///     and read the session's environment from (`send.environment`).
     @inlinable
     public static func run(
         priority: TaskPriority? = nil,

@@ -70,7 +70,7 @@ package enum CommandOutput: Sendable {
     /// `effects`: the effects still running.
     indirect case effects(EffectListing)
     /// `save`: the file and how many state-changing commands it holds.
-    indirect case saved(file: String, commands: Int)
+    indirect case saved(file: String, commands: Int, runningEffects: Int = 0)
     /// `help [COMMAND]`
     indirect case help([String])
     /// An attached `undo` or `redo`: the steps it undid or redid, which may be the app's.

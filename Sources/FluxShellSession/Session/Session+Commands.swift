@@ -171,7 +171,10 @@ extension Session {
         } else {
             try FileSystem.writeAtomically(scenarioText(), to: file)
         }
-        return CommandResult(.saved(file: file, commands: transcript.stateChangingCount))
+        // NB: a scenario that ends while effects run fails at its end (see "Effects over time"):
+        // said now, while the session can still advance or cancel them and save again.
+        return CommandResult(
+            .saved(file: file, commands: transcript.stateChangingCount, runningEffects: effects.running.count))
     }
 
     /// The session as a scenario that `fluxsh test --exhaustive` passes.

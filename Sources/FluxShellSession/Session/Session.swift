@@ -143,6 +143,10 @@ package final class Session {
     /// The effects still running, as `effects` lists them.
     public var runningEffects: [EffectListing.Entry] { effects.listing }
 
+    /// Told when a loaded store's hook reports a change of its own: an interactive shell sets it
+    /// to print the change at once, above the line being typed.
+    package var changeSignal: ChangeSignal { effects.changeSignal }
+
     /// Whether a loaded store may change with no command (a store object): whoever runs the
     /// session's commands calls ``takeChangesOnTheirOwn()`` before each.
     public private(set) var hasStoresChangingOnTheirOwn = false

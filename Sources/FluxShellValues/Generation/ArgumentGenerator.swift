@@ -18,6 +18,8 @@ package struct ArgumentGenerator {
         var numbers: [JSONValue] = []
         var strings: [String] = []
         var byKey: [String: [JSONValue]] = [:]
+        /// The counts of the state's arrays that have elements: where an index parameter points.
+        var arrayCounts: [Int] = []
 
         init() {}
 
@@ -31,6 +33,7 @@ package struct ArgumentGenerator {
                 for (name, member) in object.members { collect(member, key: name) }
                 return
             case .array(let elements):
+                if !elements.isEmpty { arrayCounts.append(elements.count) }
                 for element in elements.prefix(200) { collect(element, key: key) }
                 return
             case .int, .double, .number: numbers.append(value)
@@ -178,11 +181,19 @@ package struct ArgumentGenerator {
     private mutating func stateValue(for type: Any.Type, label: String?) -> JSONValue? {
         let isNumber = type is any FixedWidthInteger.Type
         let isString = type is String.Type
+        // NB: an index parameter (`remove(at:)`, `setQuantity(index:quantity:)`) takes an index
+        // of one of the state's arrays most of the time, so that the cases that need an element
+        // reach it. Only then is a random number drawn: other parameters get what they got.
+        if isNumber, let label, Self.namesAnIndex(label), !state.arrayCounts.isEmpty, random.chance(80) {
+            let count = state.arrayCounts.randomElement(using: &random)!
+            return .int(Int.random(in: 0..<count, using: &random))
+        }
         // NB: a value under the parameter's own name fits whatever its type prints as (an id
         // that is a UUID, a date): one that does not is refused, and counted so. Nine times in
-        // ten, so that `toggle id:` mostly finds its todo; other values of the state, six in ten.
+        // ten for an identity, so that `toggle id:` mostly finds its todo, half the time for
+        // another name; other values of the state, six in ten.
         if let label, let values = state.byKey[label], !values.isEmpty,
-            !isNumber || values.contains(where: \.isNumber), random.chance(90)
+            !isNumber || values.contains(where: \.isNumber), random.chance(Self.namesAnIdentity(label) ? 90 : 50)
         {
             let fitting = isNumber ? values.filter(\.isNumber) : values
             return fitting.randomElement(using: &random)!
@@ -195,6 +206,22 @@ package struct ArgumentGenerator {
         }
         if isString, !state.strings.isEmpty { return .string(state.strings.randomElement(using: &random)!) }
         return nil
+    }
+
+    /// Whether a parameter's label names something the state holds by identity (`id:`,
+    /// `todoID:`, `key:`), which must be there to be found; another (`quantity:`, `title:`) takes
+    /// a value of the state only half the time, so that setting it changes something.
+    static func namesAnIdentity(_ label: String) -> Bool {
+        let lowered = label.lowercased()
+        return lowered == "id" || lowered.hasSuffix("id") || lowered.hasSuffix("ids") || lowered == "key"
+            || lowered.hasSuffix("key") || lowered == "name"
+    }
+
+    /// Whether a parameter's label says it is an index into a collection.
+    static func namesAnIndex(_ label: String) -> Bool {
+        let lowered = label.lowercased()
+        return ["index", "at", "offset", "position", "row", "atoffset", "atoffsets"].contains(lowered)
+            || lowered.hasSuffix("index") || lowered.hasSuffix("offset")
     }
 
     /// A case of an enum: by name or raw value for a case without payload, else the object form
