@@ -127,7 +127,9 @@ package enum CommandParser {
             return .effects
         case "cancel":
             try expectCount(arguments, 0...1, usage: "cancel [ID]")
-            return .cancel(id: arguments.first.map { String($0.text) })
+            guard let argument = arguments.first else { return .cancel(id: nil) }
+            if case .quoted(let text) = argument.kind { return .cancel(id: text) }
+            return .cancel(id: String(argument.text))
         case "seed":
             try expectCount(arguments, 1...1, usage: "seed N")
             guard let seed = UInt64(arguments[0].text) else {

@@ -25,6 +25,8 @@ enum EffectsBenchmarks {
         case start
         case tick
         case stop
+        /// Starts 1,000 effects returned by the reducer, each sleeping a second, then ticking.
+        case spawn
     }
 
     static func reduce(_ state: inout Timer, _ action: Action) {
@@ -37,7 +39,21 @@ enum EffectsBenchmarks {
         case .start: state.running = true
         case .tick: state.ticks &+= 1
         case .stop: state.running = false
+        case .spawn: return
         }
+    }
+
+    /// The reducer returning its effects (`StoreEffect`): `spawn` starts 1,000 sleepers.
+    static func reduceWithEffects(_ state: inout Timer, _ action: Action) -> StoreEffect<Action> {
+        reduce(&state, action)
+        guard case .spawn = action else { return .none }
+        return .merge(
+            (0..<1_000).map { _ in
+                StoreEffect<Action>.run { send in
+                    try await send.environment.clock.sleep(for: .seconds(1))
+                    await send(.tick)
+                }
+            })
     }
 
     /// Ends at once for every action but `start`, whose timer ticks every millisecond until
@@ -55,6 +71,7 @@ enum EffectsBenchmarks {
 
     static let catalog = StoreCatalog([
         StoreDefinition("plain", state: Timer(), reduce: reduce),
+        StoreDefinition("sleepers", state: Timer(), reduce: reduceWithEffects),
         StoreDefinition(
             "effect", state: Timer(), reduce: reduce,
             effect: { action, state, context in try await effect(action, state, context, ticks: 10_000) }),
@@ -68,6 +85,7 @@ enum EffectsBenchmarks {
         print("Effects over time (release build, in process)")
         if only == nil || only == "line" { perLine() }
         if only == nil || only == "advance" { advance() }
+        if only == nil || only == "sleepers" { sleepers() }
         if only == nil || only == "explore" { explore() }
     }
 
@@ -111,21 +129,37 @@ enum EffectsBenchmarks {
     /// `advance 10` through a timer that ticks every millisecond: 10,000 wakes, each sending an
     /// action whose diff is printed. Best of 5.
     static func advance() {
-        let advance = try! CommandParser.parse("advance 10").command!
+        let best = bestAdvance("advance 10", store: "effect", starting: "start", ticks: 10_000)
+        print(
+            "advance through 10,000 timer ticks (each sends one action):".padding(to: 64)
+                + "\((best * 1000 * 10).rounded() / 10) ms (\(Int(10_000 / best)) effect steps/s)")
+    }
+
+    /// `advance 1` over 1,000 effects a reducer returned (`.merge` of `.run`s), each asleep on
+    /// the clock for a second, then sending one action whose diff is printed. Best of 5.
+    static func sleepers() {
+        let best = bestAdvance("advance 1", store: "sleepers", starting: "spawn", ticks: 1_000)
+        print(
+            "advance over 1,000 sleeping effects a reducer returned:".padding(to: 64)
+                + "\((best * 1000 * 10).rounded() / 10) ms")
+    }
+
+    /// The best of 5 times (seconds) of `line` in a session of `store` whose effects
+    /// `dispatch starting` started, which must leave `ticks` ticks.
+    static func bestAdvance(_ line: String, store: String, starting: String, ticks: Int) -> Double {
+        let advance = try! CommandParser.parse(line).command!
         var best = Double.infinity
         for _ in 0..<5 {
             let session = Session(catalog: catalog)
             session.followUpLimit = 1_000_000
-            _ = ShellBenchmarks.execute(session, "load effect")
-            _ = ShellBenchmarks.execute(session, "dispatch start")
+            _ = ShellBenchmarks.execute(session, "load \(store)")
+            _ = ShellBenchmarks.execute(session, "dispatch \(starting)")
             let start = ContinuousClock.now
             let printed = FormsBenchmarks.linesPrinted([advance], in: session)
             best = min(best, AgentBenchmarks.seconds(since: start))
-            precondition(printed == 1 && ShellBenchmarks.execute(session, "state ticks") == ["10000"])
+            precondition(printed == 1 && ShellBenchmarks.execute(session, "state ticks") == ["\(ticks)"])
         }
-        print(
-            "advance through 10,000 timer ticks (each sends one action):".padding(to: 64)
-                + "\((best * 1000 * 10).rounded() / 10) ms (\(Int(10_000 / best)) effect steps/s)")
+        return best
     }
 
     /// `explore` on the store with a 3-tick timer: actions and `advance` steps, checked.

@@ -100,4 +100,29 @@ import Testing
         // The scenario replays where the store changes as it did.
         #expect(Self.run(text, changing: [4: 5]).errors == [])
     }
+
+    @Test func aCommentBetweenABlockAndItsStepsLeavesTheStepsToTheirLines() {
+        let script =
+            "load heater\ndispatch set 1\n~ level: 0 -> 1\n# the heater warms up\n<= (the store changed by itself)\n~ level: 1 -> 7\nstate level\n"
+        // NB: changed while the comment is read: the steps go to the `<=` lines after it.
+        #expect(Self.run(script, changing: [4: 7]).errors == [])
+        #expect(Self.run(script, changing: [5: 7]).errors == [])
+    }
+
+    @Test func stepsAfterALineExpectedToFailAreExpectedOnTheirOwn() {
+        let script = "load heater\n! dispatch nope\n<= (the store changed by itself)\n~ level: 0 -> 2\nstate level\n"
+        #expect(Self.run(script, changing: [3: 2]).errors == [])
+    }
+
+    @Test func inExhaustiveModeAStepNoLinesExpectFails() {
+        let script = "exhaustive on\nload heater\nstate level\nstate level\n"
+        let errors = Self.run(script, changing: [4: 3]).errors
+        #expect(
+            errors.first
+                == "<stdin>:4: error: a store changed on its own before this line, and no '<= ' lines expect it (exhaustive mode):"
+        )
+        #expect(errors.contains("    <= (the store changed by itself)"))
+        // Not exhaustive: printed, not compared.
+        #expect(Self.run("load heater\nstate level\nstate level\n", changing: [3: 3]).errors == [])
+    }
 }

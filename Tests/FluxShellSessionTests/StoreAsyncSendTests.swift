@@ -68,6 +68,18 @@ import Testing
         #expect(shell.run("effects") == ["(no effects running)"])
     }
 
+    @Test func aCancelledSendChangesNothingTheShellDoesNotShow() {
+        let shell = Self.shell()
+        shell.run("load model")
+        shell.run("dispatch addAfter seconds: 2 5")
+        #expect(shell.run("cancel") == [])
+        // NB: its sleep ended early and it went on: what it did then is no step of the command's,
+        // and shows as a change of the store's own before the next command.
+        #expect(
+            shell.run("dispatch add 1") == ["<= (the store changed by itself)", "~ count: 0 -> 5", "~ count: 5 -> 6"])
+        #expect(shell.run("effects") == ["(no effects running)"])
+    }
+
     @Test func aSendThatNeverReturnsIsAnErrorAndTheSessionGoesOn() {
         let shell = Self.shell()
         shell.run("load model")

@@ -24,6 +24,8 @@ struct SearchFeature {
         case steps
         case step(String)
         case child(ChildAction)
+        case load
+        case loaded
     }
 
     enum ChildAction {
@@ -72,6 +74,17 @@ struct SearchFeature {
             return Self.child().map(Action.child)
         case .child(.pong):
             state.log.append("pong")
+            return .none
+        case .load:
+            return .concatenate(
+                .send(.step("loading")),
+                .run { send in
+                    try await send.environment.clock.sleep(for: .seconds(1))
+                    await send(.loaded)
+                }
+                .cancellable(id: "my load", cancelInFlight: true))
+        case .loaded:
+            state.log.append("loaded")
             return .none
         }
     }
@@ -148,6 +161,18 @@ struct SearchFeature {
                 "search", state: SearchFeature.State(), reduce: { SearchFeature().reduce(into: &$0, action: $1) }))
         shell.run("load search")
         #expect(shell.run("dispatch child ping") == ["=> child pong", #"+ log[0]: "pong""#])
+    }
+
+    @Test func anIdInsideAConcatenationCancelsIt() {
+        let shell = Self.shell()
+        shell.run("load search")
+        #expect(shell.run("dispatch load") == ["=> step loading", #"+ log[0]: "loading""#])
+        // Cancelled in flight by the next load, as its id says.
+        shell.run("dispatch load")
+        #expect(shell.run("effects") == [#"effect 2 (load), id my load: waits 1 s on the clock"#])
+        #expect(shell.run("cancel \"my load\"") == [])
+        #expect(shell.run("effects") == ["(no effects running)"])
+        #expect(shell.run("advance 1") == ["(no changes)"])
     }
 
     @Test func idsBelongToTheSession() {

@@ -118,9 +118,11 @@ import Testing
         made.stores[0].apply(.expire)
         #expect(shell.run("state coupon") == ["<= expire", "~ coupon: \"HALF\" -> null", "null"])
         #expect(shell.run("history") == ["  1  applyCoupon HALF", "  2  expire"])
-        // Undone by a new store sent the kept actions, each awaited: the action on its own included.
+        // Undone by a new store sent the kept actions, each awaited; the action the library
+        // applied on its own is not sent again (a new store would make it on its own), so the
+        // state after it is made again by restore: only.
         #expect(shell.run("undo") == ["~ coupon: null -> \"HALF\""])
-        #expect(shell.run("redo") == ["~ coupon: \"HALF\" -> null"])
+        #expect(shell.run("redo").first?.hasPrefix("error: store 'cart' cannot make that state again") == true)
     }
 
     @Test func actionsTheMiddlewareAppliesWithTheCommandsAreItsFollowUps() {
@@ -224,6 +226,23 @@ import Testing
                 }, state: { $0.state }, actionTypes: [AddTodo.self, ToggleTodo.self, VisibilityAction.self],
                 send: { (store: ReduxStore, action: any ReduxAction) in store.dispatch(action) },
                 observe: { store, feed in store.subscribers.append { feed.record($0, state: $1) } }))
+    }
+
+    /// Two loads of a store whose middleware follows an action with another: each load's
+    /// follow-up is its own library's doing, never given to the other load to apply again.
+    @Test func aReportedFollowUpIsTheStoresAlone() {
+        let shell = Self.reduxShell { action, next in
+            next(action)
+            if action is AddTodo { next(VisibilityAction.show(.active)) }
+        }
+        shell.run("load redux as a")
+        shell.run("load redux as b")
+        #expect(
+            shell.run("dispatch AddTodo title: milk") == [
+                #"+ a.todos[0]: {"title":"milk","done":false}"#, #"+ b.todos[0]: {"title":"milk","done":false}"#,
+                "=> show active", #"~ a.filter: "all" -> "active""#, "=> show active",
+                #"~ b.filter: "all" -> "active""#,
+            ])
     }
 
     @Test func aSynchronousMiddlewareThatReplacesTheActionShowsWhatItAppliedInstead() {

@@ -82,7 +82,7 @@ import Testing
         // actions, which no longer reach a state the store reached on its own.
         #expect(
             shell.run("undo") == [
-                "error: store 'thermostat' cannot make that state again: it changed by itself on the way there, and no action makes that change (give its StoreDefinition restore: { store, state in … } to set its state)"
+                "error: store 'thermostat' cannot make that state again: it changed on its own on the way there, which a new store sent the same actions does not repeat (give its StoreDefinition restore: { store, state in … } to set its state)"
             ])
         #expect(shell.run("undo 2") == ["~ degrees: 25 -> 21", "- log[0]: \"warm\""])
         #expect(shell.run("redo").first?.hasPrefix("error: store 'thermostat' cannot make that state again") == true)

@@ -174,7 +174,7 @@ package final class ScriptRunner {
             }
             runLine(line, number: number, file: file)
         }
-        finish()
+        finish(file: file)
         if options.failsWithRunningEffects {
             failIfEffectsRun(at: SourceLocation(file: file, line: max(number, 1)))
         }
@@ -232,7 +232,9 @@ package final class ScriptRunner {
         var bytes = raw
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
         if let lastParse = progress.value.lastParse, Bytes.equal(bytes, lastParse.line) {
-            if session.hasStoresChangingOnTheirOwn { takeChangesOnTheirOwn() }
+            if session.hasStoresChangingOnTheirOwn, lastParse.parsed.command != nil {
+                takeChangesOnTheirOwn(at: location)
+            }
             closePending()
             run(lastParse, at: location)
             return
@@ -245,9 +247,9 @@ package final class ScriptRunner {
         if Self.isExpectedDiffLine(line) {
             // NB: `<= …` with no command before it expects the steps the stores make on their own
             // before the next command (a saved scenario writes them after a `load`, an `expect`).
-            if progress.value.pending == nil, failedCommand == nil, options.acceptsExpectedLines,
-                Self.trimmed(line).hasPrefix("<= ")
-            {
+            if progress.value.pending == nil, options.acceptsExpectedLines, Self.trimmed(line).hasPrefix("<= ") {
+                // NB: after a failed command too: the steps are not its diff.
+                failedCommand = nil
                 progress.value.pending = Pending(
                     location: location, line: line, result: CommandResult(), firstExpectedLine: location.line,
                     isRequired: false)
@@ -301,16 +303,19 @@ package final class ScriptRunner {
             }
             return
         }
-        if session.hasStoresChangingOnTheirOwn { takeChangesOnTheirOwn() }
-        closePending()
         let parsed: ParsedLine
         do {
             parsed = try CommandParser.parse(line[...], reusing: &tokenBuffer)
         } catch {
+            closePending()
             // NB: `! ` before a line that does not even parse is an expected failure too.
             if !Self.expectsFailure(line) { fail(at: location, error, line: line) }
             return
         }
+        // NB: before a command only: a comment or a blank line between a command's expected
+        // lines and `<=` lines leaves the steps to those.
+        if session.hasStoresChangingOnTheirOwn, parsed.command != nil { takeChangesOnTheirOwn(at: location) }
+        closePending()
         // NB: the last line's record is refilled when nothing else holds it: a line never seen
         // before allocates no new one.
         if progress.value.lastParse != nil, isKnownUniquelyReferenced(&progress.value.lastParse!) {
@@ -324,26 +329,46 @@ package final class ScriptRunner {
 
     /// Ends the script: takes what the stores did on their own since the last command, and
     /// checks the last command's expected diff lines.
-    public func finish() {
-        if session.hasStoresChangingOnTheirOwn { takeChangesOnTheirOwn() }
+    ///
+    /// - Parameter file: the script's name, where steps the stores made on their own after its
+    ///   last line are reported (in exhaustive mode).
+    public func finish(file: String = "<stdin>") {
+        if session.hasStoresChangingOnTheirOwn {
+            takeChangesOnTheirOwn(at: SourceLocation(file: file, line: progress.value.line + 1))
+        }
         closePending()
     }
 
     /// Prints the steps the stores made with no command since the last one, and adds their
-    /// lines to what the command before is compared with (a scenario expects them after it).
-    private func takeChangesOnTheirOwn() {
+    /// lines to what the block before is compared with (a scenario expects them after it). In
+    /// exhaustive mode, steps that no block can expect fail at `location`, where they came.
+    private func takeChangesOnTheirOwn(at location: SourceLocation) {
         let steps = session.takeChangesOnTheirOwn()
         guard !steps.isEmpty else { return }
         output?.print(steps, in: session)
-        guard let pending = progress.value.pending else { return }
-        for step in steps { pending.later += step.scenarioLines ?? [] }
+        let lines = steps.flatMap { $0.scenarioLines ?? [] }
+        guard let pending = progress.value.pending else {
+            guard options.exhaustive || session.isExhaustive else { return }
+            var diagnostic = Diagnostic(
+                .diffMismatch,
+                "a store changed on its own before this line, and no '<= ' lines expect it (exhaustive mode):",
+                at: location, details: lines.map { "    " + $0 } + [updateHintForSteps])
+            diagnostic.diff = ([], lines)
+            return record(diagnostic)
+        }
+        pending.later += lines
+    }
+
+    /// How to expect steps a store made on its own.
+    private var updateHintForSteps: String {
+        "  (write these lines where they came, after the command before this line)"
     }
 
     /// Runs a command made in code (explore's actions and checks) as a line at `location` would
     /// run: reported to the output, a failure recorded. No expected diff lines follow it.
     public func run(_ command: Command, at location: SourceLocation) {
         guard !isStopped else { return }
-        if session.hasStoresChangingOnTheirOwn { takeChangesOnTheirOwn() }
+        if session.hasStoresChangingOnTheirOwn { takeChangesOnTheirOwn(at: location) }
         closePending()
         run(command, line: nil, expectsFailure: false, at: location)
     }

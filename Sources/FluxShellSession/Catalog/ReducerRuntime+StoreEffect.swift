@@ -22,12 +22,17 @@ extension ReducerRuntime {
         case .merge(let effects):
             for effect in effects { perform(effect, after: action, ids: ids) }
         case .concatenate:
+            // NB: one task runs the parts in turn: an id inside it cancels that task.
+            let inner = Self.cancellations(in: effect)
+            for (id, cancelInFlight) in inner where cancelInFlight {
+                effects.cancel(id: id, of: ObjectIdentifier(self))
+            }
             let whole = AppValue(effect)
             start(
                 { _, _, context in
                     try await Self.run(whole.value, in: context)
                     return []
-                }, after: action, ids: ids)
+                }, after: action, ids: ids + inner.map(\.id))
         case .cancellable(let inner, let id, let cancelInFlight):
             if cancelInFlight { effects.cancel(id: id, of: ObjectIdentifier(self)) }
             perform(inner, after: action, ids: ids + [id])
@@ -36,8 +41,19 @@ extension ReducerRuntime {
         }
     }
 
+    /// The cancellation ids inside `effect`, and whether each cancels the effects of its id in
+    /// flight when it starts.
+    static func cancellations(in effect: StoreEffect<Action>) -> [(id: AnyHashable, cancelInFlight: Bool)] {
+        switch effect.operation {
+        case .none, .send, .run, .cancel: []
+        case .merge(let effects), .concatenate(let effects): effects.flatMap(cancellations(in:))
+        case .cancellable(let inner, let id, let cancelInFlight): [(id, cancelInFlight)] + cancellations(in: inner)
+        }
+    }
+
     /// Runs `effect` inside a task of the session's (a concatenation's): each part once the one
-    /// before ended, a merge's parts at once. An id inside it stands for the whole task's.
+    /// before ended, a merge's parts at once. An id inside it stands for the whole task's (see
+    /// ``cancellations(in:)``).
     static func run(_ effect: StoreEffect<Action>, in context: EffectContext<Action>) async throws {
         switch effect.operation {
         case .none:

@@ -74,8 +74,8 @@ public final class StoreFeed<Action, State>: @unchecked Sendable {
     private func append(_ entry: Entry) {
         var entry = entry
         let thread = ThreadIdentity.current.word
-        condition.withLock {
-            guard !isRetired else { return }
+        let isTaken = condition.withLock { () -> Bool in
+            guard !isRetired else { return false }
             entry.duringSend = sender == thread
             if entries.count >= Self.limit {
                 // NB: the newest state stands for every change merged; their actions are lost.
@@ -84,8 +84,9 @@ public final class StoreFeed<Action, State>: @unchecked Sendable {
             }
             entries.append(entry)
             condition.broadcast()
+            return true
         }
-        signal.fire()
+        if isTaken { signal.fire() }
     }
 
     /// Runs `send` with the calling thread marked as the sender: what the hook reports on it

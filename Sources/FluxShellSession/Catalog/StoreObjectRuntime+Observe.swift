@@ -5,11 +5,18 @@ import FluxShellValues
 /// A state the store's hook reported with an action, delivered to its runtime as the follow-up's
 /// payload: the library applied the action already, so the runtime only takes its state.
 @usableFromInline
-final class ReportedState<State>: TypedAction, @unchecked Sendable {
+final class ReportedState<State>: ReportedAction, @unchecked Sendable {
     // NB: @unchecked Sendable is safe: made and taken on the session's thread (see ``AppValue``).
     @usableFromInline let state: State
 
     init(_ state: State) { self.state = state }
+}
+
+/// An action a store's hook reported, delivered to its runtime: its library applied it, so no
+/// other store is given it (see `Session.dispatchFollowUp`).
+@usableFromInline
+class ReportedAction: TypedAction, @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: no stored property.
 }
 
 /// A store object given `observe:`: what its own hook reports (see ``StoreFeed``) is what the
@@ -155,9 +162,10 @@ extension StoreObjectRuntime {
     /// NB: the bits first: the command syntax of both cost a store object with `observe:` 2.3x
     /// the line of one without (`fluxbench forms`).
     func isSame(_ reported: Action, _ sent: Action) -> Bool {
-        let sameBits = Self.haveSameBits(reported, sent)
-        if sameBits || _isPOD(Action.self) { return sameBits }
-        return actionCases.announcement(of: reported) == actionCases.announcement(of: sent)
+        // NB: bits that differ may still be the same value: a library that rebuilt it, an enum's
+        // payload bytes that its case leaves unused.
+        Self.haveSameBits(reported, sent)
+            || actionCases.announcement(of: reported) == actionCases.announcement(of: sent)
     }
 
     /// Whether two actions are the same bits: the same value (equal bits are), though a value
@@ -169,6 +177,10 @@ extension StoreObjectRuntime {
 
     /// The hook's reports since the last command, each a step of its own: `<= ACTION`, or `<=
     /// (the store changed by itself)` for a change without an action.
+    ///
+    /// NB: such an action is not sent again to a store made again for `undo`: the library made
+    /// it (a timer's tick, a subscriber's reaction), and a new store sent what caused it makes it
+    /// again on its own. So a step after it is made again by `restore:` only.
     func takeReports(of feed: StoreFeed<Action, State>, _ record: (ChangeOnItsOwn) -> Void) {
         for report in feed.take() {
             let entries = advance(to: report.state)
@@ -178,8 +190,10 @@ extension StoreObjectRuntime {
                 record(ChangeOnItsOwn(action: nil, entries: entries))
                 continue
             }
-            // NB: a new store sent it again makes the step again (`undo` without `restore:`).
-            pending.append(action)
+            changedOnItsOwnSinceStep = true
+            // NB: an async send's own action, reported while it slept on the clock: its command
+            // took it already, so its return waits for nothing more.
+            if let index = awaited.firstIndex(where: { isSame($0, action) }) { awaited.remove(at: index) }
             record(ChangeOnItsOwn(action: actionCases.announcement(of: action), entries: entries))
         }
     }

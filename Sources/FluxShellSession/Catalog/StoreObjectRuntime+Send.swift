@@ -13,7 +13,8 @@ final class SendRecord<Object, Action>: EffectRecord, @unchecked Sendable {
     let sent: Action
     let store: String
     let describe: () -> String
-    /// Called on the session's thread once `send` returned, unless it was given up on.
+    /// Called on the session's thread once `send` returned, unless it was cancelled (`cancel`,
+    /// a command taken back, the session's end) or given up on.
     let returned: (() -> Void)?
 
     init(
@@ -29,7 +30,7 @@ final class SendRecord<Object, Action>: EffectRecord, @unchecked Sendable {
 
     override func run() async {
         await send(object, sent)
-        if !isAbandoned { returned?() }
+        if !isAbandoned, !isCancelled { returned?() }
         scheduler.end(self)
     }
 
@@ -50,13 +51,19 @@ extension StoreObjectRuntime {
     func applyLater(_ action: Action) {
         guard case .later(let send) = form.send else { return }
         pending.append(action)
+        if feed != nil { awaited.append(action) }
+        let sentTo = object
         let record = SendRecord(
             scheduler: effects, send: send, object: object, action: action, store: alias,
             describe: { [actionCases] in actionCases.announcement(of: action).description },
             returned: { [weak self] in
-                guard let self else { return }
-                if let feed { return takeOwn(action, feed) }
-                trace.add(advance(to: form.state(object)), of: alias)
+                // NB: a store made again since (`undo` by replay) is not the one sent to.
+                guard let self, self.object === sentTo else { return }
+                guard let feed else { return trace.add(advance(to: form.state(object)), of: alias) }
+                // NB: its report may have come while it slept on the clock, taken as a step of its own.
+                guard let index = awaited.firstIndex(where: { self.isSame($0, action) }) else { return }
+                awaited.remove(at: index)
+                takeOwn(action, feed)
             })
         effects.start(record)
     }

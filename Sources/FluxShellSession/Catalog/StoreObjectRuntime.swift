@@ -121,6 +121,8 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     /// Whether the store was seen to apply an action on the main queue, after `send` returned:
     /// the shell then runs the main queue before it reads the state for a change of its own.
     @usableFromInline var appliesOnMainQueue = false
+    /// The actions an `async` send is sending to a store with a hook, not yet reported back.
+    var awaited: [Action] = []
     /// Whether the store's last own action came back through its hook before `send` returned:
     /// a store that applies actions at once is not waited for when it reports nothing.
     @usableFromInline var appliesAtOnce = false
@@ -211,7 +213,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         send(object, action)
         pending.append(action)
         var entries = advance(to: form.state(object))
-        if entries.isEmpty, MainQueue.isCurrent { entries = applyOnMainQueue() }
+        if entries.isEmpty, MainQueue.canRun { entries = applyOnMainQueue() }
         trace.add(entries, of: alias)
     }
 
@@ -316,7 +318,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     private func checkReplayable(_ replay: Replay) throws(ShellError) {
         guard replay.changedOnItsOwn, form.restore == nil else { return }
         throw ShellError(
-            "store '\(alias)' cannot make that state again: it changed by itself on the way there, and no action makes that change",
+            "store '\(alias)' cannot make that state again: it changed on its own on the way there, which a new store sent the same actions does not repeat",
             hint: "give its StoreDefinition restore: { store, state in … } to set its state")
     }
 
@@ -351,7 +353,12 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
             let freshFeed = Self.observe(fresh, form, signal: effects.changeSignal)
             for action in actions {
                 // NB: a store that applies actions later is sent the next once it applied this one.
-                try replay(action, to: fresh, freshFeed)
+                do throws(ShellError) {
+                    try replay(action, to: fresh, freshFeed)
+                } catch {
+                    freshFeed?.retire()
+                    throw error
+                }
             }
             _ = freshFeed?.take()
             return (fresh, freshFeed, try Self.state(of: fresh, form, alias: alias))

@@ -615,7 +615,13 @@ final class EffectQueue: @unchecked Sendable {
 
     /// Waits until an item is pushed; `false` when `deadline` passed first.
     func wait(until deadline: ContinuousClock.Instant) -> Bool {
-        condition.withLock {
+        // NB: on the main thread the main queue runs meanwhile (see `MainQueue`): what it runs is
+        // no effect's job, so what it sends is queued as from another thread, not handled inside.
+        let drainer = self.drainer.load(ordering: .acquiring)
+        let isMain = drainer != 0 && MainQueue.isCurrent
+        if isMain { self.drainer.store(0, ordering: .releasing) }
+        defer { if isMain { self.drainer.store(drainer, ordering: .releasing) } }
+        return condition.withLock {
             while head == items.count {
                 guard condition.wait(until: deadline) else { return false }
             }

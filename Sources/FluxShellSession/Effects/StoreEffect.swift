@@ -10,7 +10,7 @@
 ///     case .queryChanged(let query):
 ///         state.query = query
 ///         return .run { send in
-///             try await context.clock.sleep(for: .milliseconds(300))
+///             try await send.environment.clock.sleep(for: .milliseconds(300))
 ///             await send(.response(Search.fixture(query)))
 ///         }
 ///         .cancellable(id: "search", cancelInFlight: true)

@@ -403,7 +403,11 @@ package final class Session {
     {
         guard trace.admitsFollowUp(limit: followUpLimit) else { return }
         var payloads: [SessionAction.Payload] = []
+        // NB: what a store's own library applied is that store's alone: another store decoding
+        // it would apply it again.
+        let isReported = action is ReportedAction
         for store in stores {
+            if isReported, store.id != origin { continue }
             if store.id == origin {
                 payloads.append(.init(storeID: store.id, action: action))
             } else if case .accepted(let decoded, _) = store.runtime.decode(invocation) {
