@@ -184,8 +184,9 @@ static int read_character(EditLine *editor, wchar_t *character) {
             return -1;
         }
         if (watching && (descriptors[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-            if (watcher(editor)) return 0;
-            el_set(editor, EL_REFRESH);
+            int outcome = watcher(editor);
+            if (outcome == 1) return 0;
+            if (outcome == 0) el_set(editor, EL_REFRESH);
         }
         if (!(descriptors[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
         ssize_t got = read(STDIN_FILENO, bytes + count, 1);

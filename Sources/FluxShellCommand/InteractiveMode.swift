@@ -41,11 +41,17 @@ struct InteractiveMode {
     }
 
     /// What a loaded store's hook reports while the user types (its queue, a timer) prints at
-    /// once, above the line being typed, a step of the history as before a command.
+    /// once, above the line being typed, a step of the history as before a command; what a store
+    /// without a hook, or one on the main queue, does then is looked for four times a second.
     static func printChangesOfTheirOwn(_ session: Session, printer: Printer, editor: LineEditor, wake: WakePipe) {
         session.changeSignal.set { wake.wake() }
+        // NB: a wake that finds nothing prints nothing and leaves the line as it is drawn.
+        wake.wake(everyMilliseconds: 250)
         editor.watch(wake.readEnd) {
             wake.drain()
+            guard session.hasStoresChangingOnTheirOwn else { return false }
+            // NB: what a store queued on the main queue runs now, as an app's run loop would run it.
+            MainQueue.run()
             var output = OutputBuffer()
             for step in session.takeChangesOnTheirOwn() {
                 printer.renderer.write(step, watching: session.watchFilter, to: &output)

@@ -36,6 +36,17 @@ package final class WakePipe: Sendable {
     /// Makes the read end ready.
     package func wake() { Platform.write(writeEnd, [1]) }
 
+    /// Makes the read end ready every `milliseconds`, from a thread of its own, for as long as the
+    /// process runs (what waits on it looks for something then).
+    package func wake(everyMilliseconds milliseconds: UInt32) {
+        _ = Platform.startThread { [self] in
+            while true {
+                usleep(milliseconds * 1000)
+                wake()
+            }
+        }
+    }
+
     /// Reads every wake so far.
     package func drain() {
         var bytes: [UInt8] = []

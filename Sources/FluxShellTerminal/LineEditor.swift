@@ -69,20 +69,27 @@ public final class LineEditor {
     }
 
     /// While a line is edited, also waits on `descriptor`: when it is ready, `onReady` runs (it
-    /// may print with ``printAboveLine(_:)``) and the line being typed is drawn again below; it
-    /// returns true to end the input, as Ctrl-D does.
+    /// may print with ``printAboveLine(_:)``) and, when it printed, the line being typed is drawn
+    /// again below; it returns true to end the input, as Ctrl-D does.
     public func watch(_ descriptor: Int32, _ onReady: @escaping () -> Bool) {
         onWatchedReady = onReady
         fluxsh_el_watch(editor, descriptor) { editor in
             guard let editor, let object = LineEditor.object(for: editor) else { return 1 }
-            return object.onWatchedReady?() == false ? 0 : 1
+            object.printedAbove = false
+            guard object.onWatchedReady?() == false else { return 1 }
+            // NB: a wake that printed nothing leaves the line as it is drawn (no flicker).
+            return object.printedAbove ? 0 : 2
         }
     }
+
+    /// Whether ``printAboveLine(_:)`` printed since the watched descriptor's callback began.
+    private var printedAbove = false
 
     /// Prints `lines` where the line being typed is (it is drawn again after them, see
     /// ``watch(_:_:)``).
     public func printAboveLine(_ lines: [String]) {
         guard !lines.isEmpty else { return }
+        printedAbove = true
         fluxsh_print("\r\u{1B}[K" + lines.joined(separator: "\n") + "\n")
     }
 

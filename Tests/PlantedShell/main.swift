@@ -182,6 +182,8 @@ var definitions = [
     StoreDefinition(
         "ticker", make: { Ticker() }, state: { $0.state }, send: { ticker, action in ticker.send(action) },
         observe: { ticker, feed in ticker.onApply = { feed.record($0, state: $1) } }),
+    // The same store with no hook: its state is read again while the user types.
+    StoreDefinition("drift", make: { Ticker() }, state: { $0.state }, send: { ticker, action in ticker.send(action) }),
     // An effect written here, in code of the main actor's, as a user's shell writes it.
     StoreDefinition(
         "beacon", state: 0,

@@ -173,6 +173,15 @@ if [ -x "$planted" ]; then
     expect "and the line being typed is drawn again below" "ticker> state tic"
     send C-u "history" Enter
     expect "it is a step of the history" "2  tick"
+    # With no hook, the store's state is read again while the user types.
+    send "load drift" Enter
+    expect_prompt "the user's shell loaded a store object with no hook" "drift>"
+    send "dispatch start" Enter
+    send "why dri"
+    expect "a change with no hook prints as it comes, no key pressed" "<= (the store changed by itself)"
+    expect "with its diff" "~ drift.ticks: 0 -> 1"
+    expect "and the line being typed is drawn again below" "drift> why dri"
+    send C-u
     send C-d
     expect "the user's shell exits with 0" "EXIT=0"
     if grep -q 'load\\040level' "$state/planted-shell/history" && ! grep -q 'load\\040level' "$state/fluxsh/history"; then

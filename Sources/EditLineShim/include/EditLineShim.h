@@ -40,7 +40,8 @@ void fluxsh_install_interrupt_handler(void);
 int fluxsh_take_interrupt(void);
 
 /// Called while a line is edited when the watched descriptor has something to read; returns 0
-/// to go on editing (the line is drawn again, below what it printed), 1 to end the input.
+/// to go on editing (the line is drawn again, below what it printed), 1 to end the input, 2 to
+/// go on editing when it printed nothing (the line stays as it is drawn).
 typedef int (*fluxsh_watch_fn)(EditLine *);
 /// While a line is edited, also waits on `descriptor` (-1: none) and calls `watch` when it is
 /// ready: what arrives there can print above the line being typed without breaking it.
