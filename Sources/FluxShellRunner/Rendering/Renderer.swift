@@ -372,30 +372,26 @@ package struct Renderer: Sendable {
     /// dropped)` and the state again; in JSON, one object (`{"event":"app","action":…,
     /// "changes":[…]}`, `{"event":"dropped",…}`).
     public func write(_ step: AppStep, watching filter: WatchFilter? = nil, to output: inout OutputBuffer) {
-        switch (step, format) {
-        case (.action(let action, let diff, _), .text):
-            output.appendLine(wrapped("<= " + action.description, "1"))
-            diff.forEachLine(showing: filter) { write(.diff($0), to: &output) }
-        case (.action(let action, let diff, let step), .json):
-            var object = JSONObject([("event", .string("app")), ("action", .string(action.description))])
-            for (key, value) in Self.jsonMembers(of: diff) { object[key] = value }
-            if numbersSteps { object["step"] = .int(step) }
-            output.appendLine(JSONText.compact(.object(object)))
-        case (.onItsOwn(let action, let diff, _), .text):
-            output.appendLine(wrapped("<= " + (action?.description ?? AppStep.changedByItself), "1"))
-            diff.forEachLine(showing: filter) { write(.diff($0), to: &output) }
-        case (.onItsOwn(let action, let diff, let step), .json):
-            var object = JSONObject([
-                ("event", .string("app")), ("action", .string(action?.description ?? AppStep.changedByItself)),
-            ])
-            for (key, value) in Self.jsonMembers(of: diff) { object[key] = value }
-            if numbersSteps { object["step"] = .int(step) }
-            output.appendLine(JSONText.compact(.object(object)))
-        case (.dropped(let count, let states), .text):
+        if let (action, diff, step) = step.announced {
+            switch format {
+            case .text:
+                output.appendLine(wrapped("<= " + action, "1"))
+                diff.forEachLine(showing: filter) { write(.diff($0), to: &output) }
+            case .json:
+                var object = JSONObject([("event", .string("app")), ("action", .string(action))])
+                for (key, value) in Self.jsonMembers(of: diff) { object[key] = value }
+                if numbersSteps { object["step"] = .int(step) }
+                output.appendLine(JSONText.compact(.object(object)))
+            }
+            return
+        }
+        guard case .dropped(let count, let states) = step else { return }
+        switch format {
+        case .text:
             output.appendLine(AppStep.resyncNote(dropped: count))
             let state = states.count == 1 ? states[0].state : .object(JSONObject(states.map { ($0.alias, $0.state) }))
             output.appendLine(JSONText.pretty(state))
-        case (.dropped(let count, let states), .json):
+        case .json:
             let object = JSONObject([
                 ("event", .string(count == 0 ? "set" : "dropped")), ("dropped", .int(count)),
                 ("states", .object(JSONObject(states.map { ($0.alias, $0.state) }))),

@@ -352,16 +352,14 @@ package final class ScriptRunner {
             var diagnostic = Diagnostic(
                 .diffMismatch,
                 "a store changed on its own before this line, and no '<= ' lines expect it (exhaustive mode):",
-                at: location, details: lines.map { "    " + $0 } + [updateHintForSteps])
+                at: location,
+                details: lines.map { "    " + $0 } + [
+                    "  (write these lines where they came, after the command before this line)"
+                ])
             diagnostic.diff = ([], lines)
             return record(diagnostic)
         }
         pending.later += lines
-    }
-
-    /// How to expect steps a store made on its own.
-    private var updateHintForSteps: String {
-        "  (write these lines where they came, after the command before this line)"
     }
 
     /// Runs a command made in code (explore's actions and checks) as a line at `location` would

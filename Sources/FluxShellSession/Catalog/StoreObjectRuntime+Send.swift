@@ -53,9 +53,8 @@ extension StoreObjectRuntime {
         pending.append(action)
         if feed != nil { awaited.append(action) }
         let sentTo = object
-        let record = SendRecord(
-            scheduler: effects, send: send, object: object, action: action, store: alias,
-            describe: { [actionCases] in actionCases.announcement(of: action).description },
+        let record = sendRecord(
+            send, action, to: object,
             returned: { [weak self] in
                 // NB: a store made again since (`undo` by replay) is not the one sent to.
                 guard let self, self.object === sentTo else { return }
@@ -66,6 +65,16 @@ extension StoreObjectRuntime {
                 takeOwn(action, feed)
             })
         effects.start(record)
+    }
+
+    /// The effect that awaits `send` of `action` to `store`; `returned` runs once it returned.
+    private func sendRecord(
+        _ send: @escaping (Object, Action) async -> Void, _ action: Action, to store: Object,
+        returned: (() -> Void)?
+    ) -> SendRecord<Object, Action> {
+        SendRecord(
+            scheduler: effects, send: send, object: store, action: action, store: alias,
+            describe: { [actionCases] in actionCases.announcement(of: action).description }, returned: returned)
     }
 
     /// Sends `action` to `store`, made again for `undo`, and waits until the store applied it:
@@ -81,9 +90,7 @@ extension StoreObjectRuntime {
             }
             feed.sending { send(store, action) }
         case .later(let send):
-            let record = SendRecord(
-                scheduler: effects, send: send, object: store, action: action, store: alias,
-                describe: { [actionCases] in actionCases.announcement(of: action).description }, returned: nil)
+            let record = sendRecord(send, action, to: store, returned: nil)
             effects.start(record)
             effects.run()
             guard record.hasEnded else {

@@ -17,11 +17,26 @@ package enum AppStep: Sendable {
     /// What a change with no action says of itself, after `<= `.
     package static let changedByItself = "(the store changed by itself)"
 
+    /// A step of an action (the app's, or a store's own), as it prints: what follows `<= `, its
+    /// diff and its number in `history`; `nil` for the states sent again after dropped actions.
+    package var announced: (action: String, diff: CommandDiff, step: Int)? {
+        switch self {
+        case .action(let action, let diff, let step): (action.description, diff, step)
+        case .onItsOwn(let action, let diff, let step): (action?.description ?? Self.changedByItself, diff, step)
+        case .dropped: nil
+        }
+    }
+
     /// The step as a scenario writes it and the runner compares it: `<= ACTION` (or `<= (the
     /// store changed by itself)`), then its diff lines; `nil` for a step a scenario cannot expect.
     package var scenarioLines: [String]? {
         guard case .onItsOwn(let action, let diff, _) = self else { return nil }
-        return ["<= " + (action?.description ?? Self.changedByItself)] + diff.lines.filter { $0 != "(no changes)" }
+        return Self.scenarioLines(of: action, diff)
+    }
+
+    /// The lines of a store's step of its own, `action` (`nil`: none known) with `diff`.
+    static func scenarioLines(of action: ActionInvocation?, _ diff: CommandDiff?) -> [String] {
+        ["<= " + (action?.description ?? changedByItself)] + (diff?.lines ?? []).filter { $0 != "(no changes)" }
     }
 
     /// What the step says of itself, in `history` and before the states.

@@ -71,8 +71,7 @@ struct SessionTranscript {
                 continue
             }
             if let action = entry.onItsOwn {
-                scenario.line("<= " + (action?.description ?? AppStep.changedByItself))
-                for line in entry.diff?.lines ?? [] where line != "(no changes)" { scenario.line(line) }
+                for line in AppStep.scenarioLines(of: action, entry.diff) { scenario.line(line) }
                 continue
             }
             if let unreplayable, case .dispatch(let invocation) = entry.command, let reason = unreplayable(invocation) {
