@@ -214,6 +214,18 @@ explores_clean "$bin/vcountersh" mcounter
 # to the session (`pinningDependencies()`): its scenario checks the ids and the `=>` lines as the
 # clock is advanced, and explore, replaying its actions in other processes, gets the same ids.
 explores_clean "$bin/weathersh" citysearch
+# WeatherSearch's `citystore` is the same feature in its library's `Store` (`@MainActor`, effects
+# in tasks of its own that sleep on the pinned clock), a store object: its scenario runs on the
+# main thread while the others run on workers, and the store's tasks run with the command that
+# woke them, so the same lines come out of every run.
+for _ in 1 2 3 4 5; do
+    run "$bin/weathersh" test --no-color --jobs 3 Examples/WeatherSearch/Scenarios
+    if [ "$status" -ne 0 ]; then
+        fail "weathersh test --jobs 3 Examples/WeatherSearch/Scenarios exited $status:"
+        cat "$out" "$err" >&2
+        break
+    fi
+done
 
 # Examples/ReduxTodos's running app, `todo-app`: a ReSwift store on the main thread, served through
 # a middleware (`live.record(action, state:)` after `next(action)`), set back by a `ReplaceState`

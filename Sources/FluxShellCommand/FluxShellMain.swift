@@ -27,6 +27,7 @@ public enum FluxShellMain {
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) -> Never {
         Self.page = page
+        MainQueue.claimMainThread()
         Platform.ignoreBrokenPipe()
         Platform.ignoreFileSizeLimitSignal()
         ChildProcess.endWithParent()

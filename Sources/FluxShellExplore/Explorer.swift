@@ -291,7 +291,9 @@ package final class Explorer: @unchecked Sendable {
             ?? stride(from: 0, to: options.runs, by: 1)
         // NB: counted, not walked: a stride's `underestimatedCount` walks it (seconds for 10^8 runs).
         let runCount = options.shard.map { (options.runs - $0.index + $0.count) / $0.count } ?? options.runs
-        let jobs = max(1, min(options.jobs, runCount))
+        // NB: a store object's library may bind it to the main actor (a TCA `Store`): its sessions
+        // run on the main thread, one at a time.
+        let jobs = loadedDefinitions.contains(where: \.isStoreObject) ? 1 : max(1, min(options.jobs, runCount))
         let deadline = options.seconds.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
         // NB: a job stops at a run past the lowest failing run any job found; then only the runs
         // up to that one are counted: the report is one job's, whatever the number of jobs.

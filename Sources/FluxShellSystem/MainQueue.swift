@@ -39,8 +39,14 @@ extension MainQueue {
     /// `DispatchQueue.concurrentPerform` does; on the main thread, that thread meanwhile runs the
     /// main queue, so that a session on another thread whose store applies actions there (and
     /// reports them through its hook) is not kept waiting for it.
-    package static func concurrentPerform(iterations: Int, _ work: @escaping @Sendable (Int) -> Void) {
+    ///
+    /// - Parameter onMain: work that must run on the main thread (sessions of stores that may
+    ///   belong to the main actor): run there first, while the other threads begin.
+    package static func concurrentPerform(
+        iterations: Int, onMain: (() -> Void)? = nil, _ work: @escaping @Sendable (Int) -> Void
+    ) {
         guard isCurrent, iterations > 1 else {
+            onMain?()
             // NB: one job on the main thread runs there: the main queue runs for it as it waits.
             if isCurrent, iterations == 1 { return work(0) }
             return DispatchQueue.concurrentPerform(iterations: iterations, execute: work)
@@ -51,9 +57,79 @@ extension MainQueue {
         for index in 0..<iterations {
             DispatchQueue.global().async(group: group) { work(index) }
         }
+        onMain?()
         let finished = LockedValue(false)
         // NB: the notification runs on the main queue, which wakes the run loop below at once.
         group.notify(queue: .main) { finished.withLock { $0 = true } }
         while !finished.withLock({ $0 }) { run(forAtMost: 1) }
     }
 }
+
+extension MainQueue {
+    /// Runs what waits on the main queue now (not what that queues in turn), on the main thread
+    /// only: after a store object's `send`, the first turn of what its library queued there (a
+    /// TCA `Store`'s effect tasks on the main actor).
+    @inlinable package static func runReady() {
+        guard isCurrent, drainsDirectly.load(ordering: .relaxed) else { return }
+        runQueued()
+    }
+
+    /// Whether the main thread runs the shell outside any block of the main queue (see
+    /// ``claimMainThread()``): only then may the shell run the main queue's blocks itself.
+    @usableFromInline package static let drainsDirectly = Atomic<Bool>(false)
+
+    /// Called by the shell's entry on the main thread: when it runs there outside any task (a
+    /// `main.swift` without `await`, so outside any block of the main queue), the shell runs the
+    /// main queue's blocks directly, as its run loop would.
+    ///
+    /// NB: a block of the main queue that ran the queue again would run the blocks after it
+    /// inside it, out of libdispatch's order: the shell does so only where no block runs.
+    package static func claimMainThread() {
+        guard isCurrent, withUnsafeCurrentTask(body: { $0 == nil }) else { return }
+        drainsDirectly.store(true, ordering: .relaxed)
+    }
+
+    /// Runs what waits on the main queue, once, on the main thread; `false` when nothing did.
+    ///
+    /// NB: on Linux, libdispatch wakes the main thread's run loop through a descriptor that is
+    /// readable while blocks wait: read empty here, it is what CoreFoundation's run loop reads.
+    package static func runWaiting() -> Bool {
+        guard isCurrent, drainsDirectly.load(ordering: .relaxed) else { return false }
+        #if os(Linux)
+            guard let handle = mainQueueHandle else { return false }
+            var ready = pollfd(fd: handle, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 0) > 0 else { return false }
+            var count: UInt64 = 0
+            _ = read(handle, &count, MemoryLayout<UInt64>.size)
+            runQueued()
+            return true
+        #else
+            return CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0, true) == .handledSource
+        #endif
+    }
+
+    @usableFromInline static func runQueued() {
+        #if os(Linux)
+            mainQueueDrain?(nil)
+        #else
+            _ = CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0, true)
+        #endif
+    }
+}
+
+#if os(Linux)
+    /// libdispatch's entry that CoreFoundation's run loop calls when the main queue's wake-up
+    /// fires: it runs the blocks queued when it was called.
+    ///
+    /// NB: called on the main thread only, as the run loop calls it. Called directly, it is a
+    /// check of the queue's head when nothing waits, where a turn of the run loop reads the
+    /// clock and polls every source it has: cheap enough to follow every `send` of a store.
+    private let mainQueueDrain: (@convention(c) (UnsafeMutableRawPointer?) -> Void)? = Platform.symbol(
+        "_dispatch_main_queue_callback_4CF"
+    ).map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self) }
+
+    /// The descriptor libdispatch makes readable while blocks wait on the main queue.
+    private let mainQueueHandle: Int32? = Platform.symbol("_dispatch_get_main_queue_handle_4CF").map {
+        unsafeBitCast($0, to: (@convention(c) () -> Int32).self)()
+    }
+#endif

@@ -19,6 +19,16 @@
 package enum Platform {
     package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
+    /// The address of `name` in the process's loaded libraries (the Swift runtime's, libdispatch's).
+    package static func symbol(_ name: String) -> UnsafeMutableRawPointer? {
+        #if canImport(Darwin)
+            let everywhere = UnsafeMutableRawPointer(bitPattern: -2)
+        #else
+            let everywhere: UnsafeMutableRawPointer? = nil
+        #endif
+        return dlsym(everywhere, name)
+    }
+
     /// The columns of the terminal on standard output, or `nil` when it is not one (or says 0).
     package static func terminalColumns() -> Int? {
         var size = winsize()

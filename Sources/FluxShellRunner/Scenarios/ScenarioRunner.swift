@@ -140,20 +140,41 @@ public struct ScenarioRunner: Sendable {
         let results = LockedValue<[Result?]>(Array(repeating: nil, count: files.count))
         let next = Atomic<Int>(0)
         let failed = Atomic<Bool>(false)
-        let workers = max(1, min(options.jobs, files.count))
-        MainQueue.concurrentPerform(iterations: workers) { _ in
+        // NB: a scenario of a store object runs on the main thread, the others on the workers.
+        let onMain = MainQueue.isCurrent && options.jobs > 1 ? files.indices.filter { loadsStoreObject(files[$0]) } : []
+        let elsewhere = onMain.isEmpty ? Array(files.indices) : files.indices.filter { !onMain.contains($0) }
+        let runOne = { @Sendable (index: Int) -> Bool in
+            if options.bail, failed.load(ordering: .relaxed) { return false }
+            let result = run(files[index])
+            options.onResult?(result)
+            if !result.passed { failed.store(true, ordering: .relaxed) }
+            results.withLock { $0[index] = result }
+            return true
+        }
+        let workers = max(1, min(options.jobs, elsewhere.count))
+        let runElsewhere = { @Sendable (_: Int) in
             while true {
-                if options.bail, failed.load(ordering: .relaxed) { return }
-                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < files.count else { return }
-                let result = run(files[index])
-                options.onResult?(result)
-                if !result.passed { failed.store(true, ordering: .relaxed) }
-                results.withLock { $0[index] = result }
+                let position = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard position < elsewhere.count, runOne(elsewhere[position]) else { return }
             }
         }
+        MainQueue.concurrentPerform(
+            iterations: workers,
+            onMain: {
+                for index in onMain { guard runOne(index) else { return } }
+            }, runElsewhere)
         // NB: with --bail, scenarios never started are left out of the results.
         return results.withLock { $0.compactMap { $0 } }
+    }
+
+    /// Whether the scenario at `path` loads a store object, whose library may bind it to the main
+    /// actor (a TCA `Store`): such a scenario runs on the main thread.
+    func loadsStoreObject(_ path: String) -> Bool {
+        guard let bytes = try? FileSystem.read(path) else { return false }
+        return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).contains { line in
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            return words.count > 1 && words[0] == "load" && catalog[String(words[1])]?.isStoreObject == true
+        }
     }
 
     /// Runs one scenario file (and rewrites it first with `--update`).

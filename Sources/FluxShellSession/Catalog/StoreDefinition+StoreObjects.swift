@@ -221,6 +221,6 @@ extension StoreDefinition {
                     historyEntries: load.historyEntries, effects: load.effects, startingState: load.state)
                 runtime.attach(to: load.dispatcher)
                 return runtime
-            })
+            }, isStoreObject: true)
     }
 }

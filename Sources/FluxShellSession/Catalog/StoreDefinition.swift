@@ -51,6 +51,9 @@ public struct StoreDefinition: Sendable {
     /// Whether this is one of FluxShell's own demonstration stores (`counter`, `todos`…), which a
     /// shell's banner suggests only when it has no store of its own.
     package private(set) var isDemonstration = false
+    /// Whether this is a store object, which its library may bind to the main actor (a TCA
+    /// `Store`): `test` and `explore` run its sessions on the main thread.
+    package let isStoreObject: Bool
 
     /// This store, marked as one of FluxShell's demonstrations.
     package func demonstration() -> StoreDefinition {
@@ -64,8 +67,9 @@ public struct StoreDefinition: Sendable {
     init(
         name: String, summary: String, actionCases: ActionCases.Lazy, invariantNames: [String],
         registrationError: ShellError?,
-        makeRuntime: (@Sendable (StoreLoad) throws(ShellError) -> any StoreRuntime)?
+        makeRuntime: (@Sendable (StoreLoad) throws(ShellError) -> any StoreRuntime)?, isStoreObject: Bool = false
     ) {
+        self.isStoreObject = isStoreObject
         self.name = name
         self.summary = summary
         self.lazyActionCases = actionCases

@@ -43,6 +43,7 @@ extension StoreObjectRuntime {
     @inlinable
     func applyObserved(_ action: Action, _ feed: StoreFeed<Action, State>, sending send: (Object, Action) -> Void) {
         feed.sending { send(object, action) }
+        MainQueue.runReady()
         pending.append(action)
         let reports = feed.take()
         if reports.count == 1, reports[0].duringSend, let reported = reports[0].action,

@@ -211,6 +211,9 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         guard case .now(let send) = form.send else { return applyLater(action) }
         if let feed { return applyObserved(action, feed, sending: send) }
         send(object, action)
+        // NB: what the library queued on the main queue runs now, its first turn: a task it
+        // started there (a TCA `Store`'s effect) begins as part of the command.
+        MainQueue.runReady()
         pending.append(action)
         var entries = advance(to: form.state(object))
         if entries.isEmpty, MainQueue.canRun { entries = applyOnMainQueue() }

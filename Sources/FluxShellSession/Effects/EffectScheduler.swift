@@ -64,6 +64,9 @@ class EffectRecord: @unchecked Sendable {
         worker?.task?.cancel()
     }
 
+    /// Whether its tasks' sleeps on the clock throw `CancellationError` at once.
+    var endsSleeps: Bool { false }
+
     /// Reports what the effect threw (but `CancellationError`) with the command being run.
     @usableFromInline
     func reportThrown(_ error: any Error) {
@@ -148,6 +151,8 @@ package final class EffectScheduler: @unchecked Sendable {
         var line: Int?
         var problems: [ShellError] = []
         var idle: [EffectWorker] = []
+        /// What the stores' own tasks are running as now, if they run or sleep on the clock.
+        var library: LibraryTasks?
     }
     // NB: the session's thread alone touches these: one value, whose accesses skip the run-time
     // exclusivity checks (see `SingleThreadCell`).
@@ -177,6 +182,57 @@ package final class EffectScheduler: @unchecked Sendable {
     init(environment: ShellEnvironment) {
         self.environment = environment
         environment.core.effects = queue
+    }
+
+    /// Where the session's thread sends the jobs of the tasks a store's library starts or wakes
+    /// while a command runs (see ``TaskRouting``): they run with the command's effects.
+    package private(set) lazy var route = TaskRoute { [unowned self] job in self.takeLibraryJob(job) }
+
+    /// The stores' own tasks that run or sleep on the clock now, as an effect.
+    private var library: LibraryTasks? {
+        get { books.value.library }
+        set { books.value.library = newValue }
+    }
+
+    /// Takes a job of a store's own task, on the session's thread: it runs with the effects, as
+    /// part of the stores' own tasks that run now (a new effect when none do).
+    private func takeLibraryJob(_ job: UnownedJob) {
+        let record: LibraryTasks
+        if let active = library, !active.isAbandoned {
+            record = active
+        } else {
+            record = LibraryTasks(scheduler: self)
+            let worker = EffectWorker(queue: queue)
+            worker.current = record
+            record.worker = worker
+            running.append(record)
+            library = record
+        }
+        // NB: the worker only names the effect: the job has no executor preference, and what it
+        // hands on goes to the global executor, and so here again.
+        queue.push(.job(job, record.worker!))
+    }
+
+    /// Whether jobs wait to be run: those of the stores' own tasks that a command without
+    /// effects of its own (a `load`, an `undo`) started.
+    package var hasQueuedJobs: Bool { library != nil && !queue.isEmpty }
+
+    /// Runs what waits on the main queue once, as the stores' own tasks (a task on the main actor
+    /// does their work there); `false` when nothing waited.
+    private func runMainQueue(for record: LibraryTasks) -> Bool {
+        let running = queue.runningEffect
+        queue.runningEffect = record
+        defer { queue.runningEffect = running }
+        return MainQueue.runWaiting()
+    }
+
+    /// Ends the stores' own tasks as an effect once none of them sleeps on the clock: they ended,
+    /// or wait for something else (the world), which is not the session's to wait for.
+    private func settleLibrary() {
+        guard let record = library, !environment.core.isAsleep(record) else { return }
+        record.hasEnded = true
+        running.removeAll { $0 === record }
+        library = nil
     }
 
     /// The workers waiting for an effect to run.
@@ -273,6 +329,10 @@ package final class EffectScheduler: @unchecked Sendable {
                 }
                 continue
             }
+            if let library {
+                if runMainQueue(for: library) { continue }
+                if running.allSatisfy({ $0 === library || environment.core.isAsleep($0) }) { return settleLibrary() }
+            }
             if running.allSatisfy({ environment.core.isAsleep($0) }) { return }
             let until = deadline ?? clock.now + timeLimit
             deadline = until
@@ -341,6 +401,7 @@ package final class EffectScheduler: @unchecked Sendable {
         if !running.isEmpty { cancelAll() }
         for record in running { abandon(record) }
         running.removeAll()
+        library = nil
         environment.core.cancelEverySleeper()
         // NB: the idle workers' tasks end, and with them what they hold.
         for worker in idle { worker.takeParked()?.resume(returning: nil) }
@@ -448,6 +509,7 @@ package final class EffectScheduler: @unchecked Sendable {
             problems.append(record.ranOver(seconds))
         }
         running.removeAll { $0.isAbandoned }
+        if library?.isAbandoned == true { library = nil }
     }
 
     /// Gives up on `record`: cancelled, and no job of its worker runs again.

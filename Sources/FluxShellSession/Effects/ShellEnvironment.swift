@@ -195,6 +195,8 @@ package final class EnvironmentCore: @unchecked Sendable {
         // (`cancel`) takes this lock while the runtime may hold the task's own, and resuming a
         // task takes that one (to read its executor preference).
         lock.lock()
+        // NB: `effect` is set on the session's thread only, where its members are read.
+        if sleeper.effect?.endsSleeps == true { sleeper.isCancelled = true }
         if sleeper.isCancelled || sleeper.deadline <= time {
             let isCancelled = sleeper.isCancelled
             lock.unlock()
@@ -220,16 +222,19 @@ package final class EnvironmentCore: @unchecked Sendable {
         waiter.resume(throwing: CancellationError())
     }
 
-    /// Wakes every sleeper with `CancellationError` (a session that goes).
-    func cancelEverySleeper() {
+    /// Wakes every sleeper with `CancellationError` (a session that goes), or those of `effect`.
+    func cancelEverySleeper(of effect: EffectRecord? = nil) {
         let woken = lock.withLock {
-            defer { sleepers.removeAll() }
-            for sleeper in sleepers {
+            let woken = effect.map { effect in sleepers.filter { $0.effect === effect } } ?? sleepers
+            defer {
+                if effect == nil { sleepers.removeAll() } else { sleepers.removeAll { $0.effect === effect } }
+            }
+            for sleeper in woken {
                 sleeper.isCancelled = true
                 sleeper.effect?.sleepers -= 1
                 sleeper.woken = sleeper.waiter.take()
             }
-            return sleepers
+            return woken
         }
         for sleeper in woken { sleeper.woken.take()?.resume(throwing: CancellationError()) }
     }

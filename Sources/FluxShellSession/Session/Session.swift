@@ -157,6 +157,10 @@ package final class Session {
     /// in the reference).
     package func takeChangesOnTheirOwn() -> [AppStep] {
         guard hasStoresChangingOnTheirOwn else { return [] }
+        return routingTasks(takeChanges)
+    }
+
+    private func takeChanges() -> [AppStep] {
         var steps: [AppStep] = []
         let loaded = stores
         for store in loaded where store.runtime.changesOnItsOwn {
@@ -230,24 +234,41 @@ package final class Session {
     ///
     /// - Throws: `ShellError` when the command fails; it then changed nothing.
     public func execute(_ command: Command) throws(ShellError) -> CommandResult {
-        // NB: a flag, not the optional scope itself: copying an existential on every line cost
+        // NB: flags, not the optional scope itself: copying an existential on every line cost
         // 34 instructions (callgrind).
-        guard isScoped else { return try run(command) }
+        guard isScoped || hasStoresChangingOnTheirOwn else { return try run(command) }
         return try runScoped(command)
     }
 
-    /// Runs `command` inside the catalog's scope: out of the line's path when there is none.
+    /// Runs `command` inside the catalog's scope, and with the tasks the stores' libraries start
+    /// routed to the session (see ``TaskRouting``): out of the line's path when neither applies.
     @inline(never)
     private func runScoped(_ command: Command) throws(ShellError) -> CommandResult {
+        guard hasStoresChangingOnTheirOwn else { return try runInScope(command) }
+        return try routingTasks { () throws(ShellError) in try runInScope(command) }
+    }
+
+    private func runInScope(_ command: Command) throws(ShellError) -> CommandResult {
         guard let scope = catalog.scope else { return try run(command) }
         return try scope.run(in: environment) { () throws(ShellError) in try run(command) }
+    }
+
+    /// Runs `body` with the jobs of the tasks the stores' libraries start or wake on this thread
+    /// going to the session's effects, and runs those that a command without effects of its own
+    /// left waiting (a store's `make`, `restore`): their reports are the stores' own steps.
+    func routingTasks<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        try TaskRouting.routing(to: effects.route) { () throws(E) in
+            defer { if effects.hasQueuedJobs { effects.run() } }
+            return try body()
+        }
     }
 
     private func run(_ command: Command) throws(ShellError) -> CommandResult {
         switch command {
         case .help(let topic): return try help(topic)
         case .stores: return listStores()
-        case .load(let name, let alias, let state): return try load(name, as: alias ?? name, from: state)
+        case .load(let name, let alias, let state):
+            return try routingTasks { () throws(ShellError) in try load(name, as: alias ?? name, from: state) }
         case .use(let alias): return try use(alias)
         case .actions: return try listActions()
         case .dispatch(let invocation): return try dispatch(invocation)

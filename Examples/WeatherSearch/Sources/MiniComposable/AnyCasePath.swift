@@ -6,12 +6,12 @@
 ///     AnyCasePath(embed: Action.weather, extract: { if case .weather(let action) = $0 { action } else { nil } })
 /// }
 /// ```
-public struct AnyCasePath<Root, Value> {
-    private let embedValue: (Value) -> Root
-    private let extractValue: (Root) -> Value?
+public struct AnyCasePath<Root, Value>: Sendable {
+    private let embedValue: @Sendable (Value) -> Root
+    private let extractValue: @Sendable (Root) -> Value?
 
     /// A case path from its two directions.
-    public init(embed: @escaping (Value) -> Root, extract: @escaping (Root) -> Value?) {
+    public init(embed: @escaping @Sendable (Value) -> Root, extract: @escaping @Sendable (Root) -> Value?) {
         self.embedValue = embed
         self.extractValue = extract
     }

@@ -47,8 +47,13 @@ public struct CitySearch: Reducer {
                 state.answeredAt = nil
                 return .none
             }
-            state.pending = Request(id: uuid(), query: query, typedAt: date.now)
-            return .none
+            let request = Request(id: uuid(), query: query, typedAt: date.now)
+            state.pending = request
+            // The request waits for the typing to settle, then the geocoder's answer comes back.
+            return .run { [clock] send in
+                try await clock.sleep(for: .milliseconds(300))
+                await send(.searchResponse(id: request.id, Self.geocode(request.query)))
+            }
 
         case .searchResponse(let id, _) where id != state.pending?.id:
             // The answer to a query typed over: too late.
@@ -60,15 +65,6 @@ public struct CitySearch: Reducer {
             state.answeredAt = date.now
             return .none
         }
-    }
-
-    /// The request a query change starts (TCA's `.run`, which the stand-in's `Effect` does not
-    /// have): it waits for the typing to settle, then the geocoder's answer comes back as
-    /// `searchResponse`.
-    public func effect(_ action: Action, _ state: State) async throws -> [Action] {
-        guard case .queryChanged = action, let request = state.pending else { return [] }
-        try await clock.sleep(for: .milliseconds(300))
-        return [.searchResponse(id: request.id, Self.geocode(request.query))]
     }
 
     /// The places whose names begin with `query` (the geocoding API, answered from a fixture).
