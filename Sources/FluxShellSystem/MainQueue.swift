@@ -8,7 +8,18 @@ import Synchronization
 @usableFromInline
 package enum MainQueue {
     /// Whether the calling thread is the main thread, whose queue only it runs.
-    @usableFromInline package static var isCurrent: Bool { Thread.isMainThread }
+    ///
+    /// NB: once the shell's entry named the main thread (``claimMainThread()``), a comparison
+    /// with it: Foundation's `Thread.isMainThread` asks the kernel twice (the thread's id and the
+    /// process's), and this is asked after every `send` of a store object.
+    @usableFromInline package static var isCurrent: Bool {
+        let main = mainThread.load(ordering: .relaxed)
+        guard main != 0 else { return Thread.isMainThread }
+        return ThreadIdentity.current.word == main
+    }
+
+    /// The main thread (``ThreadIdentity/word``), once the shell's entry named it; 0 before.
+    @usableFromInline static let mainThread = Atomic<UInt>(0)
 
     /// Whether the main thread runs the main queue for sessions on other threads now (see
     /// ``concurrentPerform(iterations:_:)``).
@@ -70,7 +81,7 @@ extension MainQueue {
     /// only: after a store object's `send`, the first turn of what its library queued there (a
     /// TCA `Store`'s effect tasks on the main actor).
     @inlinable package static func runReady() {
-        guard isCurrent, drainsDirectly.load(ordering: .relaxed) else { return }
+        guard drainsDirectly.load(ordering: .relaxed), isCurrent else { return }
         runQueued()
     }
 
@@ -85,7 +96,9 @@ extension MainQueue {
     /// NB: a block of the main queue that ran the queue again would run the blocks after it
     /// inside it, out of libdispatch's order: the shell does so only where no block runs.
     package static func claimMainThread() {
-        guard isCurrent, withUnsafeCurrentTask(body: { $0 == nil }) else { return }
+        guard Thread.isMainThread else { return }
+        mainThread.store(ThreadIdentity.current.word, ordering: .relaxed)
+        guard withUnsafeCurrentTask(body: { $0 == nil }) else { return }
         drainsDirectly.store(true, ordering: .relaxed)
     }
 
@@ -94,7 +107,7 @@ extension MainQueue {
     /// NB: on Linux, libdispatch wakes the main thread's run loop through a descriptor that is
     /// readable while blocks wait: read empty here, it is what CoreFoundation's run loop reads.
     package static func runWaiting() -> Bool {
-        guard isCurrent, drainsDirectly.load(ordering: .relaxed) else { return false }
+        guard drainsDirectly.load(ordering: .relaxed), isCurrent else { return false }
         #if os(Linux)
             guard let handle = mainQueueHandle else { return false }
             var ready = pollfd(fd: handle, events: Int16(POLLIN), revents: 0)

@@ -1,6 +1,7 @@
 import FluxShell
 import FluxShellExplore
 import FluxShellLanguage
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -69,9 +70,43 @@ enum EffectsBenchmarks {
         return [.stop]
     }
 
+    /// A store object whose library starts its own tasks: `spawn` starts 1,000 `Task {}`s, each
+    /// asleep on the clock it was made with for a second, then sending `tick`.
+    final class TaskTimer: @unchecked Sendable {
+        // NB: @unchecked Sendable is safe: `current` is touched under `lock`; `onAction` is set
+        // once, by `observe:`, before any action is sent.
+        private let lock = NSLock()
+        private var current = Timer()
+        let clock: ShellClock
+        var onAction: ((Action, Timer) -> Void)?
+
+        init(clock: ShellClock) { self.clock = clock }
+
+        var state: Timer { lock.withLock { current } }
+
+        func send(_ action: Action) {
+            let state = lock.withLock { () -> Timer in
+                EffectsBenchmarks.reduce(&current, action)
+                return current
+            }
+            onAction?(action, state)
+            guard case .spawn = action else { return }
+            for _ in 0..<1_000 {
+                Task { [clock] in
+                    do { try await clock.sleep(for: .seconds(1)) } catch { return }
+                    self.send(.tick)
+                }
+            }
+        }
+    }
+
     static let catalog = StoreCatalog([
         StoreDefinition("plain", state: Timer(), reduce: reduce),
         StoreDefinition("sleepers", state: Timer(), reduce: reduceWithEffects),
+        StoreDefinition(
+            "tasks", make: { env in TaskTimer(clock: env.clock) }, state: { $0.state },
+            send: { store, action in store.send(action) },
+            observe: { store, feed in store.onAction = { action, state in feed.record(action, state: state) } }),
         StoreDefinition(
             "effect", state: Timer(), reduce: reduce,
             effect: { action, state, context in try await effect(action, state, context, ticks: 10_000) }),
@@ -86,6 +121,7 @@ enum EffectsBenchmarks {
         if only == nil || only == "line" { perLine() }
         if only == nil || only == "advance" { advance() }
         if only == nil || only == "sleepers" { sleepers() }
+        if only == nil || only == "tasks" { tasks() }
         if only == nil || only == "explore" { explore() }
     }
 
@@ -141,6 +177,15 @@ enum EffectsBenchmarks {
         let best = bestAdvance("advance 1", store: "sleepers", starting: "spawn", ticks: 1_000)
         print(
             "advance over 1,000 sleeping effects a reducer returned:".padding(to: 64)
+                + "\((best * 1000 * 10).rounded() / 10) ms")
+    }
+
+    /// `advance 1` over 1,000 tasks a store object's library started (`Task {}`), each asleep on
+    /// the clock for a second, then sending one action its hook reports. Best of 5.
+    static func tasks() {
+        let best = bestAdvance("advance 1", store: "tasks", starting: "spawn", ticks: 1_000)
+        print(
+            "advance over 1,000 sleeping tasks a store's library started:".padding(to: 64)
                 + "\((best * 1000 * 10).rounded() / 10) ms")
     }
 

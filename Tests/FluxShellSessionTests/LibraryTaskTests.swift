@@ -1,4 +1,5 @@
 import FluxShellFixtures
+import FluxShellRunner
 import FluxShellSession
 import Foundation
 import Testing
@@ -63,13 +64,12 @@ import Testing
         }
     }
 
-    static func shell() -> Transcript {
-        StoreForms.shell(
-            StoreDefinition(
-                "timer", make: { env in TimerModel(clock: env.clock) }, state: { $0.state },
-                send: { store, action in store.send(action) },
-                observe: { store, feed in store.onAction = { action, state in feed.record(action, state: state) } }))
-    }
+    static let timer = StoreDefinition(
+        "timer", make: { env in TimerModel(clock: env.clock) }, state: { $0.state },
+        send: { store, action in store.send(action) },
+        observe: { store, feed in store.onAction = { action, state in feed.record(action, state: state) } })
+
+    static func shell() -> Transcript { StoreForms.shell(timer) }
 
     @Test func aTaskTheLibraryStartedRunsWithTheCommandThatWokeIt() {
         let shell = Self.shell()
@@ -123,10 +123,30 @@ import Testing
 }
 
 extension LibraryTaskTests {
-    @Test func aStoreObjectIsKnownAsOne() {
-        let definition = StoreDefinition(
-            "timer", make: { env in TimerModel(clock: env.clock) }, state: { $0.state },
-            send: { store, action in store.send(action) })
-        #expect(definition.isStoreObject)
+    @Test func aScenarioThatEndsWhileTheStoresTasksSleepFailsAtItsLastLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let running = folder.appendingPathComponent("running.scenario").path
+        let lines = "load timer\ndispatch start\n~ isRunning: false -> true\nadvance 1\n=> tick\n~ ticks: 0 -> 1\n"
+        try lines.write(toFile: running, atomically: true, encoding: .utf8)
+        let runner = ScenarioRunner(catalog: StoreCatalog([Self.timer]))
+        let failed = runner.run(running)
+        #expect(
+            failed.report == [
+                "\(running):6: error: the scenario ends while an effect is still running",
+                "    effect 1 (line 2: the stores' own tasks): waits 1 s on the clock",
+                "  (advance the clock until they end, or cancel them before the end)",
+            ])
+        let stopped = folder.appendingPathComponent("stopped.scenario").path
+        try (lines + "dispatch stop\n~ isRunning: true -> false\n").write(
+            toFile: stopped, atomically: true, encoding: .utf8)
+        #expect(runner.run(stopped).passed, "\(runner.run(stopped).report)")
+        // Many at once, on the runner's threads: each passes and fails as it does alone.
+        var options = ScenarioRunner.Options()
+        options.jobs = 4
+        let results = ScenarioRunner(catalog: StoreCatalog([Self.timer]), options: options).run(
+            Array(repeating: [running, stopped], count: 20).flatMap { $0 })
+        #expect(results.map(\.passed) == Array(repeating: [false, true], count: 20).flatMap { $0 })
     }
 }
