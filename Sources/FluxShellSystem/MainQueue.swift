@@ -146,3 +146,31 @@ extension MainQueue {
         unsafeBitCast($0, to: (@convention(c) () -> Int32).self)()
     }
 #endif
+
+extension MainQueue {
+    /// Runs `work` on the main thread, outside any block of the main queue, where
+    /// ``serve(until:)`` runs it: how the page's session runs on the main thread, as the shell's
+    /// does, so that a store its library binds to the main actor (a TCA `Store`) is used there.
+    package static func perform(_ work: @escaping @Sendable () -> Void) {
+        inbox.withLock { $0.append(work) }
+        wake()
+    }
+
+    /// Wakes the main thread's run loop, which ``serve(until:)`` turns, to look again.
+    package static func wake() { DispatchQueue.main.async {} }
+
+    /// On the main thread: runs what ``perform(_:)`` was given, and what waits on the main queue,
+    /// until `isDone` says so (asked again after each ``wake()``).
+    package static func serve(until isDone: () -> Bool) {
+        while !isDone() {
+            let work = inbox.withLock { work in
+                defer { work.removeAll() }
+                return work
+            }
+            for item in work { item() }
+            if work.isEmpty { _ = CFRunLoopRunInMode(kCFRunLoopDefaultMode, 1, true) }
+        }
+    }
+
+    private static let inbox = LockedValue<[@Sendable () -> Void]>([])
+}

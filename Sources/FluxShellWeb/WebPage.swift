@@ -27,6 +27,7 @@ public enum WebPage: PageServing {
                 }
                 outcome.port = actual
                 signal.signal()
+                MainQueue.wake()
                 // NB: the server runs on its own threads until the process is interrupted, or
                 // until it can no longer accept a connection, which ends `serve` with the reason.
                 do {
@@ -44,14 +45,20 @@ public enum WebPage: PageServing {
                 outcome.failure = "\(error)"
             }
             signal.signal()
+            MainQueue.wake()
         }
-        signal.wait()
+        // NB: on the main thread, which runs the page's session meanwhile (see `LocalConversations`).
+        let waitForSignal = {
+            guard MainQueue.isCurrent else { return signal.wait() }
+            MainQueue.serve(until: { signal.wait(timeout: .now()) == .success })
+        }
+        waitForSignal()
         guard let actual = outcome.port else {
             throw ShellError(
                 "cannot listen on 127.0.0.1:\(port ?? 0): \(outcome.failure ?? "unknown error")", hint: outcome.hint)
         }
         ready("http://127.0.0.1:\(actual)/?token=\(token)")
-        signal.wait()
+        waitForSignal()
         throw ShellError("the page's server stopped: \(outcome.failure ?? "unknown error")")
     }
 

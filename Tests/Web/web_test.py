@@ -635,8 +635,8 @@ def test_counter_paths_pairing_and_typed_requests():
 
 def test_a_reducer_with_effects_and_a_store_object():
     """The page on stores that are not FluxCore stores: a TCA-style reducer whose effect waits on
-    the session's clock (`advance` releases its answer, a follow-up of that step), and a VueFlux
-    store object that undo replays."""
+    the session's clock (`advance` releases its answer, a follow-up of that step), the same feature
+    in its library's `@MainActor` Store, and a VueFlux store object that undo replays."""
     from selenium.webdriver.common.by import By
 
     if EXAMPLES is None:
@@ -662,6 +662,18 @@ def test_a_reducer_with_effects_and_a_store_object():
              "the state before the answer")
         logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not logs, f"the page's console has errors: {logs}")
+    # The same feature in its library's `@MainActor` Store (a store object): the page's session runs on
+    # the main thread, and the store's own task answers at `advance`, a follow-up of that step.
+    with opened_page(os.path.join(EXAMPLES, "weathersh"), "web", "--store", "citystore", prompt="citystore> ",
+                     program=True) as (driver, parts):
+        type_line(driver, parts, 'dispatch queryChanged "Os"', 1)
+        wait(driver, lambda: '~ query: "" -> "Os"' in parts["inspector"](), "the query's diff")
+        type_line(driver, parts, "advance 0.3", 2)
+        follow = driver.execute_script(
+            "return document.querySelector('[data-role=timeline] .step[data-step=\"2\"] .op-follow')?.textContent")
+        check(follow and follow.startswith("=> searchResponse"), f"the store's task's answer in the row: {follow!r}")
+        wait(driver, lambda: "Oslo" in driver.execute_script("return JSON.stringify(window.fluxsh.page.state.results)"),
+             "the results in the state")
     with opened_page(os.path.join(EXAMPLES, "vcountersh"), "web", "--store", "vcounter", prompt="vcounter> ",
                      program=True) as (driver, parts):
         type_line(driver, parts, "dispatch setStep 3", 1)

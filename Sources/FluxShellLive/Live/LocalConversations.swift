@@ -6,20 +6,30 @@ import FluxShellSystem
 /// that opens takes the session over; the one before is told so (`{"bye":"…"}`) and closed,
 /// and nothing of the session changes.
 ///
-/// NB: @unchecked Sendable is safe: the session and the tab's shell are touched only on `queue`,
-/// one job at a time.
+/// NB: @unchecked Sendable is safe: the session and the tab's shell are touched only in the jobs
+/// `perform` runs, one at a time.
 package final class LocalConversations: PageConversations, @unchecked Sendable {
     /// What the tab that lost the session is told.
     static let takenOver = "the session was opened in another tab"
 
     private let session: Session
     private let name: String
-    private let queue = DispatchQueue(label: "fluxsh.web.session")
+    /// Runs a job of the session's, one at a time: on a queue of its own, or on the main thread.
+    private let perform: @Sendable (@escaping @Sendable () -> Void) -> Void
     private var current: Tab?
 
-    public init(session: Session, name: String) {
+    /// - Parameter onMainThread: whether the session runs on the main thread (where the caller
+    ///   then runs ``MainQueue/serve(until:)``), as the shell's does: a store its library binds
+    ///   to the main actor is used there.
+    public init(session: Session, name: String, onMainThread: Bool = false) {
         self.session = session
         self.name = name
+        if onMainThread {
+            perform = MainQueue.perform
+        } else {
+            let queue = DispatchQueue(label: "fluxsh.web.session")
+            perform = { queue.async(execute: $0) }
+        }
     }
 
     final class Tab: PageConversation, @unchecked Sendable {
@@ -42,7 +52,7 @@ package final class LocalConversations: PageConversations, @unchecked Sendable {
 
         func receive(_ line: String) async {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                owner.queue.async {
+                owner.perform {
                     self.run(line)
                     done.resume()
                 }
@@ -50,7 +60,7 @@ package final class LocalConversations: PageConversations, @unchecked Sendable {
         }
 
         func close() {
-            owner.queue.async {
+            owner.perform {
                 self.isClosed = true
                 if self.owner.current === self { self.owner.current = nil }
             }
@@ -76,7 +86,7 @@ package final class LocalConversations: PageConversations, @unchecked Sendable {
         -> any PageConversation
     {
         let tab = Tab(owner: self, shell: AttachedShell(session: session, name: name), send: send, end: end)
-        queue.async {
+        perform {
             if let before = self.current, !before.isClosed {
                 before.isClosed = true
                 before.send(AttachWire.Frame.bye(Self.takenOver).line)
