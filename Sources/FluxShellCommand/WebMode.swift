@@ -13,7 +13,8 @@ struct WebMode {
         for store in stores {
             if let status = RunMode.loadStore(store, into: session) { return status }
         }
-        return Self.serve(LocalConversations(session: session, name: catalog.programName, onMainThread: true), port: port, with: page)
+        let conversations = LocalConversations(session: session, name: catalog.programName, onMainThread: true)
+        return Self.serve(conversations, port: port, with: page)
     }
 
     /// Serves the page for `conversations` until the process is interrupted; prints its address.

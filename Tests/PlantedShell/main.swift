@@ -161,6 +161,33 @@ final class Ticker: @unchecked Sendable {
     }
 }
 
+/// A model of the main actor's, as SwiftUI apps write one: `set` starts a task of its own that
+/// sleeps two seconds on the clock it was made with, then rings; its hook reports each action.
+@MainActor
+final class Alarm {
+    enum Action { case set, ring }
+    struct State { var isSet = false, rings = 0 }
+
+    private(set) var state = State()
+    let clock: ShellClock
+    var onApply: ((Action, State) -> Void)?
+
+    init(clock: ShellClock) { self.clock = clock }
+
+    func send(_ action: Action) {
+        switch action {
+        case .set: state.isSet = true
+        case .ring: (state.isSet, state.rings) = (false, state.rings + 1)
+        }
+        onApply?(action, state)
+        guard case .set = action else { return }
+        Task {
+            try await clock.sleep(for: .seconds(2))
+            send(.ring)
+        }
+    }
+}
+
 /// An action type that is a class: refused when the store is registered.
 final class Shout: LedgerAction {}
 
@@ -182,6 +209,11 @@ var definitions = [
     StoreDefinition(
         "ticker", make: { Ticker() }, state: { $0.state }, send: { ticker, action in ticker.send(action) },
         observe: { ticker, feed in ticker.onApply = { feed.record($0, state: $1) } }),
+    StoreDefinition(
+        "alarm", make: { env in MainActor.assumeIsolated { Alarm(clock: env.clock) } },
+        state: { alarm in MainActor.assumeIsolated { alarm.state } },
+        send: { alarm, action in MainActor.assumeIsolated { alarm.send(action) } },
+        observe: { alarm, feed in MainActor.assumeIsolated { alarm.onApply = { feed.record($0, state: $1) } } }),
     // The same store with no hook: its state is read again while the user types.
     StoreDefinition("drift", make: { Ticker() }, state: { $0.state }, send: { ticker, action in ticker.send(action) }),
     // An effect written here, in code of the main actor's, as a user's shell writes it.

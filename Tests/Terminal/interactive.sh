@@ -173,6 +173,16 @@ if [ -x "$planted" ]; then
     expect "and the line being typed is drawn again below" "ticker> state tic"
     send C-u "history" Enter
     expect "it is a step of the history" "2  tick"
+    # A model of the main actor's whose task sleeps on the session's clock: it rings with `advance`.
+    send "load alarm" Enter
+    expect_prompt "the user's shell loaded a main-actor model" "alarm>"
+    send "dispatch set" Enter
+    expect "its action's diff" "~ alarm.isSet: false -> true"
+    send "effects" Enter
+    expect "its task is listed while it sleeps" "effect 1 (line 6: the stores' own tasks): waits 2 s on the clock"
+    send "advance 2" Enter
+    expect "the task's action is the advance's own" "=> ring"
+    expect "with its diff" "~ alarm.rings: 0 -> 1"
     # With no hook, the store's state is read again while the user types.
     send "load drift" Enter
     expect_prompt "the user's shell loaded a store object with no hook" "drift>"
