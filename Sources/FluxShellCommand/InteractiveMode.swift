@@ -50,10 +50,9 @@ struct InteractiveMode {
         editor.watch(wake.readEnd) {
             wake.drain()
             guard session.hasStoresChangingOnTheirOwn else { return false }
-            // NB: what a store queued on the main queue runs now, as an app's run loop would run it.
-            MainQueue.run()
             var output = OutputBuffer()
-            for step in session.takeChangesOnTheirOwn() {
+            // NB: what a store queued on the main queue runs now, as an app's run loop would run it.
+            for step in session.takeChangesOnTheirOwn(runningMainQueue: true) {
                 printer.renderer.write(step, watching: session.watchFilter, to: &output)
             }
             editor.printAboveLine(

@@ -13,7 +13,8 @@ struct WebMode {
         for store in stores {
             if let status = RunMode.loadStore(store, into: session) { return status }
         }
-        let conversations = LocalConversations(session: session, name: catalog.programName, onMainThread: true)
+        let conversations = LocalConversations(
+            session: session, name: catalog.programName, onMainThread: MainQueue.isCurrent)
         return Self.serve(conversations, port: port, with: page)
     }
 

@@ -293,7 +293,7 @@ package final class Explorer: @unchecked Sendable {
         let runCount = options.shard.map { (options.runs - $0.index + $0.count) / $0.count } ?? options.runs
         // NB: a store object's library may bind it to the main actor (a TCA `Store`): its sessions
         // run on the main thread, one at a time.
-        let jobs = loadedDefinitions.contains(where: \.isStoreObject) ? 1 : max(1, min(options.jobs, runCount))
+        let jobs = catalog.needsMainThread(loading: options.stores) ? 1 : max(1, min(options.jobs, runCount))
         let deadline = options.seconds.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
         // NB: a job stops at a run past the lowest failing run any job found; then only the runs
         // up to that one are counted: the report is one job's, whatever the number of jobs.

@@ -47,12 +47,13 @@ package enum MainQueue {
 
 extension MainQueue {
     /// Runs `work` for each of `iterations` at once on other threads, as
-    /// `DispatchQueue.concurrentPerform` does; on the main thread, that thread meanwhile runs the
-    /// main queue, so that a session on another thread whose store applies actions there (and
-    /// reports them through its hook) is not kept waiting for it.
+    /// `DispatchQueue.concurrentPerform` does; on the main thread, that thread meanwhile runs
+    /// `onMain`, then the main queue, so that a session on another thread whose store applies
+    /// actions there (and reports them through its hook) is not kept waiting for it (while
+    /// `onMain` runs, it waits for the main queue's next turn).
     ///
-    /// - Parameter onMain: work that must run on the main thread (sessions of stores that may
-    ///   belong to the main actor): run there first, while the other threads begin.
+    /// - Parameter onMain: work for the main thread (sessions of stores that may belong to the
+    ///   main actor), run first; called on the calling thread when that is not the main one.
     package static func concurrentPerform(
         iterations: Int, onMain: (() -> Void)? = nil, _ work: @escaping @Sendable (Int) -> Void
     ) {
@@ -137,11 +138,15 @@ extension MainQueue {
     /// NB: called on the main thread only, as the run loop calls it. Called directly, it is a
     /// check of the queue's head when nothing waits, where a turn of the run loop reads the
     /// clock and polls every source it has: cheap enough to follow every `send` of a store.
+    ///
+    /// NB: the address is libdispatch's function of that name, whose C signature this is.
     private let mainQueueDrain: (@convention(c) (UnsafeMutableRawPointer?) -> Void)? = Platform.symbol(
         "_dispatch_main_queue_callback_4CF"
     ).map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self) }
 
     /// The descriptor libdispatch makes readable while blocks wait on the main queue.
+    ///
+    /// NB: the address is libdispatch's function of that name, whose C signature this is.
     private let mainQueueHandle: Int32? = Platform.symbol("_dispatch_get_main_queue_handle_4CF").map {
         unsafeBitCast($0, to: (@convention(c) () -> Int32).self)()
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import FluxShellLanguage
 import FluxShellSession
 import FluxShellSystem
 import Synchronization
@@ -171,10 +172,11 @@ public struct ScenarioRunner: Sendable {
     /// actor (a TCA `Store`): such a scenario runs on the main thread.
     func loadsStoreObject(_ path: String) -> Bool {
         guard let bytes = try? FileSystem.read(path) else { return false }
-        return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).contains { line in
-            let words = line.split(separator: " ", omittingEmptySubsequences: true)
-            return words.count > 1 && words[0] == "load" && catalog[String(words[1])]?.isStoreObject == true
+        let names = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { line in
+            guard case .load(let name, _, _)? = (try? CommandParser.parse(line))?.command else { return nil as String? }
+            return name
         }
+        return catalog.needsMainThread(loading: names)
     }
 
     /// Runs one scenario file (and rewrites it first with `--update`).

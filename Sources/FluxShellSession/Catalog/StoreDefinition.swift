@@ -52,7 +52,8 @@ public struct StoreDefinition: Sendable {
     /// shell's banner suggests only when it has no store of its own.
     package private(set) var isDemonstration = false
     /// Whether this is a store object, which its library may bind to the main actor (a TCA
-    /// `Store`): `test` and `explore` run its sessions on the main thread.
+    /// `Store`): `test` and `explore` run its sessions on the main thread (see
+    /// ``StoreCatalog/needsMainThread(loading:)``).
     package let isStoreObject: Bool
 
     /// This store, marked as one of FluxShell's demonstrations.
@@ -184,4 +185,10 @@ public struct StoreCatalog: Sendable {
     }
 
     public var names: [String] { definitions.map(\.name) }
+
+    /// Whether a session that loads the stores `names` runs on the main thread: a store object's
+    /// library may bind it to the main actor (a TCA `Store`), used with `MainActor.assumeIsolated`.
+    package func needsMainThread(loading names: some Sequence<String>) -> Bool {
+        names.contains { self[$0]?.isStoreObject == true }
+    }
 }

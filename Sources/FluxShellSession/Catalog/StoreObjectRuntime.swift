@@ -351,6 +351,9 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         // NB: a store made again gets the session's environment, which it keeps (its clock is the
         // one `advance` moves); the ids and random numbers the replay draws are drawn again by
         // what comes next (`replaying`), directly or through the catalog's scope.
+        // NB: the tasks the new store's library starts are an effect of their own, ended if the
+        // store is not kept.
+        effects.separateLibraryTasks()
         let (fresh, freshFeed, reached) = try environment.core.replaying { () throws(ShellError) in
             let fresh = try Self.make(form, alias: alias, in: environment)
             let freshFeed = Self.observe(fresh, form, signal: effects.changeSignal)
@@ -360,6 +363,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
                     try replay(action, to: fresh, freshFeed)
                 } catch {
                     freshFeed?.retire()
+                    effects.discardLibraryTasks()
                     throw error
                 }
             }
@@ -368,6 +372,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         }
         guard history.reaches(reached, target) else {
             freshFeed?.retire()
+            effects.discardLibraryTasks()
             throw ShellError(
                 "store '\(alias)' does not come back to that state: a new store sent the same \(actions.count) action\(actions.count == 1 ? "" : "s") reaches another"
                     + (ReplayDifference.between(target, reached).map { " (at \($0.clause(where: "it showed")))" } ?? ""),

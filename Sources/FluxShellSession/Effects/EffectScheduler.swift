@@ -194,28 +194,58 @@ package final class EffectScheduler: @unchecked Sendable {
         set { books.value.library = newValue }
     }
 
+    /// Whether jobs of the stores' own tasks wait in the queue.
+    ///
+    /// NB: a cell of its own, not a member of the books: a job is taken whenever the session's
+    /// thread enqueues one, which may be while the books are being changed (a record freed as it
+    /// is taken off the running ones may start a task).
+    private let libraryQueued = SingleThreadCell(false)
+
+    /// The session has ended its effects: its route takes no more jobs.
+    private var hasShutDown = false
+
     /// Takes a job of a store's own task, on the session's thread: it runs with the effects, as
-    /// part of the stores' own tasks that run now (a new effect when none do).
-    private func takeLibraryJob(_ job: UnownedJob) {
-        let record: LibraryTasks
-        if let active = library, !active.isAbandoned {
-            record = active
-        } else {
-            record = LibraryTasks(scheduler: self)
-            let worker = EffectWorker(queue: queue)
-            worker.current = record
-            record.worker = worker
-            running.append(record)
-            library = record
-        }
-        // NB: the worker only names the effect: the job has no executor preference, and what it
-        // hands on goes to the global executor, and so here again.
-        queue.push(.job(job, record.worker!))
+    /// part of the stores' own tasks that run now (see ``perform(_:)``). A session that ended
+    /// takes none: the job goes to the global executor.
+    private func takeLibraryJob(_ job: UnownedJob) -> Bool {
+        guard !hasShutDown else { return false }
+        queue.push(.libraryJob(job))
+        libraryQueued.value = true
+        return true
     }
 
     /// Whether jobs wait to be run: those of the stores' own tasks that a command without
     /// effects of its own (a `load`, an `undo`) started.
-    package var hasQueuedJobs: Bool { library != nil && !queue.isEmpty }
+    package var hasQueuedJobs: Bool { libraryQueued.value }
+
+    /// The stores' own tasks that run now, as an effect: a new one when none do.
+    private func libraryRecord() -> LibraryTasks {
+        if let active = library, !active.isAbandoned { return active }
+        let record = LibraryTasks(scheduler: self)
+        assign(record, to: EffectWorker(queue: queue))
+        running.append(record)
+        library = record
+        return record
+    }
+
+    /// `worker` runs `record`.
+    private func assign(_ record: EffectRecord, to worker: EffectWorker) {
+        worker.current = record
+        record.worker = worker
+    }
+
+    /// Starts another burst of the stores' own tasks: what they start from now on is an effect of
+    /// its own (a store made again for `undo`, whose tasks are taken back if it is not kept).
+    func separateLibraryTasks() { library = nil }
+
+    /// Ends the stores' own tasks started since ``separateLibraryTasks()`` (by a store made again
+    /// and not kept): their sleeps on the clock throw `CancellationError`, and they run until
+    /// they end.
+    func discardLibraryTasks() {
+        guard libraryQueued.value || library != nil else { return }
+        libraryRecord().cancel()
+        run()
+    }
 
     /// Runs what waits on the main queue once, as the stores' own tasks (a task on the main actor
     /// does their work there); `false` when nothing waited.
@@ -229,10 +259,11 @@ package final class EffectScheduler: @unchecked Sendable {
     /// Ends the stores' own tasks as an effect once none of them sleeps on the clock: they ended,
     /// or wait for something else (the world), which is not the session's to wait for.
     private func settleLibrary() {
-        guard let record = library, !environment.core.isAsleep(record) else { return }
-        record.hasEnded = true
-        running.removeAll { $0 === record }
-        library = nil
+        let settled = running.filter { $0 is LibraryTasks && !environment.core.isAsleep($0) }
+        guard !settled.isEmpty else { return }
+        for record in settled { record.hasEnded = true }
+        running.removeAll { record in settled.contains { $0 === record } }
+        if let active = library, active.hasEnded { library = nil }
     }
 
     /// The workers waiting for an effect to run.
@@ -241,9 +272,10 @@ package final class EffectScheduler: @unchecked Sendable {
         _modify { yield &books.value.idle }
     }
 
-    /// Whether no effect may have work to do: none runs. (The queue may hold jobs of effects given
-    /// up on, which are dropped when they are taken.) What a store without effects checks.
-    var isIdle: Bool { running.isEmpty }
+    /// Whether no effect may have work to do: none runs, and no job of the stores' own tasks
+    /// waits. (The queue may hold jobs of effects given up on, which are dropped when they are
+    /// taken.) What a store without effects checks.
+    var isIdle: Bool { running.isEmpty && !libraryQueued.value }
 
     /// The number of an effect that starts now.
     func admit() -> Int {
@@ -257,13 +289,11 @@ package final class EffectScheduler: @unchecked Sendable {
     func start(_ record: EffectRecord) {
         running.append(record)
         if let worker = idle.popLast(), let parked = worker.takeParked() {
-            worker.current = record
-            record.worker = worker
+            assign(record, to: worker)
             parked.resume(returning: record)
         } else {
             let worker = EffectWorker(queue: queue)
-            worker.current = record
-            record.worker = worker
+            assign(record, to: worker)
             worker.task = Task(executorPreference: worker) { await Self.work(worker, first: record) }
         }
     }
@@ -313,14 +343,27 @@ package final class EffectScheduler: @unchecked Sendable {
         let clock = ContinuousClock()
         var deadline: ContinuousClock.Instant?
         queue.beginDraining()
-        defer { queue.endDraining() }
+        defer {
+            queue.endDraining()
+            // NB: the stores' own tasks given up on stay so until the run ends: their jobs taken
+            // meanwhile go to the global executor (see `perform`).
+            if library?.isAbandoned == true { library = nil }
+        }
         var steps = 0
         while true {
+            var ran = false
             if let item = queue.pop() {
                 perform(item)
+                ran = true
+            } else {
+                libraryQueued.value = false
+                // NB: the stores' own tasks do their work on the main actor there.
+                if let library, runMainQueue(for: library) { ran = true }
+            }
+            if ran {
                 // NB: with every effect ended, what may be left are the jobs of effects given up
                 // on, which are dropped when taken: no need to take them now.
-                if running.isEmpty { return }
+                if running.isEmpty && !libraryQueued.value { return }
                 steps &+= 1
                 if steps & 63 == 0 {
                     let now = clock.now
@@ -329,9 +372,8 @@ package final class EffectScheduler: @unchecked Sendable {
                 }
                 continue
             }
-            if let library {
-                if runMainQueue(for: library) { continue }
-                if running.allSatisfy({ $0 === library || environment.core.isAsleep($0) }) { return settleLibrary() }
+            if let library, running.allSatisfy({ $0 === library || environment.core.isAsleep($0) }) {
+                return settleLibrary()
             }
             if running.allSatisfy({ environment.core.isAsleep($0) }) { return }
             let until = deadline ?? clock.now + timeLimit
@@ -347,6 +389,16 @@ package final class EffectScheduler: @unchecked Sendable {
             guard !worker.isAbandoned else { return }
             queue.runningEffect = worker.current
             job.runSynchronously(on: worker.asUnownedTaskExecutor())
+            queue.runningEffect = nil
+        case .libraryJob(let job):
+            // NB: a job of the stores' own tasks given up on in this run goes to the global
+            // executor, as it would have gone without the session: it spins there, not here.
+            if library?.isAbandoned == true { return TaskRouting.passOn(job) }
+            let record = libraryRecord()
+            queue.runningEffect = record
+            // NB: the worker only names the effect: the job has no executor preference, and what
+            // it hands on goes to the global executor, and so here again.
+            job.runSynchronously(on: record.worker!.asUnownedTaskExecutor())
             queue.runningEffect = nil
         case .delivery(let record, let returned, let describe, let perform):
             handle(from: record, returned: returned, describe: describe, perform: perform)
@@ -398,10 +450,11 @@ package final class EffectScheduler: @unchecked Sendable {
     /// at most ``timeLimit``); those that do not end are given up on, and the jobs still queued
     /// are dropped, so that what the effects hold is freed with the session.
     func shutDown() {
-        if !running.isEmpty { cancelAll() }
+        if !isIdle { cancelAll() }
         for record in running { abandon(record) }
         running.removeAll()
         library = nil
+        hasShutDown = true
         environment.core.cancelEverySleeper()
         // NB: the idle workers' tasks end, and with them what they hold.
         for worker in idle { worker.takeParked()?.resume(returning: nil) }
@@ -409,7 +462,11 @@ package final class EffectScheduler: @unchecked Sendable {
         // NB: only jobs: an action sent from another thread is no longer the session's to take.
         queue.beginDraining()
         while let item = queue.pop() {
-            if case .job = item { perform(item) }
+            switch item {
+            case .job: perform(item)
+            case .libraryJob(let job): TaskRouting.passOn(job)
+            case .delivery, .ended: break
+            }
         }
         queue.endDraining()
         environment.core.effects = nil
@@ -509,7 +566,6 @@ package final class EffectScheduler: @unchecked Sendable {
             problems.append(record.ranOver(seconds))
         }
         running.removeAll { $0.isAbandoned }
-        if library?.isAbandoned == true { library = nil }
     }
 
     /// Gives up on `record`: cancelled, and no job of its worker runs again.
@@ -618,6 +674,8 @@ final class EffectQueue: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: every mutable member is touched only with `condition` locked.
     enum Item {
         case job(UnownedJob, EffectWorker)
+        /// A job of a task a store's library started or woke (see ``TaskRouting``).
+        case libraryJob(UnownedJob)
         case delivery(
             EffectRecord, returned: Bool, describe: @Sendable () -> String, perform: @Sendable () -> Void)
         case ended(EffectRecord)

@@ -110,7 +110,8 @@ package final class Session {
 
     deinit {
         live?.stop()
-        effects.shutDown()
+        // NB: the stores' own tasks that cancelling wakes end here, not in the next session.
+        TaskRouting.routing(to: effects.route) { effects.shutDown() }
         for store in stores { store.runtime.end() }
     }
 
@@ -155,9 +156,15 @@ package final class Session {
     /// recorded as a step of the history (`history`, `why`, `undo` and `save` see it), for the
     /// caller to print before the next command's output (see "Stores that change on their own"
     /// in the reference).
-    package func takeChangesOnTheirOwn() -> [AppStep] {
+    ///
+    /// - Parameter runningMainQueue: run what waits on the main queue first (at the interactive
+    ///   prompt, as an app's run loop would), with the stores' own tasks going to the session.
+    package func takeChangesOnTheirOwn(runningMainQueue: Bool = false) -> [AppStep] {
         guard hasStoresChangingOnTheirOwn else { return [] }
-        return routingTasks(takeChanges)
+        return routingTasks {
+            if runningMainQueue { MainQueue.run() }
+            return takeChanges()
+        }
     }
 
     private func takeChanges() -> [AppStep] {
