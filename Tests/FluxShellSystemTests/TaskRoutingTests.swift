@@ -60,7 +60,7 @@ import Testing
         }
         let ran = LockedValue(false)
         TaskRouting.routing(to: route) {
-            Task.detached { ran.withLock { $0 = true } }
+            _ = Task.detached { ran.withLock { $0 = true } }
         }
         #expect(taken.withLock { $0.count } == 1)
         let ranWhileTaken = ran.withLock { $0 }
@@ -69,7 +69,7 @@ import Testing
         while !ran.withLock({ $0 }) { await Task.yield() }
         let declined = LockedValue(false)
         TaskRouting.routing(to: TaskRoute { _ in false }) {
-            Task.detached { declined.withLock { $0 = true } }
+            _ = Task.detached { declined.withLock { $0 = true } }
         }
         while !declined.withLock({ $0 }) { await Task.yield() }
     }
