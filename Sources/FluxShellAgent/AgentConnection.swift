@@ -7,7 +7,8 @@ import NIOPosix
 ///
 /// Flow control, end to end: the shell's bytes are read only while its answers are taken (the
 /// socket is writable) and no job of its session runs; a job runs lines until their output reaches
-/// 64 KiB, and the next waits until that output is written. So a shell that does not read holds
+/// 64 KiB, and the next waits until that output is written. Each line's output is written as the
+/// line ends (see `SessionWorker.run`), not when the job does. So a shell that does not read holds
 /// at most one command's answer and 64 KiB in the app, and nothing it asked is dropped. One that
 /// leaves more than `limits.unreadBytes` unread for `limits.unreadSeconds` is told so after what
 /// it was sent, and its session ends; if it then reads nothing as long again, it is disconnected.
@@ -59,6 +60,9 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     private var closesOutput = false
     /// Output is written in pieces of this size, so that what a shell reads is seen as it reads.
     private static let writePiece = 64 << 10
+    /// What the running job's lines answered so far (see `SessionWorker.run`), and whether a
+    /// write of it is on its way to the event loop.
+    private let outbox = LockedValue<(output: ByteBuffer?, isScheduled: Bool)>((nil, false))
 
     init(session: SessionWorker, limits: AgentLimits, connections: AgentConnections) {
         self.session = session
@@ -173,15 +177,37 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
         isBusy = true
         let loop = context.eventLoop
         let connections = connections
+        let outbox = outbox
         session.run(
             job, allocator: context.channel.allocator,
             wake: { connections.execute(on: loop) { bound.value.appStepsArrived() } },
+            emit: { piece in
+                let schedules = outbox.withLock { outbox in
+                    var piece = piece
+                    if outbox.output == nil { outbox.output = piece } else { outbox.output!.writeBuffer(&piece) }
+                    defer { outbox.isScheduled = true }
+                    return !outbox.isScheduled
+                }
+                // NB: one write for what the lines answered until the event loop takes it.
+                if schedules { connections.execute(on: loop) { bound.value.writeOutbox() } }
+            },
             done: { outcome in connections.execute(on: loop) { bound.value.jobEnded(outcome) } })
+    }
+
+    /// Writes what the running job's lines answered so far.
+    private func writeOutbox() {
+        let output = outbox.withLock { outbox in
+            defer { outbox = (nil, false) }
+            return outbox.output
+        }
+        write(output)
     }
 
     private func jobEnded(_ outcome: SessionWorker.Outcome) {
         isBusy = false
         guard let context, phase == .serving else { return }
+        // NB: the lines before the job's last, first.
+        writeOutbox()
         if let refusal = outcome.refusal { return refuse(context, refusal) }
         if outcome.isFinished {
             phase = .ending

@@ -67,16 +67,20 @@ final class SessionWorker: @unchecked Sendable {
     /// - Parameters:
     ///   - wake: what the session calls when the app's actions arrive (made with the session,
     ///     at the first bytes).
+    ///   - emit: what the session calls with the output of each line of `input` but the last, as
+    ///     the line ends: a command's answer is sent when it ends, not when the job does (a slow
+    ///     command after it, an app that then dies).
     func run(
         _ job: Job, allocator: ByteBufferAllocator, wake: @escaping @Sendable () -> Void,
-        done: @escaping @Sendable (Outcome) -> Void
+        emit: @escaping @Sendable (ByteBuffer) -> Void = { _ in }, done: @escaping @Sendable (Outcome) -> Void
     ) {
-        queue.async { [self] in done(perform(job, allocator, wake)) }
+        queue.async { [self] in done(perform(job, allocator, wake, emit)) }
     }
 
-    private func perform(_ job: Job, _ allocator: ByteBufferAllocator, _ wake: @escaping @Sendable () -> Void)
-        -> Outcome
-    {
+    private func perform(
+        _ job: Job, _ allocator: ByteBufferAllocator, _ wake: @escaping @Sendable () -> Void,
+        _ emit: @Sendable (ByteBuffer) -> Void
+    ) -> Outcome {
         var outcome = Outcome()
         var output = OutputBuffer()
         switch job {
@@ -93,11 +97,19 @@ final class SessionWorker: @unchecked Sendable {
                 }
             }
             guard let shell else { return outcome }
-            while !shell.isFinished, output.count < Self.outputPerJob, bytes.readableBytes > 0 {
+            var emitted = 0
+            while !shell.isFinished, emitted + output.count < Self.outputPerJob, bytes.readableBytes > 0 {
                 let readable = bytes.readableBytesView
                 let end = readable.firstIndex(of: 0x0A).map { $0 + 1 } ?? readable.endIndex
                 shell.receive(readable[..<end], to: &output)
                 bytes.moveReaderIndex(to: end)
+                // NB: the last line's output goes with the outcome, one hop for a line alone.
+                guard !output.isEmpty, bytes.readableBytes > 0, !shell.isFinished else { continue }
+                var buffer = allocator.buffer(capacity: output.count)
+                output.write(to: &buffer)
+                emitted += output.count
+                output.removeAll()
+                emit(buffer)
             }
             if bytes.readableBytes > 0 { outcome.rest = bytes }
         case .appSteps:

@@ -1,3 +1,4 @@
+import Dispatch
 import FluxCore
 import FluxShell
 import FluxShellAgent
@@ -80,6 +81,42 @@ struct ShellAgentTests {
 
         #expect(connection.sendLine("state count"))
         #expect(Self.framesUntilDone(connection).contains(.out("5")))
+    }
+
+    /// Holds `add 99` until the test lets it go: a slow middleware of the app's.
+    struct Gate: Middleware {
+        let open: DispatchSemaphore
+
+        func willDispatch(_ action: CounterAction, on dispatcher: Dispatcher<CounterAction>)
+            -> MiddlewareDecision<CounterAction>
+        {
+            if case .add(99) = action { open.wait() }
+            return .pass
+        }
+    }
+
+    /// Lines sent together are answered one by one, as each ends: a slow command does not hold
+    /// back the answers of those before it (nor the greeting).
+    @Test func eachCommandsAnswerIsSentWhenItEnds() throws {
+        let flux = Flux(state: Counter(), mutation: CounterMutation())
+        let open = DispatchSemaphore(value: 0)
+        flux.dispatcher.use(Gate(open: open))
+        let agent = try ShellAgent(serving: flux, as: Self.uniqueName("agent-slow"))
+        defer { agent.stop() }
+        let connection = try Self.connect(to: agent)
+        #expect(connection.sendLine("dispatch add 5\ndispatch add 99\nstate count"))
+        let first = Self.framesUntilDone(connection)
+        #expect(first.contains(.out("~ count: 0 -> 5")))
+        #expect(flux.store.state.count == 5, "the second command is still held")
+        open.signal()
+        var rest: [AttachWire.Frame] = []
+        while rest.count(where: { if case .done = $0 { true } else { false } }) < 2,
+            let received = Self.receive(connection)
+        {
+            rest += received
+        }
+        #expect(rest.contains(.out("~ count: 5 -> 104")))
+        #expect(rest.contains(.out("104")))
     }
 
     @Test func aCommandThatFailsChangesNothingInTheApp() throws {
