@@ -194,12 +194,14 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
             done: { outcome in connections.execute(on: loop) { bound.value.jobEnded(outcome) } })
     }
 
-    /// Writes what the running job's lines answered so far.
+    /// Writes what the running job's lines answered so far (while the session serves: once it
+    /// ended, its last words were written).
     private func writeOutbox() {
         let output = outbox.withLock { outbox in
             defer { outbox = (nil, false) }
             return outbox.output
         }
+        guard phase == .serving else { return }
         write(output)
     }
 

@@ -39,7 +39,7 @@ public struct LiveStore: Sendable {
     /// where the store takes `any Action`): false when they are not the hub's.
     @usableFromInline let recordAny: (@Sendable (_ action: Any, _ state: Any) -> Bool)?
     /// The sessions attached to the app through this store.
-    @usableFromInline let peers: LivePeers
+    @usableFromInline let peers = LivePeers()
 
     /// The store of `flux`, with its dispatcher.
     @inlinable
@@ -54,8 +54,6 @@ public struct LiveStore: Sendable {
     @inlinable
     public init<Action, State>(store: Store<State>, dispatcher: Dispatcher<Action>, as alias: String) {
         self.alias = alias
-        let peers = LivePeers()
-        self.peers = peers
         self.dispatcherID = ObjectIdentifier(dispatcher)
         let actionCases = ActionCases.Lazy(Action.self)
         let definition = StoreDefinition(live: actionCases, name: alias)
@@ -77,7 +75,6 @@ public struct LiveStore: Sendable {
                 file: file, path: path, readState: { store.state }, actionCases: actionCases.value, report: report)
             writer.write(header)
             dispatcher.use(writer)
-            peers.add(writer)
             return writer
         }
     }
@@ -110,8 +107,6 @@ public struct LiveStore: Sendable {
         send: @escaping (Action) -> Void, restore: ((State) -> Void)? = nil
     ) {
         self.alias = alias
-        let peers = LivePeers()
-        self.peers = peers
         let hub = LiveHub<Action, State>(state: state, send: send, restore: restore)
         self.hub = hub
         self.recordAny = { action, state in
@@ -138,7 +133,6 @@ public struct LiveStore: Sendable {
                 file: file, path: path, readState: { hub.state }, actionCases: actionCases.value, report: report)
             writer.write(header)
             writer.listen(to: hub)
-            peers.add(writer)
             return writer
         }
     }

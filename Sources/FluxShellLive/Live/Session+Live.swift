@@ -16,14 +16,11 @@ final class LiveLink: AttachedApp {
     var setElsewhere = false
     /// The feeds of the other sessions on the same app, told when this one sets its stores.
     let peers: LivePeers
-    /// Each store's, whose recorders are told when this session sets the stores.
-    let recorded: [LivePeers]
 
-    init(feed: any LiveSource, runtimes: [any LiveRuntime], peers: LivePeers, recorded: [LivePeers]) {
+    init(feed: any LiveSource, runtimes: [any LiveRuntime], peers: LivePeers) {
         self.feed = feed
         self.runtimes = runtimes
         self.peers = peers
-        self.recorded = recorded
     }
 
     var attachedStates: [String: JSONValue] {
@@ -32,12 +29,10 @@ final class LiveLink: AttachedApp {
         return states
     }
 
-    func settingStores(of session: Session, recording line: String?, _ body: () -> Bool) {
+    func settingStores(of session: Session, _ body: () -> Bool) {
         feed.betweenDeliveries {
             session.absorbAppActions(before: .max)
-            guard body() else { return }
-            peers.storesSet(by: feed)
-            if let line { for store in recorded { store.recordStoresSet(by: line) } }
+            if body() { peers.storesSet(by: feed) }
         }
     }
 
@@ -84,7 +79,7 @@ extension Session {
         runtimes[0].dispatchesOwnActions = true
         activeIndex = 0
         let peers = stores[0].peers
-        live = LiveLink(feed: feed, runtimes: runtimes, peers: peers, recorded: stores.map(\.peers))
+        live = LiveLink(feed: feed, runtimes: runtimes, peers: peers)
         feed.start(runtimes)
         peers.add(feed)
     }
@@ -179,27 +174,11 @@ extension Session {
     }
 }
 
-/// The sessions attached to one app (through the same ``LiveStore``s), and its recorders: when
-/// one sets the app's stores (`undo`), the others take their states again, and the recorders
-/// write the command.
+/// The sessions attached to one app (through the same ``LiveStore``s): when one sets the app's
+/// stores (`undo`), the others take their states again.
 @usableFromInline
 final class LivePeers: Sendable {
     private let feeds = LockedValue<[ObjectIdentifier: Weak]>([:])
-    private let writers = LockedValue<[WeakWriter]>([])
-
-    private struct WeakWriter: @unchecked Sendable {
-        // NB: @unchecked Sendable is safe: read only to call `storesSet(by:)`, which is.
-        weak var writer: (any RecordingWriter)?
-    }
-
-    /// Tells `writer` (a ``ScenarioRecorder``'s) of the shells' `undo`, `redo` and `reset`.
-    @usableFromInline
-    func add(_ writer: any RecordingWriter) {
-        writers.withLock { writers in
-            writers.removeAll { $0.writer == nil }
-            writers.append(WeakWriter(writer: writer))
-        }
-    }
 
     private struct Weak: @unchecked Sendable {
         // NB: @unchecked Sendable is safe: read only to call `storesSetElsewhere()`, which is.
@@ -218,10 +197,5 @@ final class LivePeers: Sendable {
             feeds.filter { $0.key != ObjectIdentifier(feed) }.compactMap(\.value.feed)
         }
         for other in others { other.storesSetElsewhere() }
-    }
-
-    /// Tells the recorders the command that set the stores, `line`.
-    func recordStoresSet(by line: String) {
-        for writer in writers.withLock({ $0.compactMap(\.writer) }) { writer.storesSet(by: line) }
     }
 }

@@ -31,8 +31,6 @@ import FluxShellValues
 /// - An action whose line would not replay to the same action (a closure or an `Error` in its
 ///   payload, an action type that is not an enum) is a comment, `# not replayable: ACTION (WHY)`,
 ///   and recording goes on.
-/// - An attached shell's `undo`, `redo` and `reset` are written as the commands that replay them
-///   (`undo 2`; a `reset` as `undo N`, the steps since the shell attached, after a comment).
 /// - A failure to write (a full disk, a closed descriptor, a pipe whose reader is gone: never a
 ///   SIGPIPE) is reported once, on standard error as
 ///   `ScenarioRecorder: cannot write PATH: REASON; recording stopped` and in ``error``; nothing is

@@ -11,9 +11,6 @@ protocol RecordingWriter: AnyObject, Sendable {
     var path: String { get }
     var error: ShellError? { get }
     func write(_ line: String)
-    /// An attached shell set the store (`undo`, `redo`, `reset`): writes `line`, the command that
-    /// replays it, after the actions written so far.
-    func storesSet(by line: String)
     func finish() throws(ShellError)
     func close()
 }
@@ -94,11 +91,6 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
     }
 
     @usableFromInline func write(_ line: String) { write(line, stateAfter: nil) }
-
-    @usableFromInline func storesSet(by line: String) {
-        guard isOpen else { return }
-        write(line + "\n", stateAfter: readState())
-    }
 
     /// Writes `line`, which brings the replayed state to `state`.
     func write(_ line: String, stateAfter state: State?) {

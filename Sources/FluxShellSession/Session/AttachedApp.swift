@@ -13,9 +13,8 @@ package protocol AttachedApp: AnyObject {
     var attachedStates: [String: JSONValue] { get }
     /// Runs `body`, which sets `session`'s stores, between two of the app's deliveries, once the
     /// app's actions so far are steps of `session`; then, if `body` says it set them, tells the
-    /// app's other shells (still between deliveries: they take the states set, not later ones),
-    /// and its recorders, which write `line` (the command that set them, as a scenario replays it).
-    func settingStores(of session: Session, recording line: String?, _ body: () -> Bool)
+    /// app's other shells (still between deliveries: they take the states set, not later ones).
+    func settingStores(of session: Session, _ body: () -> Bool)
     /// Stops following the app: its dispatcher forgets the session.
     func stop()
 }

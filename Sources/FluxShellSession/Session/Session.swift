@@ -465,7 +465,7 @@ package final class Session {
     // MARK: - Undo, redo, reset
 
     func undo(_ steps: Int) throws(ShellError) -> CommandResult {
-        try restoring(recording: steps == 1 ? "undo" : "undo \(steps)") { loaded throws(ShellError) in
+        try restoring { loaded throws(ShellError) in
             // NB: attached, the step undone may be the app's, not this shell's: the result names it.
             let undone = live == nil ? [] : stepsMovedOver(history.cursor - steps..<history.cursor).reversed()
             var result = CommandResult(try timeline.undo(steps, in: loaded))
@@ -475,7 +475,7 @@ package final class Session {
     }
 
     func redo(_ steps: Int) throws(ShellError) -> CommandResult {
-        try restoring(recording: steps == 1 ? "redo" : "redo \(steps)") { loaded throws(ShellError) in
+        try restoring { loaded throws(ShellError) in
             let redone = live == nil ? [] : stepsMovedOver(history.cursor..<history.cursor + steps)
             var result = CommandResult(try timeline.redo(steps, in: loaded))
             if live != nil { result.output = .steppedOver(SteppedOver(isRedo: true, steps: redone)) }
@@ -495,11 +495,7 @@ package final class Session {
     }
 
     func reset() throws(ShellError) -> CommandResult {
-        // NB: an app's recording may begin before the shell attached: its `reset` is the steps
-        // since then, undone.
-        let cursor = history.cursor
-        let line = cursor == 0 ? nil : "# reset, from an attached shell\nundo \(cursor)"
-        return try restoring(recording: line) { loaded throws(ShellError) in
+        try restoring { loaded throws(ShellError) in
             var result = CommandResult(try timeline.reset(loaded))
             result.step = hot.value.timeline.history.newestNumber
             return result
@@ -508,14 +504,13 @@ package final class Session {
 
     /// Runs `undo`, `redo` or `reset` on the loaded stores. Attached to an app, it runs between
     /// two of the app's deliveries, after the app's actions so far became steps: the stores are
-    /// set together, and no action of the app is diffed against a state it never had; the app's
-    /// recorders write `line`, which replays it.
-    private func restoring(
-        recording line: String?, _ body: ([LoadedStore]) throws(ShellError) -> CommandResult
-    ) throws(ShellError) -> CommandResult {
+    /// set together, and no action of the app is diffed against a state it never had.
+    private func restoring(_ body: ([LoadedStore]) throws(ShellError) -> CommandResult) throws(ShellError)
+        -> CommandResult
+    {
         guard let live else { return try body(stores) }
         var result: Result<CommandResult, ShellError> = .success(CommandResult())
-        live.settingStores(of: self, recording: line) {
+        live.settingStores(of: self) {
             let loaded = stores
             do throws(ShellError) {
                 result = .success(try body(loaded))
