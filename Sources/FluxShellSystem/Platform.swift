@@ -20,6 +20,9 @@ package enum Platform {
     package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
     /// The address of `name` in the process's loaded libraries (the Swift runtime's, libdispatch's).
+    ///
+    /// NB: untyped, as `dlsym` finds it: each caller binds it to the declaration of the symbol
+    /// it names, and uses none it did not find.
     package static func symbol(_ name: String) -> UnsafeMutableRawPointer? {
         #if canImport(Darwin)
             let everywhere = UnsafeMutableRawPointer(bitPattern: -2)

@@ -48,6 +48,7 @@ package enum TaskRouting {
     static func swap(_ route: TaskRoute) -> UnsafeMutableRawPointer? {
         let previous = pthread_getspecific(routeKey)
         if previous == nil { EnqueueHook.runtime.begin() }
+        // NB: unretained: `routing(to:_:)` holds the route until `restore` takes it out.
         pthread_setspecific(routeKey, Unmanaged.passUnretained(route).toOpaque())
         return previous
     }
@@ -91,6 +92,8 @@ package final class EnqueueHook: Sendable {
     static let runtime: EnqueueHook = EnqueueHook(
         slot: Platform.symbol("swift_task_enqueueGlobal_hook")?.assumingMemoryBound(to: Hook?.self),
         hook: { job, original in
+            // NB: a route found is the one `swap` stored on this thread, held while it is set;
+            // `before` is the address of a hook of this type, stored by `begin`.
             if let route = pthread_getspecific(routeKey),
                 Unmanaged<TaskRoute>.fromOpaque(route).takeUnretainedValue().take(job)
             {
@@ -103,7 +106,7 @@ package final class EnqueueHook: Sendable {
 
     /// The variable the hook is set in; `nil` where the runtime has none.
     ///
-    /// NB: written only with `state`'s lock held; the runtime reads it on every enqueue, and a
+    /// NB: written only with `routing`'s lock held; the runtime reads it on every enqueue, and a
     /// pointer-sized store is seen whole.
     nonisolated(unsafe) let slot: UnsafeMutablePointer<Hook?>?
     let hook: Hook
@@ -148,5 +151,7 @@ package final class EnqueueHook: Sendable {
     }
 
     /// A hook as one word: 0 for none.
+    ///
+    /// NB: a thin function is one word, its address: only compared, or made the hook it was.
     package static func address(_ hook: Hook?) -> UInt { hook.map { unsafeBitCast($0, to: UInt.self) } ?? 0 }
 }

@@ -120,8 +120,8 @@ enum EffectsBenchmarks {
         print("Effects over time (release build, in process)")
         if only == nil || only == "line" { perLine() }
         if only == nil || only == "advance" { advance() }
-        if only == nil || only == "sleepers" { sleepers() }
-        if only == nil || only == "tasks" { tasks() }
+        if only == nil || only == "sleepers" { sleepers(of: "sleepers", "sleeping effects a reducer returned") }
+        if only == nil || only == "tasks" { sleepers(of: "tasks", "sleeping tasks a store's library started") }
         if only == nil || only == "explore" { explore() }
     }
 
@@ -171,22 +171,13 @@ enum EffectsBenchmarks {
                 + "\((best * 1000 * 10).rounded() / 10) ms (\(Int(10_000 / best)) effect steps/s)")
     }
 
-    /// `advance 1` over 1,000 effects a reducer returned (`.merge` of `.run`s), each asleep on
-    /// the clock for a second, then sending one action whose diff is printed. Best of 5.
-    static func sleepers() {
-        let best = bestAdvance("advance 1", store: "sleepers", starting: "spawn", ticks: 1_000)
-        print(
-            "advance over 1,000 sleeping effects a reducer returned:".padding(to: 64)
-                + "\((best * 1000 * 10).rounded() / 10) ms")
-    }
-
-    /// `advance 1` over 1,000 tasks a store object's library started (`Task {}`), each asleep on
-    /// the clock for a second, then sending one action its hook reports. Best of 5.
-    static func tasks() {
-        let best = bestAdvance("advance 1", store: "tasks", starting: "spawn", ticks: 1_000)
-        print(
-            "advance over 1,000 sleeping tasks a store's library started:".padding(to: 64)
-                + "\((best * 1000 * 10).rounded() / 10) ms")
+    /// `advance 1` over the 1,000 sleepers `spawn` starts in `store`: effects a reducer returned
+    /// (`.merge` of `.run`s, `sleepers`) or tasks a store object's library started (`Task {}`,
+    /// `tasks`), each asleep on the clock for a second, then sending one action whose diff is
+    /// printed. Best of 5.
+    static func sleepers(of store: String, _ what: String) {
+        let best = bestAdvance("advance 1", store: store, starting: "spawn", ticks: 1_000)
+        print("advance over 1,000 \(what):".padding(to: 64) + "\((best * 1000 * 10).rounded() / 10) ms")
     }
 
     /// The best of 5 times (seconds) of `line` in a session of `store` whose effects

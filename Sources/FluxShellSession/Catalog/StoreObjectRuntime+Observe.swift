@@ -39,7 +39,7 @@ extension StoreObjectRuntime {
     ///
     /// NB: inlinable, compiled for the store's types where it is registered, for the common case
     /// (the action applied at once, reported alone): as generic code, looking up the metadata of
-    /// the reports cost a line 1.5x the line of the store without `observe:` (`fluxbench forms`).
+    /// the reports on every line was most of what `observe:` cost (docs/performance.md).
     @inlinable
     func applyObserved(_ action: Action, _ feed: StoreFeed<Action, State>, sending send: (Object, Action) -> Void) {
         feed.sending { send(object, action) }
@@ -160,8 +160,8 @@ extension StoreObjectRuntime {
     /// handed back: its strings and boxes the same), else, for a value that holds references,
     /// the same command syntax (a library that rebuilt it).
     ///
-    /// NB: the bits first: the command syntax of both cost a store object with `observe:` 2.3x
-    /// the line of one without (`fluxbench forms`).
+    /// NB: the bits first: writing the command syntax of both on every line was most of what
+    /// `observe:` cost (docs/performance.md).
     func isSame(_ reported: Action, _ sent: Action) -> Bool {
         // NB: bits that differ may still be the same value: a library that rebuilt it, an enum's
         // payload bytes that its case leaves unused.

@@ -223,7 +223,8 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     /// The diff of an action `send` left unapplied, once the main queue ran: a store that
     /// applies actions there (VueFlux's `.mainThread`) does so now, as an app's run loop would
     /// let it (see `MainQueue`). NB: only for an action that changed nothing when `send`
-    /// returned: a turn of the run loop costs a line 3 µs.
+    /// returned: a turn of the run loop reads the clock and polls its sources, more than a
+    /// line costs (docs/performance.md).
     @usableFromInline
     func applyOnMainQueue() -> [DiffEntry] {
         MainQueue.run()
