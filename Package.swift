@@ -20,8 +20,12 @@ let package = Package(
         .library(name: "FluxShell", targets: ["FluxShell"]),
         .library(name: "FluxStores", targets: ["FluxStores"]),
         .library(name: "FluxShellCommand", targets: ["FluxShellCommand"]),
-        // What an app links in its debug build to be attached to; the only product with NIO.
+        // What an app links in its debug build to be attached to on its own machine.
         .library(name: "FluxShellAgent", targets: ["FluxShellAgent"]),
+        // What an app links to dial `fluxsh listen` from a phone, a simulator or another host
+        // (`ShellAgent(serving:as:dialing:)`), and what a shell links to listen; the only product
+        // with TLS (swift-nio-ssl and its BoringSSL).
+        .library(name: "FluxShellRemote", targets: ["FluxShellRemote"]),
         // The devtools page (`web`, `attach NAME --web`): a user's shell that links it passes
         // `page: WebPage.self` to `FluxShellMain.run`; one that does not builds without it.
         .library(name: "FluxShellWeb", targets: ["FluxShellWeb"]),
@@ -36,8 +40,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        // Only for FluxShellAgent: the app's side of `fluxsh attach` (its event loop, its Unix socket).
+        // The agent's and the page's event loops and sockets.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Only for FluxShellRemote: pinned TLS 1.3 between `fluxsh listen` and an app that dials it.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // IdentifiedArray prints, reads back and diffs as the array it is (“Printed values” in the
         // reference, rule 3).
         .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
@@ -191,6 +197,20 @@ let package = Package(
 
         .testTarget(name: "FluxShellAgentTests", dependencies: ["FluxCore", "FluxShell", "FluxShellAgent"]),
 
+        // An app attached across hosts (“Attaching across hosts” in the reference): the agent
+        // dials `fluxsh listen` over TLS 1.3, pinned to the certificate in the pairing code, and the
+        // shell's side of it (the listener, its certificate made for the run).
+        .target(
+            name: "FluxShellRemote",
+            dependencies: [
+                "FluxShell", "FluxShellAgent", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
+        .testTarget(
+            name: "FluxShellRemoteTests",
+            dependencies: ["FluxCore", "FluxShell", "FluxShellAgent", "FluxShellRemote"]),
+
         // The devtools page in the browser (`fluxsh web`, `fluxsh attach NAME --web`): a loopback
         // HTTP and WebSocket server on swift-nio that serves the page (plain HTML, CSS and
         // JavaScript, embedded in the binary) and speaks the attach protocol to it.
@@ -239,7 +259,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "FluxShellCommandTests", dependencies: ["FluxShellCommand"]),
-        .executableTarget(name: "fluxsh", dependencies: ["FluxShellCommand", "FluxShellWeb", "FluxStores"]),
+        .executableTarget(
+            name: "fluxsh", dependencies: ["FluxShellCommand", "FluxShellWeb", "FluxShellRemote", "FluxStores"]),
 
         // A user's shell with planted bugs, for the end-to-end tests of `explore` (not a product).
         .executableTarget(
@@ -250,7 +271,7 @@ let package = Package(
         .executableTarget(
             name: "attach-demo",
             dependencies: [
-                "FluxCore", "FluxShellAgent",
+                "FluxCore", "FluxShellAgent", "FluxShellRemote",
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
                 .product(name: "Tagged", package: "swift-tagged"),
             ],

@@ -64,10 +64,15 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     /// write of it is on its way to the event loop.
     private let outbox = LockedValue<(output: ByteBuffer?, isScheduled: Bool)>((nil, false))
 
-    init(session: SessionWorker, limits: AgentLimits, connections: AgentConnections) {
+    /// Whether the peer's user is checked (a Unix socket's); a link that checked its peer itself
+    /// (FluxShellRemote's pinned TLS) serves at once.
+    private let checksPeer: Bool
+
+    init(session: SessionWorker, limits: AgentLimits, connections: AgentConnections, checksPeer: Bool = true) {
         self.session = session
         self.limits = limits
         self.connections = connections
+        self.checksPeer = checksPeer
     }
 
     private var bound: NIOLoopBound<AgentConnection>? {
@@ -75,11 +80,25 @@ final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        begin(context)
+    }
+
+    /// Added to a connection that is active already (a link's, once it checked its peer).
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { begin(context) }
+    }
+
+    private func begin(_ context: ChannelHandlerContext) {
+        guard self.context == nil else { return }
         self.context = context
         switch connections.add(context.channel) {
         case .admitted: break
         case .stopped: return refuse(context, AttachWire.appExited)
         case .full(let limit): return refuse(context, AttachWire.full(limit: limit), counted: false)
+        }
+        guard checksPeer else {
+            phase = .serving
+            return pump()
         }
         guard let provider = context.channel as? any SocketOptionProvider else {
             return refuse(context, "refused: the peer's user cannot be checked")

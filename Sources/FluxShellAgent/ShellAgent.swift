@@ -26,12 +26,14 @@ import NIOPosix
 public final class ShellAgent: Sendable {
     /// The app's name: `fluxsh attach NAME`.
     public let name: String
-    /// The socket the agent listens on.
+    /// The socket the agent listens on; empty for an agent that dials a shell (FluxShellRemote's
+    /// `dialing:`).
     public let socketPath: String
     private let group: MultiThreadedEventLoopGroup
-    private let server: any Channel
+    private let server: (any Channel)?
+    private let link: (any AgentLink)?
     private let connections: AgentConnections
-    private let claim: AttachSockets.Claim
+    private let claim: AttachSockets.Claim?
 
     /// Serves one flux's store, under the app's name.
     ///
@@ -64,29 +66,60 @@ public final class ShellAgent: Sendable {
     }
 
     /// Several stores, with other limits than the documented ones (for the package's own tests).
-    package init(serving stores: [LiveStore], as name: String, queueLimit: Int = 4_096, limits: AgentLimits)
+    package convenience init(serving stores: [LiveStore], as name: String, queueLimit: Int = 4_096, limits: AgentLimits)
         throws(ShellError)
     {
+        try self.init(serving: stores, as: name, queueLimit: queueLimit, limits: limits, link: nil)
+    }
+
+    /// Several stores, served on the Unix socket (`link` nil) or through `link` (FluxShellRemote's
+    /// dialer), with the limits given.
+    package init(
+        serving stores: [LiveStore], as name: String, queueLimit: Int = 4_096, limits: AgentLimits,
+        link: (any AgentLink)?
+    ) throws(ShellError) {
         try LiveStore.check(stores)
         let path = try AttachSockets.path(for: name)
-        try AttachSockets.prepareFolder()
-        // NB: the name is claimed (locked) before the socket is looked at: of two apps started
-        // together, one holds the claim and the other is refused, whatever the order of their steps.
-        let claim = try AttachSockets.claim(path, name: name)
-        // NB: an app of an earlier version serves without a claim.
-        if AttachSockets.isServed(path) {
-            claim.release()
-            throw AttachSockets.servedElsewhere(name, path)
-        }
-        self.name = name
-        self.socketPath = path
-        self.claim = claim
         let connections = AgentConnections(limit: limits.connections)
-        self.connections = connections
+        // NB: a session is made for each connection: one that only checks the app is there, or
+        // is refused, costs the app nothing more.
+        let connection = { @Sendable (checksPeer: Bool) in
+            AgentConnection(
+                session: SessionWorker(stores: stores, name: name, queueLimit: queueLimit, connections: connections),
+                limits: limits, connections: connections, checksPeer: checksPeer)
+        }
         // NB: one thread for the sockets: every session's commands run on a queue of their own
         // (`SessionWorker`), never on it, so that no command holds up another shell's answers.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.name = name
+        self.connections = connections
         self.group = group
+        self.link = link
+        if let link {
+            self.socketPath = ""
+            self.claim = nil
+            self.server = nil
+            link.start(on: group.next(), serving: { connection(false) })
+            return
+        }
+        try AttachSockets.prepareFolder()
+        // NB: the name is claimed (locked) before the socket is looked at: of two apps started
+        // together, one holds the claim and the other is refused, whatever the order of their steps.
+        let claim: AttachSockets.Claim
+        do throws(ShellError) {
+            claim = try AttachSockets.claim(path, name: name)
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw error
+        }
+        // NB: an app of an earlier version serves without a claim.
+        if AttachSockets.isServed(path) {
+            claim.release()
+            try? group.syncShutdownGracefully()
+            throw AttachSockets.servedElsewhere(name, path)
+        }
+        self.socketPath = path
+        self.claim = claim
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 16)
             // NB: when the app runs out of descriptors, `accept` fails at once each time it is
@@ -102,11 +135,7 @@ public final class ShellAgent: Sendable {
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        AgentConnection(
-                            session: SessionWorker(
-                                stores: stores, name: name, queueLimit: queueLimit, connections: connections),
-                            limits: limits, connections: connections))
+                    try channel.pipeline.syncOperations.addHandler(connection(true))
                 }
             }
         do {
@@ -138,10 +167,13 @@ public final class ShellAgent: Sendable {
                 .whenComplete { _ in closed.signal() }
             _ = closed.wait(timeout: .now() + 2)
         }
-        server.close(promise: nil)
-        Platform.removeFile(socketPath)
+        link?.stop()
+        if let server {
+            server.close(promise: nil)
+            Platform.removeFile(socketPath)
+        }
         // NB: after the socket is gone: an app that claims the name next binds its own.
-        claim.release()
+        claim?.release()
         connections.endLoops()
         group.shutdownGracefully { _ in }
     }
@@ -150,6 +182,15 @@ public final class ShellAgent: Sendable {
     public var attachedShells: Int { connections.count }
 
     deinit { stop() }
+}
+
+/// How an agent reaches its shells other than on its Unix socket: FluxShellRemote's dialer.
+package protocol AgentLink: Sendable {
+    /// Begins to reach shells on `loop`; each connection that is to be served gets a new handler
+    /// of `serving()` (its peer was checked by the link), added once the connection is active.
+    func start(on loop: any EventLoop, serving: @escaping @Sendable () -> any ChannelHandler)
+    /// Reaches no more shells (the agent stops); the connections open are ended by the agent.
+    func stop()
 }
 
 /// How much an agent lets its shells hold: the documented limits, lowered by the package's tests.

@@ -47,6 +47,12 @@ struct AttachMode {
             guard let page = FluxShellMain.page else { return WebMode.missing(ProgramName.current) }
             return WebMode.serve(AttachRelay(path: path), port: port, with: page)
         }
+        return Self.session(on: connection, common: common, ending: SessionEnding(name: app ?? path, path: path))
+    }
+
+    /// The session on an app's connection, as this shell's: interactive on a terminal, piped
+    /// otherwise; the exit status.
+    static func session(on connection: AttachConnection, common: ShellOptions, ending: SessionEnding) -> Int32 {
         var hello = AttachWire.Hello()
         hello.format = common.format
         hello.colors = Platform.colorsOnStandardOutput(noColor: common.noColor)
@@ -54,7 +60,6 @@ struct AttachMode {
         hello.bail = common.bail
         hello.program = ProgramName.current
         hello.writesSaves = true
-        let ending = SessionEnding(name: app ?? path, path: path)
         if Platform.isTerminal(0),
             let status = AttachedPrompt(connection: connection, hello: hello, ending: ending).run()
         {
@@ -120,7 +125,7 @@ struct AttachMode {
 
     /// Standard input's lines to the app as they come, and what it sends back as it comes: the
     /// answers, and the app's own actions in between.
-    private func piped(_ connection: AttachConnection, hello: AttachWire.Hello, ending: SessionEnding) -> Int32 {
+    private static func piped(_ connection: AttachConnection, hello: AttachWire.Hello, ending: SessionEnding) -> Int32 {
         let streams = StandardStreams.shared
         let output = WireText(toTerminal: Platform.isTerminal(1), colors: hello.colors)
         let errors = WireText(toTerminal: Platform.isTerminal(2), colors: hello.colors)
@@ -209,15 +214,19 @@ func appExited(_ reason: String) -> Int32 {
 struct SessionEnding {
     /// The app, as the shell named it.
     let name: String
-    let path: String
+    /// The app's socket; nil for an app that dialed `listen` (whose link says how it ended).
+    let path: String?
+
+    /// Status 1, and why.
+    func withoutAWord() -> Int32 { appExited(reason) }
 
     /// `app exited unexpectedly` when the app no longer serves its socket (it ended without
     /// stopping its agent: an exit, a crash, a kill); otherwise the app still runs and closed
     /// this connection (a shell that left its answers unread past the app's limit), which is said
-    /// as such. Status 1.
-    func withoutAWord() -> Int32 {
-        appExited(
-            AttachConnection.isStillServed(path)
-                ? AttachWire.closedWhileRunning(name) : AttachWire.appExitedUnexpectedly)
+    /// as such. For an app that dialed: `app disconnected`.
+    var reason: String {
+        guard let path else { return AttachWire.appDisconnected }
+        return AttachConnection.isStillServed(path)
+            ? AttachWire.closedWhileRunning(name) : AttachWire.appExitedUnexpectedly
     }
 }

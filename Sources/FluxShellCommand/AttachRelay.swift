@@ -1,24 +1,50 @@
 import Dispatch
 import FluxShell
 
-/// `fluxsh attach NAME --web`: each tab of the page is one shell attached to the app, its lines
-/// passed to the app's socket as they are, and the app's answers back (the app's agent runs the
-/// session, as for `fluxsh attach`).
+/// `fluxsh attach NAME --web` and `fluxsh listen --web`: each tab of the page is one shell
+/// attached to the app, its lines passed to the app's socket as they are, and the app's answers
+/// back (the app's agent runs the session, as for `fluxsh attach`).
 final class AttachRelay: PageConversations {
-    let path: String
+    /// Opens a tab's connection to the app; throws why it cannot.
+    private let connect: @Sendable () throws(ShellError) -> AttachConnection
 
-    init(path: String) {
-        self.path = path
+    /// A connection to the app's socket at `path` for each tab.
+    convenience init(path: String) {
+        self.init { () throws(ShellError) in
+            guard let connection = AttachConnection(path: path) else { throw ShellError(AttachWire.appExited) }
+            try connection.checkPeer(path)
+            return connection
+        }
+    }
+
+    /// The one connection of a pairing (`fluxsh listen --web`), for the first tab; later tabs are
+    /// told that it is taken.
+    convenience init(paired connection: AttachConnection) {
+        // NB: the connection is handed from this lock to the first tab's thread, and used there only.
+        let left = LockedValue<AttachConnection?>(connection)
+        self.init { () throws(ShellError) in
+            guard
+                let connection = left.withLock({ left in
+                    defer { left = nil }
+                    return left
+                })
+            else {
+                throw ShellError(
+                    "the app is attached to the first tab: a pairing is one connection (run \(ProgramName.current) listen again for another)"
+                )
+            }
+            return connection
+        }
+    }
+
+    private init(connect: @escaping @Sendable () throws(ShellError) -> AttachConnection) {
+        self.connect = connect
     }
 
     func open(send: @escaping @Sendable (String) -> Void, end: @escaping @Sendable () -> Void) -> any PageConversation {
-        guard let connection = AttachConnection(path: path) else {
-            send(AttachWire.Frame.bye(AttachWire.appExited).line)
-            end()
-            return Tab(connection: nil)
-        }
+        let connection: AttachConnection
         do throws(ShellError) {
-            try connection.checkPeer(path)
+            connection = try connect()
         } catch {
             send(AttachWire.Frame.bye(error.message).line)
             end()

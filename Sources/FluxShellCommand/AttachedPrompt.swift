@@ -55,9 +55,7 @@ struct AttachedPrompt {
             guard let frames = connection.receive() else {
                 if progress.status == nil {
                     progress.status = 1
-                    lines.append(
-                        AttachConnection.isStillServed(ending.path)
-                            ? AttachWire.closedWhileRunning(ending.name) : AttachWire.appExitedUnexpectedly)
+                    lines.append(ending.reason)
                 }
                 editor.printAboveLine(lines)
                 return true

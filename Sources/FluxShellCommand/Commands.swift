@@ -60,7 +60,9 @@ struct Fluxsh: ParsableCommand {
                 Exit status: 0 success, 1 a command or scenario failed, 2 usage error.
                 """,
             version: FluxshVersion.text,
-            subcommands: [Shell.self, Stores.self, Run.self, Test.self, Explore.self, Attach.self, Web.self],
+            subcommands: [
+                Shell.self, Stores.self, Run.self, Test.self, Explore.self, Attach.self, Listen.self, Web.self,
+            ],
             defaultSubcommand: Shell.self)
     }
 }
@@ -107,6 +109,52 @@ struct Attach: ParsableCommand {
         guard let port else { return }
         guard web else { throw ValidationError("--port is the devtools page's port: give it with --web") }
         try Web.check(port: port)
+    }
+}
+
+struct Listen: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            abstract:
+                "Waits for an app that dials this shell (a phone, a simulator, a container), then attaches to it.",
+            discussion: """
+                Prints a pairing code, fluxsh://HOST:PORT#SECRET, on standard error. The app passes it to \
+                ShellAgent(serving:as:dialing:) from FluxShellRemote and dials over TLS, pinned to the \
+                certificate made for this run; the code serves one app, once. Then this is the session \
+                'attach' opens: interactive on a terminal, piped otherwise (commands are read once the app \
+                is paired), or the page with --web.
+                """,
+            shouldDisplay: FluxShellMain.pairing != nil)
+    }
+
+    @Option(help: "The TCP port to listen on (default: a free one).")
+    var port: Int?
+
+    @Option(
+        help:
+            "The address to listen on, which the code names: this machine's on the app's network (default: 127.0.0.1).")
+    var address: String?
+
+    @Flag(
+        help: .init(
+            "Serve the devtools page on the app, in a browser on this machine, once it is paired.",
+            visibility: FluxShellMain.page == nil ? .private : .default))
+    var web = false
+
+    @Option(
+        name: .customLong("web-port"),
+        help: .init(
+            "With --web: the page's port, on 127.0.0.1 (default: a free one).",
+            visibility: FluxShellMain.page == nil ? .private : .default))
+    var webPort: Int?
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if let port { try Web.check(port: port) }
+        guard let webPort else { return }
+        guard web else { throw ValidationError("--web-port is the devtools page's port: give it with --web") }
+        try Web.check(port: webPort)
     }
 }
 

@@ -21,12 +21,15 @@ public enum FluxShellMain {
     ///   - version: your shell's own version, for `--version` (`notesh 1.2 (FluxShell 0.1.0)`).
     ///   - page: the devtools page's server, `WebPage.self` from the FluxShellWeb product, for
     ///     `web` and `attach NAME --web`; without it the shell builds without that server.
+    ///   - pairing: the listener for apps that dial this shell, `PairingListener.self` from the
+    ///     FluxShellRemote product, for `listen`; without it the shell builds without TLS.
     ///   - arguments: the command line after the program's name.
     public static func run(
         catalog: StoreCatalog, version: String? = nil, page: (any PageServing.Type)? = nil,
-        arguments: [String] = Array(CommandLine.arguments.dropFirst())
+        pairing: (any PairingServing.Type)? = nil, arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) -> Never {
         Self.page = page
+        Self.pairing = pairing
         MainQueue.claimMainThread()
         Platform.ignoreBrokenPipe()
         Platform.ignoreFileSizeLimitSignal()
@@ -84,6 +87,12 @@ public enum FluxShellMain {
                 app: attach.app, list: attach.list, common: attach.common.values, web: attach.web, port: attach.port
             )
             .run()
+        case let listen as Listen:
+            return ListenMode(
+                address: listen.address, port: listen.port, web: listen.web, webPort: listen.webPort,
+                common: listen.common.values
+            )
+            .run()
         case let web as Web:
             return WebMode(catalog: catalog, stores: web.store, port: web.port).run()
         default:
@@ -106,6 +115,13 @@ public enum FluxShellMain {
         set { givenPage.withLock { $0 = newValue } }
     }
     private static let givenPage = LockedValue<(any PageServing.Type)?>(nil)
+
+    /// The listener for apps that dial the shell (`listen`), as `page` is set and read.
+    static var pairing: (any PairingServing.Type)? {
+        get { givenPairing.withLock { $0 } }
+        set { givenPairing.withLock { $0 = newValue } }
+    }
+    private static let givenPairing = LockedValue<(any PairingServing.Type)?>(nil)
 
     /// Prints a parse error (status 2) or a clean exit such as `--help` (status 0).
     static func report(_ error: any Error) -> Int32 {

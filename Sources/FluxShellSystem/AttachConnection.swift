@@ -20,6 +20,12 @@ package final class AttachConnection {
         self.descriptor = descriptor
     }
 
+    /// The session's lines on a socket already connected (`fluxsh listen`'s end of a pairing),
+    /// which it now owns.
+    package init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
     deinit { close(descriptor) }
 
     /// Throws unless the process listening at the other end runs as this user (as the kernel

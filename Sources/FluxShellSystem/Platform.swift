@@ -123,6 +123,10 @@ package enum Platform {
     /// Whether `errorNumber` is a write to a pipe whose reader went (`| head -1`).
     package static func isBrokenPipe(_ errorNumber: Int32) -> Bool { errorNumber == EPIPE }
 
+    /// Whether `errorNumber` says the peer's host reset the connection (its process ended with
+    /// bytes unread, or was killed).
+    package static func isConnectionReset(_ errorNumber: Int32) -> Bool { errorNumber == ECONNRESET }
+
     /// Writes all of `text`, as ``write(_:_:)`` does, whether it fails or not.
     package static func writeWhole(_ descriptor: Int32, _ text: String) { write(descriptor, text) }
 
@@ -164,6 +168,22 @@ extension Platform {
         let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         if sent >= 0 { return sent }
         return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
+    }
+
+    /// Closes `descriptor` (one this process owns and no longer uses).
+    package static func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
+
+    /// Two connected Unix stream sockets, each closed on `exec`; nil with `errno` set when none can
+    /// be made.
+    package static func socketPair() -> (Int32, Int32)? {
+        var pair: [Int32] = [-1, -1]
+        #if canImport(Darwin)
+            let kind = SOCK_STREAM
+        #else
+            let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        #endif
+        guard socketpair(AF_UNIX, kind, 0, &pair) == 0 else { return nil }
+        return (pair[0], pair[1])
     }
 
     /// Connects the stream socket `socket` to the socket file at `path`: 0, or -1 with `errno` set

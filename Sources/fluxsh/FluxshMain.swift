@@ -1,10 +1,11 @@
 import FluxShellCommand
+import FluxShellRemote
 import FluxShellWeb
 import FluxStores
 
 @main
 enum FluxshMain {
     static func main() {
-        FluxShellMain.run(catalog: .builtIn, page: WebPage.self)
+        FluxShellMain.run(catalog: .builtIn, page: WebPage.self, pairing: PairingListener.self)
     }
 }

@@ -13,9 +13,12 @@
 //   stop       stops the agent (attached shells print `app exited`), then exits 0
 //   exit       exits at once, without stopping the agent
 // Usage: attach-demo NAME [QUEUE_LIMIT] [connections=N] [unread=BYTES/SECONDS]
-// (the agent's limits, lowered for the tests)
+// (the agent's limits, lowered for the tests). With FLUXSH_PAIRING set in its environment, the
+// app dials that `fluxsh listen` (FluxShellRemote) instead of serving its Unix socket, as an app on
+// a phone does; a code that is not valid is said, and the app runs on without its agent.
 import FluxCore
 import FluxShellAgent
+import FluxShellRemote
 import Foundation
 import IdentifiedCollections
 import Tagged
@@ -121,17 +124,29 @@ dispatcher.use(
         if case .add = action { dispatcher.dispatch(.tag("new")) }
     }))
 let flux = Flux(state: DemoState(), mutation: DemoMutation(), dispatcher: dispatcher)
-let agent: ShellAgent
-do {
-    agent = try ShellAgent(serving: flux, as: name, queueLimit: queueLimit, limits: limits)
-} catch {
-    FileHandle.standardError.write("attach-demo: \(error.message)\n".data(using: .utf8)!)
-    exit(1)
-}
 /// A line on standard output, written at once (the test waits for it).
 func say(_ line: String) { FileHandle.standardOutput.write((line + "\n").data(using: .utf8)!) }
 
-say("ready \(agent.socketPath)")
+let agent: ShellAgent?
+if let code = ProcessInfo.processInfo.environment["FLUXSH_PAIRING"] {
+    // As an app's debug build does: the code from its launch environment, and the app runs on
+    // when it is not valid.
+    do {
+        agent = try ShellAgent(serving: flux, as: name, dialing: code, queueLimit: queueLimit)
+    } catch {
+        FileHandle.standardError.write("attach-demo: \(error.text)\n".data(using: .utf8)!)
+        agent = nil
+    }
+    say("ready dialing")
+} else {
+    do {
+        agent = try ShellAgent(serving: flux, as: name, queueLimit: queueLimit, limits: limits)
+    } catch {
+        FileHandle.standardError.write("attach-demo: \(error.message)\n".data(using: .utf8)!)
+        exit(1)
+    }
+    say("ready \(agent!.socketPath)")
+}
 
 func openDescriptors() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
@@ -168,13 +183,13 @@ while let line = readLine() {
     case "waiting": say("waiting \(Gate.waitingCount)")
     case "fds": say("fds \(openDescriptors())")
     case "rss": say("rss \(residentKiB())")
-    case "shells": say("shells \(agent.attachedShells)")
+    case "shells": say("shells \(agent?.attachedShells ?? 0)")
     case "stop":
-        agent.stop()
+        agent?.stop()
         say("stopped")
         exit(0)
     case "exit": exit(0)
     default: say("unknown \(line)")
     }
 }
-agent.stop()
+agent?.stop()

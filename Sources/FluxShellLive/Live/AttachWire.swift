@@ -241,6 +241,9 @@ package enum AttachWire {
     /// What `fluxsh attach` prints when the app's side closed with no word from its agent (the
     /// app exited without stopping it, crashed or was killed): status 1.
     public static let appExitedUnexpectedly = "app exited unexpectedly"
+    /// What `fluxsh listen` prints when the network between it and the app was lost (no answer
+    /// from the app's host for some seconds): status 1.
+    public static let appDisconnected = "app disconnected"
     /// What the agent says when the shell leaves (`detach`, `quit`, the end of its input).
     public static let detached = "detached"
 

@@ -1,0 +1,295 @@
+import Dispatch
+import FluxShell
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// `fluxsh listen`'s side of a pairing: a TCP listener with a certificate made for the run, and
+/// the one app that shows the code's token inside TLS joined to a socket the shell reads as it
+/// reads an app's Unix socket (reference: "Attaching across hosts").
+///
+/// A peer is refused, with nothing of the session sent to it, when it does not finish TLS 1.3 and
+/// its pairing line within 10 s, sends something else, shows a wrong token, or shows the token
+/// once it was used; at most 16 peers are pairing at once, and the rest are closed at once.
+public final class PairingListener: PairingServing, PairingListening {
+    /// At most this many connections are being paired at once.
+    static let pairingLimit = 16
+
+    private struct State {
+        var pairing = 0
+        var isUsed = false
+        var paired: (descriptor: Int32, app: String)?
+    }
+
+    public let code: String
+    package let pairingCode: PairingCode
+    private let group: MultiThreadedEventLoopGroup
+    private let refused: @Sendable (String) -> Void
+    private let state = LockedValue(State())
+    private let pairedSignal = DispatchSemaphore(value: 0)
+
+    public static func listen(address: String?, port: Int?, refused: @escaping @Sendable (String) -> Void)
+        throws(ShellError) -> any PairingListening
+    {
+        try PairingListener(address: address ?? "127.0.0.1", port: port ?? 0, refused: refused)
+    }
+
+    package init(address: String, port: Int, refused: @escaping @Sendable (String) -> Void) throws(ShellError) {
+        if ["0.0.0.0", "::", "[::]", "*"].contains(address) {
+            throw ShellError(
+                "--address \(address) is every interface, not an address an app can dial",
+                hint: "give this machine's address on the network the app is on (see: ip -4 addr)")
+        }
+        let certificate = try RunCertificate.make()
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<PairingCode.tokenSize).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let tls: NIOSSLContext
+        do {
+            var configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: [.certificate(certificate.certificate)], privateKey: .privateKey(certificate.key))
+            configuration.minimumTLSVersion = .tlsv13
+            configuration.shutdownTimeout = TLSClosing.timeout
+            tls = try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw ShellError("cannot set up TLS to listen: \(error)")
+        }
+        self.refused = refused
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.group = group
+        let host = address.hasPrefix("[") && address.hasSuffix("]") ? String(address.dropFirst().dropLast()) : address
+        let bound: Int
+        do {
+            let gate = GateFactory()
+            let bootstrap = LinkOptions.all.reduce(ServerBootstrap(group: group)) {
+                $0.childChannelOption($1.0, value: SocketOptionValue($1.1))
+            }
+            .serverChannelOption(ChannelOptions.backlog, value: 64)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            // NB: a peer is read only while it pairs, and then as fast as the shell reads it (`Splice`).
+            .childChannelOption(ChannelOptions.autoRead, value: false)
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers([
+                        NIOSSLServerHandler(context: tls), gate.make(for: channel),
+                    ])
+                }
+            }
+            let server = try bootstrap.bind(host: host, port: port).wait()
+            bound = server.localAddress?.port ?? port
+            pairingCode = PairingCode(host: host, port: bound, token: token, fingerprint: certificate.fingerprint)
+            code = pairingCode.text
+            gate.listener.withLock { $0 = self }
+        } catch let error as IOError where Platform.isAddressInUse(error.errnoCode) {
+            try? group.syncShutdownGracefully()
+            throw ShellError(
+                "cannot listen on \(address):\(port): the port is taken", hint: "choose another with --port")
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw ShellError("cannot listen on \(address):\(port): \(PairingDialer.describe(error))")
+        }
+    }
+
+    public func waitForApp() -> (descriptor: Int32, app: String) {
+        pairedSignal.wait()
+        return state.withLock { $0.paired! }
+    }
+
+    /// The app paired within `seconds`, or nil (for the package's tests).
+    package func waitForApp(seconds: Int) -> (descriptor: Int32, app: String)? {
+        guard pairedSignal.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
+        return state.withLock { $0.paired }
+    }
+
+    // MARK: - The gate's questions
+
+    /// Counts a connection that begins to pair: false when as many as the limit are pairing.
+    func admit() -> Bool {
+        state.withLock { state in
+            guard state.pairing < Self.pairingLimit else { return false }
+            state.pairing += 1
+            return true
+        }
+    }
+
+    func leftPairing() { state.withLock { $0.pairing -= 1 } }
+
+    /// Whether `token` is the code's and unused; the first app that shows it uses it.
+    func use(_ token: [UInt8]) -> Result<Void, Refusal> {
+        guard PairingWire.sameToken(token, pairingCode.token) else { return .failure(.wrongToken) }
+        return state.withLock { state in
+            guard !state.isUsed else { return .failure(.used) }
+            state.isUsed = true
+            return .success(())
+        }
+    }
+
+    /// The session with `app` is open on `descriptor`: `waitForApp()` returns it.
+    func paired(_ descriptor: Int32, app: String) {
+        state.withLock { $0.paired = (descriptor, app) }
+        pairedSignal.signal()
+    }
+
+    func refuse(_ peer: String, _ reason: String) { refused("refused \(peer): \(reason)") }
+
+    /// Why a peer that showed a token is refused.
+    enum Refusal: Error {
+        case wrongToken
+        case used
+
+        var reason: String {
+            switch self {
+            case .wrongToken: "refused: the pairing token is wrong"
+            case .used: "refused: the pairing code was used already (fluxsh listen prints a new one each time it runs)"
+            }
+        }
+    }
+}
+
+/// Makes each connection's gate once the listener is made (the bootstrap is set up before).
+final class GateFactory: Sendable {
+    let listener = LockedValue<PairingListener?>(nil)
+
+    func make(for channel: any Channel) -> PairingGate {
+        PairingGate(listener: listener.withLock { $0 }, peer: channel.remoteAddress.map(Self.describe) ?? "a peer")
+    }
+
+    static func describe(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+    }
+}
+
+/// A connection to the listener until it is paired: reads the app's pairing line inside TLS and
+/// checks its token; once paired, joins it to the shell's socket (`Splice`) and goes.
+///
+/// NB: @unchecked Sendable is safe: NIO calls it on its channel's event loop only.
+final class PairingGate: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let listener: PairingListener?
+    private let peer: String
+    private var line = FirstLine()
+    private var isAdmitted = false
+    private var isPairing = true
+    private var deadline: Scheduled<Void>?
+    /// Said when the connection closes, unless it was paired.
+    private var refusal: String?
+
+    init(listener: PairingListener?, peer: String) {
+        self.listener = listener
+        self.peer = peer
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        guard let listener, listener.admit() else {
+            listener?.refuse(peer, "\(PairingListener.pairingLimit) connections are pairing already")
+            isPairing = false
+            return context.close(promise: nil)
+        }
+        isAdmitted = true
+        let channel = context.channel
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: PairingWire.deadline) {
+            bound.value.refusal = bound.value.refusal ?? "no pairing line within 10 s"
+            channel.close(promise: nil)
+        }
+        context.fireChannelActive()
+        context.read()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard isPairing, let listener else { return }
+        var bytes = unwrapInboundIn(data)
+        switch line.take(&bytes) {
+        case .waiting:
+            break
+        case .tooLong:
+            refuse(context, "a pairing line over \(PairingWire.lineLimit) bytes", tell: "refused: not a pairing line")
+        case .line(let text, let rest):
+            guard let request = PairingWire.parseRequest(text) else {
+                return refuse(context, "not a pairing line", tell: "refused: not a pairing line")
+            }
+            switch listener.use(request.token) {
+            case .failure(let refusal):
+                refuse(context, refusal == .used ? "the code was used already" : "a wrong token", tell: refusal.reason)
+            case .success:
+                join(context, app: String(request.app.prefix(100)), rest: rest)
+            }
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if isPairing { context.read() }
+        context.fireChannelReadComplete()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if isPairing, refusal == nil {
+            refusal =
+                error is NIOSSLError
+                ? "no TLS with this listener's certificate (not an app dialing its pairing code): \(error)"
+                : PairingDialer.describe(error)
+        }
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        if isAdmitted { listener?.leftPairing() }
+        isAdmitted = false
+        if isPairing { listener?.refuse(peer, refusal ?? "it closed the connection before pairing") }
+        isPairing = false
+        context.fireChannelInactive()
+    }
+
+    /// Says why in one frame inside TLS, and closes.
+    private func refuse(_ context: ChannelHandlerContext, _ reason: String, tell: String) {
+        refusal = reason
+        let line = AttachWire.Frame.bye(tell).line + "\n"
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: line))).whenComplete { _ in
+            TLSClosing.close(channel)
+        }
+    }
+
+    /// Answers the app, and joins its connection to a new socket whose other end the shell reads.
+    private func join(_ context: ChannelHandlerContext, app: String, rest: ByteBuffer) {
+        guard let listener, let (mine, theirs) = Platform.socketPair() else {
+            return refuse(context, "no socket for the session", tell: "refused: the listener cannot open a session")
+        }
+        isPairing = false
+        deadline?.cancel()
+        if isAdmitted { listener.leftPairing() }
+        isAdmitted = false
+        let answer = PairingWire.paired(app) + "\n"
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer)), promise: nil)
+        let (appSide, shellSide) = Splice.pair()
+        let appChannel = context.channel
+        let bound = NIOLoopBound((context: context, gate: self), eventLoop: context.eventLoop)
+        ClientBootstrap(group: context.eventLoop)
+            .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(shellSide) }
+            }
+            .withConnectedSocket(mine)
+            .whenComplete { result in
+                let (context, gate) = bound.value
+                guard case .success = result else {
+                    Platform.closeDescriptor(theirs)
+                    return appChannel.close(promise: nil)
+                }
+                do {
+                    try context.pipeline.syncOperations.addHandler(appSide, position: .after(gate))
+                } catch {
+                    Platform.closeDescriptor(theirs)
+                    return appChannel.close(promise: nil)
+                }
+                if rest.readableBytes > 0 { context.fireChannelRead(NIOAny(rest)) }
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+                appChannel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+                listener.paired(theirs, app: app)
+            }
+    }
+}
