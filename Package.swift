@@ -303,7 +303,7 @@ let package = Package(
             name: "fluxbench",
             dependencies: [
                 "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxStores", "FluxShellAgent",
-                "FluxShellDependencies",
+                "FluxShellDependencies", "FluxShellRemote",
                 "FluxShellCommand",
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),

@@ -154,7 +154,7 @@ struct Listen: ParsableCommand {
         if let port { try Web.check(port: port) }
         guard let webPort else { return }
         guard web else { throw ValidationError("--web-port is the devtools page's port: give it with --web") }
-        try Web.check(port: webPort)
+        try Web.check(port: webPort, option: "--web-port")
     }
 }
 
@@ -179,8 +179,8 @@ struct Web: ParsableCommand {
         if let port { try Self.check(port: port) }
     }
 
-    static func check(port: Int) throws {
-        if !(1...65_535).contains(port) { throw ValidationError("--port takes 1 to 65535, not \(port)") }
+    static func check(port: Int, option: String = "--port") throws {
+        if !(1...65_535).contains(port) { throw ValidationError("\(option) takes 1 to 65535, not \(port)") }
     }
 }
 

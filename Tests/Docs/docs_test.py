@@ -12,7 +12,7 @@ its first line is `$ COMMAND`:
 
 Blocks without a `$` line are parts of a longer session and do not run here. A block whose
 program is not on the path given is listed as skipped (`fluxsh attach` needs a running app: the
-example packages' test drives it; `fluxsh web` serves until interrupted: Tests/Web/web_test.py). Timings (`0.01 s (419 actions/s)`) are compared by form, and
+example packages' test drives it, and `fluxsh listen` waits for one: Tests/Remote/remote_test.py; `fluxsh web` serves until interrupted: Tests/Web/web_test.py). Timings (`0.01 s (419 actions/s)`) are compared by form, and
 `…` in a documented line stands for the text a terminal shortens.
 
 Usage: docs_test.py [--require PROGRAM]... DIR... [-- FILE...]
@@ -133,7 +133,7 @@ def main(arguments):
             if "web" in words or "--web" in words:
                 skipped.append(f"{where} ({parts[0][0]}: serves until interrupted; Tests/Web/web_test.py drives it)")
                 continue
-            if "attach" in words or "&" in words:
+            if "attach" in words or "listen" in words or "&" in words:
                 skipped.append(f"{where} ({parts[0][0]}: needs a running app)")
                 continue
             found = subprocess.run(["bash", "-c", f"command -v {name}"], env=env, capture_output=True).returncode == 0

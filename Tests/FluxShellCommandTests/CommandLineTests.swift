@@ -30,4 +30,16 @@ struct CommandLineTests {
             Self.refusal(Attach.self, ["notes", "--port", "8080"])
                 == "--port is the devtools page's port: give it with --web")
     }
+
+    @Test func listenTakesItsPortAndThePagesPortApart() {
+        #expect(Self.refusal(Listen.self, []) == nil)
+        #expect(Self.refusal(Listen.self, ["--port", "4000", "--address", "10.0.0.2"]) == nil)
+        #expect(Self.refusal(Listen.self, ["--port", "0"]) == "--port takes 1 to 65535, not 0")
+        #expect(Self.refusal(Listen.self, ["--web", "--web-port", "8080", "--port", "4000"]) == nil)
+        #expect(
+            Self.refusal(Listen.self, ["--web", "--web-port", "99999"]) == "--web-port takes 1 to 65535, not 99999")
+        #expect(
+            Self.refusal(Listen.self, ["--web-port", "8080"])
+                == "--web-port is the devtools page's port: give it with --web")
+    }
 }
