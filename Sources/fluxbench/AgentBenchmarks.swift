@@ -32,7 +32,9 @@ enum AgentBenchmarks {
         let without = measure("without an agent") { alone.dispatch(.increment) }
         _ = aloneFlux
         switch only {
-        case "stalled": return Link.allCases.forEach { stalledShell(baseline: without, over: $0) }
+        case "stalled":
+            for link in Link.allCases { stalledShell(baseline: without, over: link) }
+            return
         case "reading":
             _ = Link.allCases.map(readingShell)
             return
