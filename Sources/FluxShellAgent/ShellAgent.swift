@@ -156,6 +156,8 @@ public final class ShellAgent: Sendable {
     /// seconds: the sessions must take the dispatcher's lock to leave.
     public func stop() {
         guard let channels = connections.stop() else { return }
+        // NB: first, so that a link does not dial again as its connections end.
+        link?.stop()
         for channel in channels {
             // NB: on the channel's loop, later: called there (from an app observer during a
             // shell's command), it must not run inside that command.
@@ -167,7 +169,6 @@ public final class ShellAgent: Sendable {
                 .whenComplete { _ in closed.signal() }
             _ = closed.wait(timeout: .now() + 2)
         }
-        link?.stop()
         if let server {
             server.close(promise: nil)
             Platform.removeFile(socketPath)

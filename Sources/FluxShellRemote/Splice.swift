@@ -71,16 +71,17 @@ final class Splice: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if facesApp, failure == nil { failure = Self.reason(error) }
+        // NB: said at once: the end of the app's input, passed on next, closes what the shell reads.
+        if facesApp, failure == nil, let shell = partner {
+            let failure = Self.reason(error)
+            self.failure = failure
+            shell.write(ByteBuffer(string: (atLineStart ? "" : "\n") + AttachWire.Frame.bye(failure).line + "\n"))
+            shell.context?.flush()
+        }
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let failure, let shell = partner {
-            let line = (atLineStart ? "" : "\n") + AttachWire.Frame.bye(failure).line + "\n"
-            shell.write(ByteBuffer(string: line))
-            shell.context?.flush()
-        }
         partner?.context?.close(promise: nil)
         context.fireChannelInactive()
     }
@@ -110,7 +111,8 @@ final class Splice: ChannelDuplexHandler, @unchecked Sendable {
     /// How an app's link that ended with `error` is described to the shell.
     static func reason(_ error: any Error) -> String {
         switch error {
-        case NIOSSLError.uncleanShutdown: AttachWire.appExitedUnexpectedly
+        case let error as NIOSSLError:
+            if case .uncleanShutdown = error { AttachWire.appExitedUnexpectedly } else { AttachWire.appDisconnected }
         case let error as IOError where Platform.isConnectionReset(error.errnoCode): AttachWire.appExitedUnexpectedly
         default: AttachWire.appDisconnected
         }
