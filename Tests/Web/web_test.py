@@ -36,12 +36,16 @@ class Skipped(Exception):
 class Server:
     """`fluxsh ARGS` (`web …` or `attach NAME --web`) serving the page, until the test is done."""
 
-    def __init__(self, *arguments, env=None, program=False):
-        """`program`: the first argument is the shell to run (a user's), not an argument of fluxsh."""
+    def __init__(self, *arguments, env=None, program=False, started=None):
+        """`program`: the first argument is the shell to run (a user's), not an argument of fluxsh;
+        `started`: called with the process before its address is read (`listen --web` serves the
+        page once an app has paired)."""
         self.folder = tempfile.mkdtemp()
         command = list(arguments) if program else [FLUXSH, *arguments]
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=self.folder, env=env)
+        if started:
+            started(self.process)
         line = self.process.stdout.readline()
         match = re.match(r"devtools: (http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))$", line.strip())
         if not match:
@@ -789,6 +793,41 @@ def test_attached_app():
             check(selected == 1, f"the selection moved to {selected} with the app's action")
         finally:
             driver.quit()
+
+
+def test_listen_serves_the_page_on_the_app_that_dials():
+    """`fluxsh listen --web`: the app dials with the code, the page's tab is its session (the app's
+    actions live, a dispatch runs in it), and a second tab is told that a pairing is one connection."""
+    apps = []
+
+    def dial(process):
+        code = process.stderr.readline().strip()
+        check(code.startswith("fluxsh://127.0.0.1:"), f"the pairing code: {code!r}")
+        app = subprocess.Popen([DEMO, "webdemo"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                               bufsize=1, env=dict(os.environ, FLUXSH_PAIRING=code))
+        apps.append(app)
+        check(app.stdout.readline().strip() == "ready dialing", "the demo app dials")
+
+    try:
+        with Server("listen", "--web", started=dial) as server:
+            app = apps[0]
+            ask = lambda line: (app.stdin.write(line + "\n"), app.stdin.flush(), app.stdout.readline().strip())[2]
+            client = Socket(server)
+            check(client.hello().get("attached") == "webdemo", "the tab is attached to the app that dialed")
+            check(ask("tick 1") == "ticked 1", "the app dispatched")
+            live = next((frame for frame in client.frames() if "app" in frame), None)
+            check(live and json.loads(live["app"]).get("action") == "tick", f"the app's action, live: {live}")
+            objects, failed = client.command("dispatch tick")
+            check(not failed and objects and objects[0].get("changes"), f"the tab's dispatch: {objects}")
+            check(ask("state").startswith("count 2 "), "the tab's dispatch ran in the app")
+            second = Socket(server)
+            bye = second.hello()
+            check("a pairing is one connection" in bye.get("bye", ""), f"a second tab is told why: {bye}")
+            check(server.alive(), "the server stays up")
+    finally:
+        for app in apps:
+            app.kill()
+            app.wait()
 
 
 def main():
