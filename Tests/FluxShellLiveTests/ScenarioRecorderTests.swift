@@ -99,6 +99,91 @@ struct ScenarioRecorderTests {
         #expect(Self.replay(path).passed)
     }
 
+    /// An attached shell's `undo`, `redo` and `reset` set the app's store: the recording writes
+    /// the `undo N` or `redo N` that takes the replay to the same state, so the recording replays
+    /// to the app's state; the agent's `LiveStore` and the recorder's are made apart, as an app
+    /// makes them.
+    @Test func anAttachedShellsUndoRedoAndResetAreRecordedAndReplay() throws {
+        for form in ["flux", "hooked"] {
+            let path = Self.scratchFile("undo-\(form).scenario")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let flux = Flux(state: ShopState(), mutation: ShopMutation())
+            let hub = LockedValue<LiveStore?>(nil)
+            func live() -> LiveStore {
+                guard form == "hooked" else { return LiveStore(flux, as: "shop") }
+                return hub.withLock { hub in
+                    if let hub { return hub }
+                    let made = LiveStore(
+                        as: "shop", state: { flux.store.state }, send: { flux.dispatcher.dispatch($0) },
+                        restore: { _ = flux.store.replace(with: $0) })
+                    hub = made
+                    return made
+                }
+            }
+            if form == "hooked" {
+                let hooked = live()
+                flux.dispatcher.register { [flux] action in hooked.record(action, state: flux.store.state) }
+            }
+            let recorder = try ScenarioRecorder(recording: live(), to: path)
+            flux.dispatcher.dispatch(.add(title: "milk", quantity: 1))
+            let shell = Transcript(session: try Session(attachingTo: [live()], wake: {}))
+            _ = shell.run("dispatch add title: tea quantity: 2")
+            _ = shell.run("undo")
+            flux.dispatcher.dispatch(.bump)
+            _ = shell.session.takeAppSteps()
+            _ = shell.run("undo")
+            _ = shell.run("redo")
+            _ = shell.run("dispatch note done")
+            _ = shell.run("reset")
+            try recorder.finish()
+            let lines = try Self.lines(of: path)
+            #expect(
+                Array(lines.dropLast(2)) == [
+                    "load shop",
+                    "dispatch add title: milk quantity: 1",
+                    "dispatch add title: tea quantity: 2",
+                    "undo",
+                    "dispatch bump",
+                    "undo",
+                    "redo",
+                    "dispatch note done",
+                    "undo 2",
+                ], "\(form)")
+            #expect(lines.dropLast().last == #"expect . == {"items":["milk"],"total":1,"note":null,"bumps":0}"#)
+            let replayed = Self.replay(path)
+            #expect(replayed.passed, "\(form): \(replayed.failures)")
+        }
+    }
+
+    /// A shell that undoes its `reset` after a `dispatch` (which took the steps after the reset
+    /// out of the replay's history) sets the store to a state no `undo` of the replay reaches: the
+    /// recording says so where it happens, and its last `expect` fails on replay, at that line.
+    @Test func aStateTheReplayCannotReachIsSaidWhereItHappens() throws {
+        let path = Self.scratchFile("unreachable.scenario")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: path)
+        let shell = Transcript(session: try Session(attachingTo: [LiveStore(flux, as: "shop")], wake: {}))
+        _ = shell.run("dispatch add title: tea quantity: 2")
+        _ = shell.run("reset")
+        _ = shell.run("dispatch bump")
+        _ = shell.run("undo")
+        _ = shell.run("undo")
+        try recorder.finish()
+        let lines = try Self.lines(of: path)
+        #expect(
+            Array(lines.dropLast(2)) == [
+                "load shop",
+                "dispatch add title: tea quantity: 2",
+                "undo",
+                "dispatch bump",
+                "undo",
+                "# an attached shell set the store to a state that no undo or redo here reaches; the replay parts from the app from here",
+            ])
+        #expect(flux.store.state.items == ["tea"])
+        #expect(!Self.replay(path).passed)
+    }
+
     /// The workflow the README gives: a recording passes, since it is what happened; its last
     /// `expect` rewritten to what should have been makes it fail at that line, the bug reproduced.
     @Test func aRecordingPassesUntilItsLastExpectSaysWhatShouldHaveBeen() throws {

@@ -67,7 +67,11 @@ public struct LiveStore: Sendable {
         self.makeRuntime = { context in
             let states = LiveStates<State>()
             return LiveStoreRuntime<Dispatcher<Action>, State>(
-                alias: alias, read: { store.state }, set: { _ = store.replace(with: $0) }, states: states,
+                alias: alias, read: { store.state },
+                set: {
+                    _ = store.replace(with: $0)
+                    StoreSetListeners.shared.storeWasSet(ObjectIdentifier(store))
+                }, states: states,
                 capture: states.capture(from: store), definition: definition, context: context)
         }
         self.makeWriter = { file, path, header, report in
@@ -75,6 +79,7 @@ public struct LiveStore: Sendable {
                 file: file, path: path, readState: { store.state }, actionCases: actionCases.value, report: report)
             writer.write(header)
             dispatcher.use(writer)
+            StoreSetListeners.shared.add(writer, store: ObjectIdentifier(store))
             return writer
         }
     }
@@ -124,7 +129,13 @@ public struct LiveStore: Sendable {
         self.makeRuntime = { context in
             let states = LiveStates<State>()
             return LiveStoreRuntime<LiveHub<Action, State>, State>(
-                alias: alias, read: { hub.stateNow() }, set: hub.restore.value == nil ? nil : { hub.restoreState($0) },
+                alias: alias, read: { hub.stateNow() },
+                set: hub.restore.value == nil
+                    ? nil
+                    : {
+                        hub.restoreState($0)
+                        StoreSetListeners.shared.storeWasSet(ObjectIdentifier(hub))
+                    },
                 states: states,
                 capture: states.capture(from: hub), definition: definition, context: context)
         }
@@ -133,6 +144,7 @@ public struct LiveStore: Sendable {
                 file: file, path: path, readState: { hub.state }, actionCases: actionCases.value, report: report)
             writer.write(header)
             writer.listen(to: hub)
+            StoreSetListeners.shared.add(writer, store: ObjectIdentifier(hub))
             return writer
         }
     }

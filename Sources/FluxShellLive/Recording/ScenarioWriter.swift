@@ -11,6 +11,8 @@ protocol RecordingWriter: AnyObject, Sendable {
     var path: String { get }
     var error: ShellError? { get }
     func write(_ line: String)
+    /// An attached shell set the store's state (`undo`, `redo`, `reset`).
+    func storeWasSet()
     func finish() throws(ShellError)
     func close()
 }
@@ -36,7 +38,37 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
         var state: State?
         /// The first failure to write, after which nothing more is written.
         var error: ShellError?
+        /// The replay's history as the lines written make it: the state after each of its steps
+        /// (a `dispatch` line and its follow-ups), the first the state the recording began with;
+        /// the last `stepLimit` only.
+        var steps: [State]
+        /// Where the replay is in `steps`: `undo` and `redo` lines move it, as in the shell.
+        var cursor = 0
+
+        /// A `dispatch` line was written, and `state` is the state after it: as in the shell,
+        /// the steps undone are gone.
+        mutating func stepAdded(_ state: State) {
+            steps.removeSubrange((cursor + 1)...)
+            steps.append(state)
+            if steps.count > ScenarioWriter.stepLimit { steps.removeFirst(steps.count - ScenarioWriter.stepLimit) }
+            cursor = steps.count - 1
+        }
+
+        /// The step the replay is at, nearest first, whose state prints as `state` does.
+        func step(printingAs state: JSONValue) -> Int? {
+            for distance in 0..<steps.count {
+                for step in [cursor - distance, cursor + distance]
+                where steps.indices.contains(step) && ValueReader.read(steps[step]) == state {
+                    return step
+                }
+            }
+            return nil
+        }
     }
+
+    /// How many of the replay's steps the writer keeps to find where an attached shell's `undo`
+    /// went: more than the 200 a shell can undo.
+    static var stepLimit: Int { 256 }
 
     @usableFromInline let path: String
     private let readState: () -> State
@@ -59,7 +91,8 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
         self.readState = readState
         self.actionCases = actionCases
         self.report = report
-        self.progress = LockedValue(Progress(file: file, state: readState()))
+        let state = readState()
+        self.progress = LockedValue(Progress(file: file, state: state, steps: [state]))
     }
 
     /// Writes each action `hub`'s store records from now on.
@@ -87,22 +120,66 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
     /// Writes the line of an action the store applied; the state read now is the state after it.
     func record(_ action: Action, isFollowUp: Bool) {
         guard isOpen else { return }
-        write(line(for: action, isFollowUp: isFollowUp), stateAfter: readState())
+        let (line, isStep) = line(for: action, isFollowUp: isFollowUp)
+        let state = readState()
+        write(line) { progress in
+            progress.state = state
+            if isStep {
+                progress.stepAdded(state)
+            } else {
+                // NB: a follow-up is part of the step before it, in the replay as in the app.
+                progress.steps[progress.cursor] = state
+            }
+        }
     }
 
-    @usableFromInline func write(_ line: String) { write(line, stateAfter: nil) }
+    @usableFromInline func write(_ line: String) { write(line) { _ in } }
 
-    /// Writes `line`, which brings the replayed state to `state`.
-    func write(_ line: String, stateAfter state: State?) {
+    /// An attached shell set the store: writes the `undo N` or `redo N` that takes the replay to
+    /// a step whose state prints as the store's does now, the nearest; when no step the writer
+    /// keeps has it (the shell undid a step that a later `dispatch` line took out of the replay's
+    /// history), a comment that says the replay parts from the app here.
+    @usableFromInline func storeWasSet() {
+        let state = readState()
+        let printed = ValueReader.read(state)
         let failure = progress.withLock { progress -> ShellError? in
-            guard let file = progress.file else { return nil }
-            if let code = file.write(line) {
-                return stop(&progress, ShellError("cannot write \(path): \(OutputFile.reason(code))"))
+            guard progress.file != nil else { return nil }
+            var scenario = ScenarioText()
+            let target = progress.step(printingAs: printed)
+            switch target {
+            case nil:
+                scenario.comment(
+                    "an attached shell set the store to a state that no undo or redo here reaches; the replay parts from the app from here"
+                )
+            case progress.cursor?:
+                return nil
+            case let step?:
+                scenario.command(
+                    step < progress.cursor ? .undo(steps: progress.cursor - step) : .redo(steps: step - progress.cursor)
+                )
             }
-            if let state { progress.state = state }
-            return nil
+            return write(scenario.text, &progress) { progress in
+                progress.state = state
+                if let target { progress.cursor = target }
+            }
         }
         if let failure { report("ScenarioRecorder: \(failure.message); recording stopped\n") }
+    }
+
+    /// Writes `line`, then, once it is written, brings `progress` to what the replay holds after it.
+    private func write(_ line: String, then update: (inout Progress) -> Void) {
+        let failure = progress.withLock { progress in write(line, &progress, then: update) }
+        if let failure { report("ScenarioRecorder: \(failure.message); recording stopped\n") }
+    }
+
+    private func write(_ line: String, _ progress: inout Progress, then update: (inout Progress) -> Void) -> ShellError?
+    {
+        guard let file = progress.file else { return nil }
+        if let code = file.write(line) {
+            return stop(&progress, ShellError("cannot write \(path): \(OutputFile.reason(code))"))
+        }
+        update(&progress)
+        return nil
     }
 
     /// Ends the file with `expect . == STATE` and closes it; then nothing more is written.
@@ -153,8 +230,8 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
 
     /// The scenario line for `action`: `dispatch ACTION`, or a comment when replaying it would
     /// not give it back (a follow-up, which the replaying store's effect dispatches itself, or an
-    /// action with no text form).
-    func line(for action: Action, isFollowUp: Bool) -> String {
+    /// action with no text form); and whether it is a step of the replay's history.
+    func line(for action: Action, isFollowUp: Bool) -> (text: String, isStep: Bool) {
         let printed = ValueReader.read(action)
         let invocation = actionCases.invocation(of: action, printed: printed)
         let text = invocation?.description ?? JSONText.compact(printed)
@@ -165,8 +242,9 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
             scenario.comment("not replayable: \(Self.oneLine(text)) (\(Self.oneLine(reason)))")
         } else if let invocation {
             scenario.command(.dispatch(invocation))
+            return (scenario.text, true)
         }
-        return scenario.text
+        return (scenario.text, false)
     }
 
     /// Why the `dispatch` line of `invocation`, replayed, would not dispatch the action that
