@@ -24,12 +24,14 @@ run: deps
 test: deps test-deps lint
 	SWIFT="$(SWIFT)" Scripts/test-all.sh
 
-## deps: install what the build needs (libedit-dev; tmux and python3 for the terminal and attach tests) when missing
+## deps: install what the build needs (libedit-dev; tmux and python3 for the terminal and attach tests; iproute2 for
+## the tests across hosts, in network namespaces) when missing
 deps:
 	@missing=""; \
 	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev pkg-config"; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
+	command -v ip >/dev/null 2>&1 || missing="$$missing iproute2"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \

@@ -25,7 +25,8 @@ package final class PairingDialer: AgentLink {
         /// The connection being paired or served.
         var channel: (any Channel)?
         var retry: Scheduled<Void>?
-        var lastReport: String?
+        /// What was said already: each message once (at most `saidLimit` kept).
+        var said: Set<String> = []
     }
 
     let code: PairingCode
@@ -158,9 +159,15 @@ package final class PairingDialer: AgentLink {
             state.failures += 1
             let delay = Self.backoff(afterFailures: state.failures)
             let reason =
-                attempt.isPaired
-                ? "lost the link to \(address) (\(Self.describe(attempt.error)))"
-                : "cannot reach \(address) (\(Self.describe(attempt.error)))"
+                if attempt.isPaired {
+                    "lost the link to \(address) (\(Self.describe(attempt.error)))"
+                } else if attempt.isConnected {
+                    // NB: whether it reset the connection or cut TLS short depends on timing:
+                    // one message for both.
+                    "\(address) closed the connection before pairing (it is not fluxsh listen, or one that has as many apps pairing as it takes)"
+                } else {
+                    "cannot reach \(address) (\(Self.describe(attempt.error)))"
+                }
             return (reason + "; dialing again", delay)
         }
         if let message { say(message) }
@@ -171,14 +178,16 @@ package final class PairingDialer: AgentLink {
         }
     }
 
-    /// Says `message`, unless it was the last thing said (a listener down for an hour is said once).
+    /// Says `message`, unless it was said already (a listener down for an hour is said once).
     private func say(_ message: String) {
         let isNew = state.withLock { state in
-            defer { state.lastReport = message }
-            return state.lastReport != message
+            if state.said.count >= Self.saidLimit { state.said.removeAll() }
+            return state.said.insert(message).inserted
         }
         if isNew { report(message) }
     }
+
+    static let saidLimit = 64
 
     /// 0.5 s, doubled after each failure up to 30 s, within ±20 %.
     package static func backoff(afterFailures failures: Int) -> TimeAmount {
@@ -205,6 +214,8 @@ package final class PairingDialer: AgentLink {
 /// What one dial came to, written on its connection's event loop only.
 final class DialAttempt: Sendable {
     struct Outcome {
+        /// The TCP connection was made.
+        var isConnected = false
         var isOtherCertificate = false
         var isPaired = false
         var refusal: String?
@@ -256,6 +267,7 @@ final class PairingRequest: ChannelInboundHandler, RemovableChannelHandler, @unc
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        attempt.value.isConnected = true
         let channel = context.channel
         deadline = context.eventLoop.scheduleTask(in: PairingWire.deadline) { channel.close(promise: nil) }
         context.fireChannelActive()

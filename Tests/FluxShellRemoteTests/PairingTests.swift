@@ -115,6 +115,26 @@ struct PairingTests {
         #expect(refusals.all.isEmpty)
     }
 
+    @Test func twoShellsAreTwoAgentsEachWithItsCode() throws {
+        let first = try PairingListener(address: "127.0.0.1", port: 0, refused: { _ in })
+        let second = try PairingListener(address: "127.0.0.1", port: 0, refused: { _ in })
+        let flux = Flux(state: Counter(), mutation: CounterMutation())
+        let one = try Self.agent(flux, dialing: first.pairingCode, said: Said())
+        defer { one.stop() }
+        let other = try Self.agent(flux, dialing: second.pairingCode, said: Said())
+        defer { other.stop() }
+        let shells = try [first, second].map { listener in
+            let connection = AttachConnection(descriptor: try #require(listener.waitForApp(seconds: 10)).descriptor)
+            #expect(connection.sendLine(AttachWire.Hello().line))
+            _ = Self.frames(connection) { if case .attached = $0 { true } else { false } }
+            return connection
+        }
+        #expect(shells[0].sendLine("dispatch add 3"))
+        #expect(Self.frames(shells[0], until: Self.isDone).contains(.out("~ count: 0 -> 3")))
+        let seen = Self.frames(shells[1]) { $0 == .app("~ count: 0 -> 3") }
+        #expect(seen.contains(.app("<= add 3")))
+    }
+
     @Test func aShellThatLeavesUsesThePairing() throws {
         let listener = try PairingListener(address: "127.0.0.1", port: 0, refused: { _ in })
         let said = Said()
