@@ -43,7 +43,9 @@ let package = Package(
         // The agent's and the page's event loops and sockets.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Only for FluxShellRemote: pinned TLS 1.3 between `fluxsh listen` and an app that dials it.
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Up to the next minor version: `RunCertificate` calls its BoringSSL module, which the
+        // package does not offer as a product of its own.
+        .package(url: "https://github.com/apple/swift-nio-ssl", .upToNextMinor(from: "2.37.6")),
         // IdentifiedArray prints, reads back and diffs as the array it is (“Printed values” in the
         // reference, rule 3).
         .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),

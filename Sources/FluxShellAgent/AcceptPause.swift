@@ -1,7 +1,7 @@
 import FluxShell
 import NIOCore
 
-/// Stops accepting connections for a second when the app is out of descriptors (or memory for
+/// Stops accepting connections for a second when the process is out of descriptors (or memory for
 /// them): `accept` would fail again at once, each time the listening socket is ready, and the
 /// agent's thread would spin a core.
 ///
@@ -11,14 +11,16 @@ import NIOCore
 ///
 /// NB: @unchecked Sendable is safe: it runs on the server channel's event loop only, and the
 /// timer's closure reaches only the channel, which is Sendable.
-final class AcceptPause: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = any Channel
-    typealias InboundOut = any Channel
+package final class AcceptPause: ChannelInboundHandler, @unchecked Sendable {
+    package typealias InboundIn = any Channel
+    package typealias InboundOut = any Channel
 
     static let pause = TimeAmount.seconds(1)
     private var isPaused = false
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package init() {}
+
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let error = error as? IOError, Platform.isOutOfResources(error.errnoCode) else {
             return context.fireErrorCaught(error)
         }

@@ -79,7 +79,7 @@ public final class ShellAgent: Sendable {
         link: (any AgentLink)?
     ) throws(ShellError) {
         try LiveStore.check(stores)
-        let path = try AttachSockets.path(for: name)
+        try AttachSockets.checkName(name)
         let connections = AgentConnections(limit: limits.connections)
         // NB: a session is made for each connection: one that only checks the app is there, or
         // is refused, costs the app nothing more.
@@ -102,7 +102,14 @@ public final class ShellAgent: Sendable {
             link.start(on: group.next(), serving: { connection(false) })
             return
         }
-        try AttachSockets.prepareFolder()
+        let path: String
+        do throws(ShellError) {
+            path = try AttachSockets.path(for: name)
+            try AttachSockets.prepareFolder()
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw error
+        }
         // NB: the name is claimed (locked) before the socket is looked at: of two apps started
         // together, one holds the claim and the other is refused, whatever the order of their steps.
         let claim: AttachSockets.Claim

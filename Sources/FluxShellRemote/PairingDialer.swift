@@ -10,9 +10,10 @@ import NIOTLS
 /// Unix socket's connection is served (`AgentConnection`, its flow control and limits).
 ///
 /// It dials again, waiting longer each time (0.5 s doubling to 30 s, each ±20 %), while the
-/// listener cannot be reached and after a link that was lost; never again once the pairing is
-/// over: the session it opened ended, the listener refused the token, or it showed another
-/// certificate than the code's. Each new reason is reported once (the app's standard error).
+/// listener cannot be reached; never again once the pairing is over: the session it opened ended
+/// (the link lost included: the listener's session ends with it), the listener refused the token,
+/// or it showed another certificate than the code's. Each message is said once (the app's
+/// standard error).
 package final class PairingDialer: AgentLink {
     private struct State {
         var loop: (any EventLoop)?
@@ -91,45 +92,47 @@ package final class PairingDialer: AgentLink {
         let code = code
         let tls = tls
         let request = PairingWire.request(token: code.token, app: app)
-        LinkOptions.all.reduce(ClientBootstrap(group: loop)) { $0.channelOption($1.0, value: SocketOptionValue($1.1)) }
-            .connectTimeout(.seconds(5))
-            // NB: the served session reads only while the shell takes its answers (`AgentConnection`).
-            .channelOption(ChannelOptions.autoRead, value: false)
-            .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let pinned = try NIOSSLClientHandler(
-                        context: tls, serverHostname: nil,
-                        customVerificationCallback: { certificates, verdict in
-                            let shown = certificates.first.flatMap { try? $0.toDERBytes() }
-                            if let shown, RunCertificate.fingerprint(of: shown) == code.fingerprint {
-                                verdict.succeed(.certificateVerified)
-                            } else {
-                                attempt.value.isOtherCertificate = true
-                                verdict.succeed(.failed)
-                            }
-                        })
-                    try channel.pipeline.syncOperations.addHandlers([
-                        pinned, LinkWatch(attempt: attempt),
-                        PairingRequest(request: request, attempt: attempt, serving: serving),
-                    ])
-                }
+        LinkOptions.all(forListener: false).reduce(ClientBootstrap(group: loop)) {
+            $0.channelOption($1.0, value: SocketOptionValue($1.1))
+        }
+        .connectTimeout(.seconds(5))
+        // NB: the served session reads only while the shell takes its answers (`AgentConnection`).
+        .channelOption(ChannelOptions.autoRead, value: false)
+        .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+        .channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                let pinned = try NIOSSLClientHandler(
+                    context: tls, serverHostname: nil,
+                    customVerificationCallback: { certificates, verdict in
+                        let shown = certificates.first.flatMap { try? $0.toDERBytes() }
+                        if let shown, RunCertificate.fingerprint(of: shown) == code.fingerprint {
+                            verdict.succeed(.certificateVerified)
+                        } else {
+                            attempt.value.isOtherCertificate = true
+                            verdict.succeed(.failed)
+                        }
+                    })
+                try channel.pipeline.syncOperations.addHandlers([
+                    pinned, LinkWatch(attempt: attempt),
+                    PairingRequest(request: request, attempt: attempt, serving: serving),
+                ])
             }
-            .connect(host: code.host, port: code.port)
-            .whenComplete { result in
-                switch result {
-                case .success(let channel):
-                    let isStopped = self.state.withLock { state in
-                        state.channel = channel
-                        return state.isStopped
-                    }
-                    if isStopped { channel.close(promise: nil) }
-                    channel.closeFuture.whenComplete { _ in self.ended(attempt.value) }
-                case .failure(let error):
-                    attempt.value.error = attempt.value.error ?? error
-                    self.ended(attempt.value)
+        }
+        .connect(host: code.host, port: code.port)
+        .whenComplete { result in
+            switch result {
+            case .success(let channel):
+                let isStopped = self.state.withLock { state in
+                    state.channel = channel
+                    return state.isStopped
                 }
+                if isStopped { channel.close(promise: nil) }
+                channel.closeFuture.whenComplete { _ in self.ended(attempt.value) }
+            case .failure(let error):
+                attempt.value.error = attempt.value.error ?? error
+                self.ended(attempt.value)
             }
+        }
     }
 
     /// What became of a dial: the pairing is over, or the agent dials again after a while.
@@ -149,19 +152,22 @@ package final class PairingDialer: AgentLink {
                 state.isOver = true
                 return ("\(address) refused the pairing: \(refusal)", nil)
             }
-            if attempt.isPaired, attempt.error == nil {
-                state.isOver = true
-                return ("the session with \(address) ended; the pairing is used", nil)
-            }
+            // NB: the listener's session ends with its link, and its code served once: a
+            // link lost is not dialed again.
             if attempt.isPaired {
-                state.failures = 0
+                state.isOver = true
+                guard let error = attempt.error else {
+                    return ("the session with \(address) ended; the pairing is used", nil)
+                }
+                return (
+                    "lost the link to \(address) (\(Self.describe(error))); the pairing is used "
+                        + "(pass the code of a new fluxsh listen to attach again)", nil
+                )
             }
             state.failures += 1
             let delay = Self.backoff(afterFailures: state.failures)
             let reason =
-                if attempt.isPaired {
-                    "lost the link to \(address) (\(Self.describe(attempt.error)))"
-                } else if attempt.isConnected {
+                if attempt.isConnected {
                     // NB: whether it reset the connection or cut TLS short depends on timing:
                     // one message for both.
                     "\(address) closed the connection before pairing (it is not fluxsh listen, or one that has as many apps pairing as it takes)"
@@ -331,6 +337,6 @@ final class PairingRequest: ChannelInboundHandler, RemovableChannelHandler, @unc
     private func refused(_ context: ChannelHandlerContext, _ reason: String) {
         isWaiting = false
         attempt.value.refusal = reason
-        TLSClosing.close(context.channel)
+        context.close(promise: nil)
     }
 }

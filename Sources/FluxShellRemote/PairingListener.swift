@@ -60,10 +60,16 @@ public final class PairingListener: PairingServing, PairingListening {
         let bound: Int
         do {
             let gate = GateFactory()
-            let bootstrap = LinkOptions.all.reduce(ServerBootstrap(group: group)) {
+            let bootstrap = LinkOptions.all(forListener: true).reduce(ServerBootstrap(group: group)) {
                 $0.childChannelOption($1.0, value: SocketOptionValue($1.1))
             }
             .serverChannelOption(ChannelOptions.backlog, value: 64)
+            // NB: out of descriptors, `accept` fails at once each time: a pause, not a spinning core.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptPause())
+                }
+            }
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             // NB: a peer is read only while it pairs, and then as fast as the shell reads it (`Splice`).
             .childChannelOption(ChannelOptions.autoRead, value: false)
@@ -113,6 +119,9 @@ public final class PairingListener: PairingServing, PairingListening {
     }
 
     func leftPairing() { state.withLock { $0.pairing -= 1 } }
+
+    /// The session could not be opened for the app that showed the token: it may pair again.
+    func unuse() { state.withLock { $0.isUsed = false } }
 
     /// Whether `token` is the code's and unused; the first app that shows it uses it.
     func use(_ token: [UInt8]) -> Result<Void, Refusal> {
@@ -168,14 +177,22 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler, @unchec
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
+    /// Where the connection is: pairing (reading its line), refused (its reason said; nothing
+    /// more is read), or joined to the shell.
+    private enum Phase {
+        case pairing
+        case refused
+        case joined
+    }
+
     private let listener: PairingListener?
     private let peer: String
     private var line = FirstLine()
     private var isAdmitted = false
-    private var isPairing = true
+    private var phase = Phase.pairing
     private var deadline: Scheduled<Void>?
-    /// Said when the connection closes, unless it was paired.
-    private var refusal: String?
+    /// What ended the pairing, said when the connection closes (an error, the deadline).
+    private var failure: String?
 
     init(listener: PairingListener?, peer: String) {
         self.listener = listener
@@ -185,14 +202,14 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler, @unchec
     func channelActive(context: ChannelHandlerContext) {
         guard let listener, listener.admit() else {
             listener?.refuse(peer, "\(PairingListener.pairingLimit) connections are pairing already")
-            isPairing = false
+            phase = .refused
             return context.close(promise: nil)
         }
         isAdmitted = true
         let channel = context.channel
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: PairingWire.deadline) {
-            bound.value.refusal = bound.value.refusal ?? "no pairing line within 10 s"
+            bound.value.failure = bound.value.failure ?? "no pairing line within 10 s"
             channel.close(promise: nil)
         }
         context.fireChannelActive()
@@ -200,7 +217,7 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler, @unchec
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard isPairing, let listener else { return }
+        guard phase == .pairing, let listener else { return }
         var bytes = unwrapInboundIn(data)
         switch line.take(&bytes) {
         case .waiting:
@@ -221,13 +238,13 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler, @unchec
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        if isPairing { context.read() }
+        if phase == .pairing { context.read() }
         context.fireChannelReadComplete()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if isPairing, refusal == nil {
-            refusal =
+        if phase == .pairing, failure == nil {
+            failure =
                 error is NIOSSLError
                 ? "no TLS with this listener's certificate (not an app dialing its pairing code): \(error)"
                 : PairingDialer.describe(error)
@@ -239,27 +256,34 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler, @unchec
         deadline?.cancel()
         if isAdmitted { listener?.leftPairing() }
         isAdmitted = false
-        if isPairing { listener?.refuse(peer, refusal ?? "it closed the connection before pairing") }
-        isPairing = false
+        if phase == .pairing { listener?.refuse(peer, failure ?? "it closed the connection before pairing") }
+        phase = .refused
         context.fireChannelInactive()
     }
 
-    /// Says why in one frame inside TLS, and closes.
+    /// Says why in one frame inside TLS, and closes; nothing more the peer sends is read.
+    ///
+    /// NB: the close waits for the peer's `close_notify` only as long as `TLSClosing.timeout`, and
+    /// reads nothing meanwhile: a peer that keeps sending is not read on.
     private func refuse(_ context: ChannelHandlerContext, _ reason: String, tell: String) {
-        refusal = reason
+        phase = .refused
+        deadline?.cancel()
+        listener?.refuse(peer, reason)
         let line = AttachWire.Frame.bye(tell).line + "\n"
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: line))).whenComplete { _ in
-            TLSClosing.close(channel)
+            channel.close(promise: nil)
         }
     }
 
     /// Answers the app, and joins its connection to a new socket whose other end the shell reads.
     private func join(_ context: ChannelHandlerContext, app: String, rest: ByteBuffer) {
-        guard let listener, let (mine, theirs) = Platform.socketPair() else {
+        guard let listener else { return }
+        guard let (mine, theirs) = Platform.socketPair() else {
+            listener.unuse()
             return refuse(context, "no socket for the session", tell: "refused: the listener cannot open a session")
         }
-        isPairing = false
+        phase = .joined
         deadline?.cancel()
         if isAdmitted { listener.leftPairing() }
         isAdmitted = false
@@ -276,13 +300,17 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler, @unchec
             .withConnectedSocket(mine)
             .whenComplete { result in
                 let (context, gate) = bound.value
-                guard case .success = result else {
+                // NB: a join that fails uses no token: the app dials again and pairs.
+                guard case .success(let shellChannel) = result else {
+                    listener.unuse()
                     Platform.closeDescriptor(theirs)
                     return appChannel.close(promise: nil)
                 }
                 do {
                     try context.pipeline.syncOperations.addHandler(appSide, position: .after(gate))
                 } catch {
+                    listener.unuse()
+                    shellChannel.close(promise: nil)
                     Platform.closeDescriptor(theirs)
                     return appChannel.close(promise: nil)
                 }

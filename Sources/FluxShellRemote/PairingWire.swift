@@ -7,7 +7,7 @@ import NIOCore
 enum PairingWire {
     /// The longest line either side reads before the session: a peer that sends more is refused.
     static let lineLimit = 1_024
-    /// How long a peer has, from its first byte, to finish TLS and its pairing line.
+    /// How long a peer has, from its connection, to finish TLS and its pairing line.
     static let deadline = TimeAmount.seconds(10)
 
     /// The app's line: its token in hexadecimal, and its name.
@@ -65,28 +65,27 @@ struct FirstLine {
         case tooLong
     }
 
+    /// NB: keeps at most the limit and one byte: a peer that sends more is refused with what it sent
+    /// dropped.
     mutating func take(_ buffer: inout ByteBuffer) -> Progress {
         let readable = buffer.readableBytesView
-        if let newline = readable.firstIndex(of: 0x0A) {
-            bytes.append(contentsOf: readable[..<newline])
-            buffer.moveReaderIndex(forwardBy: newline - readable.startIndex + 1)
-            guard bytes.count <= PairingWire.lineLimit else { return .tooLong }
-            return .line(bytes[...], rest: buffer)
+        let newline = readable.firstIndex(of: 0x0A)
+        let end = newline ?? readable.endIndex
+        let room = PairingWire.lineLimit + 1 - bytes.count
+        bytes.append(contentsOf: readable[..<min(end, readable.startIndex + max(0, room))])
+        guard bytes.count <= PairingWire.lineLimit else { return .tooLong }
+        guard let newline else {
+            buffer.moveReaderIndex(forwardBy: readable.count)
+            return .waiting
         }
-        bytes.append(contentsOf: readable)
-        buffer.moveReaderIndex(forwardBy: readable.count)
-        return bytes.count > PairingWire.lineLimit ? .tooLong : .waiting
+        buffer.moveReaderIndex(forwardBy: newline - readable.startIndex + 1)
+        return .line(bytes[...], rest: buffer)
     }
 }
 
-/// Closing a TLS connection that reads only when asked (`autoRead` off): TLS ends with each side's
-/// `close_notify`, and the peer's is read only if reading is on, or the close waits for its
-/// timeout.
+/// Closing a TLS connection: TLS ends with each side's `close_notify`, and a connection that reads
+/// only when asked (`autoRead` off, as these are while they pair) does not read the peer's, so its
+/// close waits this long: 1 s, where swift-nio-ssl waits 5 s by default.
 enum TLSClosing {
-    /// How long a close waits for the peer's `close_notify` (swift-nio-ssl's default is 5 s).
     static let timeout = TimeAmount.seconds(1)
-
-    static func close(_ channel: any Channel) {
-        channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in channel.close(promise: nil) }
-    }
 }

@@ -7,7 +7,8 @@ import NIOSSL
 /// not by any authority.
 ///
 /// NB: the only code of the package that calls BoringSSL itself, as swift-nio-ssl's own tests do to
-/// make certificates (swift-nio-ssl has no API for it). It is safe: every object is made, used and
+/// make certificates (swift-nio-ssl has no API for it). `CNIOBoringSSL` is swift-nio-ssl's module,
+/// not a product of it: the package takes swift-nio-ssl up to its next minor version only. It is safe: every object is made, used and
 /// freed in one function, each pointer is checked before use, and what leaves is DER bytes, which
 /// swift-nio-ssl parses again into its own types.
 struct RunCertificate {

@@ -66,7 +66,7 @@ final class Splice: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case ChannelEvent.inputClosed = event { partner?.context?.close(mode: .output, promise: nil) }
+        if case ChannelEvent.inputClosed = event { partner?.close(.output) }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -82,8 +82,19 @@ final class Splice: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        partner?.context?.close(promise: nil)
+        partner?.close(.all)
         context.fireChannelInactive()
+    }
+
+    /// Closes this side (or its output) once what it was given is written: a close fails the
+    /// writes still waiting, and the last of the app's lines (its `bye`) may wait for a shell that
+    /// reads slowly.
+    private func close(_ mode: CloseMode) {
+        guard let context else { return }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in
+            channel.close(mode: mode, promise: nil)
+        }
     }
 
     // MARK: - Backpressure

@@ -18,8 +18,9 @@ package enum AttachSockets {
         return "/tmp/fluxsh-\(getuid())"
     }
 
-    /// The socket of the app named `name`.
-    public static func path(for name: String) throws(ShellError) -> String {
+    /// Throws unless `name` can name an app: letters, digits, `-`, `_` and `.`, 64 at most, not
+    /// beginning with `.`.
+    package static func checkName(_ name: String) throws(ShellError) {
         guard !name.isEmpty, name.utf8.count <= 64,
             name.utf8.allSatisfy({
                 isalnum(Int32($0)) != 0 || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
@@ -30,6 +31,11 @@ package enum AttachSockets {
                 "'\(name)' cannot name an app: use letters, digits, '-', '_' and '.' (64 at most)",
                 hint: "e.g. ShellAgent(serving: flux, as: \"notes\")")
         }
+    }
+
+    /// The socket of the app named `name`.
+    public static func path(for name: String) throws(ShellError) -> String {
+        try checkName(name)
         let path = folder + "/" + name + ".sock"
         // NB: a socket's path must fit in `sockaddr_un.sun_path` (108 bytes on Linux, 104 on macOS).
         guard path.utf8.count < 104 else {

@@ -170,6 +170,17 @@ extension Platform {
         return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
     }
 
+    /// The names of the TCP options that tune keep-alive: the silence before the first probe,
+    /// the time between probes and how many go unanswered; and Linux's limit on unacknowledged
+    /// data (`nil` elsewhere). Each is an option of level `IPPROTO_TCP`.
+    package static var tcpKeepAliveOptions: (idle: Int32, interval: Int32, count: Int32, userTimeout: Int32?) {
+        #if canImport(Darwin)
+            (TCP_KEEPALIVE, TCP_KEEPINTVL, TCP_KEEPCNT, nil)
+        #else
+            (Int32(TCP_KEEPIDLE), Int32(TCP_KEEPINTVL), Int32(TCP_KEEPCNT), Int32(TCP_USER_TIMEOUT))
+        #endif
+    }
+
     /// Closes `descriptor` (one this process owns and no longer uses).
     package static func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
 
@@ -178,11 +189,12 @@ extension Platform {
     package static func socketPair() -> (Int32, Int32)? {
         var pair: [Int32] = [-1, -1]
         #if canImport(Darwin)
-            let kind = SOCK_STREAM
+            guard socketpair(AF_UNIX, SOCK_STREAM, 0, &pair) == 0 else { return nil }
+            for descriptor in pair { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         #else
             let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            guard socketpair(AF_UNIX, kind, 0, &pair) == 0 else { return nil }
         #endif
-        guard socketpair(AF_UNIX, kind, 0, &pair) == 0 else { return nil }
         return (pair[0], pair[1])
     }
 

@@ -155,6 +155,34 @@ struct ScenarioRecorderTests {
         }
     }
 
+    /// What the app's observers dispatch when a shell sets the store comes after the `undo` line
+    /// that set it, as it came after in the app.
+    @Test func whatObserversDispatchAfterAnUndoIsWrittenAfterIt() throws {
+        let path = Self.scratchFile("observed.scenario")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let flux = Flux(state: ShopState(), mutation: ShopMutation())
+        let armed = LockedValue(false)
+        flux.store.observe { [flux] _ in
+            let fires = armed.withLock { armed in
+                defer { armed = false }
+                return armed
+            }
+            if fires { flux.dispatcher.dispatch(.bump) }
+        }
+        let recorder = try ScenarioRecorder(recording: flux, as: "shop", to: path)
+        let shell = Transcript(session: try Session(attachingTo: [LiveStore(flux, as: "shop")], wake: {}))
+        _ = shell.run("dispatch add title: tea quantity: 2")
+        armed.withLock { $0 = true }
+        _ = shell.run("undo")
+        try recorder.finish()
+        #expect(flux.store.state == ShopState(bumps: 1))
+        let lines = try Self.lines(of: path)
+        #expect(
+            Array(lines.dropLast(2)) == ["load shop", "dispatch add title: tea quantity: 2", "undo", "dispatch bump"])
+        let replayed = Self.replay(path)
+        #expect(replayed.passed, "\(replayed.failures)")
+    }
+
     /// A shell that undoes its `reset` after a `dispatch` (which took the steps after the reset
     /// out of the replay's history) sets the store to a state no `undo` of the replay reaches: the
     /// recording says so where it happens, and its last `expect` fails on replay, at that line.

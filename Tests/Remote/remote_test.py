@@ -352,6 +352,36 @@ def test_2_app_stops_or_is_killed():
 # MARK: - Refusals
 
 
+def test_2_a_stalled_shell_holds_up_neither_the_app_nor_the_link():
+    """A shell that reads nothing for 8 s (longer than the listener gives unacknowledged data)
+    while the app dispatches 50,000 actions: the app does not wait, the link stays, and the shell,
+    reading again, is told what it missed and gets the state."""
+    errors = tempfile.NamedTemporaryFile(dir=RUNTIME, delete=False)
+    shell = subprocess.Popen([FLUXSH, "listen"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
+                             env=ENV)
+    try:
+        check(waits_until(lambda: open(errors.name).read().endswith("\n"), 20), "listen prints its code")
+        code = open(errors.name).read().split("\n")[0]
+        app = App(code, "stalled")
+        check(paired(app), "the app pairs")
+        started_at = time.time()
+        check(app.ask("tick 50000", 60) == "ticked 50000", "the app dispatched 50,000 actions")
+        check(time.time() - started_at < 20, f"without waiting for the shell: {time.time() - started_at:.1f} s")
+        time.sleep(8)  # NB: what is measured is that nothing ends while the shell reads nothing.
+        check(shell.poll() is None and app.shells() == 1, "the session is still open after 8 s unread")
+        output, _ = shell.communicate(input=b"state count\n", timeout=60)
+        lines = output.decode().split("\n")
+        check(any(re.fullmatch(r"\(\d+ changes dropped\)", line) for line in lines),
+              f"the shell is told what it missed: {lines[:3]} … {lines[-4:]}")
+        check(lines[-2] == "50000", f"and gets the state: {lines[-4:]}")
+        check(shell.returncode == 0, f"then ends as its input does: {shell.returncode} {open(errors.name).read()!r} {app.err}")
+        check(app.stop() == 0, "the app stops")
+    finally:
+        if shell.poll() is None:
+            shell.kill()
+            shell.wait()
+
+
 def test_3_refused_wrong_token_and_used_code():
     shell = Shell()
     wrong = shell.code[:-96] + with_digit_changed(shell.token, 31) + shell.fingerprint
@@ -736,7 +766,8 @@ def test_6_across_hosts_link_cut():
         check(shell.output()[1] == [shell.code, "app disconnected"], f"and says the app disconnected: {shell.err}")
         lost = app.err_with("lost the link", 15 - (time.time() - cut))
         check(lost is not None and lost.startswith(f"ShellAgent 'phone': lost the link to {shell.host}:{shell.port} (")
-              and lost.endswith("); dialing again"), f"the app says it lost the link: {app.err}")
+              and lost.endswith("); the pairing is used (pass the code of a new fluxsh listen to attach again)"),
+              f"the app says it lost the link, and that the pairing is used: {app.err}")
         check(app.ask("state") == "count 2 items [] tags []" and app.shells() == 0, "the app runs on, unattached")
         shell.close_input()
         check(app.stop() == 0, "the app stops while it dials again")

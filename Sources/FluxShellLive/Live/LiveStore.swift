@@ -69,10 +69,11 @@ public struct LiveStore: Sendable {
             return LiveStoreRuntime<Dispatcher<Action>, State>(
                 alias: alias, read: { store.state },
                 set: {
+                    StoreSetListeners.shared.storeWillBeSet(ObjectIdentifier(store), to: $0)
                     _ = store.replace(with: $0)
-                    StoreSetListeners.shared.storeWasSet(ObjectIdentifier(store))
                 }, states: states,
-                capture: states.capture(from: store), definition: definition, context: context)
+                capture: states.capture(from: store), definition: definition, context: context,
+                attachment: StoreSetListeners.shared.attach(ObjectIdentifier(store)))
         }
         self.makeWriter = { file, path, header, report in
             let writer = ScenarioWriter<Action, State>(
@@ -133,11 +134,12 @@ public struct LiveStore: Sendable {
                 set: hub.restore.value == nil
                     ? nil
                     : {
+                        StoreSetListeners.shared.storeWillBeSet(ObjectIdentifier(hub), to: $0)
                         hub.restoreState($0)
-                        StoreSetListeners.shared.storeWasSet(ObjectIdentifier(hub))
                     },
                 states: states,
-                capture: states.capture(from: hub), definition: definition, context: context)
+                capture: states.capture(from: hub), definition: definition, context: context,
+                attachment: StoreSetListeners.shared.attach(ObjectIdentifier(hub)))
         }
         self.makeWriter = { file, path, header, report in
             let writer = ScenarioWriter<Action, State>(

@@ -50,6 +50,8 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
     /// What the feed copies for this store (see ``LiveStates``).
     private let states: LiveStates<State>
     let capture: (LiveSlot) -> Void
+    /// The session's hold on the app's store, for the store's recorders.
+    private let attachment: StoreSetListeners.Attachment
     // NB: only on the session's thread.
     private var taken: [State] = []
     private var takenLatest: State?
@@ -58,9 +60,11 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
     @usableFromInline
     init(
         alias: String, read: @escaping () -> State, set: ((State) -> Void)?, states: LiveStates<State>,
-        capture: @escaping (LiveSlot) -> Void, definition: StoreDefinition, context: LiveContext
+        capture: @escaping (LiveSlot) -> Void, definition: StoreDefinition, context: LiveContext,
+        attachment: StoreSetListeners.Attachment
     ) {
         self.alias = alias
+        self.attachment = attachment
         self.readState = read
         self.setState = set
         self.states = states
@@ -192,7 +196,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
     }
 
     /// Nothing to let go of: no hook of its own holds it.
-    @usableFromInline func end() {}
+    @usableFromInline func end() { attachment.end() }
 
     /// The app's own actions come through the feed (``AppStep``), not from here.
     @usableFromInline var changesOnItsOwn: Bool { false }

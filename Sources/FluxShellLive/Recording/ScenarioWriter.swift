@@ -11,8 +11,11 @@ protocol RecordingWriter: AnyObject, Sendable {
     var path: String { get }
     var error: ShellError? { get }
     func write(_ line: String)
-    /// An attached shell set the store's state (`undo`, `redo`, `reset`).
-    func storeWasSet()
+    /// Whether shells are attached to the store now (the writer keeps the replay's steps only
+    /// while they are: they can set the store to no state from before they attached).
+    func shellsAttached(_ attached: Bool)
+    /// An attached shell is about to set the store to `state` (`undo`, `redo`, `reset`).
+    func storeWillBeSet(to state: Any)
     func finish() throws(ShellError)
     func close()
 }
@@ -38,16 +41,17 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
         var state: State?
         /// The first failure to write, after which nothing more is written.
         var error: ShellError?
-        /// The replay's history as the lines written make it: the state after each of its steps
-        /// (a `dispatch` line and its follow-ups), the first the state the recording began with;
-        /// the last `stepLimit` only.
-        var steps: [State]
+        /// The replay's history as the lines written make it, while shells are attached: the
+        /// state after each of its steps (a `dispatch` line and its follow-ups), from the state
+        /// when the first shell attached, the last `stepLimit` only; empty with no shell attached.
+        var steps: [State] = []
         /// Where the replay is in `steps`: `undo` and `redo` lines move it, as in the shell.
         var cursor = 0
 
         /// A `dispatch` line was written, and `state` is the state after it: as in the shell,
         /// the steps undone are gone.
         mutating func stepAdded(_ state: State) {
+            guard !steps.isEmpty else { return }
             steps.removeSubrange((cursor + 1)...)
             steps.append(state)
             if steps.count > ScenarioWriter.stepLimit { steps.removeFirst(steps.count - ScenarioWriter.stepLimit) }
@@ -91,8 +95,7 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
         self.readState = readState
         self.actionCases = actionCases
         self.report = report
-        let state = readState()
-        self.progress = LockedValue(Progress(file: file, state: state, steps: [state]))
+        self.progress = LockedValue(Progress(file: file, state: readState()))
     }
 
     /// Writes each action `hub`'s store records from now on.
@@ -126,8 +129,9 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
             progress.state = state
             if isStep {
                 progress.stepAdded(state)
-            } else {
-                // NB: a follow-up is part of the step before it, in the replay as in the app.
+            } else if isFollowUp, !progress.steps.isEmpty {
+                // NB: a follow-up is part of the step before it, in the replay as in the app; an
+                // action that does not replay is in neither.
                 progress.steps[progress.cursor] = state
             }
         }
@@ -135,12 +139,19 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
 
     @usableFromInline func write(_ line: String) { write(line) { _ in } }
 
-    /// An attached shell set the store: writes the `undo N` or `redo N` that takes the replay to
-    /// a step whose state prints as the store's does now, the nearest; when no step the writer
-    /// keeps has it (the shell undid a step that a later `dispatch` line took out of the replay's
-    /// history), a comment that says the replay parts from the app here.
-    @usableFromInline func storeWasSet() {
-        let state = readState()
+    @usableFromInline func shellsAttached(_ attached: Bool) {
+        progress.withLock { progress in
+            progress.steps = attached && progress.file != nil ? progress.state.map { [$0] } ?? [] : []
+            progress.cursor = 0
+        }
+    }
+
+    /// An attached shell is about to set the store to `state`: writes the `undo N` or `redo N`
+    /// that takes the replay to a step whose state prints as `state` does, the nearest; when no
+    /// step the writer keeps has it (the shell undid a step that a later `dispatch` line took out
+    /// of the replay's history), a comment that says the replay parts from the app here.
+    @usableFromInline func storeWillBeSet(to state: Any) {
+        guard let state = state as? State else { return }
         let printed = ValueReader.read(state)
         let failure = progress.withLock { progress -> ShellError? in
             guard progress.file != nil else { return nil }
@@ -155,21 +166,21 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
                 return nil
             case let step?:
                 scenario.command(
-                    step < progress.cursor ? .undo(steps: progress.cursor - step) : .redo(steps: step - progress.cursor)
-                )
+                    step < progress.cursor
+                        ? .undo(steps: progress.cursor - step) : .redo(steps: step - progress.cursor))
             }
             return write(scenario.text, &progress) { progress in
                 progress.state = state
                 if let target { progress.cursor = target }
             }
         }
-        if let failure { report("ScenarioRecorder: \(failure.message); recording stopped\n") }
+        if let failure { reportStopped(failure) }
     }
 
     /// Writes `line`, then, once it is written, brings `progress` to what the replay holds after it.
     private func write(_ line: String, then update: (inout Progress) -> Void) {
         let failure = progress.withLock { progress in write(line, &progress, then: update) }
-        if let failure { report("ScenarioRecorder: \(failure.message); recording stopped\n") }
+        if let failure { reportStopped(failure) }
     }
 
     private func write(_ line: String, _ progress: inout Progress, then update: (inout Progress) -> Void) -> ShellError?
@@ -202,7 +213,7 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
             return (nil, false)
         }
         guard let error = outcome.error else { return }
-        if outcome.isNew { report("ScenarioRecorder: \(error.message); recording stopped\n") }
+        if outcome.isNew { reportStopped(error) }
         throw error
     }
 
@@ -214,6 +225,11 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
             progress.file = nil
             progress.state = nil
         }
+    }
+
+    /// Says, once, that `error` stopped the recording.
+    private func reportStopped(_ error: ShellError) {
+        report("ScenarioRecorder: \(error.message); recording stopped\n")
     }
 
     private func stop(_ progress: inout Progress, _ error: ShellError) -> ShellError {
