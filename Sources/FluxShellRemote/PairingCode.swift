@@ -25,12 +25,14 @@ package struct PairingCode: Sendable, Equatable {
 
     /// The code as printed: one line.
     package var text: String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "\(Self.scheme)\(shownHost):\(port)#\(Hex.encode(token))\(Hex.encode(fingerprint))"
+        "\(Self.scheme)\(address)#\(Hex.encode(token))\(Hex.encode(fingerprint))"
     }
 
     /// `HOST:PORT`, for the agent's messages.
-    package var address: String {
+    package var address: String { Self.address(host: host, port: port) }
+
+    /// `HOST:PORT`, an IPv6 host in brackets.
+    static func address(host: String, port: Int) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 

@@ -165,7 +165,7 @@ final class GateFactory: Sendable {
 
     static func describe(_ address: SocketAddress) -> String {
         guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
-        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+        return PairingCode.address(host: ip, port: port)
     }
 }
 
