@@ -25,6 +25,9 @@ package enum Command: Sendable, Equatable {
     case reset
     case expect(Expectation)
     case why(path: ValuePath)
+    /// `find TEXT` or `find PATH ~ VALUE`: the places of the active store's state a text or a
+    /// value (a pattern, with `*`) names.
+    indirect case find(FindQuery)
     /// Checks the invariants the loaded stores' definitions declare.
     case invariants
     /// `watch PATH...`; no paths lists the watches.
@@ -62,6 +65,7 @@ package enum Command: Sendable, Equatable {
         case .reset: "reset"
         case .expect: "expect"
         case .why: "why"
+        case .find: "find"
         case .invariants: "invariants"
         case .watch: "watch"
         case .unwatch: "unwatch"
@@ -80,6 +84,23 @@ package enum Command: Sendable, Equatable {
         switch self {
         case .dispatch, .dispatchReading, .undo, .redo, .reset, .advance: true
         default: false
+        }
+    }
+}
+
+/// What `find` looks for.
+package enum FindQuery: Sendable, Equatable, CustomStringConvertible {
+    /// `find TEXT`: every key, and every value printed as a scalar, that holds TEXT, in any case.
+    case text(String)
+    /// `find PATH ~ VALUE`: every value at or under PATH equal to VALUE, `*` in it matching any
+    /// value there.
+    case matching(path: ValuePath, ValuePattern)
+
+    /// The query as typed after `find`.
+    public var description: String {
+        switch self {
+        case .text(let text): ArgumentText.render(.string(text))
+        case .matching(let path, let pattern): "\(path) ~ \(pattern)"
         }
     }
 }

@@ -115,6 +115,8 @@ package enum CommandParser {
         case "why":
             try expectCount(arguments, 1...1, usage: "why PATH")
             return .why(path: try path(arguments[0]))
+        case "find":
+            return .find(try findQuery(arguments))
         case "invariants":
             try expectCount(arguments, 0...0, usage: "invariants")
             return .invariants
@@ -219,6 +221,41 @@ package enum CommandParser {
                 hint: #"e.g. expect todos[0] == {"id":1,"createdAt":*}; "*" in quotes is the string"#)
         }
         return Expectation(path: path, op: op, value: value)
+    }
+
+    /// `find TEXT` or `find PATH ~ VALUE`.
+    private static func findQuery(_ arguments: [Token]) throws(ShellError) -> FindQuery {
+        let usage = "find TEXT, or find PATH ~ VALUE"
+        if arguments.count >= 2, case .word = arguments[1].kind, arguments[1].text == "~" {
+            guard arguments.count == 3 else {
+                throw ShellError(
+                    "find PATH ~ takes one value after '~', found \(arguments.count - 2)",
+                    hint: #"e.g. find todos ~ {"done":true,"title":*}"#)
+            }
+            let path = try path(arguments[0])
+            switch try operand(arguments[2]) {
+            case .literal(let value): return .matching(path: path, ValuePattern(value: value, wildcards: []))
+            case .pattern(let pattern): return .matching(path: path, pattern)
+            case .path:
+                throw ShellError(
+                    "find compares with a value, not with $PATH",
+                    hint: #"write the value, with * where any value may stand: find todos ~ {"id":*,"done":true}"#)
+            }
+        }
+        guard arguments.count == 1 else {
+            throw arguments.isEmpty
+                ? usageError(usage, example: "find milk")
+                : ShellError(
+                    "find takes one text, found \(arguments.count) words",
+                    hint: "quote a text with spaces: find \"buy milk\"")
+        }
+        let text: String
+        switch arguments[0].kind {
+        case .quoted(let quoted): text = quoted
+        default: text = String(arguments[0].text)
+        }
+        guard !text.isEmpty else { throw ShellError("find takes a text that is not empty", hint: "e.g. find milk") }
+        return .text(text)
     }
 
     /// The arguments of `dispatch` in `line`; a `$PATH`, as an argument or inside one, is a `null`

@@ -24,6 +24,7 @@ extension Command: CustomStringConvertible {
         case .reset: "reset"
         case .expect(let expectation): "expect \(expectation)"
         case .why(let path): "why \(path)"
+        case .find(let query): "find \(query)"
         case .invariants: "invariants"
         case .watch(let paths): (["watch"] + paths.map(\.description)).joined(separator: " ")
         case .unwatch(let paths): (["unwatch"] + paths.map(\.description)).joined(separator: " ")

@@ -191,6 +191,9 @@ package struct Renderer: Sendable {
             if listing.entries.isEmpty { body(.text("(no actions dispatched yet)")) }
         case .why(let listing):
             forEachLine(of: listing, body)
+        case .found(let places):
+            guard !places.isEmpty else { return body(.text("(nothing found)")) }
+            for place in places { body(.text("\(place.path): " + JSONText.compact(place.value))) }
         case .watches(let paths):
             guard !paths.isEmpty else { return body(.text("(nothing is watched)")) }
             for path in paths { body(.text(path)) }
@@ -298,6 +301,11 @@ package struct Renderer: Sendable {
             }
             fields = [("effects", .array(items))]
             if listing.isAttached { fields.append(("attached", .bool(true))) }
+        case .found(let places):
+            let items = places.map { place in
+                JSONValue.object(JSONObject([("path", .string(place.path.description)), ("value", place.value)]))
+            }
+            fields = [("found", .array(items))]
         case .expectationHeld: fields = [("passed", .bool(true))]
         case .invariantsHeld(let count): fields = [("passed", .bool(true)), ("invariants", .int(count))]
         case .why(let listing):

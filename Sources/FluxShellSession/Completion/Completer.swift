@@ -71,6 +71,9 @@ package struct Completer {
             return position == 1 ? pathCandidates(word, every: true) : []
         case "why":
             return position == 1 ? pathCandidates(word, every: false) : []
+        case "find":
+            if position == 1 { return pathCandidates(word, every: true) }
+            return position == 2 ? ["~"] : []
         case "watch", "unwatch":
             return pathCandidates(word, every: true)
         case "expect":

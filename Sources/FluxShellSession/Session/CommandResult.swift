@@ -65,6 +65,8 @@ package enum CommandOutput: Sendable {
     indirect case invariantsHeld(count: Int)
     /// `why PATH`
     indirect case why(WhyListing)
+    /// `find`: the places found, in the state's order.
+    indirect case found([FoundPlace])
     /// `watch` with no paths: the watched paths as typed.
     indirect case watches([String])
     /// `effects`: the effects still running.
@@ -75,6 +77,13 @@ package enum CommandOutput: Sendable {
     indirect case help([String])
     /// An attached `undo` or `redo`: the steps it undid or redid, which may be the app's.
     indirect case steppedOver(SteppedOver)
+}
+
+/// A place `find` found: its path (prefixed by its store's alias among several stores) and its
+/// value.
+package struct FoundPlace: Sendable, Equatable {
+    public var path: ValuePath
+    public var value: JSONValue
 }
 
 /// The steps an attached `undo` or `redo` moved over, newest first for `undo`: each says who made

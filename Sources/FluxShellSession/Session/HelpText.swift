@@ -66,6 +66,11 @@ enum HelpText {
                 "Lists the steps that set the value at PATH, oldest first, with their diff lines; it follows an element across insertions and removals.",
             example: "why todos[0].done"),
         Entry(
+            word: "find", usage: "find TEXT | find PATH ~ VALUE",
+            summary:
+                "Lists the places whose key or value holds TEXT, in any case, as PATH: VALUE; with ~, those at or under PATH equal to VALUE, * in it matching any value.",
+            example: #"find milk, find todos ~ {"done":true,"id":*,"title":*}"#),
+        Entry(
             word: "watch", usage: "watch [PATH...]",
             summary:
                 "Prints only the diff lines at or under PATH (todos[*].done for every todo's) and '(N more changes)'; alone, lists the watches.",

@@ -28,6 +28,25 @@ extension Session {
         return .array(try path.places(in: store.json).map(\.value))
     }
 
+    /// `find TEXT`: the places of the active store's state whose key or scalar holds TEXT, in any
+    /// case; `find PATH ~ VALUE`: those at or under PATH whose value VALUE matches.
+    func find(_ query: FindQuery) throws(ShellError) -> CommandResult {
+        let places: [(path: ValuePath, value: JSONValue)]
+        switch query {
+        case .text(let text):
+            places = JSONSearch.places(holding: text, in: try activeStore().json)
+        case .matching(let typed, let pattern):
+            let (store, path) = try locate(typed)
+            let prefix = typed.segments.count - path.segments.count
+            places = try path.places(in: store.json).flatMap { place in
+                JSONSearch.places(matching: pattern, in: place.value, at: place.path).map { found in
+                    (ValuePath(Array(typed.segments.prefix(prefix)) + found.path.segments), found.value)
+                }
+            }
+        }
+        return CommandResult(.found(places.map { FoundPlace(path: $0.path, value: $0.value) }))
+    }
+
     func listHistory() -> CommandResult {
         let entries = history.entries.enumerated().map { index, entry in
             HistoryListing.Entry(

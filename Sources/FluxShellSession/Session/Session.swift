@@ -287,6 +287,7 @@ package final class Session {
         case .reset: return try reset()
         case .expect(let expectation): return try expect(expectation)
         case .why(let path): return try why(path)
+        case .find(let query): return try find(query)
         case .invariants: return try checkInvariants()
         case .watch(let paths): return try watch(paths)
         case .unwatch(let paths): return try unwatch(paths)

@@ -1,0 +1,102 @@
+/// The places of a printed value that `find` lists: those whose key or scalar holds a text, or
+/// whose value matches a pattern (reference: "find").
+package enum JSONSearch {
+    /// Every place at or under `path` in `value` whose key, or whose scalar as printed (a string's
+    /// text, a number, `true`, `false`, `null`), holds `text` in any case; in the value's order,
+    /// each place once.
+    package static func places(holding text: String, in value: JSONValue, at path: ValuePath = .root)
+        -> [(path: ValuePath, value: JSONValue)]
+    {
+        var found: [(path: ValuePath, value: JSONValue)] = []
+        let needle = Needle(text)
+        search(value, at: path, keyMatched: false, for: needle, into: &found)
+        return found
+    }
+
+    /// Every place at or under `path` in `value` whose value `pattern` matches, in the value's
+    /// order; under a place found, nothing more is looked for.
+    package static func places(matching pattern: ValuePattern, in value: JSONValue, at path: ValuePath = .root)
+        -> [(path: ValuePath, value: JSONValue)]
+    {
+        var found: [(path: ValuePath, value: JSONValue)] = []
+        match(value, at: path, pattern, into: &found)
+        return found
+    }
+
+    private static func search(
+        _ value: JSONValue, at path: ValuePath, keyMatched: Bool, for needle: Needle,
+        into found: inout [(path: ValuePath, value: JSONValue)]
+    ) {
+        switch value {
+        case .object(let object):
+            if keyMatched { found.append((path, value)) }
+            for (key, member) in object.members {
+                let place = path.appending(object.isKeyed ? .entry(key) : .key(key))
+                search(member, at: place, keyMatched: needle.isFound(in: key), for: needle, into: &found)
+            }
+        case .array(let elements):
+            if keyMatched { found.append((path, value)) }
+            for (index, element) in elements.enumerated() {
+                search(element, at: path.appending(.index(index)), keyMatched: false, for: needle, into: &found)
+            }
+        case .string(let text):
+            if keyMatched || needle.isFound(in: text) { found.append((path, value)) }
+        default:
+            if keyMatched || needle.isFound(in: JSONText.compact(value)) { found.append((path, value)) }
+        }
+    }
+
+    private static func match(
+        _ value: JSONValue, at path: ValuePath, _ pattern: ValuePattern,
+        into found: inout [(path: ValuePath, value: JSONValue)]
+    ) {
+        if pattern.matches(value) { return found.append((path, value)) }
+        switch value {
+        case .object(let object):
+            for (key, member) in object.members {
+                match(member, at: path.appending(object.isKeyed ? .entry(key) : .key(key)), pattern, into: &found)
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                match(element, at: path.appending(.index(index)), pattern, into: &found)
+            }
+        default:
+            break
+        }
+    }
+
+    /// A text looked for in any case: ASCII letters folded byte by byte, with no string made; a
+    /// text with other letters compared lowercased.
+    private struct Needle {
+        let bytes: [UInt8]
+        let lowercased: String
+        let isASCII: Bool
+
+        init(_ text: String) {
+            lowercased = text.lowercased()
+            bytes = Array(lowercased.utf8)
+            isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+        }
+
+        func isFound(in text: String) -> Bool {
+            guard isASCII else { return text.lowercased().contains(lowercased) }
+            let utf8 = text.utf8
+            var start = utf8.startIndex
+            while start != utf8.endIndex {
+                var index = start
+                var matched = 0
+                while matched < bytes.count, index != utf8.endIndex, Self.folded(utf8[index]) == bytes[matched] {
+                    utf8.formIndex(after: &index)
+                    matched += 1
+                }
+                if matched == bytes.count { return true }
+                utf8.formIndex(after: &start)
+            }
+            return bytes.isEmpty
+        }
+
+        private static func folded(_ byte: UInt8) -> UInt8 {
+            byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        }
+    }
+}
