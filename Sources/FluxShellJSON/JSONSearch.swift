@@ -50,7 +50,7 @@ package enum JSONSearch {
         _ value: JSONValue, at path: ValuePath, _ pattern: ValuePattern,
         into found: inout [(path: ValuePath, value: JSONValue)]
     ) {
-        if pattern.matches(value) { return found.append((path, value)) }
+        if mayMatch(pattern, value), pattern.matches(value) { return found.append((path, value)) }
         switch value {
         case .object(let object):
             for (key, member) in object.members {
@@ -62,6 +62,34 @@ package enum JSONSearch {
             }
         default:
             break
+        }
+    }
+
+    /// Whether `pattern` may match `value`, told cheaply: a container of another kind or size, or
+    /// an object that differs in a scalar member written without `*`, does not; what passes is
+    /// matched in full. Most places of a large state are rejected here with nothing made.
+    private static func mayMatch(_ pattern: ValuePattern, _ value: JSONValue) -> Bool {
+        if pattern.wildcards.contains(where: \.isEmpty) { return true }
+        switch pattern.value {
+        case .object(let written):
+            guard case .object(let actual) = value, actual.count == written.count else { return false }
+            for (key, member) in written.members {
+                switch member {
+                case .object, .array: continue
+                default:
+                    guard !pattern.wildcards.contains([.key(key)]) else { continue }
+                    guard let held = actual[key], held == member else { return false }
+                }
+            }
+            return true
+        case .array(let written):
+            guard case .array(let actual) = value else { return false }
+            return actual.count == written.count
+        default:
+            switch value {
+            case .object, .array: return false
+            default: return true
+            }
         }
     }
 

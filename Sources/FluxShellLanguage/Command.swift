@@ -28,6 +28,9 @@ package enum Command: Sendable, Equatable {
     /// `find TEXT` or `find PATH ~ VALUE`: the places of the active store's state a text or a
     /// value (a pattern, with `*`) names.
     indirect case find(FindQuery)
+    /// `diff N [M]`: the diff lines from the state after step N (0: the start) to the state
+    /// after step M, or to now.
+    indirect case diff(from: Int, to: Int?)
     /// Checks the invariants the loaded stores' definitions declare.
     case invariants
     /// `watch PATH...`; no paths lists the watches.
@@ -66,6 +69,7 @@ package enum Command: Sendable, Equatable {
         case .expect: "expect"
         case .why: "why"
         case .find: "find"
+        case .diff: "diff"
         case .invariants: "invariants"
         case .watch: "watch"
         case .unwatch: "unwatch"

@@ -117,6 +117,17 @@ package enum CommandParser {
             return .why(path: try path(arguments[0]))
         case "find":
             return .find(try findQuery(arguments))
+        case "diff":
+            try expectCount(arguments, 1...2, usage: "diff N [M]")
+            let steps = try arguments.map { (token: Token) throws(ShellError) -> Int in
+                guard let number = Int(token.text), number >= 0 else {
+                    throw ShellError(
+                        "diff takes step numbers as history lists them (0 for the start), not '\(token.text)'",
+                        hint: "e.g. diff 2 5, or diff 2 for step 2 against now")
+                }
+                return number
+            }
+            return .diff(from: steps[0], to: steps.count > 1 ? steps[1] : nil)
         case "invariants":
             try expectCount(arguments, 0...0, usage: "invariants")
             return .invariants

@@ -25,6 +25,7 @@ extension Command: CustomStringConvertible {
         case .expect(let expectation): "expect \(expectation)"
         case .why(let path): "why \(path)"
         case .find(let query): "find \(query)"
+        case .diff(let from, let to): to.map { "diff \(from) \($0)" } ?? "diff \(from)"
         case .invariants: "invariants"
         case .watch(let paths): (["watch"] + paths.map(\.description)).joined(separator: " ")
         case .unwatch(let paths): (["unwatch"] + paths.map(\.description)).joined(separator: " ")

@@ -226,6 +226,13 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
 
     @usableFromInline func brokenInvariant() -> String? { nil }
 
+    @usableFromInline func historyDiff(from: Int, to: Int) -> [DiffEntry]? {
+        guard let before = try? history.state(at: from, apply: Self.keptOnly),
+            let after = try? history.state(at: to, apply: Self.keptOnly)
+        else { return nil }
+        return ValueDiffer.entries(from: before, to: after)
+    }
+
     @usableFromInline func historyDiff(ofEntry index: Int) -> [DiffEntry] {
         guard let before = try? history.state(at: index, apply: Self.keptOnly),
             let after = try? history.state(at: index + 1, apply: Self.keptOnly)

@@ -257,6 +257,13 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         return ValueDiffer.entries(from: before, to: after)
     }
 
+    @usableFromInline func historyDiff(from: Int, to: Int) -> [DiffEntry]? {
+        guard let before = try? history.value.state(at: from, apply: apply),
+            let after = try? history.value.state(at: to, apply: apply)
+        else { return nil }
+        return ValueDiffer.entries(from: before, to: after)
+    }
+
     @usableFromInline func initialRestorer() throws(ShellError) -> () -> [DiffEntry] {
         {
             self.parts.value.restoredWithoutAction = true

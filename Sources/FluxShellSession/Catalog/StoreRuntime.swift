@@ -47,6 +47,9 @@ package protocol StoreRuntime: AnyObject {
     /// The diff that history entry `index` made to this store, from the states kept for undo
     /// (one step for the whole command, follow-ups included).
     func historyDiff(ofEntry index: Int) -> [DiffEntry]
+    /// The diff from the state with the first `from` history entries done to the one with the
+    /// first `to` done, from the states kept for undo; `nil` when one of them cannot be made again.
+    func historyDiff(from: Int, to: Int) -> [DiffEntry]?
     /// What puts back the initial state and returns the diff, or why that state cannot be made
     /// again; nothing changes until it is called.
     func initialRestorer() throws(ShellError) -> () -> [DiffEntry]

@@ -71,6 +71,11 @@ enum HelpText {
                 "Lists the places whose key or value holds TEXT, in any case, as PATH: VALUE; with ~, those at or under PATH equal to VALUE, * in it matching any value.",
             example: #"find milk, find todos ~ {"done":true,"id":*,"title":*}"#),
         Entry(
+            word: "diff", usage: "diff N [M]",
+            summary:
+                "Prints the diff lines from the state after step N (0: the start) to the state after step M, or to now; steps as history numbers them.",
+            example: "diff 2 5"),
+        Entry(
             word: "watch", usage: "watch [PATH...]",
             summary:
                 "Prints only the diff lines at or under PATH (todos[*].done for every todo's) and '(N more changes)'; alone, lists the watches.",

@@ -288,6 +288,9 @@ package final class Session {
         case .expect(let expectation): return try expect(expectation)
         case .why(let path): return try why(path)
         case .find(let query): return try find(query)
+        case .diff(let from, let to):
+            _ = try activeStore()
+            return CommandResult(try timeline.diff(fromStep: from, toStep: to, in: stores))
         case .invariants: return try checkInvariants()
         case .watch(let paths): return try watch(paths)
         case .unwatch(let paths): return try unwatch(paths)

@@ -120,6 +120,50 @@ package struct Timeline {
         return CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: entries.isEmpty)
     }
 
+    /// `diff FROM [TO]`: the diff lines from the states after step `from` (0: the start) to the
+    /// states after step `to`, or now; of the stores loaded at both, as a step of theirs printed.
+    func diff(fromStep from: Int, toStep to: Int?, in stores: [Session.LoadedStore]) throws(ShellError) -> CommandDiff {
+        let start = try cursor(afterStep: from)
+        let end = try to.map { number throws(ShellError) in try cursor(afterStep: number) } ?? history.undoable
+        let storeCount = min(stores.count, self.storeCount(at: start), self.storeCount(at: end))
+        var entries: [DiffEntry] = []
+        for store in stores.prefix(storeCount) {
+            guard let changes = store.runtime.historyDiff(from: start, to: end) else {
+                throw ShellError("store '\(store.alias)' no longer has the state of one of those steps")
+            }
+            entries += AliasPrefix.entries(changes, of: store.alias, amongStores: storeCount)
+        }
+        return CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: entries.isEmpty)
+    }
+
+    /// How many stores were loaded with the first `cursor` history entries done (those loaded
+    /// before the first entry, at the start).
+    private func storeCount(at cursor: Int) -> Int {
+        cursor == 0 ? history.entries.first?.storeCount ?? .max : history.entries[cursor - 1].storeCount
+    }
+
+    /// Where the state after step `number` is: the count of history entries done; throws for a
+    /// step the history no longer keeps, one undone and replaced, or one not taken yet.
+    private func cursor(afterStep number: Int) throws(ShellError) -> Int {
+        let kept = "the history keeps the last \(history.limit) steps"
+        // NB: the state before the oldest entry kept, the start when none was forgotten.
+        if number == (history.entries.first.map { $0.number - 1 } ?? history.newestNumber) { return 0 }
+        if number == 0 { throw ShellError("the start is forgotten", hint: kept) }
+        if let index = history.entries.firstIndex(where: { $0.number == number }) { return index + 1 }
+        if let first = history.entries.first?.number, number < first {
+            throw ShellError("step \(number) is forgotten", hint: "\(kept), from step \(first - 1)")
+        }
+        guard number <= history.newestNumber else {
+            throw ShellError(
+                history.newestNumber == 0
+                    ? "there is no step \(number): no step was taken yet"
+                    : "there is no step \(number): the last is step \(history.newestNumber)",
+                hint: "history lists the steps")
+        }
+        throw ShellError(
+            "step \(number) was undone, and the steps after it replaced it", hint: "history lists the steps")
+    }
+
     /// Appends a history entry, and every store's current state to its own history.
     ///
     /// - Parameter transcriptIndex: where the transcript keeps the step's diff (`nil` once full).
