@@ -8,8 +8,8 @@ package enum JSONSearch {
         -> [(path: ValuePath, value: JSONValue)]
     {
         var found: [(path: ValuePath, value: JSONValue)] = []
-        let needle = Needle(text)
-        search(value, at: path, keyMatched: false, for: needle, into: &found)
+        var segments = path.segments
+        search(value, at: &segments, keyMatched: false, for: Needle(text), into: &found)
         return found
     }
 
@@ -19,46 +19,60 @@ package enum JSONSearch {
         -> [(path: ValuePath, value: JSONValue)]
     {
         var found: [(path: ValuePath, value: JSONValue)] = []
-        match(value, at: path, pattern, into: &found)
+        var segments = path.segments
+        match(value, at: &segments, pattern, into: &found)
         return found
     }
 
+    // NB: the walks keep the path as one stack of segments, pushed and popped in place, and make a
+    // `ValuePath` only for a place found: a path made for every place looked at was most of the
+    // time of a search.
+
     private static func search(
-        _ value: JSONValue, at path: ValuePath, keyMatched: Bool, for needle: Needle,
+        _ value: JSONValue, at segments: inout [ValuePath.Segment], keyMatched: Bool, for needle: Needle,
         into found: inout [(path: ValuePath, value: JSONValue)]
     ) {
         switch value {
         case .object(let object):
-            if keyMatched { found.append((path, value)) }
+            if keyMatched { found.append((ValuePath(segments), value)) }
+            let isKeyed = object.isKeyed
             for (key, member) in object.members {
-                let place = path.appending(object.isKeyed ? .entry(key) : .key(key))
-                search(member, at: place, keyMatched: needle.isFound(in: key), for: needle, into: &found)
+                segments.append(isKeyed ? .entry(key) : .key(key))
+                search(member, at: &segments, keyMatched: needle.isFound(in: key), for: needle, into: &found)
+                segments.removeLast()
             }
         case .array(let elements):
-            if keyMatched { found.append((path, value)) }
+            if keyMatched { found.append((ValuePath(segments), value)) }
             for (index, element) in elements.enumerated() {
-                search(element, at: path.appending(.index(index)), keyMatched: false, for: needle, into: &found)
+                segments.append(.index(index))
+                search(element, at: &segments, keyMatched: false, for: needle, into: &found)
+                segments.removeLast()
             }
         case .string(let text):
-            if keyMatched || needle.isFound(in: text) { found.append((path, value)) }
+            if keyMatched || needle.isFound(in: text) { found.append((ValuePath(segments), value)) }
         default:
-            if keyMatched || needle.isFound(in: JSONText.compact(value)) { found.append((path, value)) }
+            if keyMatched || needle.isFound(in: JSONText.compact(value)) { found.append((ValuePath(segments), value)) }
         }
     }
 
     private static func match(
-        _ value: JSONValue, at path: ValuePath, _ pattern: ValuePattern,
+        _ value: JSONValue, at segments: inout [ValuePath.Segment], _ pattern: ValuePattern,
         into found: inout [(path: ValuePath, value: JSONValue)]
     ) {
-        if mayMatch(pattern, value), pattern.matches(value) { return found.append((path, value)) }
+        if mayMatch(pattern, value), pattern.matches(value) { return found.append((ValuePath(segments), value)) }
         switch value {
         case .object(let object):
+            let isKeyed = object.isKeyed
             for (key, member) in object.members {
-                match(member, at: path.appending(object.isKeyed ? .entry(key) : .key(key)), pattern, into: &found)
+                segments.append(isKeyed ? .entry(key) : .key(key))
+                match(member, at: &segments, pattern, into: &found)
+                segments.removeLast()
             }
         case .array(let elements):
             for (index, element) in elements.enumerated() {
-                match(element, at: path.appending(.index(index)), pattern, into: &found)
+                segments.append(.index(index))
+                match(element, at: &segments, pattern, into: &found)
+                segments.removeLast()
             }
         default:
             break

@@ -635,6 +635,16 @@ def test_counter_paths_pairing_and_typed_requests():
         wait(driver, lambda: "expected a command" in parts["error"](), "the refusal")
         type_line(driver, parts, "dispatch decrement", 3)
         wait(driver, lambda: "~ count: 8 -> 7" in parts["inspector"](), "the next command's step")
+        # find, diff and effects print as the shell prints them, not as JSON.
+        type_line(driver, parts, "find count")
+        wait(driver, lambda: "count: 7" in parts["output"](), "find's places")
+        type_line(driver, parts, "find nothing-here")
+        wait(driver, lambda: "(nothing found)" in parts["output"](), "find with nothing found")
+        type_line(driver, parts, "diff 0 4")
+        wait(driver, lambda: "~ count: 0 -> 7" in parts["output"](), "diff's lines")
+        type_line(driver, parts, "effects")
+        wait(driver, lambda: "(no effects running)" in parts["output"](), "effects")
+        check('"found"' not in parts["output"]() and '"effects"' not in parts["output"](), "no JSON printed")
 
 
 def test_a_reducer_with_effects_and_a_store_object():

@@ -168,6 +168,10 @@ function rendered(object) {
   else if (object.history) object.history.forEach((step) => text(`${step.number}  ${step.action}${step.undone ? " (undone)" : ""}`));
   else if (object.steps) object.steps.forEach((step) => lines.push(...whyStep(step)));
   else if (object.watches) object.watches.forEach((path) => text(path));
+  else if (object.found) {
+    if (object.found.length === 0) text("(nothing found)");
+    object.found.forEach((place) => text(`${place.path}: ${compact(place.value)}`));
+  } else if (object.effects) effectLines(object).forEach((line) => text(line));
   else if (object.command === "save") text(`saved ${object.file} (downloaded by the browser)`);
   else if (Object.keys(object).some((key) => !["line", "command", "store", "alias"].includes(key))) {
     text(JSON.stringify(object));
@@ -176,6 +180,20 @@ function rendered(object) {
 }
 
 const compact = (value) => JSON.stringify(value);
+
+// The lines `effects` prints, as the shell writes them.
+function effectLines(object) {
+  if (object.attached) return ["(the attached app's effects run on its own clock: the shell neither lists nor advances them)"];
+  if (object.effects.length === 0) return ["(no effects running)"];
+  return object.effects.map((effect) => {
+    let head = effect.line ? `effect ${effect.number} (line ${effect.line}: ${effect.action})` : `effect ${effect.number} (${effect.action})`;
+    if (effect.ids && effect.ids.length) head += effect.ids.length === 1 ? `, id ${effect.ids[0]}` : `, ids ${effect.ids.join(", ")}`;
+    const status = effect.waitsFor !== null
+      ? `waits ${effect.waitsFor} s on the clock${effect.cancelled ? ", cancelled" : ""}`
+      : effect.cancelled ? "cancelled, still ending" : "running";
+    return `${head}: ${status}`;
+  });
+}
 
 function changeLine(change) {
   const element = document.createElement("div");
