@@ -14,7 +14,7 @@ run: deps
 
 ## test: the lint, then every stage of the tests (Scripts/test-all.sh): a build with no compiler warning in the
 ## project's own code (and none more for `make run`), every unit and end-to-end test (the attach tests against a real
-## app process), replay Scenarios/ with `fluxsh test` and the fuzzers' corpora (Fuzz/Corpus) through each fuzzer, then
+## app process; `fluxsh listen` with an app that dials it, on loopback and across two network namespaces), replay Scenarios/ with `fluxsh test` and the fuzzers' corpora (Fuzz/Corpus) through each fuzzer, then
 ## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive the packages in Examples/, users' own
 ## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); the devtools page in
 ## headless Chromium, on fluxsh's stores, an attached app and the examples' reducer and store object; run the

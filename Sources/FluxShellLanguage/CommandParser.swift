@@ -12,7 +12,8 @@ package enum CommandParser {
     /// Every command word, for `help`, completion and did-you-mean.
     public static let commandWords = [
         "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",
-        "reset", "expect", "why", "watch", "unwatch", "invariants", "save", "advance", "effects", "cancel", "seed",
+        "reset", "expect", "why", "find", "diff", "watch", "unwatch", "invariants", "save", "advance", "effects",
+        "cancel", "seed",
         "exhaustive", "quit", "exit",
     ]
     /// What an attached session also completes: `detach` (a word of `quit` everywhere).

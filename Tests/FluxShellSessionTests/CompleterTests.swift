@@ -21,13 +21,15 @@ struct CompleterTests {
         // NB: the words the shell takes, written out: not the list the completer itself reads.
         #expect(
             completer().complete("").candidates == [
-                "actions", "advance", "cancel", "dispatch", "effects", "exhaustive", "exit", "expect", "help",
-                "history",
+                "actions", "advance", "cancel", "diff", "dispatch", "effects", "exhaustive", "exit", "expect", "find",
+                "help", "history",
                 "invariants", "load", "quit", "redo", "reset", "save", "seed", "state", "stores", "undo", "unwatch",
                 "use",
                 "watch", "why",
             ])
         #expect(completer().complete("dis").candidates == ["dispatch"])
+        #expect(completer().complete("fi").candidates == ["find"])
+        #expect(completer().complete("find todos ").candidates == ["~"])
         #expect(completer().complete("s").candidates == ["save", "seed", "state", "stores"])
         #expect(completer().complete("! dis").candidates == ["dispatch"])
     }
