@@ -529,6 +529,11 @@ def test_page():
             value.click()
             output = lambda: driver.find_element(By.CSS_SELECTOR, role("output")).text
             wait(driver, lambda: "why nextID" in output() and "~ nextID: 2 -> 3" in output(), "why nextID")
+            # Laid out as the shell prints it: each step's number, its lines indented under it.
+            why = driver.execute_script(
+                "return [...document.querySelectorAll('[data-role=output] div')].map((line) => line.textContent)")
+            check('  1  add title: "Buy milk"' in why and "     ~ nextID: 1 -> 2" in why,
+                  f"why's lines as the shell prints them: {why}")
             # save: the scenario is a download; nothing is written where the server runs.
             command.send_keys("save my.scenario" + Keys.ENTER)
             saved = os.path.join(driver.downloads, "my.scenario")
@@ -545,8 +550,15 @@ def test_page():
                 == ["todos[1].title"], "the search's match")
             # Completion.
             command.send_keys("dispatch tog" + Keys.TAB)
-            wait(driver, lambda: command.get_attribute("value") == "dispatch toggle", "the completion")
+            wait(driver, lambda: command.get_attribute("value") == "dispatch toggle ", "the completion, and a space")
             command.clear()
+            command.send_keys("state to" + Keys.TAB)
+            wait(driver, lambda: command.get_attribute("value") == "state todos", "a path that goes on, no space")
+            command.send_keys(Keys.TAB)
+            hint = driver.find_element(By.CSS_SELECTOR, ".completions")
+            wait(driver, lambda: hint.is_displayed(), "the candidates listed")
+            command.send_keys(Keys.CONTROL + "a", Keys.BACKSPACE)
+            wait(driver, lambda: not hint.is_displayed(), "the candidates gone with the line")
             # The filter.
             driver.find_element(By.CSS_SELECTOR, role("filter")).send_keys("toggle")
             wait(driver, lambda: steps() == ["3 toggle id: 1"], "the filtered timeline")
@@ -645,6 +657,10 @@ def test_counter_paths_pairing_and_typed_requests():
         type_line(driver, parts, "effects")
         wait(driver, lambda: "(no effects running)" in parts["output"](), "effects")
         check('"found"' not in parts["output"]() and '"effects"' not in parts["output"](), "no JSON printed")
+        # quit leaves this tab's session, and says the server goes on.
+        type_line(driver, parts, "quit")
+        ended = driver.find_element(By.CSS_SELECTOR, ".ended")
+        wait(driver, lambda: "the server goes on serving the page" in ended.text, "what quit says")
 
 
 def test_a_reducer_with_effects_and_a_store_object():

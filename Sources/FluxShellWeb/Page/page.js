@@ -109,7 +109,10 @@ function complete(text) {
 
 function ended(reason) {
   const box = $("ended");
-  box.textContent = reason;
+  // NB: `quit` (or `detach`) leaves this tab's session only: the server serves on.
+  box.textContent = reason === "detached"
+    ? "detached: this tab left its session; the server goes on serving the page (reload to open another)"
+    : reason;
   box.hidden = false;
   $("command").disabled = true;
 }
@@ -166,7 +169,10 @@ function rendered(object) {
   else if (object.actions) object.actions.forEach((action) => text(action));
   else if (object.stores) object.stores.forEach((store) => text(`${store.name}  ${store.summary}`));
   else if (object.history) object.history.forEach((step) => text(`${step.number}  ${step.action}${step.undone ? " (undone)" : ""}`));
-  else if (object.steps) object.steps.forEach((step) => lines.push(...whyStep(step)));
+  else if (object.steps) {
+    const width = String(object.steps.length ? object.steps[object.steps.length - 1].number : 0).length;
+    object.steps.forEach((step) => lines.push(...whyStep(step, width)));
+  }
   else if (object.watches) object.watches.forEach((path) => text(path));
   else if (object.found) {
     if (object.found.length === 0) text("(nothing found)");
@@ -228,10 +234,22 @@ function diffLines(object) {
   return lines;
 }
 
-function whyStep(step) {
+// A step of `why`, laid out as the shell prints it: the step's number, right-aligned to `width`
+// digits, and its action; under it, indented, its lines and its follow-ups' lines.
+function whyStep(step, width) {
   const head = document.createElement("div");
-  head.textContent = `${step.number}  ${step.action}`;
-  return [head, ...(step.changes || []).map(changeLine)];
+  const number = String(step.number);
+  head.textContent = " ".repeat(width - number.length + 2) + `${number}  ${step.action}`;
+  const indent = " ".repeat(width + 4);
+  const lines = (step.changes || []).map(changeLine);
+  for (const followUp of step.followUps || []) {
+    const line = document.createElement("div");
+    line.className = "op-follow";
+    line.textContent = `=> ${followUp.action}`;
+    lines.push(line, ...(followUp.changes || []).map(changeLine));
+  }
+  for (const line of lines) line.textContent = indent + line.textContent;
+  return [head, ...lines];
 }
 
 function showError(message) {
@@ -621,12 +639,29 @@ function setUp() {
       const candidates = answer.completions || [];
       const shown = $("completions");
       if (candidates.length === 1) {
-        command.value = before.slice(0, before.length - answer.word.length) + candidates[0] +
+        // As the shell's Tab does: a space after a whole word, none after a path that goes on.
+        const goesOn = "[./".includes(candidates[0].slice(-1));
+        const inserted = candidates[0] + (goesOn ? "" : " ");
+        command.value = before.slice(0, before.length - answer.word.length) + inserted +
           command.value.slice(before.length);
+        const cursor = before.length - answer.word.length + inserted.length;
+        command.setSelectionRange(cursor, cursor);
         shown.hidden = true;
       } else {
-        shown.textContent = candidates.join("  ");
-        shown.hidden = candidates.length === 0;
+        // As the shell's Tab does: what every candidate has beyond the word goes in; with nothing
+        // more in common, the candidates are listed.
+        let common = candidates[0] || "";
+        for (const candidate of candidates) while (!candidate.startsWith(common)) common = common.slice(0, -1);
+        if (common.length > answer.word.length) {
+          command.value = before.slice(0, before.length - answer.word.length) + common +
+            command.value.slice(before.length);
+          const cursor = before.length - answer.word.length + common.length;
+          command.setSelectionRange(cursor, cursor);
+          shown.hidden = true;
+        } else {
+          shown.textContent = candidates.join("  ");
+          shown.hidden = candidates.length === 0;
+        }
       }
     } else if (event.key === "ArrowUp" && recalled > 0) {
       event.preventDefault();
@@ -637,6 +672,8 @@ function setUp() {
       command.value = history[recalled] ?? "";
     }
   });
+  // The candidates listed are for the line as it was: gone once it changes.
+  command.addEventListener("input", () => { $("completions").hidden = true; });
   const timeline = $("timeline");
   timeline.addEventListener("scroll", () => requestAnimationFrame(() => drawTimeline(false)));
   timeline.addEventListener("click", (event) => {
