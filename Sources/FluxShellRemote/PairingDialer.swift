@@ -237,9 +237,7 @@ final class DialAttempt: Sendable {
 }
 
 /// Keeps the first error of a connection, for what the agent says of it, and passes it on.
-///
-/// NB: @unchecked Sendable is safe: NIO calls it on its channel's event loop only.
-final class LinkWatch: ChannelInboundHandler, @unchecked Sendable {
+final class LinkWatch: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     let attempt: DialAttempt
 
@@ -253,9 +251,7 @@ final class LinkWatch: ChannelInboundHandler, @unchecked Sendable {
 
 /// Sends the app's pairing line once TLS is up and reads the listener's answer; once paired, puts
 /// the agent's connection in its place and hands it what came after the answer.
-///
-/// NB: @unchecked Sendable is safe: NIO calls it on its channel's event loop only.
-final class PairingRequest: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+final class PairingRequest: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 

@@ -171,9 +171,7 @@ final class GateFactory: Sendable {
 
 /// A connection to the listener until it is paired: reads the app's pairing line inside TLS and
 /// checks its token; once paired, joins it to the shell's socket (`Splice`) and goes.
-///
-/// NB: @unchecked Sendable is safe: NIO calls it on its channel's event loop only.
-final class PairingGate: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+final class PairingGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
@@ -289,17 +287,22 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler, @unchec
         isAdmitted = false
         let answer = PairingWire.paired(app) + "\n"
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer)), promise: nil)
-        let (appSide, shellSide) = Splice.pair()
         let appChannel = context.channel
-        let bound = NIOLoopBound((context: context, gate: self), eventLoop: context.eventLoop)
+        // NB: the shell's side is made on this event loop, which runs the initializer and the
+        // completion below: the ends and the context never leave it.
+        let bound = NIOLoopBound(
+            (context: context, gate: self, splice: Splice.pair()), eventLoop: context.eventLoop)
         ClientBootstrap(group: context.eventLoop)
             .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(shellSide) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(bound.value.splice.shell)
+                }
             }
             .withConnectedSocket(mine)
             .whenComplete { result in
-                let (context, gate) = bound.value
+                let (context, gate, splice) = bound.value
+                let appSide = splice.app
                 // NB: a join that fails uses no token: the app dials again and pairs.
                 guard case .success(let shellChannel) = result else {
                     listener.unuse()

@@ -10,9 +10,9 @@ import NIOSSL
 /// word, the shell is sent a `bye` that says `app exited unexpectedly` (the app's host closed it:
 /// the app was killed or crashed) or `app disconnected` (its host stopped answering: the network).
 ///
-/// NB: @unchecked Sendable is safe: both connections are on one event loop (the listener's), and
-/// NIO calls each handler, and each handler its partner, on it only.
-final class Splice: ChannelDuplexHandler, @unchecked Sendable {
+/// NB: both connections are on one event loop (the listener's): NIO calls each handler, and each
+/// handler its partner, on it only.
+final class Splice: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer

@@ -187,6 +187,8 @@ extension Platform {
     /// Two connected Unix stream sockets, each closed on `exec`; nil with `errno` set when none can
     /// be made.
     package static func socketPair() -> (Int32, Int32)? {
+        // NB: `&pair` lends socketpair(2) the array's two elements for the call only, which is
+        // what it writes.
         var pair: [Int32] = [-1, -1]
         #if canImport(Darwin)
             guard socketpair(AF_UNIX, SOCK_STREAM, 0, &pair) == 0 else { return nil }

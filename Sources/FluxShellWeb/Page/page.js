@@ -638,30 +638,23 @@ function setUp() {
       const answer = await complete(before);
       const candidates = answer.completions || [];
       const shown = $("completions");
-      if (candidates.length === 1) {
-        // As the shell's Tab does: a space after a whole word, none after a path that goes on.
-        const goesOn = "[./".includes(candidates[0].slice(-1));
-        const inserted = candidates[0] + (goesOn ? "" : " ");
-        command.value = before.slice(0, before.length - answer.word.length) + inserted +
-          command.value.slice(before.length);
-        const cursor = before.length - answer.word.length + inserted.length;
-        command.setSelectionRange(cursor, cursor);
+      // The word before the cursor replaced by `text`, the cursor after it.
+      const put = (text) => {
+        const start = before.length - answer.word.length;
+        command.value = before.slice(0, start) + text + command.value.slice(before.length);
+        command.setSelectionRange(start + text.length, start + text.length);
         shown.hidden = true;
-      } else {
-        // As the shell's Tab does: what every candidate has beyond the word goes in; with nothing
-        // more in common, the candidates are listed.
-        let common = candidates[0] || "";
-        for (const candidate of candidates) while (!candidate.startsWith(common)) common = common.slice(0, -1);
-        if (common.length > answer.word.length) {
-          command.value = before.slice(0, before.length - answer.word.length) + common +
-            command.value.slice(before.length);
-          const cursor = before.length - answer.word.length + common.length;
-          command.setSelectionRange(cursor, cursor);
-          shown.hidden = true;
-        } else {
-          shown.textContent = candidates.join("  ");
-          shown.hidden = candidates.length === 0;
-        }
+      };
+      // As the shell's Tab does: one candidate goes in, with a space after a whole word and none
+      // after a path that goes on; of several, what they all have beyond the word; with nothing
+      // more in common, they are listed.
+      let common = candidates[0] || "";
+      for (const candidate of candidates) while (!candidate.startsWith(common)) common = common.slice(0, -1);
+      if (candidates.length === 1) put(common + ("[./".includes(common.slice(-1)) ? "" : " "));
+      else if (common.length > answer.word.length) put(common);
+      else {
+        shown.textContent = candidates.join("  ");
+        shown.hidden = candidates.length === 0;
       }
     } else if (event.key === "ArrowUp" && recalled > 0) {
       event.preventDefault();
