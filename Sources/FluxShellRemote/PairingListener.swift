@@ -12,21 +12,10 @@ import NIOSSL
 /// its pairing line within 10 s, sends something else, shows a wrong token, or shows the token
 /// once it was used; at most 16 peers are pairing at once, and the rest are closed at once.
 public final class PairingListener: PairingServing, PairingListening {
-    /// At most this many connections are being paired at once.
-    static let pairingLimit = 16
-
-    private struct State {
-        var pairing = 0
-        var isUsed = false
-        var paired: (descriptor: Int32, app: String)?
-    }
-
     public let code: String
     package let pairingCode: PairingCode
     private let group: MultiThreadedEventLoopGroup
-    private let refused: @Sendable (String) -> Void
-    private let state = LockedValue(State())
-    private let pairedSignal = DispatchSemaphore(value: 0)
+    private let pairing: Pairing
 
     public static func listen(address: String?, port: Int?, refused: @escaping @Sendable (String) -> Void)
         throws(ShellError) -> any PairingListening
@@ -53,13 +42,13 @@ public final class PairingListener: PairingServing, PairingListening {
         } catch {
             throw ShellError("cannot set up TLS to listen: \(error)")
         }
-        self.refused = refused
+        let pairing = Pairing(token: token, refused: refused)
+        self.pairing = pairing
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.group = group
         let host = address.hasPrefix("[") && address.hasSuffix("]") ? String(address.dropFirst().dropLast()) : address
         let bound: Int
         do {
-            let gate = GateFactory()
             let bootstrap = LinkOptions.all(forListener: true).reduce(ServerBootstrap(group: group)) {
                 $0.childChannelOption($1.0, value: SocketOptionValue($1.1))
             }
@@ -77,7 +66,7 @@ public final class PairingListener: PairingServing, PairingListening {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers([
-                        NIOSSLServerHandler(context: tls), gate.make(for: channel),
+                        NIOSSLServerHandler(context: tls), PairingGate(pairing, peer: channel.remoteAddress),
                     ])
                 }
             }
@@ -85,7 +74,6 @@ public final class PairingListener: PairingServing, PairingListening {
             bound = server.localAddress?.port ?? port
             pairingCode = PairingCode(host: host, port: bound, token: token, fingerprint: certificate.fingerprint)
             code = pairingCode.text
-            gate.listener.withLock { $0 = self }
         } catch let error as IOError where Platform.isAddressInUse(error.errnoCode) {
             try? group.syncShutdownGracefully()
             throw ShellError(
@@ -96,23 +84,48 @@ public final class PairingListener: PairingServing, PairingListening {
         }
     }
 
-    public func waitForApp() -> (descriptor: Int32, app: String) {
+    public func waitForApp() -> (descriptor: Int32, app: String) { pairing.waitForApp() }
+
+    /// The app paired within `seconds`, or nil (for the package's tests).
+    package func waitForApp(seconds: Int) -> (descriptor: Int32, app: String)? { pairing.waitForApp(seconds: seconds) }
+}
+
+/// The one pairing a code serves: its token, the connections pairing now, and the app that paired;
+/// what each connection's gate asks, made before the listener listens.
+final class Pairing: Sendable {
+    /// At most this many connections are being paired at once.
+    static let limit = 16
+
+    private struct State {
+        var pairing = 0
+        var isUsed = false
+        var paired: (descriptor: Int32, app: String)?
+    }
+
+    private let token: [UInt8]
+    private let refused: @Sendable (String) -> Void
+    private let state = LockedValue(State())
+    private let pairedSignal = DispatchSemaphore(value: 0)
+
+    init(token: [UInt8], refused: @escaping @Sendable (String) -> Void) {
+        self.token = token
+        self.refused = refused
+    }
+
+    func waitForApp() -> (descriptor: Int32, app: String) {
         pairedSignal.wait()
         return state.withLock { $0.paired! }
     }
 
-    /// The app paired within `seconds`, or nil (for the package's tests).
-    package func waitForApp(seconds: Int) -> (descriptor: Int32, app: String)? {
+    func waitForApp(seconds: Int) -> (descriptor: Int32, app: String)? {
         guard pairedSignal.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
         return state.withLock { $0.paired }
     }
 
-    // MARK: - The gate's questions
-
     /// Counts a connection that begins to pair: false when as many as the limit are pairing.
     func admit() -> Bool {
         state.withLock { state in
-            guard state.pairing < Self.pairingLimit else { return false }
+            guard state.pairing < Self.limit else { return false }
             state.pairing += 1
             return true
         }
@@ -125,7 +138,7 @@ public final class PairingListener: PairingServing, PairingListening {
 
     /// Whether `token` is the code's and unused; the first app that shows it uses it.
     func use(_ token: [UInt8]) -> Result<Void, Refusal> {
-        guard PairingWire.sameToken(token, pairingCode.token) else { return .failure(.wrongToken) }
+        guard PairingWire.sameToken(token, self.token) else { return .failure(.wrongToken) }
         return state.withLock { state in
             guard !state.isUsed else { return .failure(.used) }
             state.isUsed = true
@@ -155,20 +168,6 @@ public final class PairingListener: PairingServing, PairingListening {
     }
 }
 
-/// Makes each connection's gate once the listener is made (the bootstrap is set up before).
-final class GateFactory: Sendable {
-    let listener = LockedValue<PairingListener?>(nil)
-
-    func make(for channel: any Channel) -> PairingGate {
-        PairingGate(listener: listener.withLock { $0 }, peer: channel.remoteAddress.map(Self.describe) ?? "a peer")
-    }
-
-    static func describe(_ address: SocketAddress) -> String {
-        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
-        return PairingCode.address(host: ip, port: port)
-    }
-}
-
 /// A connection to the listener until it is paired: reads the app's pairing line inside TLS and
 /// checks its token; once paired, joins it to the shell's socket (`Splice`) and goes.
 final class PairingGate: ChannelInboundHandler, RemovableChannelHandler {
@@ -183,7 +182,7 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler {
         case joined
     }
 
-    private let listener: PairingListener?
+    private let pairing: Pairing
     private let peer: String
     private var line = FirstLine()
     private var isAdmitted = false
@@ -192,14 +191,19 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler {
     /// What ended the pairing, said when the connection closes (an error, the deadline).
     private var failure: String?
 
-    init(listener: PairingListener?, peer: String) {
-        self.listener = listener
-        self.peer = peer
+    init(_ pairing: Pairing, peer: SocketAddress?) {
+        self.pairing = pairing
+        self.peer = peer.map(Self.describe) ?? "a peer"
+    }
+
+    static func describe(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        return PairingCode.address(host: ip, port: port)
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard let listener, listener.admit() else {
-            listener?.refuse(peer, "\(PairingListener.pairingLimit) connections are pairing already")
+        guard pairing.admit() else {
+            pairing.refuse(peer, "\(Pairing.limit) connections are pairing already")
             phase = .refused
             return context.close(promise: nil)
         }
@@ -215,7 +219,7 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard phase == .pairing, let listener else { return }
+        guard phase == .pairing else { return }
         var bytes = unwrapInboundIn(data)
         switch line.take(&bytes) {
         case .waiting:
@@ -226,7 +230,7 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler {
             guard let request = PairingWire.parseRequest(text) else {
                 return refuse(context, "not a pairing line", tell: "refused: not a pairing line")
             }
-            switch listener.use(request.token) {
+            switch pairing.use(request.token) {
             case .failure(let refusal):
                 refuse(context, refusal == .used ? "the code was used already" : "a wrong token", tell: refusal.reason)
             case .success:
@@ -252,9 +256,9 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         deadline?.cancel()
-        if isAdmitted { listener?.leftPairing() }
+        if isAdmitted { pairing.leftPairing() }
         isAdmitted = false
-        if phase == .pairing { listener?.refuse(peer, failure ?? "it closed the connection before pairing") }
+        if phase == .pairing { pairing.refuse(peer, failure ?? "it closed the connection before pairing") }
         phase = .refused
         context.fireChannelInactive()
     }
@@ -266,7 +270,7 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler {
     private func refuse(_ context: ChannelHandlerContext, _ reason: String, tell: String) {
         phase = .refused
         deadline?.cancel()
-        listener?.refuse(peer, reason)
+        pairing.refuse(peer, reason)
         let line = AttachWire.Frame.bye(tell).line + "\n"
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: line))).whenComplete { _ in
@@ -276,14 +280,14 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Answers the app, and joins its connection to a new socket whose other end the shell reads.
     private func join(_ context: ChannelHandlerContext, app: String, rest: ByteBuffer) {
-        guard let listener else { return }
+        let pairing = pairing
         guard let (mine, theirs) = Platform.socketPair() else {
-            listener.unuse()
+            pairing.unuse()
             return refuse(context, "no socket for the session", tell: "refused: the listener cannot open a session")
         }
         phase = .joined
         deadline?.cancel()
-        if isAdmitted { listener.leftPairing() }
+        if isAdmitted { pairing.leftPairing() }
         isAdmitted = false
         let answer = PairingWire.paired(app) + "\n"
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer)), promise: nil)
@@ -305,14 +309,14 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler {
                 let appSide = splice.app
                 // NB: a join that fails uses no token: the app dials again and pairs.
                 guard case .success(let shellChannel) = result else {
-                    listener.unuse()
+                    pairing.unuse()
                     Platform.closeDescriptor(theirs)
                     return appChannel.close(promise: nil)
                 }
                 do {
                     try context.pipeline.syncOperations.addHandler(appSide, position: .after(gate))
                 } catch {
-                    listener.unuse()
+                    pairing.unuse()
                     shellChannel.close(promise: nil)
                     Platform.closeDescriptor(theirs)
                     return appChannel.close(promise: nil)
@@ -320,7 +324,7 @@ final class PairingGate: ChannelInboundHandler, RemovableChannelHandler {
                 if rest.readableBytes > 0 { context.fireChannelRead(NIOAny(rest)) }
                 context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
                 appChannel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-                listener.paired(theirs, app: app)
+                pairing.paired(theirs, app: app)
             }
     }
 }
