@@ -23,6 +23,19 @@ package enum Command: Sendable, Equatable {
     case undo(steps: Int)
     case redo(steps: Int)
     case reset
+    /// `skip N`: step N's actions taken out of the timeline, every later state made again
+    /// without them (a step of its own, which `undo` takes back).
+    case skip(step: Int)
+    /// `unskip N`: a skipped step's actions put back.
+    case unskip(step: Int)
+    /// `replace N ACTION [ARG...]`: another action in place of step N's, the later steps
+    /// replayed after it (a step of its own, which `undo` takes back).
+    indirect case replace(step: Int, ActionInvocation)
+    /// `commit`: the history forgets its steps; the state now is where it starts.
+    case commit
+    /// `sweep`: the skipped steps leave the history, and the edits that skipped or replaced them
+    /// become the steps as they now stand.
+    case sweep
     case expect(Expectation)
     case why(path: ValuePath)
     /// `find TEXT` or `find PATH ~ VALUE`: the places of the active store's state a text or a
@@ -66,6 +79,11 @@ package enum Command: Sendable, Equatable {
         case .undo: "undo"
         case .redo: "redo"
         case .reset: "reset"
+        case .skip: "skip"
+        case .unskip: "unskip"
+        case .replace: "replace"
+        case .commit: "commit"
+        case .sweep: "sweep"
         case .expect: "expect"
         case .why: "why"
         case .find: "find"
@@ -86,7 +104,7 @@ package enum Command: Sendable, Equatable {
     /// Whether the command may change state, and so is followed by its expected diff lines.
     public var changesState: Bool {
         switch self {
-        case .dispatch, .dispatchReading, .undo, .redo, .reset, .advance: true
+        case .dispatch, .dispatchReading, .undo, .redo, .reset, .skip, .unskip, .replace, .advance: true
         default: false
         }
     }

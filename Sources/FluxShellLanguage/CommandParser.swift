@@ -12,7 +12,8 @@ package enum CommandParser {
     /// Every command word, for `help`, completion and did-you-mean.
     public static let commandWords = [
         "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",
-        "reset", "expect", "why", "find", "diff", "watch", "unwatch", "invariants", "save", "advance", "effects",
+        "reset", "skip", "unskip", "replace", "commit", "sweep", "expect", "why", "find", "diff", "watch", "unwatch",
+        "invariants", "save", "advance", "effects",
         "cancel", "seed",
         "exhaustive", "quit", "exit",
     ]
@@ -73,6 +74,7 @@ package enum CommandParser {
                 arguments: try self.arguments(rest.dropFirst(), in: line, paths: &paths))
             return paths.isEmpty ? .dispatch(invocation) : .dispatchReading(invocation, paths: paths)
         }
+        if word == "replace" { return try replace(rest, in: line) }
         let arguments = Array(rest)
         switch word {
         case "help":
@@ -108,9 +110,13 @@ package enum CommandParser {
                 steps = number
             }
             return word == "undo" ? .undo(steps: steps) : .redo(steps: steps)
-        case "reset":
-            try expectCount(arguments, 0...0, usage: "reset")
-            return .reset
+        case "reset", "commit", "sweep":
+            try expectCount(arguments, 0...0, usage: word)
+            return word == "reset" ? .reset : word == "commit" ? .commit : .sweep
+        case "skip", "unskip":
+            try expectCount(arguments, 1...1, usage: "\(word) N")
+            let step = try stepNumber(arguments[0], of: word)
+            return word == "skip" ? .skip(step: step) : .unskip(step: step)
         case "expect":
             return .expect(try expectation(arguments, in: line))
         case "why":
@@ -174,6 +180,38 @@ package enum CommandParser {
                 "unknown command '\(word)'",
                 hint: Suggestion.didYouMean(word, among: commandWords) ?? "type 'help' for the list")
         }
+    }
+
+    /// `replace N ACTION [ARG...]`: the arguments as `dispatch` reads them, with values only.
+    private static func replace(_ rest: ArraySlice<Token>, in line: Substring) throws(ShellError) -> Command {
+        guard rest.count >= 2 else {
+            throw usageError("replace N ACTION [ARG...]", example: "replace 2 add title: milk")
+        }
+        let step = try stepNumber(rest[rest.startIndex], of: "replace")
+        let action = rest[rest.startIndex + 1]
+        if case .word = action.kind, action.text.utf8.contains(UInt8(ascii: "(")) {
+            throw swiftCall(line[action.text.startIndex...])
+        }
+        var paths: [ArgumentPath] = []
+        let invocation = ActionInvocation(
+            name: try name(action, what: "action name"),
+            arguments: try arguments(rest.dropFirst(2), in: line, paths: &paths))
+        guard paths.isEmpty else {
+            throw ShellError(
+                "replace takes values, not $PATH: a path would be read in the state of now, not of step \(step)",
+                hint: "write the value itself, e.g. replace \(step) \(invocation.name) 3")
+        }
+        return .replace(step: step, invocation)
+    }
+
+    /// A step number as `history` lists it, for `skip`, `unskip` and `replace`.
+    private static func stepNumber(_ token: Token, of word: String) throws(ShellError) -> Int {
+        guard case .word = token.kind, let number = Int(token.text), number >= 1 else {
+            throw ShellError(
+                "\(word) takes a step number as history lists it, not '\(token.text)'",
+                hint: word == "replace" ? "e.g. replace 2 add title: milk" : "e.g. \(word) 2")
+        }
+        return number
     }
 
     /// `load NAME [as ALIAS] [with STATE]`, STATE a JSON value.

@@ -22,6 +22,11 @@ extension Command: CustomStringConvertible {
         case .undo(let steps): steps == 1 ? "undo" : "undo \(steps)"
         case .redo(let steps): steps == 1 ? "redo" : "redo \(steps)"
         case .reset: "reset"
+        case .skip(let step): "skip \(step)"
+        case .unskip(let step): "unskip \(step)"
+        case .replace(let step, let invocation): "replace \(step) " + invocation.description
+        case .commit: "commit"
+        case .sweep: "sweep"
         case .expect(let expectation): "expect \(expectation)"
         case .why(let path): "why \(path)"
         case .find(let query): "find \(query)"

@@ -66,6 +66,9 @@ case "effects":
 case "pinned":
     PinnedBenchmarks.run()
     exit(0)
+case "edit":
+    EditBenchmarks.run()
+    exit(0)
 case "agent":
     AgentBenchmarks.run(only: CommandLine.arguments.dropFirst(2).first)
     exit(0)

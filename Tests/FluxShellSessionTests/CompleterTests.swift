@@ -21,17 +21,28 @@ struct CompleterTests {
         // NB: the words the shell takes, written out: not the list the completer itself reads.
         #expect(
             completer().complete("").candidates == [
-                "actions", "advance", "cancel", "diff", "dispatch", "effects", "exhaustive", "exit", "expect", "find",
-                "help", "history",
-                "invariants", "load", "quit", "redo", "reset", "save", "seed", "state", "stores", "undo", "unwatch",
-                "use",
-                "watch", "why",
+                "actions", "advance", "cancel", "commit", "diff", "dispatch", "effects", "exhaustive", "exit", "expect",
+                "find", "help", "history", "invariants", "load", "quit", "redo", "replace", "reset", "save", "seed",
+                "skip", "state", "stores", "sweep", "undo", "unskip", "unwatch", "use", "watch", "why",
             ])
         #expect(completer().complete("dis").candidates == ["dispatch"])
         #expect(completer().complete("fi").candidates == ["find"])
         #expect(completer().complete("find todos ").candidates == ["~"])
-        #expect(completer().complete("s").candidates == ["save", "seed", "state", "stores"])
+        #expect(completer().complete("s").candidates == ["save", "seed", "skip", "state", "stores", "sweep"])
         #expect(completer().complete("! dis").candidates == ["dispatch"])
+    }
+
+    /// `skip` offers the steps it can take out, `unskip` the skipped ones, `replace` a step then
+    /// an action and its labels.
+    @Test func stepNumbersAfterTheEditsOfThePast() {
+        let lines = ["load todos", "dispatch add title: a", "reset", "dispatch add title: b", "dispatch toggle id: 1"]
+        #expect(completer(lines).complete("skip ").candidates == ["1", "3", "4"])
+        #expect(completer(lines).complete("unskip ").candidates == [])
+        #expect(completer(lines + ["skip 4"]).complete("skip ").candidates == ["1", "3"])
+        #expect(completer(lines + ["skip 4"]).complete("unskip ").candidates == ["4"])
+        #expect(completer(lines + ["skip 4"]).complete("replace ").candidates == ["1", "3"])
+        #expect(completer(lines).complete("replace 3 ren").candidates == ["rename"])
+        #expect(completer(lines).complete("replace 3 rename ").candidates.contains("title:"))
     }
 
     @Test func storeNamesAfterLoadAndAliasesAfterUse() {

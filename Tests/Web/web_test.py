@@ -587,7 +587,8 @@ def page_parts(driver):
         "steps": lambda: driver.execute_script(
             "return [...document.querySelectorAll('[data-role=timeline] .step')]"
             ".map((row) => row.dataset.step + ' ' + row.querySelector('.action').textContent"
-            " + (row.classList.contains('undone') ? ' (undone)' : ''))"),
+            " + (row.classList.contains('undone') ? ' (undone)' : '')"
+            " + (row.classList.contains('skipped') ? ' (skipped)' : ''))"),
         "selected": lambda: driver.execute_script("return window.fluxsh.page.selected"),
         "inspector": lambda: role("inspector").text,
         "tree": lambda: role("state-tree").text,
@@ -661,6 +662,49 @@ def test_counter_paths_pairing_and_typed_requests():
         type_line(driver, parts, "quit")
         ended = driver.find_element(By.CSS_SELECTOR, ".ended")
         wait(driver, lambda: "the server goes on serving the page" in ended.text, "what quit says")
+
+
+def test_the_skip_toggle_edits_the_past():
+    """Each step that dispatched actions has a skip toggle (shown on hover): it runs `skip N`, the
+    row is marked and the state replayed; on a skipped row it runs `unskip N`. A reset has none;
+    `history`, `commit` and `sweep` print as the shell prints them."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    with opened_page("web", "--store", "counter", prompt="counter> ") as (driver, parts):
+        for number, amount in enumerate([1, 10, 100], start=1):
+            type_line(driver, parts, f"dispatch add {amount}", number)
+        row = lambda number: driver.find_element(By.CSS_SELECTOR, f'[data-role="timeline"] [data-step="{number}"]')
+        toggle = lambda number: row(number).find_element(By.CSS_SELECTOR, '[data-role="skip"]')
+
+        def click_toggle(number):
+            ActionChains(driver).move_to_element(row(number)).perform()
+            wait(driver, lambda: toggle(number).is_displayed(), f"step {number}'s toggle on hover")
+            toggle(number).click()
+
+        check(not toggle(2).is_displayed(), "the toggle hides until the row is hovered")
+        click_toggle(2)
+        wait(driver, lambda: parts["steps"]()[1] == "2 add 10 (skipped)", "step 2 marked skipped")
+        wait(driver, lambda: parts["steps"]()[-1] == "4 skip 2", "the skip is a step")
+        wait(driver, lambda: "~ count: 111 -> 101" in parts["output"](), "the skip's diff")
+        check(toggle(2).text == "unskip" and toggle(2).is_displayed(), "a skipped row shows its toggle, to unskip")
+        check(not toggle(4).get_attribute("hidden") is None, "an edit has no toggle")
+        type_line(driver, parts, "history")
+        wait(driver, lambda: "2  add 10   (skipped)" in parts["output"](), "history's mark as the shell's")
+        click_toggle(2)
+        wait(driver, lambda: parts["steps"]()[-1] == "5 unskip 2", "the unskip is a step")
+        wait(driver, lambda: "~ count: 101 -> 111" in parts["output"](), "the unskip's diff")
+        check(parts["steps"]()[1] == "2 add 10", "step 2 no longer marked")
+        type_line(driver, parts, "replace 1 add 2")
+        wait(driver, lambda: "(replaced at step 6)" in row(1).text, "the replaced step's mark")
+        type_line(driver, parts, "sweep")
+        wait(driver, lambda: "(removed steps 4, 5, 6)" in parts["output"](), "sweep's line")
+        wait(driver, lambda: parts["steps"]() == ["1 add 2", "2 add 10", "3 add 100"], "the swept timeline")
+        type_line(driver, parts, "commit")
+        wait(driver, lambda: "(3 steps forgotten: the history starts here)" in parts["output"](), "commit's line")
+        wait(driver, lambda: parts["steps"]() == [], "no step left to travel to")
+        logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        check(not logs, f"the page's console has errors: {logs}")
 
 
 def test_a_reducer_with_effects_and_a_store_object():

@@ -248,6 +248,24 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
         }
     }
 
+    @usableFromInline func replayer(_ plan: ReplayPlan) throws(ShellError) -> () -> [DiffEntry] {
+        throw replayRefusal
+    }
+
+    @usableFromInline func sweeper(_ plan: ReplayPlan) throws(ShellError) -> () -> Void { throw replayRefusal }
+
+    /// Why the app's store does not replay its steps with some left out or replaced.
+    private var replayRefusal: ShellError {
+        ShellError(
+            "store '\(alias)' is the running app's: the app applies its actions itself, and their effects ran there, so its steps cannot be replayed with one left out or replaced",
+            hint: "undo and redo set the app's store to the states it had")
+    }
+
+    @usableFromInline func forgetHistory(keeping cursor: Int) {
+        history.forgetAll(keeping: recorded, cursor: cursor)
+        restoredWithoutAction = false
+    }
+
     /// Nothing: what the app did cannot be taken back.
     struct Checkpoint: StoreCheckpoint {}
 

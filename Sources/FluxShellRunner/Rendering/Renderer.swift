@@ -172,15 +172,24 @@ package struct Renderer: Sendable {
             for entry in listing.entries {
                 // NB: numbers stay those `why` shows; a step undone then replaced by a new one
                 // leaves its number unused, and says so.
-                if let previous, entry.number > previous + 1 {
-                    let gap =
-                        entry.number == previous + 2
-                        ? "step \(previous + 1) was" : "steps \(previous + 1)-\(entry.number - 1) were"
-                    body(.text(String(repeating: " ", count: width + 4) + "(\(gap) undone, then replaced)"))
+                // NB: a gap is cut where its steps went another way (`sweep` took some out).
+                var first = (previous ?? entry.number) + 1
+                while first < entry.number {
+                    let isSwept = listing.swept.contains(first)
+                    var last = first
+                    while last + 1 < entry.number, listing.swept.contains(last + 1) == isSwept { last += 1 }
+                    let gap = first == last ? "step \(first) was" : "steps \(first)-\(last) were"
+                    let how = isSwept ? "swept" : "undone, then replaced"
+                    body(.text(String(repeating: " ", count: width + 4) + "(\(gap) \(how))"))
+                    first = last + 1
                 }
                 previous = entry.number
                 let number = String(entry.number)
-                let undone = entry.isUndone ? "   (undone)" : ""
+                let undone =
+                    entry.isUndone
+                    ? "   (undone)"
+                    : entry.isSkipped
+                        ? "   (skipped)" : entry.replacedAt.map { "   (replaced at step \($0))" } ?? ""
                 body(
                     .text(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.text + undone)
                 )
@@ -191,6 +200,12 @@ package struct Renderer: Sendable {
             if listing.entries.isEmpty { body(.text("(no actions dispatched yet)")) }
         case .why(let listing):
             forEachLine(of: listing, body)
+        case .committed(let count):
+            body(.text("(\(count == 1 ? "1 step" : "\(count) steps") forgotten: the history starts here)"))
+        case .swept(let removed):
+            guard !removed.isEmpty else { return body(.text("(no step is skipped or replaced: nothing to sweep)")) }
+            let numbers = removed.map(String.init).joined(separator: ", ")
+            body(.text("(removed step\(removed.count == 1 ? "" : "s") \(numbers))"))
         case .found(let places):
             guard !places.isEmpty else { return body(.text("(nothing found)")) }
             for place in places { body(.text("\(place.path): " + JSONText.compact(place.value))) }
@@ -283,11 +298,14 @@ package struct Renderer: Sendable {
         case .value(let path, let value): fields = [("path", .string(path.description)), ("value", value)]
         case .history(let listing):
             let items = listing.entries.map { entry in
-                JSONValue.object(
-                    JSONObject([
-                        ("number", .int(entry.number)), ("action", .string(entry.text)),
-                        ("undone", .bool(entry.isUndone)),
-                    ]))
+                var object = JSONObject([
+                    ("number", .int(entry.number)), ("action", .string(entry.text)),
+                    ("undone", .bool(entry.isUndone)),
+                ])
+                if entry.isSkippable { object["skippable"] = .bool(true) }
+                if entry.isSkipped { object["skipped"] = .bool(true) }
+                if let step = entry.replacedAt { object["replacedAt"] = .int(step) }
+                return JSONValue.object(object)
             }
             fields = [("history", .array(items))]
         case .effects(let listing):
@@ -327,6 +345,8 @@ package struct Renderer: Sendable {
             fields = [("path", .string(listing.path.description)), ("steps", .array(steps))]
             if listing.forgotten > 0 { fields.append(("forgotten", .int(listing.forgotten))) }
         case .watches(let paths): fields = [("watches", .array(paths.map(JSONValue.string)))]
+        case .committed(let count): fields = [("forgotten", .int(count))]
+        case .swept(let removed): fields = [("removed", .array(removed.map(JSONValue.int)))]
         case .saved(let file, _, let running):
             fields = [("file", .string(file))]
             if running > 0 { fields.append(("runningEffects", .int(running))) }

@@ -113,7 +113,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     func apply(_ action: Action) {
         let returned = reducer.reduceReturningEffect(&state.value, action)
         let entries = recordStep()
-        if history.value.replays { history.value.note(action, diff: entries) }
+        if history.value.keepsActions { history.value.note(action, diff: entries) }
         trace.add(entries, of: alias)
         if !returned.isNone { perform(returned, after: action) }
         guard let effect else { return }
@@ -271,7 +271,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         }
     }
 
-    private func restore(_ state: State) -> [DiffEntry] {
+    func restore(_ state: State) -> [DiffEntry] {
         self.state.value = state
         return recordStep()
     }

@@ -450,6 +450,31 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         return ValueDiffer.entries(from: before, to: after)
     }
 
+    @usableFromInline func replayer(_ plan: ReplayPlan) throws(ShellError) -> () -> [DiffEntry] {
+        throw Self.replayRefusal(alias)
+    }
+
+    @usableFromInline func sweeper(_ plan: ReplayPlan) throws(ShellError) -> () -> Void {
+        throw Self.replayRefusal(alias)
+    }
+
+    /// Why a store object does not replay its steps with some left out or replaced.
+    static func replayRefusal(_ alias: String) -> ShellError {
+        ShellError(
+            "store '\(alias)' is a store object: its actions run in its own library, which would start their effects again, so its steps cannot be replayed with one left out or replaced",
+            hint: "register its reducer (reduce: or reducer:) to edit its past; undo and redo work as they are")
+    }
+
+    @usableFromInline func forgetHistory(keeping cursor: Int) {
+        let current = replay(at: cursor)
+        history.forgetAll(keeping: recorded, cursor: cursor)
+        log = Array(log[(current.start - logStart)..<(current.end - logStart)])
+        logStart = current.start
+        baseline = current
+        replays.removeAll()
+        restoredWithoutAction = false
+    }
+
     /// NB: a store object's history keeps every state (`forgetBatch: 0`): no action is ever
     /// applied to a state value outside the store.
     private static func keptOnly(_: Action, _: inout State) {}

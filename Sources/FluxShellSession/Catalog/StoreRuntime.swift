@@ -7,7 +7,8 @@ import FluxShellValues
 /// making and checking its actions (`decode`, `validate`, `onFollowUp`), reading its state
 /// (`json`, `read`, `readStateAfresh`, `hasSameState`, `brokenInvariant`), and its states along
 /// the session's ``Timeline`` (`recordHistory`, `restorer`, `initialRestorer`, `isUnchanged`,
-/// `historyDiff`; `checkpoint` and `retractor` for a command taken back). Each action's diff goes
+/// `historyDiff`; `replayer`, `sweeper` and `forgetHistory` for editing the past; `checkpoint` and
+/// `retractor` for a command taken back). Each action's diff goes
 /// to the session's ``DispatchTrace``, lent at load.
 @usableFromInline
 package protocol StoreRuntime: AnyObject {
@@ -50,6 +51,15 @@ package protocol StoreRuntime: AnyObject {
     /// The diff from the state with the first `from` history entries done to the one with the
     /// first `to` done, from the states kept for undo; `nil` when one of them cannot be made again.
     func historyDiff(from: Int, to: Int) -> [DiffEntry]?
+    /// `skip`, `unskip`, `replace`: what sets the state to the one `plan` replays to and returns
+    /// the diff, or why this store cannot replay its steps; nothing changes until it is called.
+    func replayer(_ plan: ReplayPlan) throws(ShellError) -> () -> [DiffEntry]
+    /// `sweep`: what makes the store's states along the timeline again as `plan` replays them
+    /// (the steps it leaves out gone), or why it cannot; nothing changes until it is called.
+    func sweeper(_ plan: ReplayPlan) throws(ShellError) -> () -> Void
+    /// `commit`: forgets the states along the timeline; the state with the first `cursor`
+    /// entries done, the current one, is where it starts.
+    func forgetHistory(keeping cursor: Int)
     /// What puts back the initial state and returns the diff, or why that state cannot be made
     /// again; nothing changes until it is called.
     func initialRestorer() throws(ShellError) -> () -> [DiffEntry]

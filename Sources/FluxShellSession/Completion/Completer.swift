@@ -82,6 +82,12 @@ package struct Completer {
             return []
         case "undo", "redo":
             return []
+        case "skip", "unskip":
+            return position == 1 ? session.timeline.editableSteps(for: words[0]) : []
+        case "replace":
+            if position == 1 { return session.timeline.editableSteps(for: "replace") }
+            return position == 2
+                ? actionNames() : argumentCandidates(action: words[2], given: Array(words.dropFirst(3)))
         case "save":
             return position == 1 ? fileCandidates(word) : []
         case "exhaustive":

@@ -73,6 +73,10 @@ package enum CommandOutput: Sendable {
     indirect case effects(EffectListing)
     /// `save`: the file and how many state-changing commands it holds.
     indirect case saved(file: String, commands: Int, runningEffects: Int = 0)
+    /// `commit`: how many steps the history forgot.
+    indirect case committed(forgotten: Int)
+    /// `sweep`: the numbers of the steps that left the history (skipped ones, and the edits).
+    indirect case swept(removed: [Int])
     /// `help [COMMAND]`
     indirect case help([String])
     /// An attached `undo` or `redo`: the steps it undid or redid, which may be the app's.
@@ -120,11 +124,19 @@ package struct HistoryListing: Sendable {
         public var followUps: [ActionInvocation]
         /// Undone (and can be redone).
         public var isUndone: Bool
+        /// Taken out of the timeline by a `skip` in force.
+        public var isSkipped = false
+        /// A step that dispatched actions, which `skip` can take out while it is done.
+        public var isSkippable = false
+        /// The step whose `replace` in force put another action in this one's place.
+        public var replacedAt: Int?
     }
 
     public var entries: [Entry]
     /// How many earlier entries are no longer kept.
     public var forgotten: Int
+    /// The numbers of the steps `sweep` took out.
+    public var swept: Set<Int> = []
 }
 
 /// The diff of a state-changing command: one step per action (the dispatched one, then each

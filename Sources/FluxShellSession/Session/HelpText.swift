@@ -56,6 +56,27 @@ enum HelpText {
             summary: "Returns every loaded store to its initial state (undo brings it back).",
             example: "reset"),
         Entry(
+            word: "skip", usage: "skip N",
+            summary:
+                "Replays the steps after N without step N and prints the diff. Effects do not run again: what they sent is replayed. Undo takes it back.",
+            example: "skip 2"),
+        Entry(
+            word: "unskip", usage: "unskip N", summary: "Puts a skipped step back and replays the later steps.",
+            example: "unskip 2"),
+        Entry(
+            word: "replace", usage: "replace N ACTION [ARG...]",
+            summary:
+                "Puts ACTION in step N's place and replays the later steps. Undo brings the old timeline back.",
+            example: "replace 2 add title: bread"),
+        Entry(
+            word: "commit", usage: "commit",
+            summary: "Forgets every step: the state now is where the history starts.", example: "commit"),
+        Entry(
+            word: "sweep", usage: "sweep",
+            summary:
+                "Removes the skipped steps and the edits from the history. A replaced step keeps its new action.",
+            example: "sweep"),
+        Entry(
             word: "expect", usage: "expect PATH OP VALUE",
             summary:
                 "Asserts a value; OP is == != < <= > >= or contains. [*] in PATH means every element (true for none); a VALUE $PATH is read from the state; with ==, * in VALUE matches any value there ({\"id\":1,\"createdAt\":*}).",

@@ -48,12 +48,15 @@ extension Session {
     }
 
     func listHistory() -> CommandResult {
+        let edits = timeline.editsInForce
         let entries = history.entries.enumerated().map { index, entry in
             HistoryListing.Entry(
                 number: entry.number, text: entry.text, followUps: entry.followUps,
-                isUndone: index >= history.undoable)
+                isUndone: index >= history.undoable, isSkipped: edits.skipped.contains(entry.number),
+                isSkippable: entry.tookActions, replacedAt: edits.replaced[entry.number]?.by)
         }
-        return CommandResult(.history(HistoryListing(entries: entries, forgotten: history.forgotten)))
+        return CommandResult(
+            .history(HistoryListing(entries: entries, forgotten: history.forgotten, swept: history.swept)))
     }
 
     func expect(_ expectation: Expectation) throws(ShellError) -> CommandResult {

@@ -27,6 +27,12 @@ package struct SessionHistory {
         /// Whether the attached app dispatched the step's action (or sent its states again),
         /// rather than this shell: what an attached `undo` says it undid.
         var isTheApps = false
+        /// What a `skip`, `unskip` or `replace` step changed in the timeline.
+        var edit: TimelineEdit?
+
+        /// Whether the step dispatched actions (its own, or those effects sent while `advance`
+        /// ran), which `skip` can take out: not a reset, an edit, or a step of the app's.
+        var tookActions: Bool { edit == nil && !isTheApps && (action != nil || note != nil) }
 
         /// The step in command syntax (`increment`, `add title: milk`, `reset`), rendered when
         /// listed rather than on every dispatch.
@@ -39,6 +45,10 @@ package struct SessionHistory {
     /// Entries before this index are done; from it on, undone (and can be redone).
     private(set) var cursor = 0
     private(set) var forgotten = 0
+    /// The newest step when `commit` last forgot the steps, unless the limit forgot more since.
+    private var committedAfter: Int?
+    /// The numbers of the steps `sweep` took out, for `history` to say where they went.
+    private(set) var swept: Set<Int> = []
     private var nextNumber = 1
 
     init(limit: Int) { self.limit = max(1, limit) }
@@ -67,7 +77,7 @@ package struct SessionHistory {
     /// forgotten, which every ``StateHistory`` must forget too.
     mutating func record(
         action: ActionInvocation?, followUps: [ActionInvocation], storeCount: Int, transcriptIndex: Int?,
-        note: String? = nil, isTheApps: Bool = false
+        note: String? = nil, isTheApps: Bool = false, edit: TimelineEdit? = nil
     )
         -> Int
     {
@@ -75,13 +85,14 @@ package struct SessionHistory {
         entries.append(
             Entry(
                 number: nextNumber, action: action, followUps: followUps, storeCount: storeCount,
-                transcriptIndex: transcriptIndex, note: note, isTheApps: isTheApps))
+                transcriptIndex: transcriptIndex, note: note, isTheApps: isTheApps, edit: edit))
         nextNumber += 1
         var dropped = 0
         if entries.count >= limit + batchToForget {
             dropped = batchToForget
             entries.removeFirst(dropped)
             forgotten += dropped
+            committedAfter = nil
         }
         cursor = entries.count
         return dropped
@@ -90,6 +101,42 @@ package struct SessionHistory {
     /// Whether a step was recorded, undone or redone since the log was `before`.
     func hasMoved(since before: SessionHistory) -> Bool {
         cursor != before.cursor || nextNumber != before.nextNumber || entries.count != before.entries.count
+    }
+
+    /// Where the entry of step `number` is among those kept, if it is.
+    func index(ofStep number: Int) -> Int? {
+        guard let first = entries.first?.number, number >= first else { return nil }
+        // NB: numbers only grow along the log (a gap where steps were undone and replaced).
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].number < number { low = middle + 1 } else { high = middle }
+        }
+        return low < entries.count && entries[low].number == number ? low : nil
+    }
+
+    /// `commit`: forgets every entry, the undone ones too; the state now is where the log starts.
+    mutating func forgetAll() {
+        forgotten += cursor
+        entries.removeAll()
+        cursor = 0
+        committedAfter = newestNumber
+        swept.removeAll()
+    }
+
+    /// `sweep`: the entries from `index` on become `rebuilt`, all done.
+    mutating func rebuild(from index: Int, as rebuilt: [Entry]) {
+        let kept = Set(rebuilt.map(\.number))
+        for entry in entries[index..<cursor] where !kept.contains(entry.number) { swept.insert(entry.number) }
+        entries.replaceSubrange(index..., with: rebuilt)
+        cursor = entries.count
+    }
+
+    /// Why the steps before the oldest kept are gone, as a hint.
+    var forgettingHint: String {
+        committedAfter.map { "commit forgot the steps up to step \($0)" }
+            ?? "the history keeps the last \(limit) steps"
     }
 
     /// Moves back `steps` entries.

@@ -54,6 +54,11 @@ package struct StateHistory<State, Action> {
     @usableFromInline var pending: [(action: Action, diff: [DiffEntry])] = []
     /// Whether states are dropped and made again (see above); once false, it stays false.
     @usableFromInline var replays: Bool
+    /// Whether the actions are kept, for the replays above and for `skip`, `unskip`, `replace`
+    /// and `sweep` to apply them again: for a state with no class instance, which a replay from
+    /// a kept state would change in that kept state too (existentials are checked, see
+    /// ``checksValues``).
+    @usableFromInline let keepsActions: Bool
     /// Whether the state's type holds existentials, so that each state must be seen to hold
     /// only values before it is dropped or replayed from.
     @usableFromInline let checksValues: Bool
@@ -74,12 +79,13 @@ package struct StateHistory<State, Action> {
         shape = TypeShape.of(State.self)
         self.forgetBatch = forgetBatch
         // NB: a state of plain bits (a counter) is not asked: it costs nothing to keep.
-        let holding = forgetBatch > 0 && !shape.isBitwise ? TypeShape.holding(State.self) : nil
-        replays = holding.map { $0 != .references } ?? false
+        let holding = shape.isBitwise ? TypeShape.Holding.onlyValues : TypeShape.holding(State.self)
+        replays = forgetBatch > 0 && !shape.isBitwise && holding != .references
         checksValues = holding == .existentials
+        keepsActions = holding != .references
     }
 
-    /// Notes an action this store took, for the next entry (only while the history replays).
+    /// Notes an action this store took, for the next entry (only while the history keeps actions).
     @inlinable
     mutating func note(_ action: Action, diff: [DiffEntry]) {
         pending.append((action, diff))
@@ -91,12 +97,7 @@ package struct StateHistory<State, Action> {
     package mutating func record(
         _ state: State, cursor: Int, forgetting dropped: Int, pinned: Bool, apply: (Action, inout State) -> Void
     ) {
-        if cursor < entries.count {
-            entries.removeSubrange(cursor...)
-            let kept = end(ofEntry: cursor - 1) - firstAction
-            actions.removeSubrange(kept...)
-            diffs.removeSubrange(kept...)
-        }
+        if cursor < entries.count { dropEntries(from: cursor) }
         // NB: after an undo, the entry before a pinned one may have no state: it is made now, so
         // that the pinned state never stands in for the check of the states before it.
         if pinned, let last = entries.indices.last, entries[last].state == nil {
@@ -112,6 +113,37 @@ package struct StateHistory<State, Action> {
         entries.append(Entry(state: state, end: firstAction + actions.count, pinned: pinned))
         if replays, entries.count % SessionHistory.window == 0 { closeWindow(apply: apply) }
         if dropped > 0 { forget(dropped, apply: apply) }
+    }
+
+    /// Drops the entries from `cursor` on (undone, or swept), and their actions.
+    @usableFromInline
+    mutating func dropEntries(from cursor: Int) {
+        entries.removeSubrange(cursor...)
+        let kept = end(ofEntry: cursor - 1) - firstAction
+        actions.removeSubrange(kept...)
+        diffs.removeSubrange(kept...)
+    }
+
+    /// `commit`: forgets every entry; `state`, the one with the first `cursor` entries done,
+    /// becomes the state before the oldest.
+    package mutating func forgetAll(keeping state: State, cursor: Int) {
+        if cursor < entries.count { dropEntries(from: cursor) }
+        baseline = state
+        firstAction += actions.count
+        entries.removeAll()
+        actions.removeAll()
+        diffs.removeAll()
+    }
+
+    /// Whether entry `index`'s state was set, not made by actions (`reset`, an edit).
+    package func isPinned(_ index: Int) -> Bool { entries[index].pinned }
+
+    /// The state a pinned entry set (always kept).
+    package func pinnedState(_ index: Int) -> State { entries[index].state! }
+
+    /// The actions entry `index` took, as they were applied (those effects sent included).
+    package func actions(ofEntry index: Int) -> ArraySlice<Action> {
+        actions[(end(ofEntry: index - 1) - firstAction)..<(entries[index].end - firstAction)]
     }
 
     /// Whether `state` prints as the state with the first `cursor` entries done; `false` when

@@ -77,7 +77,7 @@ package struct Timeline {
                 history.undoable == 0
                     ? "nothing to undo"
                     : "only \(history.undoable) step\(history.undoable == 1 ? "" : "s") can be undone",
-                hint: history.forgotten > 0 ? "the history keeps the last \(history.limit) steps" : nil)
+                hint: history.forgotten > 0 ? history.forgettingHint : nil)
         }
         let restorers = try Self.restorers(at: history.cursor - steps, in: stores)
         history.undo(steps)
@@ -105,6 +105,54 @@ package struct Timeline {
         let diff = restore(.reset, restorers, in: stores)
         appendStep(action: nil, followUps: [], in: stores, transcriptIndex: transcriptIndex)
         return diff
+    }
+
+    /// `skip`, `unskip`, `replace`: every store's state as `plan` replays it, as a step of its
+    /// own (so `undo` takes the edit back); throws, changing nothing, when a store cannot.
+    mutating func edit(_ edit: TimelineEdit, _ plan: ReplayPlan, in stores: [Session.LoadedStore]) throws(ShellError)
+        -> CommandDiff
+    {
+        var replayers: [() -> [DiffEntry]] = []
+        for store in stores { replayers.append(try store.runtime.replayer(plan)) }
+        let transcriptIndex = transcript.nextIndex
+        let diff = restore(edit.command, replayers, in: stores)
+        appendStep(
+            action: nil, followUps: [], in: stores, transcriptIndex: transcriptIndex,
+            note: edit.command.description, edit: edit)
+        return diff
+    }
+
+    /// `commit`: forgets every step; the states now are where the history starts. Returns how
+    /// many steps were forgotten.
+    mutating func commit(_ stores: [Session.LoadedStore]) -> Int {
+        let count = history.cursor
+        for store in stores { store.runtime.forgetHistory(keeping: count) }
+        history.forgetAll()
+        transcript.append(.commit, diff: nil)
+        return count
+    }
+
+    /// `sweep`: the steps from `plan.start` on become those `plan` keeps, with the edits in
+    /// force made part of them (a replaced step holds its new action); throws, changing
+    /// nothing, when a store cannot replay.
+    mutating func sweep(_ plan: ReplayPlan, in stores: [Session.LoadedStore]) throws(ShellError) {
+        var sweepers: [() -> Void] = []
+        for store in stores { sweepers.append(try store.runtime.sweeper(plan)) }
+        var rebuilt: [SessionHistory.Entry] = []
+        for (offset, step) in plan.steps.enumerated() where step.treatment != .leftOut {
+            var entry = history.entries[plan.start + offset]
+            if case .replaced(let action) = step.treatment {
+                entry.action = action
+                entry.followUps = []
+            }
+            // NB: what a kept step printed no longer holds once a step before it left: `why`
+            // makes its diff again from the states.
+            entry.transcriptIndex = nil
+            rebuilt.append(entry)
+        }
+        for sweep in sweepers { sweep() }
+        history.rebuild(from: plan.start, as: rebuilt)
+        transcript.append(.sweep, diff: nil)
     }
 
     /// What history entry `index` printed: from the transcript, or, once the transcript is full,
@@ -144,14 +192,18 @@ package struct Timeline {
 
     /// Where the state after step `number` is: the count of history entries done; throws for a
     /// step the history no longer keeps, one undone and replaced, or one not taken yet.
-    private func cursor(afterStep number: Int) throws(ShellError) -> Int {
-        let kept = "the history keeps the last \(history.limit) steps"
+    func cursor(afterStep number: Int) throws(ShellError) -> Int {
+        let kept = history.forgettingHint
         // NB: the state before the oldest entry kept, the start when none was forgotten.
         if number == (history.entries.first.map { $0.number - 1 } ?? history.newestNumber) { return 0 }
         if number == 0 { throw ShellError("the start is forgotten", hint: kept) }
         if let index = history.entries.firstIndex(where: { $0.number == number }) { return index + 1 }
-        if let first = history.entries.first?.number, number < first {
-            throw ShellError("step \(number) is forgotten", hint: "\(kept), from step \(first - 1)")
+        // NB: with no entry kept (`commit`), every step taken is forgotten.
+        let oldest = history.entries.first?.number ?? history.newestNumber + 1
+        if number < oldest {
+            throw ShellError(
+                "step \(number) is forgotten", hint: history.entries.isEmpty ? kept : "\(kept), from step \(oldest - 1)"
+            )
         }
         guard number <= history.newestNumber else {
             throw ShellError(
@@ -169,12 +221,12 @@ package struct Timeline {
     /// - Parameter transcriptIndex: where the transcript keeps the step's diff (`nil` once full).
     private mutating func appendStep(
         action: ActionInvocation?, followUps: [ActionInvocation], in stores: [Session.LoadedStore],
-        transcriptIndex: Int?, note: String? = nil, isTheApps: Bool = false
+        transcriptIndex: Int?, note: String? = nil, isTheApps: Bool = false, edit: TimelineEdit? = nil
     ) {
         let cursor = history.cursor
         let dropped = history.record(
             action: action, followUps: followUps, storeCount: stores.count, transcriptIndex: transcriptIndex,
-            note: note, isTheApps: isTheApps)
+            note: note, isTheApps: isTheApps, edit: edit)
         for store in stores { store.runtime.recordHistory(cursor: cursor, forgetting: dropped) }
     }
 

@@ -120,7 +120,9 @@ function ended(reason) {
 // MARK: - Commands typed, and what they print
 
 /** What changes state: after it, the timeline and the tree are read again. */
-const STEP_COMMANDS = new Set(["dispatch", "undo", "redo", "reset", "advance", "load", "use", "cancel"]);
+const STEP_COMMANDS = new Set([
+  "dispatch", "undo", "redo", "reset", "advance", "load", "use", "cancel", "skip", "unskip", "replace", "commit", "sweep",
+]);
 
 async function submit(line) {
   if (!line.trim()) return;
@@ -136,6 +138,8 @@ async function submit(line) {
     ? undefined
     : result.objects.find((object) => typeof object.step === "number");
   const word = line.trim().replace(/^!\s*/, "").split(/\s+/)[0];
+  // NB: the page keeps the steps the history forgot by its limit; those `commit` forgot go.
+  if (word === "commit" && !errors.length) page.steps = [];
   if (STEP_COMMANDS.has(word) || made) await refresh(made, true);
   page.onCommand?.(line);
 }
@@ -168,7 +172,7 @@ function rendered(object) {
   else if (object.command === "state") text(JSON.stringify(object.value, null, 2));
   else if (object.actions) object.actions.forEach((action) => text(action));
   else if (object.stores) object.stores.forEach((store) => text(`${store.name}  ${store.summary}`));
-  else if (object.history) object.history.forEach((step) => text(`${step.number}  ${step.action}${step.undone ? " (undone)" : ""}`));
+  else if (object.history) object.history.forEach((step) => text(`${step.number}  ${step.action}${mark(step)}`));
   else if (object.steps) {
     const width = String(object.steps.length ? object.steps[object.steps.length - 1].number : 0).length;
     object.steps.forEach((step) => lines.push(...whyStep(step, width)));
@@ -179,6 +183,13 @@ function rendered(object) {
     object.found.forEach((place) => text(`${place.path}: ${compact(place.value)}`));
   } else if (object.effects) effectLines(object).forEach((line) => text(line));
   else if (object.command === "save") text(`saved ${object.file} (downloaded by the browser)`);
+  else if (object.command === "commit") {
+    text(`(${object.forgotten === 1 ? "1 step" : `${object.forgotten} steps`} forgotten: the history starts here)`);
+  } else if (object.command === "sweep") {
+    text(object.removed.length === 0
+      ? "(no step is skipped or replaced: nothing to sweep)"
+      : `(removed step${object.removed.length === 1 ? "" : "s"} ${object.removed.join(", ")})`);
+  }
   else if (Object.keys(object).some((key) => !["line", "command", "store", "alias"].includes(key))) {
     text(JSON.stringify(object));
   }
@@ -186,6 +197,13 @@ function rendered(object) {
 }
 
 const compact = (value) => JSON.stringify(value);
+
+/** What `history` writes after a step's action: undone, skipped, or replaced by a later step. */
+function mark(step) {
+  if (step.undone) return "   (undone)";
+  if (step.skipped) return "   (skipped)";
+  return step.replacedAt ? `   (replaced at step ${step.replacedAt})` : "";
+}
 
 // The lines `effects` prints, as the shell writes them.
 function effectLines(object) {
@@ -379,6 +397,7 @@ function drawTimeline(scrollToEnd) {
     row.dataset.step = step.number;
     row.style.top = `${index * ROW}px`;
     if (step.undone) row.classList.add("undone");
+    if (step.skipped) row.classList.add("skipped");
     if (current && step.number === current.number) row.classList.add("current");
     if (step.number === page.selected) row.classList.add("selected");
     const number = document.createElement("span");
@@ -390,7 +409,22 @@ function drawTimeline(scrollToEnd) {
     const action = document.createElement("span");
     action.className = "action";
     action.textContent = step.action;
-    row.append(number, origin, action);
+    // The skip toggle: on every step that dispatched actions, while it is not undone.
+    const toggle = document.createElement("button");
+    toggle.dataset.role = "skip";
+    toggle.className = "skip";
+    toggle.textContent = step.skipped ? "unskip" : "skip";
+    toggle.title = step.skipped
+      ? `unskip ${step.number}: put the step back and replay the later ones`
+      : `skip ${step.number}: replay the later steps without this one (undo takes it back)`;
+    toggle.hidden = !step.skippable || step.undone;
+    row.append(toggle, number, origin, action);
+    if (step.replacedAt) {
+      const replaced = document.createElement("span");
+      replaced.className = "dim";
+      replaced.textContent = `(replaced at step ${step.replacedAt})`;
+      row.append(replaced);
+    }
     // The follow-up actions the page saw it lead to: `=> ACTION`, after it.
     const followUps = (page.seen.get(step.number)?.followUps || []).map((followUp) => `=> ${followUp.action}`);
     if (followUps.length) {
@@ -670,6 +704,12 @@ function setUp() {
   const timeline = $("timeline");
   timeline.addEventListener("scroll", () => requestAnimationFrame(() => drawTimeline(false)));
   timeline.addEventListener("click", (event) => {
+    const toggle = event.target.closest('[data-role="skip"]');
+    if (toggle) {
+      const number = toggle.closest(".step").dataset.step;
+      submit(`${toggle.textContent} ${number}`);
+      return;
+    }
     const row = event.target.closest(".step");
     if (row) select(Number(row.dataset.step));
   });

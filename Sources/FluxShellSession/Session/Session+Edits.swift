@@ -1,0 +1,39 @@
+import FluxShellLanguage
+import FluxShellSystem
+import FluxShellValues
+
+/// Editing the past: `skip`, `unskip`, `replace`, `commit` and `sweep` (see "Editing the past"
+/// in the reference). The timeline plans each edit and keeps it; the stores replay.
+extension Session {
+    /// `skip N`, `unskip N`, and `replace N ACTION` once its action is resolved: every store's
+    /// state replayed with the edit, as a step of its own.
+    func edit(_ edit: TimelineEdit) throws(ShellError) -> CommandResult {
+        guard !stores.isEmpty else { throw noStoreLoaded }
+        let plan = try timeline.plan(edit)
+        let loaded = stores
+        var result = CommandResult(try timeline.edit(edit, plan, in: loaded))
+        result.step = hot.value.timeline.history.newestNumber
+        return result
+    }
+
+    /// `replace N ACTION [ARG...]`: the action as `dispatch` builds it (refused as `dispatch`
+    /// refuses it), in place of step N's.
+    func replace(_ step: Int, with invocation: ActionInvocation) throws(ShellError) -> CommandResult {
+        guard !stores.isEmpty else { throw noStoreLoaded }
+        let resolved = try resolver.resolve(invocation, in: stores)
+        return try edit(.replace(step, resolved.printed))
+    }
+
+    func commit() -> CommandResult {
+        let loaded = stores
+        return CommandResult(.committed(forgotten: timeline.commit(loaded)))
+    }
+
+    func sweep() throws(ShellError) -> CommandResult {
+        guard let plan = try timeline.sweepPlan() else { return CommandResult(.swept(removed: [])) }
+        let removed = plan.steps.filter { $0.treatment == .leftOut }.map(\.number)
+        let loaded = stores
+        try timeline.sweep(plan, in: loaded)
+        return CommandResult(.swept(removed: removed))
+    }
+}
