@@ -21,6 +21,7 @@ struct RunMode {
         let streams = StandardStreams.shared
         let printer = Printer(
             renderer: renderer, streams: .init(appendToStandardOutput: streams.append, standardError: streams.err))
+        printer.takesOutputCommands = true
         return (ScriptRunner(session: Session(catalog: catalog), options: options, output: printer), printer)
     }
 

@@ -46,6 +46,11 @@ final class ExploreRun {
 
         func print(_ steps: [AppStep], in session: Session) {}
 
+        // NB: explore runs its own actions and checks, never the shell's own commands.
+        func send(toFile path: String?) throws(ShellError) {}
+        func write(json: Bool) throws(ShellError) {}
+        func printTime(_ duration: Duration, at location: SourceLocation) {}
+
         func report(_ diagnostic: Diagnostic) {
             // NB: an effect's error comes after its command printed, which it did not refuse.
             guard !printed else { return }

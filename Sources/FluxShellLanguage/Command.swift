@@ -63,6 +63,14 @@ package enum Command: Sendable, Equatable {
     /// `seed N`: seeds the environment's random numbers (`explore` begins each run so).
     indirect case seed(UInt64)
     case exhaustive(Bool)
+    /// `read FILE`: runs the command file's lines in this session, as a script.
+    indirect case read(file: String)
+    /// `output FILE`: results go to FILE from now on; `output` alone: back to standard output.
+    indirect case output(file: String?)
+    /// `format text|json`: how results are written from now on.
+    case format(json: Bool)
+    /// `timer on|off`: each command's wall time after its output.
+    case timer(Bool)
     case quit
 
     /// The command word, as in `help` and JSON output.
@@ -97,7 +105,20 @@ package enum Command: Sendable, Equatable {
         case .cancel: "cancel"
         case .seed: "seed"
         case .exhaustive: "exhaustive"
+        case .read: "read"
+        case .output: "output"
+        case .format: "format"
+        case .timer: "timer"
         case .quit: "quit"
+        }
+    }
+
+    /// Whether the shell runs the command itself, not the session: what it changes is where and
+    /// how lines are read and written (`read`, `output`, `format`, `timer`).
+    public var isTheShells: Bool {
+        switch self {
+        case .read, .output, .format, .timer: true
+        default: false
         }
     }
 

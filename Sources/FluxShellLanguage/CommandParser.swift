@@ -15,7 +15,7 @@ package enum CommandParser {
         "reset", "skip", "unskip", "replace", "commit", "sweep", "expect", "why", "find", "diff", "watch", "unwatch",
         "invariants", "save", "advance", "effects",
         "cancel", "seed",
-        "exhaustive", "quit", "exit",
+        "exhaustive", "read", "output", "format", "timer", "quit", "exit",
     ]
     /// What an attached session also completes: `detach` (a word of `quit` everywhere).
     public static let attachedCommandWords = commandWords + ["detach"]
@@ -162,11 +162,23 @@ package enum CommandParser {
             var paths: [ValuePath] = []
             for argument in arguments { paths.append(try path(argument)) }
             return word == "watch" ? .watch(paths) : .unwatch(paths)
-        case "save":
-            try expectCount(arguments, 1...1, usage: "save FILE")
-            let file: String
-            if case .quoted(let text) = arguments[0].kind { file = text } else { file = String(arguments[0].text) }
-            return .save(file: file)
+        case "save", "read":
+            try expectCount(arguments, 1...1, usage: "\(word) FILE")
+            let file = fileName(arguments[0])
+            return word == "save" ? .save(file: file) : .read(file: file)
+        case "output":
+            try expectCount(arguments, 0...1, usage: "output [FILE]")
+            return .output(file: arguments.first.map(fileName))
+        case "format":
+            guard arguments.count == 1, ["text", "json"].contains(arguments[0].text) else {
+                throw usageError("format text|json", example: "format json")
+            }
+            return .format(json: arguments[0].text == "json")
+        case "timer":
+            guard arguments.count == 1, ["on", "off"].contains(arguments[0].text) else {
+                throw usageError("timer on|off", example: "timer on")
+            }
+            return .timer(arguments[0].text == "on")
         case "exhaustive":
             guard arguments.count == 1, ["on", "off"].contains(arguments[0].text) else {
                 throw usageError("exhaustive on|off", example: "exhaustive on")
@@ -202,6 +214,12 @@ package enum CommandParser {
                 hint: "write the value itself, e.g. replace \(step) \(invocation.name) 3")
         }
         return .replace(step: step, invocation)
+    }
+
+    /// A file as typed: a bare word, or a quoted string for one with spaces.
+    private static func fileName(_ token: Token) -> String {
+        if case .quoted(let text) = token.kind { return text }
+        return String(token.text)
     }
 
     /// A step number as `history` lists it, for `skip`, `unskip` and `replace`.

@@ -40,6 +40,10 @@ extension Command: CustomStringConvertible {
         case .cancel(let id): id.map { "cancel " + ArgumentText.render(.string($0)) } ?? "cancel"
         case .seed(let seed): "seed \(seed)"
         case .exhaustive(let on): on ? "exhaustive on" : "exhaustive off"
+        case .read(let file): "read " + ArgumentText.render(.string(file))
+        case .output(let file): file.map { "output " + ArgumentText.render(.string($0)) } ?? "output"
+        case .format(let json): json ? "format json" : "format text"
+        case .timer(let on): on ? "timer on" : "timer off"
         case .quit: "quit"
         }
     }

@@ -44,6 +44,15 @@ package enum FileSystem {
         }
     }
 
+    /// `path` with its links, `.` and `..` resolved, absolute: two paths that name the same file
+    /// give the same text; `path` itself when it names nothing.
+    public static func resolvedPath(_ path: String) -> String {
+        // NB: realpath(3) with no buffer allocates the result, which is freed here once copied.
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Writes `text` to `path`: a new file written beside it that replaces it in one rename,
     /// keeping its mode and owner, so that the file is never left half-written; a device or a pipe
     /// is written in place. See ``FileReplacement`` for links and what is refused.

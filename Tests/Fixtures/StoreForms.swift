@@ -185,6 +185,14 @@ package enum StoreForms {
     package static let vue = StoreDefinition(
         "vue", make: { VueStore() }, state: { $0.snapshot }, send: { store, action in store.commit(action) })
 
+    /// The VueFlux-style store with `restore:`, which sets its variables.
+    package static let restorable = StoreDefinition(
+        "restorable", make: { VueStore() }, state: { $0.snapshot }, send: { store, action in store.commit(action) },
+        restore: { store, snapshot in
+            store.state.count.value = snapshot.count
+            store.state.history.value = snapshot.history
+        })
+
     package static func shell(_ definitions: StoreDefinition...) -> Transcript {
         Transcript(catalog: StoreCatalog(definitions))
     }

@@ -263,3 +263,22 @@ struct PinningDependenciesTests {
         #expect(lines.last != #"+ stampedAt[0]: "2026-01-01T00:00:00Z""#, "\(lines)")
     }
 }
+
+/// A reducer that reads the session's ids and time: its past is not edited, since a replay would
+/// give its steps other ids and times than they had (reference: "Editing the past").
+struct PinnedEditTests {
+    @Test func anEditOfAReducerThatReadsTheEnvironmentIsRefusedAndChangesNothing() {
+        let shell = Transcript(catalog: StoreCatalog([Stamps.definition]).pinningDependencies())
+        shell.run("load stamps")
+        shell.run("dispatch stamp")
+        shell.run("dispatch stamp")
+        let before = shell.run("state") + shell.run("history")
+        let refused = shell.run("skip 1")
+        #expect(
+            refused.first?.contains(
+                "store 'stamps' reads the session's time, ids or random numbers in its reducer") == true, "\(refused)")
+        #expect(shell.run("state") + shell.run("history") == before)
+        // Undo still goes back through the states as they were.
+        #expect(shell.run("undo").count == 2)
+    }
+}

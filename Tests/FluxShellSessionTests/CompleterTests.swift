@@ -22,8 +22,10 @@ struct CompleterTests {
         #expect(
             completer().complete("").candidates == [
                 "actions", "advance", "cancel", "commit", "diff", "dispatch", "effects", "exhaustive", "exit", "expect",
-                "find", "help", "history", "invariants", "load", "quit", "redo", "replace", "reset", "save", "seed",
-                "skip", "state", "stores", "sweep", "undo", "unskip", "unwatch", "use", "watch", "why",
+                "find", "format", "help", "history", "invariants", "load", "output", "quit", "read", "redo", "replace",
+                "reset", "save", "seed", "skip", "state", "stores", "sweep", "timer", "undo", "unskip", "unwatch",
+                "use",
+                "watch", "why",
             ])
         #expect(completer().complete("dis").candidates == ["dispatch"])
         #expect(completer().complete("fi").candidates == ["find"])

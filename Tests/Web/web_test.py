@@ -544,10 +544,16 @@ def test_page():
             replay = subprocess.run([FLUXSH, "test", saved], capture_output=True, text=True, timeout=60)
             check(replay.returncode == 0, f"the downloaded scenario replays: {replay.stdout} {replay.stderr}")
             # The tree's search marks the value and opens the way to it.
-            driver.find_element(By.CSS_SELECTOR, role("tree-search")).send_keys("walk the")
+            driver.find_element(By.CSS_SELECTOR, role("find")).send_keys("walk the")
             wait(driver, lambda: driver.execute_script(
                 "return [...document.querySelectorAll('[data-role=state-tree] .match')].map((e) => e.dataset.path)")
                 == ["todos[1].title"], "the search's match")
+            # Enter asks the engine's find: one line per path found, which shows it in the tree.
+            driver.find_element(By.CSS_SELECTOR, role("find")).send_keys(Keys.ENTER)
+            found = lambda: driver.execute_script(
+                "return [...document.querySelectorAll('[data-role=find-results] > *')].map((e) => e.textContent)")
+            wait(driver, lambda: found() == ['todos[1].title: "Walk the dog"'], "find's results")
+            driver.find_element(By.CSS_SELECTOR, role("find-results") + " [data-path]").click()
             # Completion.
             command.send_keys("dispatch tog" + Keys.TAB)
             wait(driver, lambda: command.get_attribute("value") == "dispatch toggle ", "the completion, and a space")
@@ -665,11 +671,13 @@ def test_counter_paths_pairing_and_typed_requests():
 
 
 def test_the_skip_toggle_edits_the_past():
-    """Each step that dispatched actions has a skip toggle (shown on hover): it runs `skip N`, the
-    row is marked and the state replayed; on a skipped row it runs `unskip N`. A reset has none;
-    `history`, `commit` and `sweep` print as the shell prints them."""
+    """The timeline by keyboard (↑/↓ select, Enter jumps); each step that dispatched actions has a
+    skip toggle (shown on hover): it runs `skip N`, the row is marked and the state replayed; on a
+    skipped row it runs `unskip N`; *replace* puts `replace N ACTION` in the command line. An edit
+    has no toggle; `history`, `commit` and `sweep` print as the shell prints them."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 
     with opened_page("web", "--store", "counter", prompt="counter> ") as (driver, parts):
         for number, amount in enumerate([1, 10, 100], start=1):
@@ -677,18 +685,54 @@ def test_the_skip_toggle_edits_the_past():
         row = lambda number: driver.find_element(By.CSS_SELECTOR, f'[data-role="timeline"] [data-step="{number}"]')
         toggle = lambda number: row(number).find_element(By.CSS_SELECTOR, '[data-role="skip"]')
 
-        def click_toggle(number):
-            ActionChains(driver).move_to_element(row(number)).perform()
-            wait(driver, lambda: toggle(number).is_displayed(), f"step {number}'s toggle on hover")
-            toggle(number).click()
+        def retrying(act):
+            """Does `act` again when the rows it found were drawn anew meanwhile (they are, on every
+            reading of the session)."""
+            from selenium.common.exceptions import StaleElementReferenceException
 
-        check(not toggle(2).is_displayed(), "the toggle hides until the row is hovered")
+            for attempt in range(5):
+                try:
+                    return act()
+                except StaleElementReferenceException:
+                    if attempt == 4:
+                        raise
+
+        def click_toggle(number):
+            def hover_and_click():
+                ActionChains(driver).move_to_element(row(number)).perform()
+                wait(driver, lambda: toggle(number).is_displayed(), f"step {number}'s toggle on hover")
+                toggle(number).click()
+
+            retrying(hover_and_click)
+
+        # The keyboard: ↑ and ↓ select, Enter jumps.
+        retrying(lambda: row(3).click())
+        timeline = driver.find_element(By.CSS_SELECTOR, '[data-role="timeline"]')
+        timeline.send_keys(Keys.ARROW_UP)
+        wait(driver, lambda: parts["selected"]() == 2, "↑ selects the step before")
+        timeline.send_keys(Keys.ENTER)
+        wait(driver, lambda: parts["steps"]()[-1] == "3 add 100 (undone)", "Enter jumps to it")
+        timeline.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
+        wait(driver, lambda: parts["steps"]()[-1] == "3 add 100", "↓ and Enter jump back")
+        # Shift-click another step: the compare view shows the diff between the two.
+        retrying(lambda: row(1).click())
+        retrying(lambda: ActionChains(driver).key_down(Keys.SHIFT).click(row(3)).key_up(Keys.SHIFT).perform())
+        compare = driver.find_element(By.CSS_SELECTOR, '[data-role="compare"]')
+        wait(driver, lambda: compare.is_displayed() and "~ count: 1 -> 111" in compare.text, "the compare view")
+        check("after step 1 -> after step 3" in compare.text, f"the compare view names the steps: {compare.text}")
+        # Replace from a row: the command line gets the step's action, to change and run.
+        retrying(lambda: (ActionChains(driver).move_to_element(row(3)).perform(),
+                          row(3).find_element(By.CSS_SELECTOR, '[data-action="replace"]').click()))
+        wait(driver, lambda: parts["command"]().get_attribute("value") == "replace 3 add 100", "replace in the line")
+        parts["command"]().clear()
+        check(not retrying(lambda: toggle(2).is_displayed()), "the toggle hides until the row is hovered")
         click_toggle(2)
         wait(driver, lambda: parts["steps"]()[1] == "2 add 10 (skipped)", "step 2 marked skipped")
         wait(driver, lambda: parts["steps"]()[-1] == "4 skip 2", "the skip is a step")
         wait(driver, lambda: "~ count: 111 -> 101" in parts["output"](), "the skip's diff")
-        check(toggle(2).text == "unskip" and toggle(2).is_displayed(), "a skipped row shows its toggle, to unskip")
-        check(not toggle(4).get_attribute("hidden") is None, "an edit has no toggle")
+        check(retrying(lambda: toggle(2).text == "unskip" and toggle(2).is_displayed()),
+              "a skipped row shows its toggle, to unskip")
+        check(retrying(lambda: toggle(4).get_attribute("hidden") is not None), "an edit has no toggle")
         type_line(driver, parts, "history")
         wait(driver, lambda: "2  add 10   (skipped)" in parts["output"](), "history's mark as the shell's")
         click_toggle(2)
@@ -780,7 +824,7 @@ def test_large_state():
             driver.find_element(By.CSS_SELECTOR, fold + " > summary .key").click()
             wait(driver, lambda: driver.execute_script(script, fold + " > details > summary")
                  == ["[0 … 99]", "[100 … 199]", "[200 … 249]"], "three groups")
-            driver.find_element(By.CSS_SELECTOR, '[data-role="tree-search"]').send_keys("item249")
+            driver.find_element(By.CSS_SELECTOR, '[data-role="find"]').send_keys("item249")
             wait(driver, lambda: driver.execute_script(
                 "return [...document.querySelectorAll('.match')].map((e) => e.dataset.path)") == ["todos[249].title"],
                 "the match in the last group")

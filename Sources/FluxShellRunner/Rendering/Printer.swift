@@ -41,6 +41,14 @@ package final class Printer: RunnerOutput {
     /// before each line, so that a resized terminal is followed.
     public var renderer: Renderer
     private let streams: Streams
+    /// Whether `output` and `format` may change where and how results are written: the results
+    /// of piped mode, `run` and the interactive shell are standard output; an attached shell's
+    /// and the page's go over their connection, which reads them in one format.
+    public var takesOutputCommands = false
+    /// `output FILE`: the file the results go to instead of standard output.
+    private var file: (path: String, output: OutputFile)?
+    /// Whether the renderer writes colors when it writes text (`format` turns them off for JSON).
+    private lazy var colorsInText = renderer.colors
 
     public init(renderer: Renderer, streams: Streams) {
         self.renderer = renderer
@@ -49,7 +57,7 @@ package final class Printer: RunnerOutput {
 
     public func echo(_ command: String) {
         guard renderer.format == .text else { return }
-        streams.appendToStandardOutput { $0.appendLine("> " + command) }
+        appendToResults { $0.appendLine("> " + command) }
     }
 
     public func print(
@@ -57,7 +65,7 @@ package final class Printer: RunnerOutput {
     ) {
         let filter = session.watchFilter
         let renderer = renderer
-        streams.appendToStandardOutput {
+        appendToResults {
             renderer.write(result, command: command, line: location.line, watching: filter, to: &$0)
         }
     }
@@ -65,7 +73,7 @@ package final class Printer: RunnerOutput {
     public func print(_ steps: [AppStep], in session: Session) {
         let filter = session.watchFilter
         let renderer = renderer
-        streams.appendToStandardOutput { output in
+        appendToResults { output in
             for step in steps { renderer.write(step, watching: filter, to: &output) }
         }
     }
@@ -76,7 +84,53 @@ package final class Printer: RunnerOutput {
         case .text:
             for line in lines { streams.standardError(line) }
         case .json:
-            streams.appendToStandardOutput { output in for line in lines { output.appendLine(line) } }
+            appendToResults { output in for line in lines { output.appendLine(line) } }
         }
+    }
+
+    public func send(toFile path: String?) throws(ShellError) {
+        guard takesOutputCommands else { throw Self.notHere("output") }
+        if let file, let code = file.output.close() {
+            self.file = nil
+            throw ShellError("cannot finish writing '\(file.path)': \(OutputFile.reason(code))")
+        }
+        file = nil
+        guard let path else { return }
+        file = (path, try OutputFile.create(path))
+    }
+
+    public func write(json: Bool) throws(ShellError) {
+        guard takesOutputCommands else { throw Self.notHere("format") }
+        _ = colorsInText
+        renderer.format = json ? .json : .text
+        renderer.colors = json ? false : colorsInText
+    }
+
+    public func printTime(_ duration: Duration, at location: SourceLocation) {
+        let renderer = renderer
+        appendToResults { renderer.writeTime(duration, line: location.line, to: &$0) }
+    }
+
+    /// Appends to the results: standard output's buffer, or the file `output` named.
+    ///
+    /// NB: the common case, no file, costs one check on every line.
+    @inline(__always)
+    private func appendToResults(_ write: (inout OutputBuffer) -> Void) {
+        guard let file else { return streams.appendToStandardOutput(write) }
+        var buffer = OutputBuffer()
+        write(&buffer)
+        guard let code = file.output.write(buffer.text) else { return }
+        // NB: a file that cannot be written (a full disk) hands the results back to standard output.
+        self.file = nil
+        _ = file.output.close()
+        streams.standardError(
+            "error: cannot write '\(file.path)': \(OutputFile.reason(code)); the results go to standard output again")
+        streams.appendToStandardOutput(write)
+    }
+
+    private static func notHere(_ word: String) -> ShellError {
+        ShellError(
+            "\(word) changes how the shell writes its results: here they go over a connection that reads them one way",
+            hint: "run fluxsh with --format json, or in piped mode with > FILE")
     }
 }

@@ -62,6 +62,26 @@ package struct Renderer: Sendable {
         }
     }
 
+    /// `timer on`: a command's wall time, after what it printed: `time: 0.41 ms`, or in JSON
+    /// `{"line":3,"seconds":0.000412}`.
+    public func writeTime(_ duration: Duration, line: Int, to output: inout OutputBuffer) {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        switch format {
+        case .json:
+            output.appendLine(
+                JSONText.compact(.object(JSONObject([("line", .int(line)), ("seconds", .double(seconds))]))))
+        case .text:
+            let milliseconds = seconds * 1_000
+            let text =
+                switch milliseconds {
+                case ..<10: String(format2: milliseconds) + " ms"
+                case ..<1_000: String(Int(milliseconds.rounded())) + " ms"
+                default: String(format2: seconds) + " s"
+                }
+            write(.text("time: " + text), to: &output)
+        }
+    }
+
     /// Calls `body` with each line `result` prints in the text format: its diff's (only those
     /// `filter` shows), the lines of its output, then its warnings.
     public func forEachLine(of result: CommandResult, watching filter: WatchFilter? = nil, _ body: (Line) -> Void) {
@@ -574,5 +594,14 @@ extension Renderer {
     /// `text` in the color of ANSI code `code` (`31` red), when the renderer prints colors.
     package func wrapped(_ text: String, _ code: String) -> String {
         colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+extension String {
+    /// `value` with two decimals (`0.41`, `12.00`), without Foundation's formatting.
+    fileprivate init(format2 value: Double) {
+        let hundredths = Int((value * 100).rounded())
+        let fraction = hundredths % 100
+        self = "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 }

@@ -14,6 +14,12 @@ package protocol RunnerOutput: AnyObject {
     func report(_ diagnostic: Diagnostic)
     /// What the stores did with no command, before the next command runs.
     func print(_ steps: [AppStep], in session: Session)
+    /// `output FILE`: the results go to FILE from now on; `nil`, back to standard output.
+    func send(toFile path: String?) throws(ShellError)
+    /// `format text|json`: how the results are written from now on.
+    func write(json: Bool) throws(ShellError)
+    /// `timer on`: the wall time of the command at `location`, after its output.
+    func printTime(_ duration: Duration, at location: SourceLocation)
 }
 
 /// Runs command lines one at a time, for piped mode, `fluxsh run`, `fluxsh test` and the
@@ -62,7 +68,7 @@ package final class ScriptRunner {
     public let session: Session
     public let options: Options
     /// `nil`: nothing is printed (the scenario runner).
-    private let output: RunnerOutput?
+    let output: RunnerOutput?
     /// The failures so far, in order.
     public var failures: [Diagnostic] { progress.value.failures }
     public private(set) var diffBlocks: [DiffBlock] = []
@@ -141,6 +147,12 @@ package final class ScriptRunner {
         }
     }
 
+    /// The files being run, outermost first, their links resolved: a file `read` names again
+    /// is refused (``runShellsOwn(_:line:expectsFailure:at:)``).
+    var readChain: [String] = []
+    /// `timer on`: each command's wall time is written after its output.
+    var timesCommands = false
+
     /// The lexer's buffer, kept from line to line.
     private var tokenBuffer: [Token] = []
 
@@ -162,6 +174,8 @@ package final class ScriptRunner {
     /// Runs every line `lines` gives (a file's, standard input's, the line editor's), then ends
     /// the script. A line over the maximum length fails at its number without being run.
     public func run(_ lines: inout some LineSource, file: String) {
+        if file != "<stdin>" { readChain.append(FileSystem.resolvedPath(file)) }
+        defer { if file != "<stdin>" { readChain.removeLast() } }
         var number = 0
         var tooLong = false
         while !progress.value.isStopped, let line = lines.nextLine(tooLong: &tooLong) {
@@ -373,13 +387,21 @@ package final class ScriptRunner {
 
     private func run(_ cache: ParsedLineCache, at location: SourceLocation) {
         guard let command = cache.parsed.command else { return }
+        guard timesCommands, !command.isTheShells else {
+            return run(command, line: cache.line, expectsFailure: cache.parsed.expectsFailure, at: location)
+        }
+        let start = ContinuousClock.now
         run(command, line: cache.line, expectsFailure: cache.parsed.expectsFailure, at: location)
+        output?.printTime(ContinuousClock.now - start, at: location)
     }
 
     /// Runs `command`, typed as `line` (`nil` for a command made in code).
     @inline(__always)
     private func run(_ command: Command, line: String?, expectsFailure: Bool, at location: SourceLocation) {
         if options.echo { output?.echo(line.map(Self.trimmed) ?? command.description) }
+        if command.isTheShells {
+            return runShellsOwn(command, line: line, expectsFailure: expectsFailure, at: location)
+        }
         session.line = location.line
         // NB: only a `! ` line keeps what its command may have to be taken back to.
         let checkpoint = expectsFailure ? session.checkpoint() : nil
@@ -539,8 +561,16 @@ package final class ScriptRunner {
     }
 
     /// - Parameter line: the line that failed, where the error's long quotes are looked up.
-    private func fail(at location: SourceLocation, _ error: ShellError, line: String? = nil) {
+    func fail(at location: SourceLocation, _ error: ShellError, line: String? = nil) {
         record(Diagnostic(error, at: location, line: line))
+    }
+
+    /// Counts the failures of `nested`, a runner of a file this one read (already reported), and
+    /// stops when it stopped (`quit`, `--bail`).
+    func take(_ nested: ScriptRunner) {
+        progress.value.failures += nested.failures
+        if nested.isStopped { progress.value.isStopped = true }
+        timesCommands = nested.timesCommands
     }
 
     private func record(_ diagnostic: Diagnostic) {

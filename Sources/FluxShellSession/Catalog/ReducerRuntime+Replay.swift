@@ -6,10 +6,7 @@ import FluxShellValues
 /// sent is among the kept actions); see "Editing the past" in the reference.
 extension ReducerRuntime {
     @usableFromInline func replayer(_ plan: ReplayPlan) throws(ShellError) -> () -> [DiffEntry] {
-        var state = try startingState(of: plan)
-        for (offset, step) in plan.steps.enumerated() {
-            try replay(step, entry: plan.start + offset, on: &state, nil)
-        }
+        let state = try replayed(plan, nil)
         return {
             self.parts.value.restoredWithoutAction = true
             return self.restore(state)
@@ -17,19 +14,12 @@ extension ReducerRuntime {
     }
 
     @usableFromInline func sweeper(_ plan: ReplayPlan) throws(ShellError) -> () -> Void {
-        var state = try startingState(of: plan)
         var rebuilt = history.value
         rebuilt.dropEntries(from: plan.start)
         let apply = { (action: Action, state: inout State) in self.apply(action, to: &state) }
-        for (offset, step) in plan.steps.enumerated() where step.treatment != .leftOut {
-            var pinned = false
-            try replay(step, entry: plan.start + offset, on: &state) { action, before, after in
-                guard let action else {
-                    pinned = true
-                    return
-                }
-                rebuilt.note(action, diff: ValueDiffer.entries(from: before, to: after))
-            }
+        let state = try replayed(plan) { action, before, after in
+            if let action { rebuilt.note(action, diff: ValueDiffer.entries(from: before, to: after)) }
+        } stepEnded: { state, pinned in
             rebuilt.record(state, cursor: rebuilt.entries.count, forgetting: 0, pinned: pinned, apply: apply)
         }
         guard history.value.reaches(state, self.state.value) else {
@@ -49,25 +39,103 @@ extension ReducerRuntime {
         parts.value.restoredWithoutAction = false
     }
 
-    /// The state `plan` replays from, after checking that the store kept its actions.
-    private func startingState(of plan: ReplayPlan) throws(ShellError) -> State {
-        let refusal = ShellError(
-            "store '\(alias)' cannot replay its steps: its state holds class instances, which a replay would change in the states kept for undo",
-            hint: "a state of values (structs, enums, collections of them) replays")
-        guard history.value.keepsActions else { throw refusal }
-        guard let state = try? history.value.state(at: plan.start, apply: apply) else {
+    /// The state `plan` replays to; throws, naming why, when the store cannot replay its steps
+    /// as they would have been.
+    ///
+    /// - Parameters:
+    ///   - applied: told each action with the states before and after it, or `nil` with the
+    ///     state a pinned entry set (`sweep`, which keeps each action's diff).
+    ///   - stepEnded: told the state after each step the plan keeps, and whether it was set.
+    private func replayed(
+        _ plan: ReplayPlan, _ applied: ((Action?, State, State) -> Void)?,
+        stepEnded: (State, Bool) -> Void = { _, _ in }
+    ) throws(ShellError) -> State {
+        guard history.value.keepsActions, !history.value.replayedOtherwise else { throw cannotReplay }
+        guard var state = try? history.value.state(at: plan.start, apply: apply) else {
             throw ShellError(
                 "store '\(alias)' no longer has the state before step \(plan.steps.first?.number ?? 0)",
-                hint: "its actions, applied again, gave another state: steps taken from now on can be edited")
+                hint: "its actions, applied again, gave another state")
         }
-        // NB: an existential that holds a class instance would be shared with the kept state.
-        if history.value.checksValues, !TypeShape.holdsOnlyValues(value: state) { throw refusal }
+        try checkValues(state)
+        let reads = effects.environment.core.reads
+        do {
+            try checkReplay(from: state, plan.start..<(plan.start + plan.steps.count))
+        } catch {
+            throw effects.environment.core.reads == reads ? error : readsTheSession
+        }
+        for (offset, step) in plan.steps.enumerated() where step.treatment != .leftOut {
+            let index = plan.start + offset
+            if step.treatment == .asRecorded, history.value.isPinned(index) {
+                state = history.value.pinnedState(index)
+                try checkValues(state)
+                applied?(nil, state, state)
+                stepEnded(state, true)
+                continue
+            }
+            try replay(step, entry: index, on: &state, applied)
+            stepEnded(state, false)
+        }
+        // NB: what the reducer reads of the session (its time, ids, random numbers) is what the
+        // session has now, not what the step had: the replay would not be the step's.
+        guard effects.environment.core.reads == reads else { throw readsTheSession }
         return state
     }
 
-    /// Applies one step of a plan to `state`: entry `index`'s kept actions, its pinned state, or
-    /// the action replacing it. `applied` is told each action with the states before and after
-    /// it, or `nil` with the state a pinned entry set.
+    /// Why a store whose reducer reads the session's environment is not replayed.
+    private var readsTheSession: ShellError {
+        ShellError(
+            "store '\(alias)' reads the session's time, ids or random numbers in its reducer: replayed, its steps would get other ones than they had",
+            hint: "undo and redo go through the states as they were; read them in an effect to edit the past")
+    }
+
+    /// Throws unless the entries in `range`, applied again as they were from `start`, show each
+    /// action's values as it printed them and reach the state now: a reducer that reads the
+    /// world (the clock, a random id, a global) would make the edited steps silently other than
+    /// they were.
+    private func checkReplay(from start: State, _ range: Range<Int>) throws(ShellError) {
+        var state = start
+        let reader = ValueReader()
+        var difference: ReplayDifference?
+        do {
+            for index in range { try history.value.replay(entry: index, on: &state, apply: apply, reader) }
+            if history.value.reaches(state, recorded.value) { return }
+            difference = ReplayDifference.between(recorded.value, state)
+        } catch {
+            difference = error.difference
+        }
+        throw ShellError(
+            "store '\(alias)' gave another state when its steps were applied again as they were"
+                + (difference.map { " (at \($0.clause(where: "it showed")))" } ?? "")
+                + ": an edit would change them silently",
+            hint: "its reducer reads something besides the state and the action: to pin it, \(ReplayDifference.pinning)"
+        )
+    }
+
+    /// Why the store's steps cannot be replayed with one left out or replaced.
+    private var cannotReplay: ShellError {
+        history.value.keepsActions
+            ? ShellError(
+                "store '\(alias)' gave another state when its actions were applied again: its steps cannot be replayed as they were",
+                hint:
+                    "its reducer reads something besides the state and the action: to pin it, \(ReplayDifference.pinning)"
+            )
+            : ShellError(
+                "store '\(alias)' cannot replay its steps: its state holds class instances, which a replay would change in the states kept for undo",
+                hint: "a state of values (structs, enums, collections of them) replays")
+    }
+
+    /// Throws when `state`'s existentials hold a class instance, which a replay would change in
+    /// the state kept for undo too.
+    private func checkValues(_ state: State) throws(ShellError) {
+        guard history.value.checksValues, !TypeShape.holdsOnlyValues(value: state) else { return }
+        throw ShellError(
+            "store '\(alias)' cannot replay its steps: its state holds a class instance, which a replay would change in the states kept for undo",
+            hint: "a state of values (structs, enums, collections of them) replays")
+    }
+
+    /// Applies step `step` (entry `index`) to `state`: its kept actions, or the action replacing
+    /// it. The step's own action is checked with the store's validation, as `dispatch` checks
+    /// it; what effects sent, as they were, is not.
     private func replay(
         _ step: ReplayPlan.Step, entry index: Int, on state: inout State,
         _ applied: ((Action?, State, State) -> Void)?
@@ -75,20 +143,20 @@ extension ReducerRuntime {
         switch step.treatment {
         case .leftOut:
             return
-        case .asRecorded where history.value.isPinned(index):
-            state = history.value.pinnedState(index)
-            applied?(nil, state, state)
         case .asRecorded:
+            // NB: the dispatched action comes first among the entry's, when this store took it.
+            var validatesFirst = false
+            if validateAction != nil, let own = step.action, case .accepted = decode(own) { validatesFirst = true }
             for action in history.value.actions(ofEntry: index) {
-                try replay(action, of: step.number, on: &state, applied)
+                try replay(action, of: step.number, validating: validatesFirst, on: &state, applied)
+                validatesFirst = false
             }
         case .replaced(let invocation):
-            switch decode(invocation) {
-            case .accepted(let action, _):
-                try replay((action as! TypedActionBox<Action>).action, of: step.number, on: &state, applied)
-            case .unknownCase: return
-            case .rejected(let error): throw error
-            }
+            // NB: a store that does not take the action (or not with these arguments) is left
+            // as it is, as `dispatch` leaves it; the session checked that one store takes it.
+            guard case .accepted(let action, _) = decode(invocation) else { return }
+            try replay(
+                (action as! TypedActionBox<Action>).action, of: step.number, validating: true, on: &state, applied)
         }
     }
 
@@ -96,9 +164,10 @@ extension ReducerRuntime {
     /// keeps each action's diff): a copy kept across the action makes it copy what it changes,
     /// a whole list for one element added.
     private func replay(
-        _ action: Action, of step: Int, on state: inout State, _ applied: ((Action?, State, State) -> Void)?
+        _ action: Action, of step: Int, validating: Bool, on state: inout State,
+        _ applied: ((Action?, State, State) -> Void)?
     ) throws(ShellError) {
-        if let validateAction {
+        if validating, let validateAction {
             do {
                 try validateAction(action, state)
             } catch {

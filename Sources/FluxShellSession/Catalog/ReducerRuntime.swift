@@ -227,7 +227,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
             return { self.restore(state) }
         } catch {
             // NB: from now on every state is kept, so the steps taken next can be undone.
-            history.value.replays = false
+            history.value.gaveAnotherState()
             throw ShellError(
                 "store '\(alias)' does not come back to the state it had: its actions, applied again, give another state"
                     + (error.difference.map { " (at \($0.clause(where: "it showed")))" } ?? ""),

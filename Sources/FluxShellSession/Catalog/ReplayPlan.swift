@@ -19,6 +19,9 @@ package struct ReplayPlan {
         /// The step's number, as `history` lists it.
         package var number: Int
         package var treatment: Treatment
+        /// The action the step dispatched (not those its effects sent), which a store that
+        /// validates checks again as `dispatch` did.
+        package var action: ActionInvocation?
     }
 
     /// How many history entries are done in the state the replay begins from.

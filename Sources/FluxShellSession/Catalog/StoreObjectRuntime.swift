@@ -306,7 +306,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     }
 
     /// How the state with the first `cursor` history entries done is made again.
-    private func replay(at cursor: Int) -> Replay { cursor > 0 ? replays[cursor - 1] : baseline }
+    func replay(at cursor: Int) -> Replay { cursor > 0 ? replays[cursor - 1] : baseline }
 
     @usableFromInline func restorer(at cursor: Int) throws(ShellError) -> () -> [DiffEntry] {
         guard let target = try? history.state(at: cursor, apply: Self.keptOnly) else {
@@ -450,21 +450,6 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
         return ValueDiffer.entries(from: before, to: after)
     }
 
-    @usableFromInline func replayer(_ plan: ReplayPlan) throws(ShellError) -> () -> [DiffEntry] {
-        throw Self.replayRefusal(alias)
-    }
-
-    @usableFromInline func sweeper(_ plan: ReplayPlan) throws(ShellError) -> () -> Void {
-        throw Self.replayRefusal(alias)
-    }
-
-    /// Why a store object does not replay its steps with some left out or replaced.
-    static func replayRefusal(_ alias: String) -> ShellError {
-        ShellError(
-            "store '\(alias)' is a store object: its actions run in its own library, which would start their effects again, so its steps cannot be replayed with one left out or replaced",
-            hint: "register its reducer (reduce: or reducer:) to edit its past; undo and redo work as they are")
-    }
-
     @usableFromInline func forgetHistory(keeping cursor: Int) {
         let current = replay(at: cursor)
         history.forgetAll(keeping: recorded, cursor: cursor)
@@ -477,5 +462,5 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
 
     /// NB: a store object's history keeps every state (`forgetBatch: 0`): no action is ever
     /// applied to a state value outside the store.
-    private static func keptOnly(_: Action, _: inout State) {}
+    static func keptOnly(_: Action, _: inout State) {}
 }

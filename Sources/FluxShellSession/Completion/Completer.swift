@@ -88,8 +88,12 @@ package struct Completer {
             if position == 1 { return session.timeline.editableSteps(for: "replace") }
             return position == 2
                 ? actionNames() : argumentCandidates(action: words[2], given: Array(words.dropFirst(3)))
-        case "save":
+        case "save", "read", "output":
             return position == 1 ? fileCandidates(word) : []
+        case "format":
+            return position == 1 ? ["json", "text"] : []
+        case "timer":
+            return position == 1 ? ["on", "off"] : []
         case "exhaustive":
             return position == 1 ? ["on", "off"] : []
         default:

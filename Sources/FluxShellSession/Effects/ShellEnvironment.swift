@@ -149,16 +149,32 @@ package final class EnvironmentCore: @unchecked Sendable {
         generator = SeededRandom(seed: seed)
     }
 
-    var elapsed: Duration { lock.withLock { time } }
+    /// How many times the time, an id or a random number was read: a replay that reads any
+    /// gives its steps values they did not have (see "Editing the past" in the reference).
+    private var readCount: UInt64 = 0
+    var reads: UInt64 { lock.withLock { readCount } }
+
+    var elapsed: Duration {
+        lock.withLock {
+            readCount &+= 1
+            return time
+        }
+    }
 
     func nextUUIDCount() -> UInt64 {
         lock.withLock {
+            readCount &+= 1
             uuids &+= 1
             return uuids
         }
     }
 
-    func nextRandom() -> UInt64 { lock.withLock { generator.next() } }
+    func nextRandom() -> UInt64 {
+        lock.withLock {
+            readCount &+= 1
+            return generator.next()
+        }
+    }
 
     /// Starts the random numbers again from `seed`.
     func reseed(_ seed: UInt64) { lock.withLock { generator = SeededRandom(seed: seed) } }

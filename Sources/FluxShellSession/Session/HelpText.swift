@@ -136,6 +136,23 @@ enum HelpText {
             summary: "In scenarios: every later state-changing command must list its expected diff lines.",
             example: "exhaustive on"),
         Entry(
+            word: "read", usage: "read FILE",
+            summary:
+                "Runs the command file's lines in this session, as a script. Expected diff lines are checked; errors name the file's lines.",
+            example: "read setup.txt"),
+        Entry(
+            word: "output", usage: "output [FILE]",
+            summary:
+                "Sends the results to FILE from now on; alone, back to standard output. Errors stay on standard error.",
+            example: "output results.txt"),
+        Entry(
+            word: "format", usage: "format text|json",
+            summary: "Writes the results as text or as one JSON object per command from now on.",
+            example: "format json"),
+        Entry(
+            word: "timer", usage: "timer on|off",
+            summary: "Prints each command's wall time after its output.", example: "timer on"),
+        Entry(
             word: "quit", usage: "quit | exit | detach",
             summary: "Leaves the shell, or an attached app, which goes on as before (Ctrl-D too).", example: "quit"),
     ]

@@ -24,16 +24,15 @@ extension Session {
         return try edit(.replace(step, resolved.printed))
     }
 
-    func commit() -> CommandResult {
+    func commit() throws(ShellError) -> CommandResult {
+        guard !stores.isEmpty else { throw noStoreLoaded }
         let loaded = stores
         return CommandResult(.committed(forgotten: timeline.commit(loaded)))
     }
 
     func sweep() throws(ShellError) -> CommandResult {
         guard let plan = try timeline.sweepPlan() else { return CommandResult(.swept(removed: [])) }
-        let removed = plan.steps.filter { $0.treatment == .leftOut }.map(\.number)
         let loaded = stores
-        try timeline.sweep(plan, in: loaded)
-        return CommandResult(.swept(removed: removed))
+        return CommandResult(.swept(removed: try timeline.sweep(plan, in: loaded)))
     }
 }

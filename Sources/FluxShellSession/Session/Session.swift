@@ -288,7 +288,7 @@ package final class Session {
         case .skip(let step): return try edit(.skip(step))
         case .unskip(let step): return try edit(.unskip(step))
         case .replace(let step, let invocation): return try replace(step, with: invocation)
-        case .commit: return commit()
+        case .commit: return try commit()
         case .sweep: return try sweep()
         case .expect(let expectation): return try expect(expectation)
         case .why(let path): return try why(path)
@@ -307,6 +307,10 @@ package final class Session {
         case .exhaustive(let on):
             isExhaustive = on
             return CommandResult()
+        case .read, .output, .format, .timer:
+            throw ShellError(
+                "\(command.word) is the shell's own command: it runs in the shell, a script or a scenario",
+                hint: "type it at the prompt, or put it in a script")
         case .quit:
             var result = CommandResult()
             result.quits = true

@@ -45,8 +45,11 @@ package struct SessionHistory {
     /// Entries before this index are done; from it on, undone (and can be redone).
     private(set) var cursor = 0
     private(set) var forgotten = 0
-    /// The newest step when `commit` last forgot the steps, unless the limit forgot more since.
-    private var committedAfter: Int?
+    /// The number of the step whose state is the one before the oldest entry kept: 0, the
+    /// start, until entries are forgotten (by the limit, or by `commit`).
+    private(set) var baselineStep = 0
+    /// Whether `commit` forgot the steps up to ``baselineStep`` (rather than the limit).
+    private(set) var committed = false
     /// The numbers of the steps `sweep` took out, for `history` to say where they went.
     private(set) var swept: Set<Int> = []
     private var nextNumber = 1
@@ -90,9 +93,10 @@ package struct SessionHistory {
         var dropped = 0
         if entries.count >= limit + batchToForget {
             dropped = batchToForget
+            baselineStep = entries[dropped - 1].number
             entries.removeFirst(dropped)
             forgotten += dropped
-            committedAfter = nil
+            committed = false
         }
         cursor = entries.count
         return dropped
@@ -118,25 +122,28 @@ package struct SessionHistory {
 
     /// `commit`: forgets every entry, the undone ones too; the state now is where the log starts.
     mutating func forgetAll() {
+        if cursor > 0 { baselineStep = entries[cursor - 1].number }
         forgotten += cursor
         entries.removeAll()
         cursor = 0
-        committedAfter = newestNumber
+        committed = true
         swept.removeAll()
     }
 
-    /// `sweep`: the entries from `index` on become `rebuilt`, all done.
+    /// `sweep`: the entries from `index` on become `rebuilt`, all done; the others from there
+    /// on, undone ones too, leave the history.
     mutating func rebuild(from index: Int, as rebuilt: [Entry]) {
         let kept = Set(rebuilt.map(\.number))
-        for entry in entries[index..<cursor] where !kept.contains(entry.number) { swept.insert(entry.number) }
+        for entry in entries[index...] where !kept.contains(entry.number) { swept.insert(entry.number) }
         entries.replaceSubrange(index..., with: rebuilt)
         cursor = entries.count
     }
 
-    /// Why the steps before the oldest kept are gone, as a hint.
+    /// Why the steps up to ``baselineStep`` are gone, as a hint.
     var forgettingHint: String {
-        committedAfter.map { "commit forgot the steps up to step \($0)" }
-            ?? "the history keeps the last \(limit) steps"
+        committed
+            ? "commit made the state after step \(baselineStep) where the history starts"
+            : "the history keeps the last \(limit) steps"
     }
 
     /// Moves back `steps` entries.

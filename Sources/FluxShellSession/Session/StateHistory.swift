@@ -54,6 +54,9 @@ package struct StateHistory<State, Action> {
     @usableFromInline var pending: [(action: Action, diff: [DiffEntry])] = []
     /// Whether states are dropped and made again (see above); once false, it stays false.
     @usableFromInline var replays: Bool
+    /// Whether a replay of this store's actions once came out other than the states it made
+    /// (its reducer reads something besides its state and action): edits of the past refuse it.
+    @usableFromInline var replayedOtherwise = false
     /// Whether the actions are kept, for the replays above and for `skip`, `unskip`, `replace`
     /// and `sweep` to apply them again: for a state with no class instance, which a replay from
     /// a kept state would change in that kept state too (existentials are checked, see
@@ -192,7 +195,19 @@ package struct StateHistory<State, Action> {
     /// from now on.
     @usableFromInline
     mutating func keepState(ofEntry index: Int, apply: (Action, inout State) -> Void) {
-        if let made = try? state(at: index + 1, apply: apply) { entries[index].state = made } else { replays = false }
+        if let made = try? state(at: index + 1, apply: apply) {
+            entries[index].state = made
+        } else {
+            gaveAnotherState()
+        }
+    }
+
+    /// A replay did not make again the states kept: states are kept from now on, and the store's
+    /// past is not edited.
+    @usableFromInline
+    mutating func gaveAnotherState() {
+        replays = false
+        replayedOtherwise = true
     }
 
     @usableFromInline func end(ofEntry index: Int) -> Int { index < 0 ? firstAction : entries[index].end }
@@ -208,7 +223,7 @@ package struct StateHistory<State, Action> {
         // older window, the state before it is made again (checked against the next one kept).
         guard var state = before < 0 ? baseline : entries[before].state ?? (try? self.state(at: first, apply: apply))
         else {
-            replays = false
+            gaveAnotherState()
             return
         }
         // NB: a replay starts from a state this check saw, so no class instance an existential
@@ -227,18 +242,18 @@ package struct StateHistory<State, Action> {
             do {
                 try replay(entry: index, on: &state, apply: apply, reader)
             } catch {
-                replays = false
+                gaveAnotherState()
                 return
             }
             // NB: a pinned state (`reset`) is set, not made: the state before it is checked
             // exactly there, and kept, so that no replay ever ends its check on a pinned state.
             if index < last, entries[index + 1].pinned, !reaches(state, entries[index].state!) {
-                replays = false
+                gaveAnotherState()
                 return
             }
         }
         guard reaches(state, entries[last].state!) else {
-            replays = false
+            gaveAnotherState()
             return
         }
         for index in first..<last where !entries[index].pinned && !entries[index + 1].pinned {

@@ -82,7 +82,7 @@ extension Timeline {
         guard entry.tookActions else {
             throw ShellError(
                 entry.isTheApps
-                    ? "step \(number) is the app's, which the shell cannot replay"
+                    ? "step \(number) is a store's own change (\(entry.text)), which no command of the shell made"
                     : "step \(number) is a reset, not an action",
                 hint: "history lists the steps")
         }
@@ -113,7 +113,8 @@ extension Timeline {
             ReplayPlan.Step(
                 number: entry.number,
                 treatment: entry.edit != nil
-                    ? .leftOut : entry.tookActions ? edits.treatment(of: entry.number) : .asRecorded)
+                    ? .leftOut : entry.tookActions ? edits.treatment(of: entry.number) : .asRecorded,
+                action: entry.action)
         }
         return ReplayPlan(start: start, steps: steps)
     }

@@ -133,9 +133,10 @@ package struct Timeline {
     }
 
     /// `sweep`: the steps from `plan.start` on become those `plan` keeps, with the edits in
-    /// force made part of them (a replaced step holds its new action); throws, changing
-    /// nothing, when a store cannot replay.
-    mutating func sweep(_ plan: ReplayPlan, in stores: [Session.LoadedStore]) throws(ShellError) {
+    /// force made part of them (a replaced step holds its new action), and the undone steps
+    /// leave; throws, changing nothing, when a store cannot replay. Returns the numbers of the
+    /// steps that left.
+    mutating func sweep(_ plan: ReplayPlan, in stores: [Session.LoadedStore]) throws(ShellError) -> [Int] {
         var sweepers: [() -> Void] = []
         for store in stores { sweepers.append(try store.runtime.sweeper(plan)) }
         var rebuilt: [SessionHistory.Entry] = []
@@ -151,8 +152,11 @@ package struct Timeline {
             rebuilt.append(entry)
         }
         for sweep in sweepers { sweep() }
+        let kept = Set(rebuilt.map(\.number))
+        let removed = history.entries[plan.start...].map(\.number).filter { !kept.contains($0) }
         history.rebuild(from: plan.start, as: rebuilt)
         transcript.append(.sweep, diff: nil)
+        return removed
     }
 
     /// What history entry `index` printed: from the transcript, or, once the transcript is full,
@@ -191,26 +195,31 @@ package struct Timeline {
     }
 
     /// Where the state after step `number` is: the count of history entries done; throws for a
-    /// step the history no longer keeps, one undone and replaced, or one not taken yet.
+    /// step the history no longer keeps, one undone and replaced, swept, or not taken yet.
     func cursor(afterStep number: Int) throws(ShellError) -> Int {
-        let kept = history.forgettingHint
-        // NB: the state before the oldest entry kept, the start when none was forgotten.
-        if number == (history.entries.first.map { $0.number - 1 } ?? history.newestNumber) { return 0 }
-        if number == 0 { throw ShellError("the start is forgotten", hint: kept) }
-        if let index = history.entries.firstIndex(where: { $0.number == number }) { return index + 1 }
-        // NB: with no entry kept (`commit`), every step taken is forgotten.
-        let oldest = history.entries.first?.number ?? history.newestNumber + 1
-        if number < oldest {
-            throw ShellError(
-                "step \(number) is forgotten", hint: history.entries.isEmpty ? kept : "\(kept), from step \(oldest - 1)"
-            )
-        }
+        // NB: the state before the oldest entry kept: the start until steps are forgotten.
+        if number == history.baselineStep { return 0 }
+        if let index = history.index(ofStep: number) { return index + 1 }
+        if number == 0 { throw ShellError("the start is forgotten", hint: history.forgettingHint) }
         guard number <= history.newestNumber else {
             throw ShellError(
                 history.newestNumber == 0
                     ? "there is no step \(number): no step was taken yet"
                     : "there is no step \(number): the last is step \(history.newestNumber)",
                 hint: "history lists the steps")
+        }
+        if history.swept.contains(number) {
+            throw ShellError(
+                "step \(number) was swept: sweep took it out of the history", hint: "history lists the steps")
+        }
+        if number < history.baselineStep {
+            throw ShellError(
+                "step \(number) is forgotten",
+                hint: history.committed
+                    ? history.forgettingHint : "\(history.forgettingHint), from step \(history.baselineStep)")
+        }
+        if history.committed, number < history.entries.first?.number ?? .max {
+            throw ShellError("step \(number) was undone, then forgotten", hint: history.forgettingHint)
         }
         throw ShellError(
             "step \(number) was undone, and the steps after it replaced it", hint: "history lists the steps")

@@ -418,7 +418,14 @@ function drawTimeline(scrollToEnd) {
       ? `unskip ${step.number}: put the step back and replay the later ones`
       : `skip ${step.number}: replay the later steps without this one (undo takes it back)`;
     toggle.hidden = !step.skippable || step.undone;
-    row.append(toggle, number, origin, action);
+    // Replace: the command line gets `replace N ACTION`, to change and run.
+    const replace = document.createElement("button");
+    replace.className = "replace";
+    replace.dataset.action = "replace";
+    replace.textContent = "replace";
+    replace.title = `replace ${step.number} …: put another action in this step and replay the later ones`;
+    replace.hidden = !step.skippable || step.undone || step.skipped || step.action.startsWith("advance");
+    row.append(toggle, replace, number, origin, action);
     if (step.replacedAt) {
       const replaced = document.createElement("span");
       replaced.className = "dim";
@@ -443,8 +450,49 @@ function drawTimeline(scrollToEnd) {
   $("jump").disabled = page.selected == null;
 }
 
+/** `find TEXT` in the engine: each place found, a line that reveals it in the tree. */
+async function findInState(text) {
+  const results = $("find-results");
+  if (!text) {
+    results.hidden = true;
+    return;
+  }
+  const reply = await run(`find ${JSON.stringify(text)}`);
+  results.replaceChildren();
+  const error = reply.objects.find((object) => "error" in object);
+  const found = reply.objects.find((object) => object.found)?.found || [];
+  if (error) results.append(line(`error: ${error.error}`, "op-remove"));
+  else if (!found.length) results.append(line("(nothing found)", "dim"));
+  for (const place of found) {
+    const element = line(`${place.path}: ${compact(place.value)}`);
+    element.dataset.path = place.path;
+    element.title = `show ${place.path} in the tree`;
+    results.append(element);
+  }
+  results.hidden = false;
+}
+
+/** The compare view: `diff FROM TO` of two steps, the earlier first. */
+async function compare(first, second) {
+  const [from, to] = first < second ? [first, second] : [second, first];
+  const view = $("compare");
+  const reply = await run(`diff ${from} ${to}`);
+  view.replaceChildren(line(`compare: the state after step ${from} -> after step ${to}`, "dim"));
+  for (const object of reply.objects) view.append(...rendered(object));
+  view.hidden = false;
+  page.compared = [from, to];
+}
+
+function line(text, className) {
+  const element = document.createElement("div");
+  if (className) element.className = className;
+  element.textContent = text;
+  return element;
+}
+
 function select(number) {
   page.selected = number;
+  $("compare").hidden = true;
   drawTimeline(false);
   inspect(number);
 }
@@ -606,7 +654,7 @@ function node(path, key, value, depth) {
 
 /** Marks the values whose key, path or printed value holds the search, and opens the way to them. */
 function searchTree() {
-  const query = $("tree-search").value.trim().toLowerCase();
+  const query = $("find").value.trim().toLowerCase();
   const tree = $("state-tree");
   for (const marked of tree.querySelectorAll(".match")) marked.classList.remove("match");
   if (!query || page.state === undefined) return;
@@ -710,11 +758,52 @@ function setUp() {
       submit(`${toggle.textContent} ${number}`);
       return;
     }
+    const replace = event.target.closest('[data-action="replace"]');
+    if (replace) {
+      const number = Number(replace.closest(".step").dataset.step);
+      const step = page.steps.find((candidate) => candidate.number === number);
+      command.value = `replace ${number} ${step.action}`;
+      command.focus();
+      return;
+    }
     const row = event.target.closest(".step");
-    if (row) select(Number(row.dataset.step));
+    if (!row) return;
+    // Shift-click: the diff from the selected step to this one, in the compare view.
+    if (event.shiftKey && page.selected != null && Number(row.dataset.step) !== page.selected) {
+      compare(page.selected, Number(row.dataset.step));
+      return;
+    }
+    select(Number(row.dataset.step));
+  });
+  // The keyboard: ↑ and ↓ select the step before or after, Enter jumps to it.
+  timeline.addEventListener("keydown", (event) => {
+    const steps = visibleSteps();
+    const at = steps.findIndex((step) => step.number === page.selected);
+    if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+      event.preventDefault();
+      const next = at < 0 ? steps.length - 1 : Math.max(0, Math.min(steps.length - 1, at + (event.key === "ArrowUp" ? -1 : 1)));
+      if (next < 0) return;
+      const top = next * ROW;
+      if (top < timeline.scrollTop) timeline.scrollTop = top;
+      else if (top + ROW > timeline.scrollTop + timeline.clientHeight) timeline.scrollTop = top + ROW - timeline.clientHeight;
+      select(steps[next].number);
+    } else if (event.key === "Enter" && page.selected != null) {
+      event.preventDefault();
+      jump();
+    }
   });
   $("filter").addEventListener("input", () => drawTimeline(false));
-  $("tree-search").addEventListener("input", searchTree);
+  $("find").addEventListener("input", searchTree);
+  $("find").addEventListener("keydown", (event) => {
+    if (event.key === "Enter") findInState($("find").value.trim());
+  });
+  $("find-results").addEventListener("click", (event) => {
+    const place = event.target.closest("[data-path]");
+    if (!place) return;
+    const element = reveal(place.dataset.path);
+    element?.classList.add("match");
+    element?.scrollIntoView({ block: "nearest" });
+  });
   $("jump").addEventListener("click", () => jump());
   $("slider").addEventListener("change", (event) => jump(Number(event.target.value)));
   command.focus();
