@@ -37,8 +37,8 @@ deps:
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-## test-deps: what the browser tests need, installed when missing: Chromium, its driver and
-## PyPI's selenium
+## test-deps: what the browser and agent tests need, installed when missing: Chromium, its driver,
+## PyPI's selenium, and PyPI's mcp (the Model Context Protocol's client)
 test-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
@@ -49,7 +49,9 @@ test-deps:
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi; \
 	python3 -c 'import selenium' 2>/dev/null || { echo "installing: selenium (PyPI)"; \
-		python3 -m pip install -q selenium 2>/dev/null || python3 -m pip install -q --break-system-packages selenium; }
+		python3 -m pip install -q selenium 2>/dev/null || python3 -m pip install -q --break-system-packages selenium; }; \
+	python3 -c 'import mcp' 2>/dev/null || { echo "installing: mcp (PyPI)"; \
+		python3 -m pip install -q mcp 2>/dev/null || python3 -m pip install -q --break-system-packages mcp; }
 
 ## screenshots: the devtools page on a session of the SyncUps example, as docs/images/devtools.png
 ## (the README and the reference show it)

@@ -29,6 +29,9 @@ let package = Package(
         // The devtools page (`web`, `attach NAME --web`): a user's shell that links it passes
         // `page: WebPage.self` to `FluxShellMain.run`; one that does not builds without it.
         .library(name: "FluxShellWeb", targets: ["FluxShellWeb"]),
+        // The Model Context Protocol on stdio (`mcp`, `attach NAME --mcp`): a user's shell that links
+        // it passes `tools: MCPServer.self` to `FluxShellMain.run`; the only product with the SDK.
+        .library(name: "FluxShellMCP", targets: ["FluxShellMCP"]),
         // What a feature that reads swift-dependencies links to be pinned to the session's
         // environment (`catalog.pinningDependencies()`); the only product with swift-dependencies.
         .library(name: "FluxShellDependencies", targets: ["FluxShellDependencies"]),
@@ -46,6 +49,10 @@ let package = Package(
         // Up to the next minor version: `RunCertificate` calls its BoringSSL module, which the
         // package does not offer as a product of its own.
         .package(url: "https://github.com/apple/swift-nio-ssl", .upToNextMinor(from: "2.37.6")),
+        // Only for FluxShellMCP: the protocol's official SDK, and the log it is given (silent: the
+        // protocol alone goes to standard output). Up to the next minor version: 0.x changes its API.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", .upToNextMinor(from: "0.12.1")),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         // IdentifiedArray prints, reads back and diffs as the array it is (“Printed values” in the
         // reference, rule 3).
         .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
@@ -213,6 +220,17 @@ let package = Package(
             name: "FluxShellRemoteTests",
             dependencies: ["FluxCore", "FluxShell", "FluxShellAgent", "FluxShellRemote"]),
 
+        // The Model Context Protocol on stdio: the session's tools for an agent (`fluxsh mcp`,
+        // `fluxsh attach NAME --mcp`), through the attach protocol's conversations.
+        .target(
+            name: "FluxShellMCP",
+            dependencies: [
+                "FluxShell", "FluxShellLive", "FluxShellSystem", .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "FluxShellMCPTests", dependencies: ["FluxShellMCP", .product(name: "MCP", package: "swift-sdk")]),
+
         // The devtools page in the browser (`fluxsh web`, `fluxsh attach NAME --web`): a loopback
         // HTTP and WebSocket server on swift-nio that serves the page (plain HTML, CSS and
         // JavaScript, embedded in the binary) and speaks the attach protocol to it.
@@ -262,7 +280,8 @@ let package = Package(
             ]),
         .testTarget(name: "FluxShellCommandTests", dependencies: ["FluxShellCommand"]),
         .executableTarget(
-            name: "fluxsh", dependencies: ["FluxShellCommand", "FluxShellWeb", "FluxShellRemote", "FluxStores"]),
+            name: "fluxsh",
+            dependencies: ["FluxShellCommand", "FluxShellWeb", "FluxShellRemote", "FluxShellMCP", "FluxStores"]),
 
         // A user's shell with planted bugs, for the end-to-end tests of `explore` (not a product).
         .executableTarget(

@@ -80,6 +80,7 @@ stage unit 'Test run with|Executed [0-9]+ tests' $SWIFT test --skip-build
 stage terminal 'passed|failed' Tests/Terminal/interactive.sh .build/debug/fluxsh
 stage attach 'passed|failed' python3 Tests/Attach/attach_test.py .build/debug/fluxsh .build/debug/attach-demo
 stage remote 'passed|failed' python3 Tests/Remote/remote_test.py .build/debug/fluxsh .build/debug/attach-demo
+stage mcp 'mcp_test: [0-9]+ passed' python3 Tests/MCP/mcp_test.py .build/debug/fluxsh .build/debug/attach-demo
 stage scenarios 'passed, [0-9]+ failed' .build/debug/fluxsh test Scenarios
 stage fuzz-corpora 'replay|Executed|Done' fuzz_corpora
 stage explore-builtins 'explore ' Scripts/explore-builtins.sh .build/debug/fluxsh

@@ -10,6 +10,8 @@ struct AttachMode {
     /// `--web`: the devtools page on the app, in a browser, instead of a session here.
     var web = false
     var port: Int?
+    /// `--mcp`: the session served to an agent over the Model Context Protocol.
+    var mcp = false
 
     func run() -> Int32 {
         let streams = StandardStreams.shared
@@ -46,6 +48,10 @@ struct AttachMode {
         if web {
             guard let page = FluxShellMain.page else { return WebMode.missing(ProgramName.current) }
             return WebMode.serve(AttachRelay(path: path), port: port, with: page)
+        }
+        if mcp {
+            guard let tools = FluxShellMain.tools else { return McpMode.missing(ProgramName.current) }
+            return McpMode.serve(AttachRelay(path: path), program: ProgramName.current, with: tools)
         }
         return Self.session(on: connection, common: common, ending: SessionEnding(name: app ?? path, path: path))
     }

@@ -62,6 +62,7 @@ struct Fluxsh: ParsableCommand {
             version: FluxshVersion.text,
             subcommands: [
                 Shell.self, Stores.self, Run.self, Test.self, Explore.self, Attach.self, Listen.self, Web.self,
+                Mcp.self,
             ],
             defaultSubcommand: Shell.self)
     }
@@ -100,12 +101,19 @@ struct Attach: ParsableCommand {
             visibility: FluxShellMain.page == nil ? .private : .default))
     var port: Int?
 
+    @Flag(
+        help: .init(
+            "Serve the session to an agent over the Model Context Protocol on standard input and output.",
+            visibility: FluxShellMain.tools == nil ? .private : .default))
+    var mcp = false
+
     @OptionGroup var common: CommonOptions
 
     @Argument(help: "The app's name, or its socket's path (default: the one app running).")
     var app: String?
 
     func validate() throws {
+        if mcp, web { throw ValidationError("--mcp and --web each serve the session: give one") }
         guard let port else { return }
         guard web else { throw ValidationError("--port is the devtools page's port: give it with --web") }
         try Web.check(port: port)
@@ -182,6 +190,22 @@ struct Web: ParsableCommand {
     static func check(port: Int, option: String = "--port") throws {
         if !(1...65_535).contains(port) { throw ValidationError("\(option) takes 1 to 65535, not \(port)") }
     }
+}
+
+struct Mcp: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            abstract: "A session of this shell's stores served to an agent over the Model Context Protocol.",
+            discussion: """
+                Speaks the protocol on standard input and output until the client leaves: tools run, load, \
+                dispatch, state, why, history, undo, find, diff and save, each answered with what the shell \
+                prints for its command. Register it with an agent as the command '\(ProgramName.current) mcp'.
+                """,
+            shouldDisplay: FluxShellMain.tools != nil)
+    }
+
+    @Option(help: "Load this store first (repeat for several).")
+    var store: [String] = []
 }
 
 struct Stores: ParsableCommand {

@@ -23,13 +23,17 @@ public enum FluxShellMain {
     ///     `web` and `attach NAME --web`; without it the shell builds without that server.
     ///   - pairing: the listener for apps that dial this shell, `PairingListener.self` from the
     ///     FluxShellRemote product, for `listen`; without it the shell builds without TLS.
+    ///   - tools: the Model Context Protocol's server, `MCPServer.self` from the FluxShellMCP
+    ///     product, for `mcp` and `attach NAME --mcp`; without it the shell builds without its SDK.
     ///   - arguments: the command line after the program's name.
     public static func run(
         catalog: StoreCatalog, version: String? = nil, page: (any PageServing.Type)? = nil,
-        pairing: (any PairingServing.Type)? = nil, arguments: [String] = Array(CommandLine.arguments.dropFirst())
+        pairing: (any PairingServing.Type)? = nil, tools: (any ToolServing.Type)? = nil,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) -> Never {
         Self.page = page
         Self.pairing = pairing
+        Self.tools = tools
         MainQueue.claimMainThread()
         Platform.ignoreBrokenPipe()
         Platform.ignoreFileSizeLimitSignal()
@@ -84,9 +88,12 @@ public enum FluxShellMain {
             return ExploreMode(catalog: catalog, options: explore).run()
         case let attach as Attach:
             return AttachMode(
-                app: attach.app, list: attach.list, common: attach.common.values, web: attach.web, port: attach.port
+                app: attach.app, list: attach.list, common: attach.common.values, web: attach.web, port: attach.port,
+                mcp: attach.mcp
             )
             .run()
+        case let mcp as Mcp:
+            return McpMode(catalog: catalog, stores: mcp.store).run()
         case let listen as Listen:
             return ListenMode(
                 address: listen.address, port: listen.port, web: listen.web, webPort: listen.webPort,
@@ -122,6 +129,13 @@ public enum FluxShellMain {
         set { givenPairing.withLock { $0 = newValue } }
     }
     private static let givenPairing = LockedValue<(any PairingServing.Type)?>(nil)
+
+    /// The Model Context Protocol's server (`mcp`, `attach NAME --mcp`), as `page` is set and read.
+    static var tools: (any ToolServing.Type)? {
+        get { givenTools.withLock { $0 } }
+        set { givenTools.withLock { $0 = newValue } }
+    }
+    private static let givenTools = LockedValue<(any ToolServing.Type)?>(nil)
 
     /// Prints a parse error (status 2) or a clean exit such as `--help` (status 0).
     static func report(_ error: any Error) -> Int32 {

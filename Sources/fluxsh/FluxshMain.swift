@@ -1,4 +1,5 @@
 import FluxShellCommand
+import FluxShellMCP
 import FluxShellRemote
 import FluxShellWeb
 import FluxStores
@@ -6,6 +7,7 @@ import FluxStores
 @main
 enum FluxshMain {
     static func main() {
-        FluxShellMain.run(catalog: .builtIn, page: WebPage.self, pairing: PairingListener.self)
+        FluxShellMain.run(
+            catalog: .builtIn, page: WebPage.self, pairing: PairingListener.self, tools: MCPServer.self)
     }
 }

@@ -31,3 +31,15 @@ public protocol PageConversation: Sendable {
     /// The tab went away.
     func close()
 }
+
+/// What serves a session to an agent over the Model Context Protocol on standard input and
+/// output (`mcp`, `attach NAME --mcp`): the FluxShellMCP product's `MCPServer`, which a shell
+/// passes to `FluxShellMain.run(catalog:tools:)`. The command line knows only this, so a shell
+/// that does not link it builds without the protocol's SDK.
+@_documentation(visibility: internal)
+public protocol ToolServing {
+    /// Serves one conversation of `conversations` (a session of local stores, or a running app)
+    /// to the client on standard input and output until the client leaves; throws why it stopped
+    /// otherwise (the app ended the session). `program` names the shell to the client.
+    static func serve(_ conversations: any PageConversations, program: String) throws(ShellError)
+}

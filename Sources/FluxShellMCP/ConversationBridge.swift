@@ -1,0 +1,155 @@
+import FluxShellLive
+import FluxShellRunner
+import FluxShellSystem
+import Foundation
+
+/// The server's one conversation with the session (a session of local stores, or a running
+/// app's), as a shell attached to it speaks: a hello, then command lines one at a time, each
+/// answered by its lines and a `done` (reference: "The protocol").
+actor ConversationBridge {
+    /// What a command line printed, and whether it failed.
+    struct Reply {
+        var lines: [String] = []
+        var failed = false
+    }
+
+    private let conversation: any PageConversation
+    /// The frames `send` got since the line before: filled from any thread.
+    private let inbox = Inbox()
+    /// The calls waiting for the one running: the session takes one line at a time.
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var isRunning = false
+    /// What ends the server when the session ends.
+    private let onEnd: @Sendable (String) -> Void
+
+    /// Opens a conversation of `conversations` and says hello as `program`; throws why the
+    /// session refused it.
+    init(_ conversations: any PageConversations, program: String, onEnd: @escaping @Sendable (String) -> Void)
+        async throws(ShellError)
+    {
+        let inbox = inbox
+        self.onEnd = onEnd
+        conversation = conversations.open(
+            send: { line in
+                guard let frame = AttachWire.Frame(line: Substring(line)) else { return }
+                inbox.add(frame)
+            },
+            end: { onEnd(inbox.end()) })
+        var hello = AttachWire.Hello()
+        hello.interactive = true
+        hello.file = "<mcp>"
+        hello.program = program
+        hello.writesSaves = true
+        await conversation.receive(hello.line)
+        let answer = await inbox.take()
+        guard answer.contains(where: { if case .attached = $0 { true } else { false } }) else {
+            conversation.close()
+            throw ShellError(inbox.endedBecause ?? "the session did not answer")
+        }
+    }
+
+    /// Runs `line` once the calls before it ran; returns what it printed.
+    func run(_ line: String) async -> Reply {
+        if isRunning { await withCheckedContinuation { waiting.append($0) } }
+        isRunning = true
+        defer {
+            if waiting.isEmpty { isRunning = false } else { waiting.removeFirst().resume() }
+        }
+        if let reason = inbox.endedBecause { return Reply(lines: ["error: \(reason)"], failed: true) }
+        // NB: no command begins with `{`: a line that does is sent after a space, so that it runs
+        // (and is refused) as a command, not taken for a request.
+        await conversation.receive(line.hasPrefix("{") ? " " + line : line)
+        let answer = await inbox.take()
+        var reply = Reply()
+        for frame in answer {
+            switch frame {
+            case .out(let text), .err(let text): reply.lines.append(text)
+            case .done(_, let failed, _): reply.failed = reply.failed || failed
+            case .save(let file, _, let scenario, let saved):
+                // NB: the scenario is written where the server runs, as `fluxsh attach` writes it.
+                do {
+                    try FileSystem.writeAtomically(scenario, to: file)
+                    reply.lines += saved
+                } catch {
+                    reply.lines.append("error: \(error.message)" + (error.hint.map { " (\($0))" } ?? ""))
+                    reply.failed = true
+                }
+            case .bye(let reason):
+                reply.lines.append("error: \(reason)")
+                reply.failed = true
+            case .attached, .app, .completions: break
+            }
+        }
+        return reply
+    }
+
+    /// The session ends with the client.
+    func close() { conversation.close() }
+}
+
+/// The frames the session sent, taken a line's worth at a time: up to the `done` that ends a
+/// command line (or the `attached` that answers the hello, or the `bye` that ends the session).
+/// A local session has answered when its line is taken; an app's answers come over its socket
+/// after the line is written, and are waited for.
+///
+/// NB: @unchecked Sendable is safe: every member is touched with `lock` held; the waiter is
+/// resumed after it is let go.
+final class Inbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var frames: [AttachWire.Frame] = []
+    private var waiter: CheckedContinuation<[AttachWire.Frame], Never>?
+    private var reason: String?
+
+    /// Why the session ended, once it did.
+    var endedBecause: String? { lock.withLock { reason } }
+
+    func add(_ frame: AttachWire.Frame) {
+        // NB: what the app does by itself is not a command's answer.
+        if case .app = frame { return }
+        lock.lock()
+        if case .bye(let why) = frame { reason = why }
+        frames.append(frame)
+        guard Self.ends(frame), let waiting = waiter else { return lock.unlock() }
+        waiter = nil
+        let came = frames
+        frames.removeAll()
+        lock.unlock()
+        waiting.resume(returning: came)
+    }
+
+    /// The session ended: a waiting line gets what came. Returns why it ended.
+    func end() -> String {
+        lock.lock()
+        let why = reason ?? AttachWire.appExited
+        reason = why
+        let waiting = waiter
+        let came = frames
+        waiter = nil
+        frames.removeAll()
+        lock.unlock()
+        waiting?.resume(returning: came)
+        return why
+    }
+
+    /// The frames up to the next one that ends a line, once it came.
+    func take() async -> [AttachWire.Frame] {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[AttachWire.Frame], Never>) in
+            lock.lock()
+            guard reason != nil || frames.contains(where: Self.ends) else {
+                waiter = continuation
+                return lock.unlock()
+            }
+            let came = frames
+            frames.removeAll()
+            lock.unlock()
+            continuation.resume(returning: came)
+        }
+    }
+
+    private static func ends(_ frame: AttachWire.Frame) -> Bool {
+        switch frame {
+        case .done, .attached, .bye: true
+        default: false
+        }
+    }
+}
