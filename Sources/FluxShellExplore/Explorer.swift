@@ -103,7 +103,7 @@ package final class Explorer: @unchecked Sendable {
         /// `changes` and `followUps`, or its `error`.
         public var json: JSONValue {
             switch self {
-            case .printed(let diff): .object(JSONObject(diff.map(Renderer.jsonMembers(of:)) ?? []))
+            case .printed(let diff): .object(JSONObject(diff.map { Renderer.jsonMembers(of: $0) } ?? []))
             case .refused(let diagnostic): Renderer().json(of: diagnostic)
             }
         }

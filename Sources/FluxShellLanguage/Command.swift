@@ -12,7 +12,8 @@ package enum Command: Sendable, Equatable {
     /// size every other command is copied at.
     indirect case load(name: String, alias: String?, state: JSONValue? = nil)
     case use(alias: String)
-    case actions
+    /// `actions [ALIAS]`: the active store's actions, or those of the loaded store ALIAS.
+    indirect case actions(alias: String? = nil)
     case dispatch(ActionInvocation)
     /// `dispatch` with `$PATH` arguments, or `$PATH`s inside JSON arguments: each is read from the
     /// active store when the command runs and put in the invocation, in its argument at its

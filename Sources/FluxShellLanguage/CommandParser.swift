@@ -89,8 +89,9 @@ package enum CommandParser {
             try expectCount(arguments, 1...1, usage: "use ALIAS")
             return .use(alias: try name(arguments[0], what: "alias"))
         case "actions":
-            try expectCount(arguments, 0...0, usage: "actions")
-            return .actions
+            try expectCount(arguments, 0...1, usage: "actions [ALIAS]")
+            return .actions(
+                alias: try arguments.first.map { (token: Token) throws(ShellError) in try name(token, what: "alias") })
         case "state":
             try expectCount(arguments, 0...1, usage: "state [PATH]")
             guard let path = arguments.first else { return .state(path: .root) }

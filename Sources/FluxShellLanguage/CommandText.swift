@@ -14,7 +14,7 @@ extension Command: CustomStringConvertible {
             (alias.map { "load \(name) as \(ArgumentText.render(.string($0)))" } ?? "load \(name)")
                 + (state.map { " with " + JSONText.compact($0) } ?? "")
         case .use(let alias): "use \(ArgumentText.render(.string(alias)))"
-        case .actions: "actions"
+        case .actions(let alias): alias.map { "actions " + ArgumentText.render(.string($0)) } ?? "actions"
         case .dispatch(let invocation): "dispatch " + invocation.description
         case .dispatchReading(let invocation, let paths): "dispatch " + invocation.description(reading: paths)
         case .state(let path): path.isRoot ? "state" : "state \(path)"

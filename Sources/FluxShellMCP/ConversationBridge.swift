@@ -1,6 +1,7 @@
 import FluxShellLive
 import FluxShellRunner
 import FluxShellSystem
+import FluxShellValues
 import Foundation
 
 /// The server's one conversation with the session (a session of local stores, or a running
@@ -61,6 +62,13 @@ actor ConversationBridge {
         await conversation.receive(line.hasPrefix("{") ? " " + line : line)
         let answer = await inbox.take()
         var reply = Reply()
+        // NB: a line whose `done` never came was cut short (the app ended the session).
+        if !answer.contains(where: { if case .done = $0 { true } else { false } }) {
+            reply.failed = true
+            if !answer.contains(where: { if case .bye = $0 { true } else { false } }) {
+                reply.lines.append("error: \(inbox.endedBecause ?? AttachWire.appExited) before the command ended")
+            }
+        }
         for frame in answer {
             switch frame {
             case .out(let text), .err(let text): reply.lines.append(text)
@@ -77,10 +85,42 @@ actor ConversationBridge {
             case .bye(let reason):
                 reply.lines.append("error: \(reason)")
                 reply.failed = true
-            case .attached, .app, .completions: break
+            case .attached, .app, .completions, .stateAfter: break
             }
         }
         return reply
+    }
+
+    /// The loaded stores' actions as `actions` prints them: under each store's alias when there
+    /// are several, for the `dispatch` tool's description.
+    func actions() async -> [String] {
+        let answer = await request(AttachWire.completionRequest("use "))
+        var aliases: [String] = []
+        for case .completions(_, let candidates) in answer { aliases = candidates }
+        guard aliases.count > 1 else {
+            let reply = await run("actions")
+            return reply.failed ? [] : reply.lines
+        }
+        var lines: [String] = []
+        for alias in aliases {
+            let reply = await run("actions " + ArgumentText.render(.string(alias)))
+            guard !reply.failed else { continue }
+            lines.append("store '\(alias)':")
+            lines += reply.lines.map { "  " + $0 }
+        }
+        return lines
+    }
+
+    /// Sends a request (`{"complete":…}`) once the calls before it ran; returns its answer.
+    private func request(_ line: String) async -> [AttachWire.Frame] {
+        if isRunning { await withCheckedContinuation { waiting.append($0) } }
+        isRunning = true
+        defer {
+            if waiting.isEmpty { isRunning = false } else { waiting.removeFirst().resume() }
+        }
+        guard inbox.endedBecause == nil else { return [] }
+        await conversation.receive(line)
+        return await inbox.take()
     }
 
     /// The session ends with the client.
@@ -148,7 +188,7 @@ final class Inbox: @unchecked Sendable {
 
     private static func ends(_ frame: AttachWire.Frame) -> Bool {
         switch frame {
-        case .done, .attached, .bye: true
+        case .done, .attached, .bye, .completions, .stateAfter: true
         default: false
         }
     }

@@ -13,11 +13,13 @@ actor LineTransport: Transport {
     nonisolated let logger: Logger
     private let messages: AsyncThrowingStream<Data, any Error>
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
-    private let output = OutputFile(descriptor: 1)
+    private let output: OutputFile
     private var isReading = false
 
-    init(logger: Logger) {
+    /// - Parameter output: the descriptor the protocol is written to (standard output's own).
+    init(logger: Logger, output: Int32) {
         self.logger = logger
+        self.output = OutputFile(descriptor: output)
         (messages, continuation) = AsyncThrowingStream.makeStream()
     }
 

@@ -46,11 +46,14 @@ public enum MCPServer: ToolServing {
             endedBy.withLock { $0 = reason }
             Task { await server.stop() }
         }
+        // NB: the calls being answered, which the server waits for once the client's input ended.
+        let answering = LockedValue(0)
         await server.withMethodHandler(ListTools.self) { _ in
-            let actions = await bridge.run("actions")
-            return .init(tools: SessionTools.tools(actions: actions.failed ? [] : actions.lines))
+            .init(tools: SessionTools.tools(actions: await bridge.actions()))
         }
         await server.withMethodHandler(CallTool.self) { call in
+            answering.withLock { $0 += 1 }
+            defer { answering.withLock { $0 -= 1 } }
             let line: String
             do throws(SessionTools.Refusal) {
                 line = try SessionTools.line(for: call.name, arguments: call.arguments)
@@ -67,8 +70,11 @@ public enum MCPServer: ToolServing {
             let text = reply.lines.isEmpty ? "(nothing printed)" : reply.lines.joined(separator: "\n")
             return .init(content: [.text(text: text, annotations: nil, _meta: nil)], isError: reply.failed)
         }
-        try await server.start(transport: LineTransport(logger: quiet))
+        let output = Platform.takeStandardOutput() ?? 1
+        try await server.start(transport: LineTransport(logger: quiet, output: output))
         await server.waitUntilCompleted()
+        // NB: a call that came just before the end of the input still gets its answer.
+        for _ in 0..<3_000 where answering.withLock({ $0 }) > 0 { try? await Task.sleep(for: .milliseconds(10)) }
         await bridge.close()
         if let reason = endedBy.withLock({ $0 }), reason != AttachWire.detached {
             throw ShellError(reason)

@@ -62,7 +62,12 @@ enum SessionTools {
         let text = { (name: String) in given[name] }
         func quoted(_ value: String) -> String { ArgumentText.render(.string(value)) }
         switch name {
-        case "run": return text("line")!
+        case "run":
+            let words = text("line")!.split(whereSeparator: { $0 == " " || $0 == "\t" }).filter { $0 != "!" }
+            if let word = words.first, ["quit", "exit", "detach"].contains(word) {
+                throw Refusal(message: "\(word) would end the session: the client ends it by closing the server")
+            }
+            return text("line")!
         case "load": return "load " + quoted(text("store")!) + (text("alias").map { " as " + quoted($0) } ?? "")
         case "dispatch": return "dispatch " + text("action")!
         case "state": return text("path").map { "state " + $0 } ?? "state"
@@ -101,8 +106,9 @@ enum SessionTools {
         return given
     }
 
-    /// The tools as the protocol lists them; `actions` (what the `actions` command prints for the
-    /// active store) goes in the `dispatch` tool's description.
+    /// The tools as the protocol lists them; `actions` (what the `actions` command prints for
+    /// each loaded store, under its alias when there are several) goes in the `dispatch` tool's
+    /// description.
     static func tools(actions: [String]) -> [Tool] {
         definitions.map { definition in
             var properties: [String: Value] = [:]
@@ -112,7 +118,7 @@ enum SessionTools {
             var description = definition.summary
             if definition.name == "dispatch", !actions.isEmpty {
                 description +=
-                    " The active store's actions, with their argument labels and types:\n"
+                    " The loaded stores' actions, with their argument labels and types:\n"
                     + actions.joined(separator: "\n")
             }
             return Tool(

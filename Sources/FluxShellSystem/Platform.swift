@@ -132,6 +132,22 @@ package enum Platform {
 
     package static func ignoreBrokenPipe() { signal(SIGPIPE, SIG_IGN) }
 
+    /// A descriptor of its own for standard output, which from now on goes to standard error: a
+    /// protocol spoken on standard output (`fluxsh mcp`) is then written only where it is meant,
+    /// and a store's own `print` lands on standard error. `nil` when the descriptors cannot be
+    /// moved (then standard output is used as it is).
+    ///
+    /// NB: dup(2) and dup2(2) on descriptors 1 and 2, before any other thread writes to them.
+    package static func takeStandardOutput() -> Int32? {
+        let own = dup(1)
+        guard own >= 0 else { return nil }
+        guard dup2(2, 1) >= 0 else {
+            close(own)
+            return nil
+        }
+        return own
+    }
+
     /// A write past the file-size limit (`ulimit -f`) fails with `EFBIG`, reported as any failed
     /// write is, instead of ending the process by SIGXFSZ with no word; the child processes of
     /// `test`, `run` and `explore` inherit it.

@@ -82,7 +82,7 @@ struct CommandParserTests {
         #expect(try command("stores") == .stores)
         #expect(try command("load todos as list") == .load(name: "todos", alias: "list"))
         #expect(try command("use list") == .use(alias: "list"))
-        #expect(try command("actions") == .actions)
+        #expect(try command("actions") == .actions())
         #expect(try command("state") == .state(path: .root))
         #expect(
             try command("state todos[0].title") == .state(path: ValuePath([.key("todos"), .index(0), .key("title")])))

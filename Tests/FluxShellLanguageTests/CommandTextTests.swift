@@ -77,7 +77,7 @@ struct CommandTextTests {
         case 1: return .stores
         case 2: return .load(name: word(), alias: Bool.random(using: &random) ? word() : nil)
         case 3: return .use(alias: word())
-        case 4: return .actions
+        case 4: return .actions()
         case 5, 6: return .dispatch(invocation())
         case 7:
             var reading = invocation()

@@ -94,7 +94,7 @@ struct ShellsOwnCommandsTests {
         folder.write("f20.txt", "dispatch increment\n")
         let run = Self.run("load counter\nread \(folder.path)/f0.txt\nstate count\n")
         #expect(run.err.contains { $0.contains("error: read goes 16 files deep here") }, "\(run.err)")
-        #expect(run.out.last == "17", "\(run.out)")
+        #expect(run.out.last == "16", "\(run.out)")
     }
 
     @Test func outputSendsResultsToAFileAndBackErrorsStayOnStandardError() throws {
@@ -104,11 +104,15 @@ struct ShellsOwnCommandsTests {
         #expect(folder.read("results.txt") == "~ count: 0 -> 1\n")
         #expect(run.out == ["1"], "\(run.out)")
         #expect(run.err.count == 1 && run.err[0].contains("unknown action 'nope'"), "\(run.err)")
-        let refused = Self.run("output \(folder.path)/no/such/folder/x.txt\n")
+        // A file that cannot be made leaves the results where they were.
+        let refused = Self.run(
+            "load counter\noutput \(folder.path)/kept.txt\noutput \(folder.path)/no/such/folder/x.txt\ndispatch increment\n"
+        )
         #expect(refused.failures == 1)
         #expect(
             refused.err.first?.contains("cannot create '\(folder.path)/no/such/folder/x.txt'") == true, "\(refused.err)"
         )
+        #expect(folder.read("kept.txt") == "~ count: 0 -> 1\n")
     }
 
     @Test func formatSwitchesBetweenTextAndJSON() {
@@ -128,6 +132,33 @@ struct ShellsOwnCommandsTests {
         #expect(run.out[2] == "1")
         #expect(run.out[3].hasPrefix("time: "))
         #expect(run.out[4] == "~ count: 1 -> 2")
+    }
+
+    /// At the prompt errors are not located, but one in a file `read` ran names its line there.
+    @Test func anErrorInAReadFileNamesItsLineEvenAtThePrompt() {
+        let folder = Folder()
+        let file = folder.write("steps.txt", "load counter\ndispatch nope\n")
+        var err: [String] = []
+        let printer = Printer(
+            renderer: Renderer(locatesErrors: false),
+            streams: .lines(standardOutput: { _ in }, standardError: { err.append($0) }))
+        var options = ScriptRunner.Options()
+        options.acceptsExpectedLines = false
+        let runner = ScriptRunner(session: Session(catalog: .builtIn), options: options, output: printer)
+        runner.run(Array("read \(file)\ndispatch nope\n".utf8), file: "<stdin>")
+        #expect(err.first?.hasPrefix("\(file):2: error: unknown action 'nope'") == true, "\(err)")
+        #expect(err.last?.hasPrefix("error: ") == true, "\(err)")
+    }
+
+    @Test func anAppsAgentDoesNotReadFiles() {
+        var options = ScriptRunner.Options()
+        options.readsFiles = false
+        var err: [String] = []
+        let printer = Printer(
+            renderer: Renderer(), streams: .lines(standardOutput: { _ in }, standardError: { err.append($0) }))
+        let runner = ScriptRunner(session: Session(catalog: .builtIn), options: options, output: printer)
+        runner.run(Array("read /etc/hostname\n".utf8), file: "<attach>")
+        #expect(err.first?.contains("read runs a file where the session runs, here in the app") == true, "\(err)")
     }
 
     @Test func theConnectionsPrinterRefusesOutputAndFormat() {

@@ -90,7 +90,8 @@ async def test_tools_answer_as_the_shell_prints():
         check(await server.call("undo", steps="2") ==
               ('- todos[0]: {"id":1,"title":"milk","done":false}\n- todos[1]: {"id":2,"title":"eggs","done":false}\n'
                "~ nextID: 3 -> 1", False), "undo 2")
-        check(await server.call("run", line="redo 3") != ("", True), "run redo 3")
+        out, error = await server.call("run", line="redo 3")
+        check(not error and out.startswith("+ todos[0]"), f"run redo 3: {out!r}")
         out, error = await server.call("run", line="skip 2")
         check(not error and "- todos[1]" in out, f"run skip 2: {out!r}")
         # Errors: what the shell says, isError, and nothing changed.
@@ -114,6 +115,9 @@ async def test_bad_calls_are_refused_and_change_nothing():
             ("undo", {"steps": "x"}, "undo takes a positive number of steps, not 'x'"),
             ("run", {"line": "dispatch increment\ndispatch increment"}, "holds a line break"),
             ("run", {"line": '{"complete":"dis"}'}, "expected a command"),
+            ("run", {"line": "quit"}, "quit would end the session"),
+            ("run", {"line": "! detach"}, "detach would end the session"),
+            ("run", {"line": "output /tmp/x.txt"}, "changes how the shell writes its results"),
             ("load", {"store": "nope"}, "unknown store 'nope'"),
             ("save", {"path": "/no/such/folder/x.scenario"}, "cannot"),
         ]:
@@ -135,6 +139,10 @@ async def test_load_changes_the_dispatch_description_and_save_replays():
               "the loaded store's actions listed")
         await server.call("dispatch", action="add 5")
         await server.call("load", store="todos", alias="list")
+        tools = (await server.session.list_tools()).tools
+        description = next(tool for tool in tools if tool.name == "dispatch").description
+        check("store 'counter':\n  increment" in description and "store 'list':\n  add(title: String)" in description,
+              f"every loaded store's actions, under its alias: {description!r}")
         await server.call("dispatch", action="add title: tea")
         scenario = os.path.join(folder, "agent.scenario")
         out, error = await server.call("save", path=scenario)
@@ -231,10 +239,23 @@ async def test_an_attached_app_is_driven_and_read():
         app.stdin.write("state\n")
         app.stdin.flush()
         check(app.stdout.readline().startswith("count 3 "), "the app's own count")
-    finally:
+        # The app ends the session: the call says so, and the server ends with status 1.
+        server = subprocess.Popen([FLUXSH, "attach", "--mcp", "mcpshop"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+        server.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+                           b'"capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n')
+        server.stdin.flush()
+        server.stdout.readline()
         app.stdin.write("stop\n")
         app.stdin.flush()
         app.wait(timeout=20)
+        check(server.wait(timeout=20) == 1, "the server ends with status 1 when the app ends the session")
+        check("app exited" in server.stderr.read().decode(), "it says why")
+    finally:
+        if app.poll() is None:
+            app.stdin.write("stop\n")
+            app.stdin.flush()
+            app.wait(timeout=20)
 
 
 def main():

@@ -479,9 +479,16 @@ def browser():
 
 
 def wait(driver, condition, what, seconds=10):
+    """Waits until `condition` holds; an element it read that was drawn anew meanwhile (rows are,
+    at every reading of the session) is read again."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
     deadline = time.time() + seconds
     while time.time() < deadline:
-        value = condition()
+        try:
+            value = condition()
+        except StaleElementReferenceException:
+            value = None
         if value:
             return value
         time.sleep(0.05)
@@ -543,6 +550,11 @@ def test_page():
             check(not os.listdir(server.folder), f"the server's folder: {os.listdir(server.folder)}")
             replay = subprocess.run([FLUXSH, "test", saved], capture_output=True, text=True, timeout=60)
             check(replay.returncode == 0, f"the downloaded scenario replays: {replay.stdout} {replay.stderr}")
+            # The save button downloads the session as session.scenario.
+            driver.find_element(By.CSS_SELECTOR, '[data-action="download"]').click()
+            button_saved = os.path.join(driver.downloads, "session.scenario")
+            wait(driver, lambda: os.path.exists(button_saved) and open(button_saved).read() == scenario,
+                 "the save button's download")
             # The tree's search marks the value and opens the way to it.
             driver.find_element(By.CSS_SELECTOR, role("find")).send_keys("walk the")
             wait(driver, lambda: driver.execute_script(
@@ -554,6 +566,9 @@ def test_page():
                 "return [...document.querySelectorAll('[data-role=find-results] > *')].map((e) => e.textContent)")
             wait(driver, lambda: found() == ['todos[1].title: "Walk the dog"'], "find's results")
             driver.find_element(By.CSS_SELECTOR, role("find-results") + " [data-path]").click()
+            wait(driver, lambda: driver.execute_script(
+                "return document.querySelector('[data-role=state-tree] [data-path=\"todos[1].title\"]')"
+                "?.classList.contains('match')"), "the path found, shown in the tree")
             # Completion.
             command.send_keys("dispatch tog" + Keys.TAB)
             wait(driver, lambda: command.get_attribute("value") == "dispatch toggle ", "the completion, and a space")
@@ -804,6 +819,101 @@ def test_a_reducer_with_effects_and_a_store_object():
         state = lambda: driver.execute_script("return window.fluxsh.page.state")
         wait(driver, lambda: state() and state()["count"] == 0 and state()["marks"] == [] and state()["step"] == 3,
              "the store object replayed to step 1")
+
+
+def test_numbers_show_as_the_shell_prints_them():
+    """A Double the shell prints `14.0` shows `14.0` in the output, the inspector and the tree,
+    not JavaScript's `14`."""
+    from selenium.webdriver.common.by import By
+
+    with opened_page("web", "--store", "library", prompt="library> ") as (driver, parts):
+        type_line(driver, parts, "dispatch rate 14", 1)
+        wait(driver, lambda: "~ rating: 0.0 -> 14.0" in parts["output"](), "the diff line as printed")
+        wait(driver, lambda: "~ rating: 0.0 -> 14.0" in parts["inspector"](), "the inspector's diff")
+        value = driver.find_element(By.CSS_SELECTOR, '[data-role="state-tree"] [data-path="rating"] .value')
+        check(value.text == "14.0", f"the tree's value: {value.text!r}")
+        type_line(driver, parts, "state rating")
+        wait(driver, lambda: parts["output"]().endswith("14.0"), "state's value")
+        # watch: the page prints a diff as the shell does, `(N more changes)` for what it leaves
+        # out; the inspector keeps the whole diff.
+        type_line(driver, parts, "watch rating")
+        type_line(driver, parts, "dispatch setBudget 5", 2)
+        wait(driver, lambda: parts["output"]().endswith("(1 more change)"), "the watched diff")
+        check("~ budget" not in parts["output"](), f"the line the watch leaves out: {parts['output']()!r}")
+        wait(driver, lambda: "~ budget: 100.5 -> 5" in parts["inspector"](), "the inspector's whole diff")
+        type_line(driver, parts, "dispatch rate 2.5", 3)
+        wait(driver, lambda: parts["output"]().endswith("~ rating: 14.0 -> 2.5"), "a watched line")
+
+
+def test_nested_actions_show_by_their_path_of_cases():
+    """A TCA-style action nested in an identified element shows as `syncUps › element(…0001) ›
+    opened` in the timeline, its whole text in the row's tooltip."""
+    if EXAMPLES is None:
+        raise Skipped("no EXAMPLES folder given")
+    lines = [
+        'dispatch addSyncUpButtonTapped id: "00000000-0000-0000-0000-000000000001"',
+        'dispatch addSyncUp {"presented":{"_0":{"setTitle":{"_0":"Design"}}}}',
+        "dispatch confirmAddSyncUp",
+        'dispatch syncUps {"element":{"id":"00000000-0000-0000-0000-000000000001","action":"opened"}}',
+        'dispatch syncUps {"element":{"id":"00000000-0000-0000-0000-000000000001","action":{"recordMeeting":'
+        '{"id":"00000000-0000-0000-0000-0000000000E1","date":"2026-11-24T10:00:00Z","transcript":"hi"}}}}',
+    ]
+    with opened_page(os.path.join(EXAMPLES, "syncupsh"), "web", "--store", "syncups", prompt="syncups> ",
+                     program=True) as (driver, parts):
+        for number, line in enumerate(lines, start=1):
+            type_line(driver, parts, line, number)
+        steps = parts["steps"]()
+        check(steps[1] == "2 addSyncUp › presented › setTitle", f"a presented form's action: {steps}")
+        check(steps[3] == "4 syncUps › element(…0001) › opened", f"a case with no payload: {steps}")
+        check(steps[4] == "5 syncUps › element(…0001) › recordMeeting", f"a case with a payload: {steps}")
+        check(steps[0].startswith("1 addSyncUpButtonTapped id:"), f"an action of labels stays as typed: {steps}")
+        title = driver.execute_script(
+            "return document.querySelector('[data-role=timeline] .step[data-step=\"5\"]').title")
+        check(title.startswith('syncUps {"element":'), f"the whole action in the tooltip: {title!r}")
+
+
+def test_every_stores_state_in_one_tree():
+    """With two stores loaded, the tree and the inspector's state hold both, each under its alias,
+    with the paths diff lines give them; a value's why is asked with that path."""
+    from selenium.webdriver.common.by import By
+
+    with opened_page("web", "--store", "todos", "--store", "counter", prompt="counter> ") as (driver, parts):
+        type_line(driver, parts, "dispatch add title: a", 1)
+        type_line(driver, parts, "dispatch increment", 2)
+        driver.find_element(By.CSS_SELECTOR, '[data-role="timeline"] [data-step="1"]').click()
+        wait(driver, lambda: '"title": "a"' in parts["inspector"]() and '"count": 0' in parts["inspector"](),
+             "the state after step 1 holds both stores")
+        tree = lambda: driver.execute_script(
+            "return [...document.querySelectorAll('[data-role=state-tree] .node')].map((n) => n.dataset.path)")
+        wait(driver, lambda: "todos.todos[0].title" in tree() and 'counter["count"]' in tree(), "both stores' values")
+        driver.find_element(By.CSS_SELECTOR, '[data-role="state-tree"] [data-path="todos.todos[0].title"] .value').click()
+        wait(driver, lambda: "why todos.todos[0].title" in parts["output"]() and "1  add title: a" in parts["output"](),
+             "why of another store's value")
+
+
+def test_a_step_from_before_the_page_opened_is_inspected_without_travel():
+    """A tab opened on a session with steps already taken shows an earlier step's diff and the
+    state after it, as the engine keeps them for undo; nothing travels (no step is undone)."""
+    from selenium.webdriver.common.by import By
+
+    with Server("web", "--store", "todos") as server:
+        client = Socket(server)
+        client.hello()
+        for line in ["dispatch add title: a", "dispatch add title: b", "dispatch toggle id: 1"]:
+            client.command(line)
+        driver = browser()
+        try:
+            driver.get(server.url)
+            parts = page_parts(driver)
+            wait(driver, lambda: len(parts["steps"]()) == 3, "the steps from before the page opened")
+            driver.find_element(By.CSS_SELECTOR, '[data-role="timeline"] [data-step="2"]').click()
+            wait(driver, lambda: '+ todos[1]: {"id":2,"title":"b","done":false}' in parts["inspector"](),
+                 "step 2's diff")
+            wait(driver, lambda: '"title": "b"' in parts["inspector"]() and '"done": true' not in parts["inspector"](),
+                 "the state after step 2, before the toggle")
+            check(not driver.find_elements(By.CSS_SELECTOR, ".step.undone"), "nothing travelled")
+        finally:
+            driver.quit()
 
 
 def test_large_state():

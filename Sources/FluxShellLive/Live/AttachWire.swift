@@ -92,6 +92,9 @@ package enum AttachWire {
         case save(file: String, line: Int, scenario: String, saved: [String])
         /// The session ends: `detached` (the shell left), or `app exited`.
         case bye(String)
+        /// The answer to a `{"stateAfter":N}` request: each loaded store's state after step N (the
+        /// page's inspector of a step it did not see), or why there is none.
+        case stateAfter(step: Int, states: JSONObject?, error: String?)
 
         /// Appends an ``app(_:)`` frame for each whole line of `text`, as ``line`` writes it.
         public static func writeApp(linesOf text: borrowing OutputBuffer, to output: inout OutputBuffer) {
@@ -155,6 +158,13 @@ package enum AttachWire {
                 number(after: #","line":"#, line)
                 string(after: #","scenario":"#, scenario)
                 strings(after: #","saved":"#, saved)
+            case .stateAfter(let step, let states, let error):
+                number(after: #"{"stateAfter":"#, step)
+                if let states {
+                    output.append(#","states":"#)
+                    JSONText.writeCompact(.object(states), to: &output)
+                }
+                if let error { string(after: #","error":"#, error) }
             }
             output.append(0x7D)
         }
@@ -208,6 +218,10 @@ package enum AttachWire {
                         return nil
                     })
             case ("bye", .string(let reason)): self = .bye(reason)
+            case ("stateAfter", .int(let step)):
+                var states: JSONObject?
+                if case .object(let object)? = object["states"] { states = object }
+                self = .stateAfter(step: step, states: states, error: text("error"))
             case ("save", .string(let file)):
                 guard let scenario = text("scenario"), case .int(let line)? = object["line"],
                     case .array(let list)? = object["saved"]
@@ -221,6 +235,11 @@ package enum AttachWire {
             default: return nil
             }
         }
+    }
+
+    /// A client's request for each loaded store's state after step `step`, without travelling.
+    public static func stateAfterRequest(_ step: Int) -> String {
+        JSONText.compact(.object(JSONObject([("stateAfter", .int(step))])))
     }
 
     /// A shell's request for completions of the text before its cursor.

@@ -80,6 +80,7 @@ package final class AttachedShell {
     ) throws(ShellError) {
         session = try Session(attachingTo: stores, queueLimit: queueLimit, wake: wake)
         self.name = name
+        readsFiles = false
         received = LineSplitter(maximumLineLength: maximumLineLength)
         let printed = PrintedOutput()
         self.printed = printed
@@ -92,9 +93,17 @@ package final class AttachedShell {
     /// - Parameters:
     ///   - session: the session it runs commands on; one shell at a time.
     ///   - name: what `attached` names.
-    public init(session: Session, name: String, maximumLineLength: Int = LineReader.maximumLineLength) {
+    /// - Parameter readsFiles: whether `read FILE` runs a file: in the shell's own process (the
+    ///   page on local stores, `fluxsh mcp`), not in an app's agent.
+    /// Whether `read FILE` runs a file (see ``init(session:name:maximumLineLength:readsFiles:)``).
+    private let readsFiles: Bool
+
+    public init(
+        session: Session, name: String, maximumLineLength: Int = LineReader.maximumLineLength, readsFiles: Bool = false
+    ) {
         self.session = session
         self.name = name
+        self.readsFiles = readsFiles
         received = LineSplitter(maximumLineLength: maximumLineLength)
         let printed = PrintedOutput()
         self.printed = printed
@@ -181,6 +190,9 @@ package final class AttachedShell {
         if hello != nil, line.starts(with: Self.completionPrefix) {
             return complete(line, to: &output)
         }
+        if hello != nil, line.starts(with: Self.stateAfterPrefix) {
+            return answerStateAfter(line, to: &output)
+        }
         writeAppSteps(to: &output)
         lineNumber += 1
         ended(line: lineNumber, runner.feed(line, number: lineNumber, file: hello?.file ?? "<attach>"), to: &output)
@@ -213,6 +225,7 @@ package final class AttachedShell {
     private func begin(_ hello: AttachWire.Hello?) {
         self.hello = hello
         var options = ScriptRunner.Options()
+        options.readsFiles = readsFiles
         if let hello {
             printer.renderer = Renderer(
                 format: hello.format, colors: hello.colors, locatesErrors: !hello.interactive, width: hello.width)
@@ -289,6 +302,24 @@ package final class AttachedShell {
     }
 
     private static let completionPrefix = Array(#"{"complete""#.utf8)
+    private static let stateAfterPrefix = Array(#"{"stateAfter""#.utf8)
+
+    /// `{"stateAfter":N}`: each loaded store's state after step N, from the states kept for undo.
+    private func answerStateAfter(_ line: ArraySlice<UInt8>, to output: inout OutputBuffer) {
+        guard let text = Self.decode(line), case .object(let object)? = try? JSONParser.parse(text),
+            case .int(let step)? = object["stateAfter"]
+        else {
+            return AttachWire.Frame.stateAfter(step: -1, states: nil, error: "a step number was expected")
+                .writeLine(to: &output)
+        }
+        do throws(ShellError) {
+            let states = try session.states(afterStep: step)
+            AttachWire.Frame.stateAfter(step: step, states: JSONObject(states.map { ($0.alias, $0.state) }), error: nil)
+                .writeLine(to: &output)
+        } catch {
+            AttachWire.Frame.stateAfter(step: step, states: nil, error: error.message).writeLine(to: &output)
+        }
+    }
 
     private func complete(_ line: ArraySlice<UInt8>, to output: inout OutputBuffer) {
         guard let text = Self.decode(line), case .object(let object)? = try? JSONParser.parse(text),

@@ -261,6 +261,10 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
             hint: "undo and redo set the app's store to the states it had")
     }
 
+    @usableFromInline func historyState(at cursor: Int) -> JSONValue? {
+        (try? history.state(at: cursor, apply: Self.keptOnly)).map { ValueReader.read($0) }
+    }
+
     @usableFromInline func forgetHistory(keeping cursor: Int) {
         history.forgetAll(keeping: recorded, cursor: cursor)
         restoredWithoutAction = false

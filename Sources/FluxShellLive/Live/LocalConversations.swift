@@ -85,7 +85,8 @@ package final class LocalConversations: PageConversations, @unchecked Sendable {
     public func open(send: @escaping @Sendable (String) -> Void, end: @escaping @Sendable () -> Void)
         -> any PageConversation
     {
-        let tab = Tab(owner: self, shell: AttachedShell(session: session, name: name), send: send, end: end)
+        let tab = Tab(
+            owner: self, shell: AttachedShell(session: session, name: name, readsFiles: true), send: send, end: end)
         perform {
             if let before = self.current, !before.isClosed {
                 before.isClosed = true

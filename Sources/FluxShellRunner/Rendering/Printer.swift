@@ -56,7 +56,7 @@ package final class Printer: RunnerOutput {
     }
 
     public func echo(_ command: String) {
-        guard renderer.format == .text else { return }
+        guard resultRenderer.format == .text else { return }
         appendToResults { $0.appendLine("> " + command) }
     }
 
@@ -64,7 +64,7 @@ package final class Printer: RunnerOutput {
         _ result: borrowing CommandResult, of command: Command, at location: SourceLocation, in session: Session
     ) {
         let filter = session.watchFilter
-        let renderer = renderer
+        let renderer = resultRenderer
         appendToResults {
             renderer.write(result, command: command, line: location.line, watching: filter, to: &$0)
         }
@@ -72,7 +72,7 @@ package final class Printer: RunnerOutput {
 
     public func print(_ steps: [AppStep], in session: Session) {
         let filter = session.watchFilter
-        let renderer = renderer
+        let renderer = resultRenderer
         appendToResults { output in
             for step in steps { renderer.write(step, watching: filter, to: &output) }
         }
@@ -90,13 +90,22 @@ package final class Printer: RunnerOutput {
 
     public func send(toFile path: String?) throws(ShellError) {
         guard takesOutputCommands else { throw Self.notHere("output") }
-        if let file, let code = file.output.close() {
-            self.file = nil
-            throw ShellError("cannot finish writing '\(file.path)': \(OutputFile.reason(code))")
+        // NB: the new file is made first: one that cannot be leaves the results where they were.
+        let next = try path.map { (path: String) throws(ShellError) in (path, try OutputFile.create(path)) }
+        let before = file
+        file = next
+        if let before, let code = before.output.close() {
+            throw ShellError("cannot finish writing '\(before.path)': \(OutputFile.reason(code))")
         }
-        file = nil
-        guard let path else { return }
-        file = (path, try OutputFile.create(path))
+    }
+
+    /// The renderer of the results: a file gets them without colors, at no terminal's width.
+    private var resultRenderer: Renderer {
+        guard file != nil else { return renderer }
+        var plain = renderer
+        plain.colors = false
+        plain.width = nil
+        return plain
     }
 
     public func write(json: Bool) throws(ShellError) {
@@ -107,7 +116,7 @@ package final class Printer: RunnerOutput {
     }
 
     public func printTime(_ duration: Duration, at location: SourceLocation) {
-        let renderer = renderer
+        let renderer = resultRenderer
         appendToResults { renderer.writeTime(duration, line: location.line, to: &$0) }
     }
 
@@ -130,7 +139,7 @@ package final class Printer: RunnerOutput {
 
     private static func notHere(_ word: String) -> ShellError {
         ShellError(
-            "\(word) changes how the shell writes its results: here they go over a connection that reads them one way",
-            hint: "run fluxsh with --format json, or in piped mode with > FILE")
+            "\(word) changes how the shell writes its results to standard output: here they go over a connection that reads them one way",
+            hint: "the client decides where they go and how")
     }
 }

@@ -56,7 +56,7 @@ package struct Renderer: Sendable {
     ) {
         switch format {
         case .json:
-            output.appendLine(jsonLine(of: result, command: command, line: line))
+            output.appendLine(jsonLine(of: result, command: command, line: line, marking: numbersSteps ? filter : nil))
         case .text:
             forEachLine(of: result, watching: filter) { write($0, to: &output) }
         }
@@ -293,11 +293,20 @@ package struct Renderer: Sendable {
 
     /// The command's one line of `--format json`:
     /// `{"line":2,"command":"dispatch","action":"increment","changes":[…]}`.
-    public func jsonLine(of result: CommandResult, command: Command, line: Int?) -> String {
+    ///
+    /// - Parameter marking: watched paths, for the devtools page: the whole diff is there, each
+    ///   change the watches leave out marked `"hidden":true`, as the page prints what the shell
+    ///   prints.
+    public func jsonLine(of result: CommandResult, command: Command, line: Int?, marking filter: WatchFilter? = nil)
+        -> String
+    {
         var object = JSONObject()
         if let line { object["line"] = .int(line) }
         object["command"] = .string(command.word)
         for (key, value) in Self.fields(of: result, command: command) { object[key] = value }
+        if let filter, let diff = result.diff {
+            for (key, value) in Self.jsonMembers(of: diff, marking: filter) { object[key] = value }
+        }
         if numbersSteps, let step = result.step { object["step"] = .int(step) }
         return JSONText.compact(.object(object))
     }
@@ -398,14 +407,25 @@ package struct Renderer: Sendable {
     }
 
     /// A diff's members of a command's JSON object: `changes`, and `followUps` when there are.
-    package static func jsonMembers(of diff: CommandDiff) -> [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = [("changes", .array(diff.ownStep.entries.map(\.json)))]
+    ///
+    /// - Parameter filter: watched paths: each change they leave out is marked `"hidden":true`.
+    package static func jsonMembers(of diff: CommandDiff, marking filter: WatchFilter? = nil) -> [(String, JSONValue)] {
+        func changes(_ entries: [DiffEntry]) -> JSONValue {
+            .array(
+                entries.map { entry in
+                    guard let filter, !filter.shows(entry), case .object(var object) = entry.json else {
+                        return entry.json
+                    }
+                    object["hidden"] = .bool(true)
+                    return .object(object)
+                })
+        }
+        var members: [(String, JSONValue)] = [("changes", changes(diff.ownStep.entries))]
         if !diff.followUpSteps.isEmpty {
             let list = diff.followUpSteps.map { step in
                 JSONValue.object(
                     JSONObject([
-                        ("action", .string(step.followUp?.description ?? "")),
-                        ("changes", .array(step.entries.map(\.json))),
+                        ("action", .string(step.followUp?.description ?? "")), ("changes", changes(step.entries)),
                     ]))
             }
             members.append(("followUps", .array(list)))
@@ -427,7 +447,9 @@ package struct Renderer: Sendable {
                 diff.forEachLine(showing: filter) { write(.diff($0), to: &output) }
             case .json:
                 var object = JSONObject([("event", .string("app")), ("action", .string(action))])
-                for (key, value) in Self.jsonMembers(of: diff) { object[key] = value }
+                for (key, value) in Self.jsonMembers(of: diff, marking: numbersSteps ? filter : nil) {
+                    object[key] = value
+                }
                 if numbersSteps { object["step"] = .int(step) }
                 output.appendLine(JSONText.compact(.object(object)))
             }
@@ -459,7 +481,9 @@ package struct Renderer: Sendable {
             let isWarning = diagnostic.kind == .warning
             let color = isWarning ? "33" : "31"
             var located = ""
-            if locatesErrors, let location = diagnostic.location { located = Self.visible("\(location): ") }
+            if locatesErrors || diagnostic.isInReadFile, let location = diagnostic.location {
+                located = Self.visible("\(location): ")
+            }
             // NB: on a terminal the message is cut at spaces, as `help` is; its details (a table
             // of expected and actual lines) are not. The location stays out of the color.
             var message = Self.wrap(
@@ -531,7 +555,10 @@ package struct Renderer: Sendable {
     /// `{"line":N,"error":"MESSAGE (HINT)\nDETAILS"}` (no `line` when it concerns no line).
     package func json(of diagnostic: Diagnostic) -> JSONValue {
         var object = JSONObject()
-        if let location = diagnostic.location { object["line"] = .int(location.line) }
+        if let location = diagnostic.location {
+            if diagnostic.isInReadFile { object["file"] = .string(location.file) }
+            object["line"] = .int(location.line)
+        }
         object[diagnostic.kind == .warning ? "warning" : "error"] = .string(
             ([diagnostic.text] + diagnostic.details).joined(separator: "\n"))
         if let (expected, actual) = diagnostic.diff {

@@ -25,6 +25,9 @@ public struct Diagnostic: Sendable, Equatable {
     public var hint: String?
     /// Where the line came from; `nil` for what concerns no line (an option, a missing file).
     public var location: SourceLocation?
+    /// The line is one of a file `read` runs: its location is printed even where errors are not
+    /// located (the interactive shell), and JSON names its file.
+    public var isInReadFile = false
     /// Lines below the message: the expected lines beside the actual ones, what a command printed.
     public var details: [String]
     /// For expected diff lines that did not hold: the lines as written and the lines the command

@@ -33,13 +33,18 @@ extension ScriptRunner {
     /// `read FILE`: the file's lines run in this session as a script's do, with their expected
     /// diff lines checked and their errors located in the file; what they change stays.
     private func read(_ file: String) throws(ShellError) {
+        guard options.readsFiles else {
+            throw ShellError(
+                "read runs a file where the session runs, here in the app: an attached shell sends its lines instead",
+                hint: "pipe the file into the attached shell: \(session.catalog.programName) attach NAME < \(file)")
+        }
         let path = FileSystem.resolvedPath(file)
         guard !readChain.contains(path) else {
             throw ShellError(
                 "'\(file)' is being read already: reading it again would never end",
                 hint: "a file run with read may read other files, not itself")
         }
-        guard readChain.count <= Self.readDepthLimit else {
+        guard readChain.count < Self.readDepthLimit else {
             throw ShellError(
                 "read goes \(Self.readDepthLimit) files deep here",
                 hint: "files that read each other must end somewhere")
@@ -50,6 +55,7 @@ extension ScriptRunner {
         options.failsWithRunningEffects = false
         let nested = ScriptRunner(session: session, options: options, output: output)
         nested.readChain = readChain
+        nested.isReading = true
         nested.timesCommands = timesCommands
         nested.beforeEachLine = beforeEachLine
         nested.run(bytes, file: file)

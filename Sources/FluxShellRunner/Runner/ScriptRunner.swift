@@ -43,6 +43,9 @@ package final class ScriptRunner {
         /// The script fails at its last line when effects are still running there (scenarios:
         /// what an effect still does at the end was not checked).
         public var failsWithRunningEffects = false
+        /// Whether `read FILE` may run a file: not in an app's agent, which would read the app's
+        /// files rather than the user's.
+        public var readsFiles = true
         /// How a failed diff block's report says to rewrite its expected lines in a file
         /// (`run 'cartsh test --update'`); `nil` offers the shell's own `test --update`.
         public var updateAdvice: String?
@@ -152,6 +155,8 @@ package final class ScriptRunner {
     var readChain: [String] = []
     /// `timer on`: each command's wall time is written after its output.
     var timesCommands = false
+    /// The runner runs a file `read` named (its errors name the file wherever they print).
+    var isReading = false
 
     /// The lexer's buffer, kept from line to line.
     private var tokenBuffer: [Token] = []
@@ -574,6 +579,8 @@ package final class ScriptRunner {
     }
 
     private func record(_ diagnostic: Diagnostic) {
+        var diagnostic = diagnostic
+        if isReading { diagnostic.isInReadFile = true }
         progress.value.failures.append(diagnostic)
         output?.report(diagnostic)
         if options.bail { progress.value.isStopped = true }

@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellSystem
 import FluxShellValues
 
@@ -32,6 +33,10 @@ extension ReducerRuntime {
             )
         }
         return { self.history.value = rebuilt }
+    }
+
+    @usableFromInline func historyState(at cursor: Int) -> JSONValue? {
+        (try? history.value.state(at: cursor, apply: apply)).map { ValueReader.read($0) }
     }
 
     @usableFromInline func forgetHistory(keeping cursor: Int) {

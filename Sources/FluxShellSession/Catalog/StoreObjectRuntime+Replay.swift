@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellSystem
 import FluxShellValues
 
@@ -18,6 +19,10 @@ extension StoreObjectRuntime {
             // NB: read back, not assumed: the diff shows where the store is.
             return self.advance(to: self.form.state(self.object))
         }
+    }
+
+    @usableFromInline func historyState(at cursor: Int) -> JSONValue? {
+        (try? history.state(at: cursor, apply: Self.keptOnly)).map { ValueReader.read($0) }
     }
 
     /// NB: `sweep` would make every state along the timeline again from a new store per step;

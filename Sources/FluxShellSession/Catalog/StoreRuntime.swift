@@ -51,6 +51,9 @@ package protocol StoreRuntime: AnyObject {
     /// The diff from the state with the first `from` history entries done to the one with the
     /// first `to` done, from the states kept for undo; `nil` when one of them cannot be made again.
     func historyDiff(from: Int, to: Int) -> [DiffEntry]?
+    /// The state with the first `cursor` history entries done, as printed, from the states kept
+    /// for undo; `nil` when it cannot be made again.
+    func historyState(at cursor: Int) -> JSONValue?
     /// `skip`, `unskip`, `replace`: what sets the state to the one `plan` replays to and returns
     /// the diff, or why this store cannot replay its steps; nothing changes until it is called.
     func replayer(_ plan: ReplayPlan) throws(ShellError) -> () -> [DiffEntry]

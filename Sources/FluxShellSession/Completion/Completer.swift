@@ -62,7 +62,7 @@ package struct Completer {
             if position == 1 { return session.catalog.names }
             if position == 2 { return ["as", "with"] }
             return position == 4 && words[2] == "as" ? ["with"] : []
-        case "use":
+        case "use", "actions":
             return position == 1 ? session.loadedAliases : []
         case "dispatch":
             return position == 1

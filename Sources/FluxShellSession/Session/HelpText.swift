@@ -30,8 +30,10 @@ enum HelpText {
             example: "load todos as list"),
         Entry(word: "use", usage: "use ALIAS", summary: "Makes a loaded store active.", example: "use counter"),
         Entry(
-            word: "actions", usage: "actions",
-            summary: "Lists the active store's actions with their argument labels and types.", example: "actions"),
+            word: "actions", usage: "actions [ALIAS]",
+            summary:
+                "Lists the active store's actions (or those of store ALIAS) with their argument labels and types.",
+            example: "actions"),
         Entry(
             word: "dispatch", usage: "dispatch ACTION [ARG...]",
             summary:
@@ -143,7 +145,7 @@ enum HelpText {
         Entry(
             word: "output", usage: "output [FILE]",
             summary:
-                "Sends the results to FILE from now on; alone, back to standard output. Errors stay on standard error.",
+                "Sends the results to FILE from now on; alone, back to standard output. Errors stay on standard error in text.",
             example: "output results.txt"),
         Entry(
             word: "format", usage: "format text|json",

@@ -9,8 +9,18 @@ extension Session {
         CommandResult(.stores(catalog.definitions.map { (name: $0.name, summary: $0.summary) }))
     }
 
-    func listActions() throws(ShellError) -> CommandResult {
-        let store = try activeStore()
+    /// `actions [ALIAS]`: the active store's actions, or those of the loaded store `alias`.
+    func listActions(of alias: String? = nil) throws(ShellError) -> CommandResult {
+        var store = try activeStore()
+        if let alias {
+            guard let named = stores.first(where: { $0.alias == alias }) else {
+                throw ShellError(
+                    "no loaded store is called '\(alias)'",
+                    hint: Suggestion.didYouMean(alias, among: stores.map(\.alias))
+                        ?? "loaded: \(stores.map(\.alias).joined(separator: ", "))")
+            }
+            store = named
+        }
         let definition = store.definition
         return CommandResult(
             .actions(store: store.alias, definition.actions, unlistedBecause: definition.actionsUnlistedBecause))

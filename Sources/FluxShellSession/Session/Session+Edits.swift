@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellLanguage
 import FluxShellSystem
 import FluxShellValues
@@ -34,5 +35,14 @@ extension Session {
         guard let plan = try timeline.sweepPlan() else { return CommandResult(.swept(removed: [])) }
         let loaded = stores
         return CommandResult(.swept(removed: try timeline.sweep(plan, in: loaded)))
+    }
+}
+
+extension Session {
+    /// Each loaded store's state after step `number` (0: the start), from the states kept for
+    /// undo, with no travel; throws for a step the history does not keep.
+    package func states(afterStep number: Int) throws(ShellError) -> [(alias: String, state: JSONValue)] {
+        let loaded = stores
+        return try timeline.states(afterStep: number, in: loaded)
     }
 }

@@ -277,7 +277,7 @@ package final class Session {
         case .load(let name, let alias, let state):
             return try routingTasks { () throws(ShellError) in try load(name, as: alias ?? name, from: state) }
         case .use(let alias): return try use(alias)
-        case .actions: return try listActions()
+        case .actions(let alias): return try listActions(of: alias)
         case .dispatch(let invocation): return try dispatch(invocation)
         case .dispatchReading(let invocation, let paths): return try dispatch(invocation, reading: paths)
         case .state(let path): return try state(at: path)

@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellLanguage
 import FluxShellSystem
 import FluxShellValues
@@ -186,6 +187,23 @@ package struct Timeline {
             entries += AliasPrefix.entries(changes, of: store.alias, amongStores: storeCount)
         }
         return CommandDiff(ownStep: .init(followUp: nil, entries: entries), isUnchanged: entries.isEmpty)
+    }
+
+    /// The states after step `number` (0: the start) of the stores loaded then, each with its
+    /// alias, from the states kept for undo: what the page's inspector shows of a step it did not
+    /// see, with no travel.
+    func states(afterStep number: Int, in stores: [Session.LoadedStore]) throws(ShellError)
+        -> [(alias: String, state: JSONValue)]
+    {
+        let cursor = try cursor(afterStep: number)
+        var states: [(alias: String, state: JSONValue)] = []
+        for store in stores.prefix(min(stores.count, storeCount(at: cursor))) {
+            guard let state = store.runtime.historyState(at: cursor) else {
+                throw ShellError("store '\(store.alias)' no longer has the state of step \(number)")
+            }
+            states.append((store.alias, state))
+        }
+        return states
     }
 
     /// How many stores were loaded with the first `cursor` history entries done (those loaded

@@ -10,7 +10,12 @@ const page = {
   socket: null,
   /** Commands sent and not yet answered with `done`: each collects its output objects. */
   waiting: [],
-  completing: null,
+  /** Who waits for the answers to `{"complete":…}` requests, in the order they were asked. */
+  completing: [],
+  /** Who waits for the answers to `{"stateAfter":N}` requests, in order. */
+  stepStates: [],
+  /** The loaded stores' aliases, when there are several: the tree shows each one's state. */
+  aliases: [],
   /** `history`'s steps, oldest first: {number, action, undone, followUps?}. */
   steps: [],
   /** What the page saw of each step: its changes, follow-ups and the state after it. */
@@ -38,7 +43,7 @@ function connect() {
       fluxsh: 1, format: "json", colors: false, interactive: false, file: "<web>", writesSaves: true, steps: true,
     }));
   };
-  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onmessage = (event) => receive(parseJSON(event.data));
   socket.onclose = () => ended(page.endReason || "the session ended (the shell that served this page stopped)");
 }
 
@@ -51,17 +56,17 @@ function receive(frame) {
   } else if ("out" in frame || "err" in frame) {
     const text = frame.out ?? frame.err;
     let object;
-    try { object = JSON.parse(text); } catch { object = { text }; }
+    try { object = parseJSON(text); } catch { object = { text }; }
     if (page.waiting.length) page.waiting[0].objects.push(object);
   } else if ("app" in frame) {
     let object;
-    try { object = JSON.parse(frame.app); } catch { object = { text: frame.app }; }
+    try { object = parseJSON(frame.app); } catch { object = { text: frame.app }; }
     appStep(object);
   } else if ("save" in frame) {
     download(frame.save, frame.scenario);
     for (const line of frame.saved || []) {
       let object;
-      try { object = JSON.parse(line); } catch { object = { text: line }; }
+      try { object = parseJSON(line); } catch { object = { text: line }; }
       if (page.waiting.length) page.waiting[0].objects.push(object);
     }
   } else if ("done" in frame) {
@@ -69,10 +74,10 @@ function receive(frame) {
     showPrompt();
     const command = page.waiting.shift();
     if (command) command.resolve({ objects: command.objects, failed: frame.failed });
+  } else if ("stateAfter" in frame) {
+    page.stepStates.shift()?.(frame);
   } else if ("completions" in frame) {
-    const completing = page.completing;
-    page.completing = null;
-    if (completing) completing(frame);
+    page.completing.shift()?.(frame);
   } else if ("bye" in frame) {
     page.endReason = frame.bye;
   }
@@ -100,9 +105,19 @@ function download(file, text) {
   setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
+/** Each loaded store's state after step `number`, as the engine keeps it for undo: no travel. */
+function stateAfter(number) {
+  return new Promise((resolve) => {
+    if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return resolve({ error: "the session ended" });
+    page.stepStates.push(resolve);
+    page.socket.send(JSON.stringify({ stateAfter: number }));
+  });
+}
+
 function complete(text) {
   return new Promise((resolve) => {
-    page.completing = resolve;
+    if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return resolve({ completions: [] });
+    page.completing.push(resolve);
     page.socket.send(JSON.stringify({ complete: text }));
   });
 }
@@ -167,7 +182,7 @@ function rendered(object) {
     lines.push(element);
   };
   if ("error" in object) text(`error: ${object.error}`, "op-remove");
-  else if (object.changes || object.followUps) lines.push(...diffLines(object));
+  else if (object.changes || object.followUps) lines.push(...diffLines(object, true));
   else if ("text" in object) text(object.text);
   else if (object.command === "state") text(JSON.stringify(object.value, null, 2));
   else if (object.actions) object.actions.forEach((action) => text(action));
@@ -197,6 +212,52 @@ function rendered(object) {
 }
 
 const compact = (value) => JSON.stringify(value);
+
+/** JSON.parse that keeps each number as the shell printed it (`14.0` stays `14.0`, not `14`),
+ * where the browser reads a number's source text (JSON.rawJSON); JSON.stringify writes it back
+ * as it came. */
+const parseJSON = JSON.rawJSON
+  ? (text) => JSON.parse(text, (key, value, context) =>
+    typeof value === "number" && context && context.source !== String(value) ? JSON.rawJSON(context.source) : value)
+  : (text) => JSON.parse(text);
+
+/** A value the tree shows on one line: not an object or array (a number kept as printed is one). */
+const isScalar = (value) => value === null || typeof value !== "object" || Boolean(JSON.isRawJSON?.(value));
+
+/** A nested action by its path of cases, as Redux DevTools shows one: `syncUps {"element":{"id":
+ * "…0001","action":{"recordMeeting":{…}}}}` is `syncUps › element(…0001) › recordMeeting`. An
+ * action whose argument is not one JSON object of cases stays as `history` writes it. */
+function actionLabel(text) {
+  const space = text.indexOf(" ");
+  if (space < 0 || !"{[".includes(text[space + 1])) return text;
+  let value;
+  try { value = JSON.parse(text.slice(space + 1)); } catch { return text; }
+  const path = [text.slice(0, space)];
+  // NB: a string is a case (one without payload) where an `action` holds it, else a payload.
+  let caseHere = false;
+  for (let depth = 0; depth < 16; depth++) {
+    if (typeof value === "string" && caseHere) {
+      path.push(value);
+      break;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) break;
+    const keys = Object.keys(value);
+    caseHere = false;
+    if (keys.length === 1 && /^_\d+$/.test(keys[0])) {
+      value = value[keys[0]];
+    } else if (keys.length === 1) {
+      path.push(keys[0]);
+      value = value[keys[0]];
+    } else if (keys.length === 2 && "id" in value && "action" in value) {
+      path[path.length - 1] += `(…${String(value.id).slice(-4)})`;
+      value = value.action;
+      caseHere = true;
+    } else {
+      break;
+    }
+  }
+  return path.length > 1 ? path.join(" › ") : text;
+}
 
 /** What `history` writes after a step's action: undone, skipped, or replaced by a later step. */
 function mark(step) {
@@ -234,9 +295,16 @@ function changeLine(change) {
   return element;
 }
 
-/** A step's diff lines: its own changes, then each follow-up (`=> ACTION`) with its own. */
-function diffLines(object) {
-  const lines = (object.changes || []).map(changeLine);
+/** A step's diff lines: its own changes, then each follow-up (`=> ACTION`) with its own. With
+ * `watching`, the changes the watches leave out (`"hidden":true`) are counted in a last
+ * `(N more changes)`, as the shell prints them; the inspector shows the whole diff. */
+function diffLines(object, watching = false) {
+  let hidden = 0;
+  const shown = (changes) => (changes || []).filter((change) => {
+    if (watching && change.hidden) hidden += 1;
+    return !(watching && change.hidden);
+  }).map(changeLine);
+  const lines = shown(object.changes);
   if (object.changes && !object.changes.length && !object.followUps) {
     const none = document.createElement("div");
     none.className = "dim";
@@ -247,7 +315,13 @@ function diffLines(object) {
     const head = document.createElement("div");
     head.className = "op-follow";
     head.textContent = `=> ${followUp.action}`;
-    lines.push(head, ...(followUp.changes || []).map(changeLine));
+    lines.push(head, ...shown(followUp.changes));
+  }
+  if (hidden) {
+    const more = document.createElement("div");
+    more.className = "dim";
+    more.textContent = hidden === 1 ? "(1 more change)" : `(${hidden} more changes)`;
+    lines.push(more);
   }
   return lines;
 }
@@ -309,8 +383,14 @@ function refresh(made, follow) {
 }
 
 async function readSession(made, follow) {
-  const [history, state] = await Promise.all([run("history"), run("state")]);
+  const [history, state, loaded] = await Promise.all([run("history"), run("state"), complete("use ")]);
   const listing = (history.objects.find((object) => object.history) || { history: [] }).history;
+  // NB: with several stores, the tree holds each one's state under its alias, as diff lines
+  // name them (`todos.todos[0]`); the active one's is read with no path, the others' by alias.
+  page.aliases = (loaded.completions || []).length > 1 ? loaded.completions : [];
+  const active = page.prompt.replace(/>\s*$/, "");
+  const others = await Promise.all(
+    page.aliases.filter((alias) => alias !== active).map((alias) => run(`state ${alias}`)));
   const before = new Set(page.steps.map((step) => step.number));
   // NB: the selection and the scroll follow new steps only when they were at the newest: a step
   // selected to jump to, or a place scrolled to, stays while the app dispatches.
@@ -324,6 +404,15 @@ async function readSession(made, follow) {
   page.steps = page.steps.filter((step) => step.number < oldest).concat(listing);
   const value = state.objects.find((object) => object.command === "state");
   page.state = value ? value.value : undefined;
+  if (page.aliases.length && value) {
+    const states = {};
+    let other = 0;
+    for (const alias of page.aliases) {
+      states[alias] = alias === active
+        ? value.value : others[other++].objects.find((object) => object.command === "state")?.value;
+    }
+    page.state = states;
+  }
   const fresh = page.steps.filter((step) => !before.has(step.number));
   // What made each step names its number (`steps` in the hello).
   for (const object of made) {
@@ -408,7 +497,7 @@ function drawTimeline(scrollToEnd) {
     origin.textContent = page.seen.get(step.number)?.app ? "<=" : ">";
     const action = document.createElement("span");
     action.className = "action";
-    action.textContent = step.action;
+    action.textContent = actionLabel(step.action);
     // The skip toggle: on every step that dispatched actions, while it is not undone.
     const toggle = document.createElement("button");
     toggle.dataset.role = "skip";
@@ -514,14 +603,35 @@ function inspect(number) {
     inspector.append(heading, ...content);
   };
   const action = document.createElement("div");
-  action.textContent = `${step.number}  ${step.action}${step.undone ? " (undone)" : ""}`;
-  section("Action", action);
+  action.textContent = `${step.number}  ${actionLabel(step.action)}${mark(step)}`;
+  const written = document.createElement("div");
+  written.className = "dim diff";
+  written.textContent = step.action;
+  section("Action", ...(actionLabel(step.action) === step.action ? [action] : [action, written]));
   const seen = page.seen.get(number);
   if (!seen) {
-    const note = document.createElement("div");
-    note.className = "dim";
-    note.textContent = "This step ran before the page opened: jump to it to see its state.";
-    section("Diff", note);
+    // A step from before the page opened: its diff and its state from the engine, no travel.
+    const diff = document.createElement("div");
+    diff.className = "diff";
+    const state = document.createElement("pre");
+    state.className = "diff";
+    section("Diff", diff);
+    section("State after", state);
+    const index = page.steps.findIndex((candidate) => candidate.number === number);
+    const before = index > 0 ? page.steps[index - 1].number : 0;
+    run(`diff ${before} ${number}`).then((reply) => {
+      if (page.selected !== number) return;
+      for (const object of reply.objects) diff.append(...rendered(object));
+    });
+    stateAfter(number).then((frame) => {
+      if (page.selected !== number) return;
+      if (frame.error) {
+        state.textContent = `error: ${frame.error}`;
+        return;
+      }
+      const names = Object.keys(frame.states || {});
+      state.textContent = JSON.stringify(names.length === 1 ? frame.states[names[0]] : frame.states, null, 2);
+    });
     return;
   }
   const diff = document.createElement("div");
@@ -613,7 +723,7 @@ function node(path, key, value, depth) {
   const label = document.createElement("span");
   label.className = "key";
   label.textContent = key;
-  if (value !== null && typeof value === "object") {
+  if (!isScalar(value)) {
     const entries = entriesOf(value);
     const count = document.createElement("span");
     count.className = "dim";
@@ -634,7 +744,8 @@ function node(path, key, value, depth) {
       }
     });
     details.dataset.path = path;
-    if (depth < 3 && entries.length <= GROUP) {
+    // NB: with several stores, each store's state is one level deeper, under its alias.
+    if (depth < (page.aliases.length ? 4 : 3) && entries.length <= GROUP) {
       details.open = true;
       details.draw();
     }
@@ -660,9 +771,9 @@ function searchTree() {
   if (!query || page.state === undefined) return;
   const found = [];
   const visit = (path, value) => {
-    const text = value !== null && typeof value === "object" ? "" : compact(value).toLowerCase();
+    const text = isScalar(value) ? compact(value).toLowerCase() : "";
     if (path.toLowerCase().includes(query) || text.includes(query)) found.push(path);
-    if (found.length >= 500 || value === null || typeof value !== "object") return;
+    if (found.length >= 500 || isScalar(value)) return;
     for (const [name, member] of entriesOf(value)) visit(childPath(path, name), member);
   };
   visit(".", page.state);
@@ -676,7 +787,7 @@ function reveal(path) {
   let value = page.state;
   let current = ".";
   while (current !== path) {
-    if (value === null || typeof value !== "object") return null;
+    if (isScalar(value)) return null;
     const entries = entriesOf(value);
     const position = entries.findIndex(([name]) => {
       const candidate = childPath(current, name);
@@ -805,6 +916,7 @@ function setUp() {
     element?.scrollIntoView({ block: "nearest" });
   });
   $("jump").addEventListener("click", () => jump());
+  document.querySelector('[data-action="download"]').addEventListener("click", () => submit("save session.scenario"));
   $("slider").addEventListener("change", (event) => jump(Number(event.target.value)));
   command.focus();
   connect();
