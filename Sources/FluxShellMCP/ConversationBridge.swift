@@ -51,16 +51,10 @@ actor ConversationBridge {
 
     /// Runs `line` once the calls before it ran; returns what it printed.
     func run(_ line: String) async -> Reply {
-        if isRunning { await withCheckedContinuation { waiting.append($0) } }
-        isRunning = true
-        defer {
-            if waiting.isEmpty { isRunning = false } else { waiting.removeFirst().resume() }
+        // NB: a line that begins with `{` runs (and is refused) as a command, not as a request.
+        guard let answer = await request(AttachWire.typedLine(line)) else {
+            return Reply(lines: ["error: \(inbox.endedBecause ?? AttachWire.appExited)"], failed: true)
         }
-        if let reason = inbox.endedBecause { return Reply(lines: ["error: \(reason)"], failed: true) }
-        // NB: no command begins with `{`: a line that does is sent after a space, so that it runs
-        // (and is refused) as a command, not taken for a request.
-        await conversation.receive(line.hasPrefix("{") ? " " + line : line)
-        let answer = await inbox.take()
         var reply = Reply()
         // NB: a line whose `done` never came was cut short (the app ended the session).
         if !answer.contains(where: { if case .done = $0 { true } else { false } }) {
@@ -94,7 +88,7 @@ actor ConversationBridge {
     /// The loaded stores' actions as `actions` prints them: under each store's alias when there
     /// are several, for the `dispatch` tool's description.
     func actions() async -> [String] {
-        let answer = await request(AttachWire.completionRequest("use "))
+        let answer = await request(AttachWire.completionRequest("use ")) ?? []
         var aliases: [String] = []
         for case .completions(_, let candidates) in answer { aliases = candidates }
         guard aliases.count > 1 else {
@@ -111,14 +105,15 @@ actor ConversationBridge {
         return lines
     }
 
-    /// Sends a request (`{"complete":…}`) once the calls before it ran; returns its answer.
-    private func request(_ line: String) async -> [AttachWire.Frame] {
+    /// Sends `line` (a command line, or a request such as `{"complete":…}`) once the lines
+    /// before it were answered; returns its answer, or `nil` when the session ended before.
+    private func request(_ line: String) async -> [AttachWire.Frame]? {
         if isRunning { await withCheckedContinuation { waiting.append($0) } }
         isRunning = true
         defer {
             if waiting.isEmpty { isRunning = false } else { waiting.removeFirst().resume() }
         }
-        guard inbox.endedBecause == nil else { return [] }
+        guard inbox.endedBecause == nil else { return nil }
         await conversation.receive(line)
         return await inbox.take()
     }

@@ -24,11 +24,7 @@ public enum MCPServer: ToolServing {
             MainQueue.wake()
         }
         // NB: on the main thread, which runs a local session's jobs meanwhile (see `LocalConversations`).
-        if MainQueue.isCurrent {
-            MainQueue.serve(until: { finished.wait(timeout: .now()) == .success })
-        } else {
-            finished.wait()
-        }
+        MainQueue.wait(for: finished)
         if let error = outcome.withLock({ $0 }) { throw error }
     }
 

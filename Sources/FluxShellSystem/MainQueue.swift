@@ -164,6 +164,14 @@ extension MainQueue {
     /// Wakes the main thread's run loop, which ``serve(until:)`` turns, to look again.
     package static func wake() { DispatchQueue.main.async {} }
 
+    /// Waits until `signal` is signalled (its signaller then calls ``wake()``): on the main thread,
+    /// serving what ``perform(_:)`` is given meanwhile (a session of local stores that runs there),
+    /// elsewhere blocked on the semaphore.
+    package static func wait(for signal: DispatchSemaphore) {
+        guard isCurrent else { return signal.wait() }
+        serve(until: { signal.wait(timeout: .now()) == .success })
+    }
+
     /// On the main thread: runs what ``perform(_:)`` was given, and what waits on the main queue,
     /// until `isDone` says so (asked again after each ``wake()``).
     package static func serve(until isDone: () -> Bool) {

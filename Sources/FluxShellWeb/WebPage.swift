@@ -48,17 +48,13 @@ public enum WebPage: PageServing {
             MainQueue.wake()
         }
         // NB: on the main thread, which runs the page's session meanwhile (see `LocalConversations`).
-        let waitForSignal = {
-            guard MainQueue.isCurrent else { return signal.wait() }
-            MainQueue.serve(until: { signal.wait(timeout: .now()) == .success })
-        }
-        waitForSignal()
+        MainQueue.wait(for: signal)
         guard let actual = outcome.port else {
             throw ShellError(
                 "cannot listen on 127.0.0.1:\(port ?? 0): \(outcome.failure ?? "unknown error")", hint: outcome.hint)
         }
         ready("http://127.0.0.1:\(actual)/?token=\(token)")
-        waitForSignal()
+        MainQueue.wait(for: signal)
         throw ShellError("the page's server stopped: \(outcome.failure ?? "unknown error")")
     }
 

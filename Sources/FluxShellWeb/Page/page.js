@@ -105,22 +105,20 @@ function download(file, text) {
   setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
-/** Each loaded store's state after step `number`, as the engine keeps it for undo: no travel. */
-function stateAfter(number) {
+/** Sends a request (`{"complete":…}`, `{"stateAfter":…}`), answered in order to those `waiting`;
+ * resolves with its answer, or with `closed` when the session's socket is not open. */
+function request(waiting, message, closed) {
   return new Promise((resolve) => {
-    if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return resolve({ error: "the session ended" });
-    page.stepStates.push(resolve);
-    page.socket.send(JSON.stringify({ stateAfter: number }));
+    if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return resolve(closed);
+    waiting.push(resolve);
+    page.socket.send(JSON.stringify(message));
   });
 }
 
-function complete(text) {
-  return new Promise((resolve) => {
-    if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return resolve({ completions: [] });
-    page.completing.push(resolve);
-    page.socket.send(JSON.stringify({ complete: text }));
-  });
-}
+/** Each loaded store's state after step `number`, as the engine keeps it for undo: no travel. */
+const stateAfter = (number) => request(page.stepStates, { stateAfter: number }, { error: "the session ended" });
+
+const complete = (text) => request(page.completing, { complete: text }, { completions: [] });
 
 function ended(reason) {
   const box = $("ended");
