@@ -176,7 +176,7 @@ struct AttachMode {
                         return failed ? 1 : 0
                     case .bye(let reason):
                         return appExited(errors.shown(reason))
-                    case .attached, .completions, .stateAfter: break
+                    case .attached, .completions, .stateAfter, .opened: break
                     }
                 }
             }

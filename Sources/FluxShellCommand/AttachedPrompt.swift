@@ -140,7 +140,7 @@ struct AttachedPrompt {
         case .done(_, _, let prompt):
             progress.prompt = output.shown(prompt)
             progress.awaited = max(0, progress.awaited - 1)
-        case .completions, .stateAfter: break
+        case .completions, .stateAfter, .opened: break
         case .save(let file, let line, let scenario, let saved):
             // NB: on a terminal, errors are not located, as the app's are not.
             var interactive = hello

@@ -79,7 +79,7 @@ actor ConversationBridge {
             case .bye(let reason):
                 reply.lines.append("error: \(reason)")
                 reply.failed = true
-            case .attached, .app, .completions, .stateAfter: break
+            case .attached, .app, .completions, .stateAfter, .opened: break
             }
         }
         return reply

@@ -916,6 +916,54 @@ def test_a_step_from_before_the_page_opened_is_inspected_without_travel():
             driver.quit()
 
 
+def test_a_scenario_opens_paused_at_its_first_step():
+    """*open* runs a scenario file in place of the session (another store's, here): the timeline is
+    the scenario's, paused at its first step, the later ones undone and walked forward from the
+    states kept. A scenario with a line that fails is refused, naming the line, and the session is
+    as it was; one whose expected lines do not hold opens, and says so. A tab opened after it sees
+    the opened session."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    folder = tempfile.mkdtemp(prefix="fluxsh-open-")
+    good = os.path.join(folder, "todos.scenario")
+    with open(good, "w") as file:
+        file.write("load todos\ndispatch add title: a\n+ todos[0]: {\"id\":1,\"title\":\"a\",\"done\":false}\n"
+                   "~ nextID: 1 -> 2\ndispatch add title: b\ndispatch toggle id: 1\n")
+    bad = os.path.join(folder, "bad.scenario")
+    with open(bad, "w") as file:
+        file.write("load todos\ndispatch nope\n")
+    chooser = lambda driver: driver.find_element(By.CSS_SELECTOR, '[data-role="open-file"]')
+    with opened_page("web", "--store", "counter", prompt="counter> ") as (driver, parts):
+        type_line(driver, parts, "dispatch add 5", 1)
+        chooser(driver).send_keys(bad)
+        wait(driver, lambda: "bad.scenario:2: " in parts["error"]() and "nope" in parts["error"](), "the refusal")
+        check(parts["steps"]() == ["1 add 5"], "the session as it was")
+        check(driver.execute_script("return window.fluxsh.page.prompt") == "counter> ", "the prompt as it was")
+        chooser(driver).send_keys(good)
+        wait(driver, lambda: parts["steps"]() == ["1 add title: a", "2 add title: b (undone)", "3 toggle id: 1 (undone)"],
+             "the scenario's steps, paused at the first")
+        wait(driver, lambda: "opened todos.scenario: 3 steps, paused at the first" in parts["output"](), "what open says")
+        check(parts["selected"]() == 1, "the first step selected")
+        check(driver.execute_script("return window.fluxsh.page.prompt") == "todos> ", "the scenario's store is active")
+        check('"title": "b"' not in parts["tree"]() and '"a"' in parts["tree"](), f"the state at step 1: {parts['tree']()}")
+        check(not parts["error"](), f"no error: {parts['error']()}")
+        # Walking forward: ↓ and Enter redo the next step from the state kept.
+        timeline = driver.find_element(By.CSS_SELECTOR, '[data-role="timeline"]')
+        timeline.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
+        wait(driver, lambda: parts["steps"]()[1] == "2 add title: b", "step 2 redone")
+        # Expected lines that do not hold: opened, and told.
+        with open(good, "w") as file:
+            file.write("load todos\ndispatch add title: a\n~ nextID: 1 -> 3\n")
+        chooser(driver).send_keys(good)
+        wait(driver, lambda: parts["steps"]() == ["1 add title: a"], "the mismatching scenario opened")
+        wait(driver, lambda: "todos.scenario:2: " in parts["error"](), "the mismatch told")
+        driver.get(driver.current_url)
+        wait(driver, lambda: parts["steps"]() == ["1 add title: a"], "a new tab on the opened session")
+        logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        check(not logs, f"the page's console has errors: {logs}")
+
+
 def test_large_state():
     """A fold of more than 100 members shows groups of a hundred; the search opens the one it needs."""
     from selenium.webdriver.common.by import By

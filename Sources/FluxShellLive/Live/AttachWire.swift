@@ -95,6 +95,11 @@ package enum AttachWire {
         /// The answer to a `{"stateAfter":N}` request: each loaded store's state after step N (the
         /// page's inspector of a step it did not see), or why there is none.
         case stateAfter(step: Int, states: JSONObject?, error: String?)
+        /// The answer to an `{"open":SCENARIO,"file":NAME}` request: the file as named, whether the
+        /// session is now the scenario's (paused at its first step) or nothing changed, how many
+        /// steps it has, the errors its lines made (each a JSON object, as the renderer writes
+        /// one), and the prompt now.
+        case opened(file: String, isOpen: Bool, steps: Int, errors: [String], prompt: String)
 
         /// Appends an ``app(_:)`` frame for each whole line of `text`, as ``line`` writes it.
         public static func writeApp(linesOf text: borrowing OutputBuffer, to output: inout OutputBuffer) {
@@ -165,6 +170,12 @@ package enum AttachWire {
                     JSONText.writeCompact(.object(states), to: &output)
                 }
                 if let error { string(after: #","error":"#, error) }
+            case .opened(let file, let isOpen, let steps, let errors, let prompt):
+                string(after: #"{"opened":"#, file)
+                output.append(isOpen ? #","open":true"# : #","open":false"#)
+                number(after: #","steps":"#, steps)
+                strings(after: #","errors":"#, errors)
+                string(after: #","prompt":"#, prompt)
             }
             output.append(0x7D)
         }
@@ -222,6 +233,16 @@ package enum AttachWire {
                 var states: JSONObject?
                 if case .object(let object)? = object["states"] { states = object }
                 self = .stateAfter(step: step, states: states, error: text("error"))
+            case ("opened", .string(let file)):
+                guard case .bool(let isOpen)? = object["open"], case .int(let steps)? = object["steps"],
+                    case .array(let list)? = object["errors"]
+                else { return nil }
+                self = .opened(
+                    file: file, isOpen: isOpen, steps: steps,
+                    errors: list.compactMap {
+                        if case .string(let text) = $0 { return text }
+                        return nil
+                    }, prompt: text("prompt") ?? "")
             case ("save", .string(let file)):
                 guard let scenario = text("scenario"), case .int(let line)? = object["line"],
                     case .array(let list)? = object["saved"]
@@ -240,6 +261,12 @@ package enum AttachWire {
     /// A client's request for each loaded store's state after step `step`, without travelling.
     public static func stateAfterRequest(_ step: Int) -> String {
         JSONText.compact(.object(JSONObject([("stateAfter", .int(step))])))
+    }
+
+    /// A page's request to open `scenario`, the text of the file named `file`, in place of its
+    /// session.
+    public static func openRequest(_ scenario: String, file: String) -> String {
+        JSONText.compact(.object(JSONObject([("open", .string(scenario)), ("file", .string(file))])))
     }
 
     /// A shell's request for completions of the text before its cursor.

@@ -9,7 +9,8 @@ import FluxShellValues
 /// each command line through the one ``ScriptRunner``, and the one ``Renderer`` prints its
 /// results and the app's own steps. The agent's socket code only moves bytes.
 package final class AttachedShell {
-    public let session: Session
+    /// The session the lines run in: a local one is replaced by a scenario the page opens.
+    public private(set) var session: Session
     /// The app's name, as the shell attached to it.
     public let name: String
     /// Longer lines are skipped and reported.
@@ -193,6 +194,9 @@ package final class AttachedShell {
         if hello != nil, line.starts(with: Self.stateAfterPrefix) {
             return answerStateAfter(line, to: &output)
         }
+        if hello != nil, line.starts(with: Self.openPrefix) {
+            return open(line, to: &output)
+        }
         writeAppSteps(to: &output)
         lineNumber += 1
         ended(line: lineNumber, runner.feed(line, number: lineNumber, file: hello?.file ?? "<attach>"), to: &output)
@@ -303,6 +307,55 @@ package final class AttachedShell {
 
     private static let completionPrefix = Array(#"{"complete""#.utf8)
     private static let stateAfterPrefix = Array(#"{"stateAfter""#.utf8)
+    private static let openPrefix = Array(#"{"open""#.utf8)
+
+    /// `{"open":SCENARIO,"file":NAME}`: the page opens a scenario file (“Devtools in the browser”
+    /// in the reference). Its lines run in a new session of the same stores, their expected diff
+    /// lines checked; the session is then paused at its first step (later steps are redone from
+    /// the states kept, so no effect runs again) and takes this one's place. A line that fails
+    /// (a store that does not exist, an action refused) leaves this session as it was; expected
+    /// lines that do not hold are told, and the scenario opens, to be inspected.
+    private func open(_ line: ArraySlice<UInt8>, to output: inout OutputBuffer) {
+        let refuse = { (file: String, message: String, output: inout OutputBuffer) in
+            let error = JSONText.compact(.object(JSONObject([("error", .string(message))])))
+            AttachWire.Frame.opened(file: file, isOpen: false, steps: 0, errors: [error], prompt: self.session.prompt)
+                .writeLine(to: &output)
+        }
+        guard let text = Self.decode(line), case .object(let object)? = try? JSONParser.parse(text),
+            case .string(let scenario)? = object["open"]
+        else { return refuse("", "a scenario's text was expected: {\"open\":TEXT,\"file\":NAME}", &output) }
+        var file = "<opened>"
+        if case .string(let name)? = object["file"], !name.isEmpty { file = name }
+        guard readsFiles else {
+            return refuse(file, "a scenario opens in a session of the shell's own stores, not in an app's", &output)
+        }
+        let opened = Session(catalog: session.catalog)
+        let renderer = Renderer(format: .json)
+        let discarded = Printer(
+            renderer: renderer, streams: .init(appendToStandardOutput: { _ in }, standardError: { _ in }))
+        var options = ScriptRunner.Options()
+        options.readsFiles = readsFiles
+        let runner = ScriptRunner(session: opened, options: options, output: discarded)
+        runner.run(Array(scenario.utf8), file: file)
+        runner.finish(file: file)
+        let errors = runner.failures.map { JSONText.compact(renderer.json(of: $0)) }
+        if runner.failures.contains(where: { $0.kind == .failedLine || $0.kind == .usage }) {
+            return AttachWire.Frame.opened(file: file, isOpen: false, steps: 0, errors: errors, prompt: session.prompt)
+                .writeLine(to: &output)
+        }
+        guard !opened.loadedAliases.isEmpty else { return refuse(file, "'\(file)' loads no store", &output) }
+        // NB: the effects still running when the scenario ended are cancelled, and the steps
+        // after the first undone: the page walks them forward with redo, their states the ones
+        // kept, and nothing delivers into the paused session.
+        if !opened.runningEffects.isEmpty { _ = try? opened.execute(.cancel(id: nil)) }
+        let steps = opened.undoableSteps
+        if steps > 1 { _ = try? opened.execute(.undo(steps: steps - 1)) }
+        session.detach()
+        session = opened
+        begin(hello)
+        AttachWire.Frame.opened(file: file, isOpen: true, steps: steps, errors: errors, prompt: session.prompt)
+            .writeLine(to: &output)
+    }
 
     /// `{"stateAfter":N}`: each loaded store's state after step N, from the states kept for undo.
     private func answerStateAfter(_ line: ArraySlice<UInt8>, to output: inout OutputBuffer) {

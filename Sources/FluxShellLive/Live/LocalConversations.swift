@@ -12,7 +12,8 @@ package final class LocalConversations: PageConversations, @unchecked Sendable {
     /// What the tab that lost the session is told.
     static let takenOver = "the session was opened in another tab"
 
-    private let session: Session
+    /// The session each tab opens: replaced when a tab opens a scenario.
+    private var session: Session
     private let name: String
     /// Runs a job of the session's, one at a time: on a queue of its own, or on the main thread.
     private let perform: @Sendable (@escaping @Sendable () -> Void) -> Void
@@ -70,6 +71,8 @@ package final class LocalConversations: PageConversations, @unchecked Sendable {
             guard !isClosed else { return }
             var output = OutputBuffer()
             shell.receive((line + "\n").utf8, to: &output)
+            // NB: a scenario the tab opened is the session the next tab opens.
+            owner.session = shell.session
             deliver(output.text)
             if shell.isFinished {
                 isClosed = true

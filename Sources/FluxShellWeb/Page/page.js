@@ -14,6 +14,8 @@ const page = {
   completing: [],
   /** Who waits for the answers to `{"stateAfter":N}` requests, in order. */
   stepStates: [],
+  /** Who waits for the answers to `{"open":…}` requests, in order. */
+  opening: [],
   /** The loaded stores' aliases, when there are several: the tree shows each one's state. */
   aliases: [],
   /** `history`'s steps, oldest first: {number, action, undone, followUps?}. */
@@ -76,6 +78,8 @@ function receive(frame) {
     if (command) command.resolve({ objects: command.objects, failed: frame.failed });
   } else if ("stateAfter" in frame) {
     page.stepStates.shift()?.(frame);
+  } else if ("opened" in frame) {
+    page.opening.shift()?.(frame);
   } else if ("completions" in frame) {
     page.completing.shift()?.(frame);
   } else if ("bye" in frame) {
@@ -119,6 +123,42 @@ function request(waiting, message, closed) {
 const stateAfter = (number) => request(page.stepStates, { stateAfter: number }, { error: "the session ended" });
 
 const complete = (text) => request(page.completing, { complete: text }, { completions: [] });
+
+/** The page's server takes messages up to 1 MiB: a scenario and its framing fit in that. */
+const OPEN_LIMIT = (1 << 20) - 4096;
+
+/** Opens a scenario file in place of the session: its lines run where the session runs, then it
+ * waits paused at its first step; later steps are redone from the states kept, so no effect runs
+ * again. A line that fails leaves the session as it was. */
+async function openScenario(file) {
+  showError(null);
+  const text = await file.text();
+  if (new TextEncoder().encode(text).length > OPEN_LIMIT) {
+    showError(`error: ${file.name} is ${(file.size / 1048576).toFixed(1)} MiB; the page opens scenarios up to 1 MiB (read it in the shell instead: read ${file.name})`);
+    return;
+  }
+  const answer = await request(page.opening, { open: text, file: file.name }, { open: false, errors: [JSON.stringify({ error: "the session ended" })] });
+  const errors = (answer.errors || []).map((line) => {
+    const error = parseJSON(line);
+    const where = error.line ? `${error.file || file.name}:${error.line}: ` : "";
+    return `error: ${where}${error.error}`;
+  });
+  print(`(open ${file.name})`, answer.open
+    ? [{ text: `opened ${file.name}: ${answer.steps === 1 ? "1 step" : `${answer.steps} steps`}, paused at the first` }]
+    : [{ text: `${file.name} was not opened: the session is as it was` }]);
+  if (errors.length) showError(errors.join("\n"));
+  if (!answer.open) return;
+  if (answer.prompt) page.prompt = answer.prompt;
+  showPrompt();
+  // NB: the steps are the scenario's now: what the page saw of the session before goes.
+  page.steps = [];
+  page.seen = new Map();
+  page.selected = null;
+  page.made = [];
+  await refresh();
+  select(page.steps.length ? page.steps[0].number : null);
+  page.onOpened?.(answer);
+}
 
 function ended(reason) {
   const box = $("ended");
@@ -915,6 +955,13 @@ function setUp() {
   });
   $("jump").addEventListener("click", () => jump());
   document.querySelector('[data-action="download"]').addEventListener("click", () => submit("save session.scenario"));
+  const chooser = $("open-file");
+  document.querySelector('[data-action="open"]').addEventListener("click", () => chooser.click());
+  chooser.addEventListener("change", () => {
+    const [file] = chooser.files;
+    chooser.value = "";
+    if (file) openScenario(file);
+  });
   $("slider").addEventListener("change", (event) => jump(Number(event.target.value)));
   command.focus();
   connect();
