@@ -25,12 +25,33 @@ extension StoreObjectRuntime {
         (try? history.state(at: cursor, apply: Self.keptOnly)).map { ValueReader.read($0) }
     }
 
-    /// NB: `sweep` would make every state along the timeline again from a new store per step;
-    /// a store object's steps are edited, and the edits undone, but not swept yet.
+    /// `sweep`: the steps from the plan's first on are made again in a new store, each kept
+    /// step's state read after it, and become the history (its states, and the actions a new
+    /// store is sent to make each again).
     @usableFromInline func sweeper(_ plan: ReplayPlan) throws(ShellError) -> () -> Void {
-        throw ShellError(
-            "store '\(alias)' is a store object: sweep makes each state along the timeline again, which it does only for a reducer",
-            hint: "its edits stay as steps of their own; commit forgets them with the rest")
+        guard let restore = form.restore else { throw Self.cannotReplay(alias) }
+        var rebuilt = history
+        rebuilt.dropEntries(from: plan.start)
+        var rebuiltLog = Array(log[..<(replay(at: plan.start).end - logStart)])
+        var rebuiltReplays = Array(replays[..<plan.start])
+        let (logStart, baseline) = (self.logStart, self.baseline)
+        let reached = try replayed(plan, restoring: restore) { state, sent, pinned in
+            let end = logStart + rebuiltLog.count
+            let start = pinned ? end : (rebuiltReplays.last ?? baseline).start
+            rebuiltLog += sent
+            rebuiltReplays.append(Replay(start: start, end: logStart + rebuiltLog.count))
+            rebuilt.record(state, cursor: rebuilt.entries.count, forgetting: 0, pinned: pinned, apply: Self.keptOnly)
+        }
+        guard history.reaches(reached, recorded) else {
+            throw ShellError(
+                "store '\(alias)' does not come back to its state when its steps are sent to a new store",
+                hint: "its store reads something besides its state and the actions it is sent")
+        }
+        return {
+            self.history = rebuilt
+            self.log = rebuiltLog
+            self.replays = rebuiltReplays
+        }
     }
 
     /// Why a store object without `restore:` does not replay its steps with one left out.
@@ -41,10 +62,12 @@ extension StoreObjectRuntime {
     }
 
     /// The state a new store reaches from the state before `plan`'s first step, sent its steps'
-    /// kept actions.
-    private func replayed(_ plan: ReplayPlan, restoring restore: (Object, State) -> Void) throws(ShellError)
-        -> State
-    {
+    /// kept actions; `stepEnded` is told the state after each step the plan keeps, the actions
+    /// sent to make it, and whether it was set rather than made (`sweep`).
+    private func replayed(
+        _ plan: ReplayPlan, restoring restore: (Object, State) -> Void,
+        stepEnded: ((State, [Action], Bool) -> Void)? = nil
+    ) throws(ShellError) -> State {
         let range = plan.start..<(plan.start + plan.steps.count)
         if let changed = range.first(where: { replays[$0].changedOnItsOwn }) {
             throw ShellError(
@@ -68,20 +91,26 @@ extension StoreObjectRuntime {
             reads = environment.core.reads
             for (offset, step) in plan.steps.enumerated() {
                 let index = plan.start + offset
+                var sent: [Action] = []
                 switch step.treatment {
                 case .leftOut:
                     continue
                 case .asRecorded where history.isPinned(index):
                     restore(fresh, history.pinnedState(index))
                     _ = freshFeed?.take()
+                    if let stepEnded { stepEnded(history.pinnedState(index), [], true) }
+                    continue
                 case .asRecorded:
                     let before = replay(at: index).end
-                    for action in log[(before - logStart)..<(replays[index].end - logStart)] {
-                        try replay(action, to: fresh, freshFeed)
-                    }
+                    sent = Array(log[(before - logStart)..<(replays[index].end - logStart)])
                 case .replaced(let invocation):
                     guard case .accepted(let action, _) = decode(invocation) else { continue }
-                    try replay((action as! TypedActionBox<Action>).action, to: fresh, freshFeed)
+                    sent = [(action as! TypedActionBox<Action>).action]
+                }
+                for action in sent { try replay(action, to: fresh, freshFeed) }
+                if let stepEnded {
+                    _ = freshFeed?.take()
+                    stepEnded(try Self.state(of: fresh, form, alias: alias), sent, false)
                 }
             }
             _ = freshFeed?.take()
