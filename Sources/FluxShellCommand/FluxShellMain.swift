@@ -38,6 +38,7 @@ public enum FluxShellMain {
         Platform.ignoreBrokenPipe()
         Platform.ignoreFileSizeLimitSignal()
         ChildProcess.endWithParent()
+        ChildProcess.mayProbe = true
         FluxshVersion.application = version
         var catalog = catalog
         catalog.programName = ProgramName.current

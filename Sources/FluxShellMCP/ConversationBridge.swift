@@ -22,14 +22,19 @@ actor ConversationBridge {
     private var isRunning = false
     /// What ends the server when the session ends.
     private let onEnd: @Sendable (String) -> Void
+    /// How long a line's answer is waited for: an app whose main thread is blocked never
+    /// answers, and the agent is told so rather than left waiting.
+    let answerLimit: Duration
 
     /// Opens a conversation of `conversations` and says hello as `program`; throws why the
     /// session refused it.
-    init(_ conversations: any PageConversations, program: String, onEnd: @escaping @Sendable (String) -> Void)
-        async throws(ShellError)
-    {
+    init(
+        _ conversations: any PageConversations, program: String, answerLimit: Duration = .seconds(30),
+        onEnd: @escaping @Sendable (String) -> Void
+    ) async throws(ShellError) {
         let inbox = inbox
         self.onEnd = onEnd
+        self.answerLimit = answerLimit
         conversation = conversations.open(
             send: { line in
                 guard let frame = AttachWire.Frame(line: Substring(line)) else { return }
@@ -42,8 +47,9 @@ actor ConversationBridge {
         hello.program = program
         hello.writesSaves = true
         await conversation.receive(hello.line)
-        let answer = await inbox.take()
-        guard answer.contains(where: { if case .attached = $0 { true } else { false } }) else {
+        guard let answer = await inbox.take(within: answerLimit),
+            answer.contains(where: { if case .attached = $0 { true } else { false } })
+        else {
             conversation.close()
             throw ShellError(inbox.endedBecause ?? "the session did not answer")
         }
@@ -54,6 +60,12 @@ actor ConversationBridge {
         // NB: a line that begins with `{` runs (and is refused) as a command, not as a request.
         guard let answer = await request(AttachWire.typedLine(line)) else {
             return Reply(lines: ["error: \(inbox.endedBecause ?? AttachWire.appExited)"], failed: true)
+        }
+        guard let answer else {
+            return Reply(
+                lines: [
+                    "error: the session did not answer within \(answerLimit.components.seconds) s (an app whose main thread is busy or blocked answers later): the command may still run, and its answer is dropped"
+                ], failed: true)
         }
         var reply = Reply()
         // NB: a line whose `done` never came was cut short (the app ended the session).
@@ -88,7 +100,7 @@ actor ConversationBridge {
     /// The loaded stores' actions as `actions` prints them: under each store's alias when there
     /// are several, for the `dispatch` tool's description.
     func actions() async -> [String] {
-        let answer = await request(AttachWire.completionRequest("use ")) ?? []
+        let answer = (await request(AttachWire.completionRequest("use "))).flatMap { $0 } ?? []
         var aliases: [String] = []
         for case .completions(_, let candidates) in answer { aliases = candidates }
         guard aliases.count > 1 else {
@@ -106,8 +118,9 @@ actor ConversationBridge {
     }
 
     /// Sends `line` (a command line, or a request such as `{"complete":…}`) once the lines
-    /// before it were answered; returns its answer, or `nil` when the session ended before.
-    private func request(_ line: String) async -> [AttachWire.Frame]? {
+    /// before it were answered; returns its answer (`nil` inside when none came in time), or
+    /// `nil` when the session ended before.
+    private func request(_ line: String) async -> [AttachWire.Frame]?? {
         if isRunning { await withCheckedContinuation { waiting.append($0) } }
         isRunning = true
         defer {
@@ -115,7 +128,7 @@ actor ConversationBridge {
         }
         guard inbox.endedBecause == nil else { return nil }
         await conversation.receive(line)
-        return await inbox.take()
+        return .some(await inbox.take(within: answerLimit))
     }
 
     /// The session ends with the client.
@@ -125,14 +138,18 @@ actor ConversationBridge {
 /// The frames the session sent, taken a line's worth at a time: up to the `done` that ends a
 /// command line (or the `attached` that answers the hello, or the `bye` that ends the session).
 /// A local session has answered when its line is taken; an app's answers come over its socket
-/// after the line is written, and are waited for.
+/// after the line is written, and are waited for, up to a time limit: the answer of a line given
+/// up on is dropped when it comes, so that the next line gets its own.
 ///
 /// NB: @unchecked Sendable is safe: every member is touched with `lock` held; the waiter is
-/// resumed after it is let go.
+/// resumed after it is let go, by whichever of the answer and the time limit takes it first.
 final class Inbox: @unchecked Sendable {
     private let lock = NSLock()
     private var frames: [AttachWire.Frame] = []
-    private var waiter: CheckedContinuation<[AttachWire.Frame], Never>?
+    private var waiter: (id: Int, continuation: CheckedContinuation<[AttachWire.Frame]?, Never>)?
+    private var waits = 0
+    /// How many lines were given up on whose answers have not come yet.
+    private var abandoned = 0
     private var reason: String?
 
     /// Why the session ended, once it did.
@@ -142,14 +159,21 @@ final class Inbox: @unchecked Sendable {
         // NB: what the app does by itself is not a command's answer.
         if case .app = frame { return }
         lock.lock()
-        if case .bye(let why) = frame { reason = why }
         frames.append(frame)
+        if case .bye(let why) = frame {
+            reason = why
+        } else if abandoned > 0, Self.ends(frame) {
+            // NB: the answer of a line given up on: dropped, the next line's comes after it.
+            abandoned -= 1
+            frames.removeAll()
+            return lock.unlock()
+        }
         guard Self.ends(frame), let waiting = waiter else { return lock.unlock() }
         waiter = nil
         let came = frames
         frames.removeAll()
         lock.unlock()
-        waiting.resume(returning: came)
+        waiting.continuation.resume(returning: came)
     }
 
     /// The session ended: a waiting line gets what came. Returns why it ended.
@@ -162,17 +186,25 @@ final class Inbox: @unchecked Sendable {
         waiter = nil
         frames.removeAll()
         lock.unlock()
-        waiting?.resume(returning: came)
+        waiting?.continuation.resume(returning: came)
         return why
     }
 
-    /// The frames up to the next one that ends a line, once it came.
-    func take() async -> [AttachWire.Frame] {
-        await withCheckedContinuation { (continuation: CheckedContinuation<[AttachWire.Frame], Never>) in
+    /// The frames up to the next one that ends a line, once it came; `nil` when it did not
+    /// come within `limit` (the line is given up on).
+    func take(within limit: Duration) async -> [AttachWire.Frame]? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[AttachWire.Frame]?, Never>) in
             lock.lock()
             guard reason != nil || frames.contains(where: Self.ends) else {
-                waiter = continuation
-                return lock.unlock()
+                waits += 1
+                let id = waits
+                waiter = (id, continuation)
+                lock.unlock()
+                Task { [weak self] in
+                    try? await Task.sleep(for: limit)
+                    self?.giveUp(on: id)
+                }
+                return
             }
             let came = frames
             frames.removeAll()
@@ -181,9 +213,19 @@ final class Inbox: @unchecked Sendable {
         }
     }
 
+    /// The time limit of wait `id` ran out: when it still waits, it gets `nil`.
+    private func giveUp(on id: Int) {
+        lock.lock()
+        guard let waiting = waiter, waiting.id == id else { return lock.unlock() }
+        waiter = nil
+        abandoned += 1
+        lock.unlock()
+        waiting.continuation.resume(returning: nil)
+    }
+
     private static func ends(_ frame: AttachWire.Frame) -> Bool {
         switch frame {
-        case .done, .attached, .bye, .completions, .stateAfter: true
+        case .done, .attached, .bye, .completions, .stateAfter, .opened: true
         default: false
         }
     }

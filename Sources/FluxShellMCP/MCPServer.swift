@@ -58,9 +58,10 @@ public enum MCPServer: ToolServing {
                     content: [.text(text: "error: \(error.message)", annotations: nil, _meta: nil)], isError: true)
             }
             let reply = await bridge.run(line)
-            // NB: a store loaded, or made active, changes the `dispatch` tool's description.
-            let word = line.split(separator: " ").first ?? ""
-            if !reply.failed, word == "load" || word == "use" {
+            // NB: a store loaded, or made active, changes the `dispatch` tool's description; a
+            // file `read` runs may do either.
+            let word = line.drop { $0 == "!" || $0 == " " }.split(separator: " ").first ?? ""
+            if !reply.failed, ["load", "use", "read"].contains(word) {
                 try? await server.notify(ToolListChangedNotification.message())
             }
             let text = reply.lines.isEmpty ? "(nothing printed)" : reply.lines.joined(separator: "\n")

@@ -264,6 +264,27 @@ struct EndToEndTests {
         #expect(piped.status == 0)
     }
 
+    /// `--update` rewrites the expected lines of a file the scenario reads (`read FILE`) where
+    /// they are, and the scenario's own; every other line stays.
+    @Test func updateRewritesTheExpectedLinesOfAFileTheScenarioReads() throws {
+        let folder = try temporaryFolder()
+        let setup = folder.appendingPathComponent("setup.fluxsh")
+        try "# two\ndispatch add 2\n~ count: 0 -> 5\n".write(to: setup, atomically: true, encoding: .utf8)
+        let scenario = folder.appendingPathComponent("s.scenario")
+        try "load counter\nread setup.fluxsh\ndispatch increment\n~ count: 2 -> 9\n".write(
+            to: scenario, atomically: true, encoding: .utf8)
+        let failed = try Fluxsh.run(["test", "--no-color", "s.scenario"], in: folder)
+        #expect(failed.status == 1 && (failed.stdout + failed.stderr).contains("setup.fluxsh:2: error:"))
+        let updated = try Fluxsh.run(["test", "--no-color", "--update", "s.scenario"], in: folder)
+        #expect(updated.status == 0, "\(updated.stdout)\(updated.stderr)")
+        #expect(try String(contentsOf: setup, encoding: .utf8) == "# two\ndispatch add 2\n~ count: 0 -> 2\n")
+        #expect(
+            try String(contentsOf: scenario, encoding: .utf8)
+                == "load counter\nread setup.fluxsh\ndispatch increment\n~ count: 2 -> 3\n")
+        let again = try Fluxsh.run(["test", "--no-color", "s.scenario"], in: folder)
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+    }
+
     @Test func updateRewritesOnlyExpectedDiffLines() throws {
         let folder = try temporaryFolder()
         let original =

@@ -92,3 +92,48 @@ struct TrapReportTests {
         #expect(lines(fatal.stderr).last?.hasPrefix("<stdin>:1: error: the store trapped: planted_shell/") == true)
     }
 }
+
+/// An edit of the past whose replay traps (a pop once the push under it is skipped) is refused,
+/// naming the step and the fatal error, and changes nothing: the replay runs first in a copy of
+/// the process, where the trap ends the copy. The same in a scenario that `fluxsh test` runs,
+/// alone or beside others.
+struct TrapInAnEditTests {
+    private let shell = Fluxsh.executable("planted-shell")
+    static let steps = "load stack\ndispatch push 1\ndispatch push 2\ndispatch pop\ndispatch pop\n"
+
+    @Test func anEditWhoseReplayTrapsIsRefusedNamingTheStep() throws {
+        let result = try Fluxsh.run(
+            ["--no-color"], stdin: Self.steps + "skip 1\nhistory\nstate items\nskip 4\nstate items\n", program: shell)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.hasPrefix(
+                "<stdin>:6: error: store 'stack' traps at step 4's pop once the steps before it change: Swift/"),
+            "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "Fatal error: Can't remove last element from an empty collection (skip or replace step 4 as well, or undo; nothing changed)"
+            ), "\(result.stderr)")
+        #expect(
+            result.stdout.hasSuffix(
+                "  1  push 1\n  2  push 2\n  3  pop\n  4  pop\n[]\n+ items[0]: 1\n[1]\n"), "\(result.stdout)")
+    }
+
+    @Test(arguments: [1, 2])
+    func aScenarioExpectsTheRefusal(jobs: Int) throws {
+        let here = FileManager.default.temporaryDirectory.appendingPathComponent("edit-trap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: here) }
+        let lines = [
+            "load stack", "dispatch push 1", "+ items[0]: 1", "dispatch pop", "- items[0]: 1", "! skip 1",
+            "dispatch push 5", "+ items[0]: 5",
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: here.appendingPathComponent("a.scenario"), atomically: true, encoding: .utf8)
+        try "load stack\ndispatch push 3\n+ items[0]: 3\n".write(
+            to: here.appendingPathComponent("b.scenario"), atomically: true, encoding: .utf8)
+        let result = try Fluxsh.run(
+            ["test", "--no-color", "--jobs", String(jobs), "a.scenario", "b.scenario"], in: here, program: shell)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("2 passed, 0 failed"), "\(result.stdout)")
+    }
+}

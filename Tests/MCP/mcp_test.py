@@ -51,11 +51,18 @@ class Client:
 
 
 @contextlib.asynccontextmanager
-async def Server(*arguments):
-    """A client session with `fluxsh ARGUMENTS`, over its standard input and output."""
+async def Server(*arguments, notified=None):
+    """A client session with `fluxsh ARGUMENTS`, over its standard input and output; `notified`, a
+    list, gets the names of the notifications the server sends."""
     parameters = StdioServerParameters(command=FLUXSH, args=list(arguments), env=ENV)
+
+    async def handle(message):
+        if notified is not None and not isinstance(message, Exception):
+            # NB: the client gives a notification as itself, or (older clients) wrapped in `root`.
+            notified.append(type(getattr(message, "root", message)).__name__)
+
     async with stdio_client(parameters) as (read, write):
-        async with ClientSession(read, write) as session:
+        async with ClientSession(read, write, message_handler=handle) as session:
             await session.initialize()
             yield Client(session)
 
@@ -149,6 +156,24 @@ async def test_load_changes_the_dispatch_description_and_save_replays():
         check(not error and "saved" in out and os.path.exists(scenario), f"save: {out!r}")
     replay = subprocess.run([FLUXSH, "test", scenario], capture_output=True, text=True, timeout=60)
     check(replay.returncode == 0, f"the saved scenario replays: {replay.stdout} {replay.stderr}")
+
+
+async def test_a_read_that_loads_a_store_says_the_tools_changed():
+    folder = tempfile.mkdtemp(prefix="fluxsh-mcp-read-")
+    commands = os.path.join(folder, "setup.fluxsh")
+    with open(commands, "w") as file:
+        file.write("load counter\ndispatch add 2\n")
+    notified = []
+    async with Server("mcp", notified=notified) as server:
+        out, error = await server.call("run", line="history")
+        check(not error and not notified, f"no notification for history: {notified}")
+        out, error = await server.call("run", line=f"read {commands}")
+        check(not error and out == "~ count: 0 -> 2", f"read: {out!r} {error}")
+        await server.call("history")
+        check("ToolListChangedNotification" in notified, f"the tools changed after read: {notified}")
+        tools = (await server.session.list_tools()).tools
+        check("increment" in next(tool for tool in tools if tool.name == "dispatch").description,
+              "the store read loaded is listed")
 
 
 def test_many_calls_in_a_row():

@@ -90,6 +90,20 @@ struct TagsMutation: Mutation {
     }
 }
 
+/// A TCA-style reducer that pops with `removeLast()`: it traps on an empty stack, which happens
+/// only when an edit of the past takes a push out from under a pop.
+struct Stack { var items: [Int] = [] }
+enum StackAction {
+    case push(Int)
+    case pop
+}
+func reduceStack(_ state: inout Stack, _ action: StackAction) {
+    switch action {
+    case .push(let value): state.items.append(value)
+    case .pop: state.items.removeLast()
+    }
+}
+
 // Stores of other forms, written as a ReSwift app and a class-based store are.
 
 /// A ReSwift-style ledger: struct actions and a pure reducer; `Withdraw` does not check the
@@ -198,6 +212,7 @@ var definitions = [
     StoreDefinition("quotient", state: Quotient(), mutation: QuotientMutation()),
     StoreDefinition("level", state: Level(), mutation: LevelMutation()),
     StoreDefinition("depth", state: Depth(), mutation: DepthMutation()),
+    StoreDefinition("stack", state: Stack(), reduce: reduceStack),
     StoreDefinition("bag", state: Bag(), mutation: BagMutation()),
     StoreDefinition("tags", state: Tags(), mutation: TagsMutation()),
     StoreDefinition(

@@ -55,6 +55,8 @@ package final class ScriptRunner {
 
     /// A state-changing command's diff block: where its expected lines are, what happened.
     public struct DiffBlock: Sendable {
+        /// The file the command is in: the script's, or one it read (`read FILE`, as typed).
+        public var file: String
         /// The 1-based line of the command.
         public var commandLine: Int
         /// The 1-based lines of its expected diff lines (empty when there were none).
@@ -487,7 +489,8 @@ package final class ScriptRunner {
             let lastExpected = block.firstExpectedLine + block.expected.count
             diffBlocks.append(
                 DiffBlock(
-                    commandLine: block.location.line, expectedLines: block.firstExpectedLine..<lastExpected,
+                    file: block.location.file, commandLine: block.location.line,
+                    expectedLines: block.firstExpectedLine..<lastExpected,
                     expected: block.expected, actual: actual, isRequired: block.isRequired, passed: failure == nil))
         }
         if let failure { record(failure) }
@@ -574,6 +577,7 @@ package final class ScriptRunner {
     /// stops when it stopped (`quit`, `--bail`).
     func take(_ nested: ScriptRunner) {
         progress.value.failures += nested.failures
+        diffBlocks += nested.diffBlocks
         if nested.isStopped { progress.value.isStopped = true }
         timesCommands = nested.timesCommands
     }

@@ -193,11 +193,23 @@ public struct ScenarioRunner: Sendable {
         }
         var (runner, _) = replay(bytes, path: path)
         var wasUpdated = false
-        if options.update, let updated = ScenarioUpdate.rewrite(bytes, blocks: runner.diffBlocks), updated != bytes {
+        if options.update {
             do {
-                try FileSystem.writeAtomically(String(decoding: updated, as: UTF8.self), to: path)
-                wasUpdated = true
-                (runner, _) = replay(updated, path: path)
+                // NB: the files the scenario read (`read FILE`) first, each rewritten once.
+                let read = runner.diffBlocks.filter { $0.file != path && !$0.passed }
+                for file in Set(read.map(\.file)).sorted() {
+                    let blocks = read.filter { $0.file == file }
+                    let before = try FileSystem.read(file)
+                    guard let after = ScenarioUpdate.rewrite(before, blocks: blocks), after != before else { continue }
+                    try FileSystem.writeAtomically(String(decoding: after, as: UTF8.self), to: file)
+                    wasUpdated = true
+                }
+                let own = runner.diffBlocks.filter { $0.file == path }
+                if let updated = ScenarioUpdate.rewrite(bytes, blocks: own), updated != bytes {
+                    try FileSystem.writeAtomically(String(decoding: updated, as: UTF8.self), to: path)
+                    wasUpdated = true
+                }
+                if wasUpdated { (runner, _) = replay(try FileSystem.read(path), path: path) }
             } catch {
                 return Result(
                     path: path,

@@ -68,6 +68,7 @@ extension ReducerRuntime {
         } catch {
             throw effects.environment.core.reads == reads ? error : readsTheSession
         }
+        try probeForTraps(plan, from: state)
         for (offset, step) in plan.steps.enumerated() where step.treatment != .leftOut {
             let index = plan.start + offset
             if step.treatment == .asRecorded, history.value.isPinned(index) {
@@ -84,6 +85,45 @@ extension ReducerRuntime {
         // session has now, not what the step had: the replay would not be the step's.
         guard effects.environment.core.reads == reads else { throw readsTheSession }
         return state
+    }
+
+    /// How long the copy of the process that replays first may take.
+    static var probeSeconds: Int { 10 }
+
+    /// Throws, naming the step, when the reducer traps applying `plan` from `start` (an index
+    /// out of range once an earlier step is skipped): the plan is replayed first in a copy of
+    /// the process (``ChildProcess/probe(seconds:_:)``), where a trap ends the copy, not the
+    /// session. An action the store refuses ends the copy's replay; the replay that follows says
+    /// so.
+    private func probeForTraps(_ plan: ReplayPlan, from start: State) throws(ShellError) {
+        guard ChildProcess.mayProbe else { return }
+        let ending = ChildProcess.probe(seconds: Self.probeSeconds) { mark in
+            var state = start
+            for (offset, step) in plan.steps.enumerated() where step.treatment != .leftOut {
+                let index = plan.start + offset
+                mark(step.number)
+                if step.treatment == .asRecorded, history.value.isPinned(index) {
+                    state = history.value.pinnedState(index)
+                    continue
+                }
+                do { try replay(step, entry: index, on: &state, nil) } catch { return }
+            }
+        }
+        switch ending {
+        case .trapped(let cause, let mark):
+            let action = plan.steps.first { $0.number == mark }.flatMap { step -> ActionInvocation? in
+                if case .replaced(let invocation) = step.treatment { return invocation }
+                return step.action
+            }
+            throw ShellError(
+                "store '\(alias)' traps at step \(mark)\(action.map { "'s \($0)" } ?? "") once the steps before it change: \(cause)",
+                hint: "skip or replace step \(mark) as well, or undo; nothing changed")
+        case .finished?, .timedOut?, nil:
+            // NB: a copy that did not end in time (a replay that long, or a copy made while
+            // another thread held a lock of the runtime, which it then waits for) tells nothing:
+            // the replay runs here, as it would without the probe.
+            return
+        }
     }
 
     /// Why a store whose reducer reads the session's environment is not replayed.
