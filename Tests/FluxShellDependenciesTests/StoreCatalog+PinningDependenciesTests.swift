@@ -267,18 +267,37 @@ struct PinningDependenciesTests {
 /// A reducer that reads the session's ids and time: its past is not edited, since a replay would
 /// give its steps other ids and times than they had (reference: "Editing the past").
 struct PinnedEditTests {
-    @Test func anEditOfAReducerThatReadsTheEnvironmentIsRefusedAndChangesNothing() {
+    /// A TCA reducer that reads `@Dependency(\.uuid)`, `\.date.now` and random numbers in
+    /// `reduce` has what each action drew from kept with it: an edit replays the later steps with
+    /// the ids, times and numbers they had, and the session's next ids go on from where they were.
+    @Test func anEditOfAReducerThatReadsTheEnvironmentReplaysWhatEachStepDrew() {
         let shell = Transcript(catalog: StoreCatalog([Stamps.definition]).pinningDependencies())
         shell.run("load stamps")
         shell.run("dispatch stamp")
+        shell.run("advance 1")
+        let roll = shell.run("dispatch roll")
         shell.run("dispatch stamp")
-        let before = shell.run("state") + shell.run("history")
-        let refused = shell.run("skip 1")
+        let before = shell.run("state")
+        // Step 4 keeps the id and the time it drew; step 3 the number it rolled.
         #expect(
-            refused.first?.contains(
-                "store 'stamps' reads the session's time, ids or random numbers in its reducer") == true, "\(refused)")
-        #expect(shell.run("state") + shell.run("history") == before)
-        // Undo still goes back through the states as they were.
-        #expect(shell.run("undo").count == 2)
+            shell.run("skip 1") == [
+                #"- ids[0]: "00000000-0000-0000-0000-000000000001""#, #"- stampedAt[0]: "2026-01-01T00:00:00Z""#,
+            ])
+        #expect(shell.run("state ids") == [#"["00000000-0000-0000-0000-000000000002"]"#])
+        let rolled = String(roll.first?.split(separator: " ").last ?? "")
+        #expect(shell.run("state rolls") == ["[\(rolled)]"])
+        // The next ids go on from where the session was: none is drawn twice.
+        #expect(
+            shell.run("dispatch stamp") == [
+                #"+ ids[1]: "00000000-0000-0000-0000-000000000003""#, #"+ stampedAt[1]: "2026-01-01T00:00:01Z""#,
+            ])
+        shell.run("undo 2")
+        #expect(shell.run("state") == before)
+        // A replacement draws what the step's own action drew from: here, at step 1's time.
+        #expect(shell.run("replace 1 stamp") == ["(no changes)"])
+        let history = shell.run("history")
+        #expect(history.first == "  1  stamp   (replaced at step 7)", "\(history)")
+        #expect(shell.run("sweep") == ["(removed step 7)"])
+        #expect(shell.run("state") == before)
     }
 }

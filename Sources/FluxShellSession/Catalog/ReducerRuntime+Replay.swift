@@ -18,8 +18,10 @@ extension ReducerRuntime {
         var rebuilt = history.value
         rebuilt.dropEntries(from: plan.start)
         let apply = { (action: Action, state: inout State) in self.apply(action, to: &state) }
-        let state = try replayed(plan) { action, before, after in
-            if let action { rebuilt.note(action, diff: ValueDiffer.entries(from: before, to: after)) }
+        let state = try replayed(plan) { action, drawn, before, after in
+            guard let action else { return }
+            if let drawn { rebuilt.noteDraws(drawn) }
+            rebuilt.note(action, diff: ValueDiffer.entries(from: before, to: after))
         } stepEnded: { state, pinned in
             rebuilt.record(state, cursor: rebuilt.entries.count, forgetting: 0, pinned: pinned, apply: apply)
         }
@@ -52,7 +54,7 @@ extension ReducerRuntime {
     ///     state a pinned entry set (`sweep`, which keeps each action's diff).
     ///   - stepEnded: told the state after each step the plan keeps, and whether it was set.
     private func replayed(
-        _ plan: ReplayPlan, _ applied: ((Action?, State, State) -> Void)?,
+        _ plan: ReplayPlan, _ applied: ((Action?, EnvironmentCore.Recorded?, State, State) -> Void)?,
         stepEnded: (State, Bool) -> Void = { _, _ in }
     ) throws(ShellError) -> State {
         guard history.value.keepsActions, !history.value.replayedOtherwise else { throw cannotReplay }
@@ -74,7 +76,7 @@ extension ReducerRuntime {
             if step.treatment == .asRecorded, history.value.isPinned(index) {
                 state = history.value.pinnedState(index)
                 try checkValues(state)
-                applied?(nil, state, state)
+                applied?(nil, nil, state, state)
                 stepEnded(state, true)
                 continue
             }
@@ -183,7 +185,7 @@ extension ReducerRuntime {
     /// it; what effects sent, as they were, is not.
     private func replay(
         _ step: ReplayPlan.Step, entry index: Int, on state: inout State,
-        _ applied: ((Action?, State, State) -> Void)?
+        _ applied: ((Action?, EnvironmentCore.Recorded?, State, State) -> Void)?
     ) throws(ShellError) {
         switch step.treatment {
         case .leftOut:
@@ -192,16 +194,22 @@ extension ReducerRuntime {
             // NB: the dispatched action comes first among the entry's, when this store took it.
             var validatesFirst = false
             if validateAction != nil, let own = step.action, case .accepted = decode(own) { validatesFirst = true }
-            for action in history.value.actions(ofEntry: index) {
-                try replay(action, of: step.number, validating: validatesFirst, on: &state, applied)
+            for position in history.value.actionPositions(ofEntry: index) {
+                try replay(
+                    history.value.actions[position], drawn: history.value.drawn[history.value.firstAction + position],
+                    of: step.number, validating: validatesFirst, on: &state, applied)
                 validatesFirst = false
             }
         case .replaced(let invocation):
             // NB: a store that does not take the action (or not with these arguments) is left
             // as it is, as `dispatch` leaves it; the session checked that one store takes it.
             guard case .accepted(let action, _) = decode(invocation) else { return }
+            // NB: in the step's place, the action draws what the step's own action drew from.
+            let positions = history.value.actionPositions(ofEntry: index)
+            let drawn = positions.first.flatMap { history.value.drawn[history.value.firstAction + $0] }
             try replay(
-                (action as! TypedActionBox<Action>).action, of: step.number, validating: true, on: &state, applied)
+                (action as! TypedActionBox<Action>).action, drawn: drawn, of: step.number, validating: true,
+                on: &state, applied)
         }
     }
 
@@ -209,8 +217,8 @@ extension ReducerRuntime {
     /// keeps each action's diff): a copy kept across the action makes it copy what it changes,
     /// a whole list for one element added.
     private func replay(
-        _ action: Action, of step: Int, validating: Bool, on state: inout State,
-        _ applied: ((Action?, State, State) -> Void)?
+        _ action: Action, drawn: EnvironmentCore.Recorded?, of step: Int, validating: Bool, on state: inout State,
+        _ applied: ((Action?, EnvironmentCore.Recorded?, State, State) -> Void)?
     ) throws(ShellError) {
         if validating, let validateAction {
             do {
@@ -221,9 +229,13 @@ extension ReducerRuntime {
                     hint: "skip or replace step \(step) as well, or undo")
             }
         }
-        guard let applied else { return apply(action, to: &state) }
+        let applying = { (state: inout State) in
+            guard let drawn else { return self.apply(action, to: &state) }
+            self.environment.replaying(drawn) { self.apply(action, to: &state) }
+        }
+        guard let applied else { return applying(&state) }
         let before = state
-        apply(action, to: &state)
-        applied(action, before, state)
+        applying(&state)
+        applied(action, drawn, before, state)
     }
 }

@@ -24,6 +24,8 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     @usableFromInline let effect: EffectForm<Action, State>?
     /// Where an effect that takes time runs: the session's.
     @usableFromInline let effects: EffectScheduler
+    /// The session's time, ids and random numbers, which the reducer may read.
+    @usableFromInline let environment: EnvironmentCore
     @usableFromInline let invariants: [StoreInvariant<State>]
     @usableFromInline let differ = ValueDiffer()
     @usableFromInline let stateShape = TypeShape.of(State.self)
@@ -71,8 +73,11 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
         self.effect = effect
         self.state = SingleThreadCell(initialState)
         self.recorded = SingleThreadCell(initialState)
-        self.history = SingleThreadCell(
-            StateHistory(initial: initialState, entries: historyEntries, forgetBatch: historyForgetBatch))
+        var history = StateHistory<State, Action>(
+            initial: initialState, entries: historyEntries, forgetBatch: historyForgetBatch)
+        history.environment = effects.environment.core
+        self.history = SingleThreadCell(history)
+        self.environment = effects.environment.core
     }
 
     /// Starts taking this store's actions from the dispatcher.
@@ -111,9 +116,18 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 
     @inlinable
     func apply(_ action: Action) {
+        // NB: a reducer that reads the session's time, ids or random numbers (TCA's
+        // `@Dependency(\.uuid)` in `reduce`) has what it drew from kept with its action, so that
+        // an edit of the past replays it with the same ones.
+        let reads = environment.reads
         let returned = reducer.reduceReturningEffect(&state.value, action)
         let entries = recordStep()
-        if history.value.keepsActions { history.value.note(action, diff: entries) }
+        if history.value.keepsActions {
+            if environment.reads != reads, let recorded = environment.recorded(beforeRead: reads &+ 1) {
+                history.value.noteDraws(recorded)
+            }
+            history.value.note(action, diff: entries)
+        }
         trace.add(entries, of: alias)
         if !returned.isNone { perform(returned, after: action) }
         guard let effect else { return }

@@ -1,6 +1,7 @@
 import FluxShellSystem
 import FluxShellValues
 import Foundation
+import Synchronization
 
 /// The world a session's stores read, the same in every process and every run (see "Effects
 /// over time" in the reference): `now` starts at 2026-01-01T00:00:00Z and moves only with
@@ -149,21 +150,41 @@ package final class EnvironmentCore: @unchecked Sendable {
         generator = SeededRandom(seed: seed)
     }
 
-    /// How many times the time, an id or a random number was read: a replay that reads any
-    /// gives its steps values they did not have (see "Editing the past" in the reference).
-    private var readCount: UInt64 = 0
-    var reads: UInt64 { lock.withLock { readCount } }
+    /// How many times the time, an id or a random number was read, but for the reads of a
+    /// replay given the draws its action had (``replaying(_:_:)``): a replay that reads any
+    /// other gives its steps values they did not have (see "Editing the past" in the reference).
+    ///
+    /// NB: an atomic, written under `lock`: a store reads it before and after each action it
+    /// applies, to learn whether the action drew, without taking the lock.
+    private let readCount = Atomic<UInt64>(0)
+    @usableFromInline var reads: UInt64 { readCount.load(ordering: .relaxed) }
+
+    /// What the generators and the time were before each of the last reads, for the store whose
+    /// reducer read them to keep with its action (``recorded(beforeRead:)``).
+    private var journal = [Recorded?](repeating: nil, count: EnvironmentCore.journalLength)
+    private static let journalLength = 64
+    /// Set while an action is replayed with the draws it had: the time it read then.
+    private var replayedTime: Duration?
+
+    /// Counts a read, and keeps what came before it. Called with `lock` held.
+    private func noteRead() {
+        guard replayedTime == nil else { return }
+        let count = readCount.load(ordering: .relaxed)
+        journal[Int(count % UInt64(Self.journalLength))] = Recorded(
+            read: count &+ 1, draws: Draws(uuids: uuids, generator: generator), time: time)
+        readCount.store(count &+ 1, ordering: .relaxed)
+    }
 
     var elapsed: Duration {
         lock.withLock {
-            readCount &+= 1
-            return time
+            noteRead()
+            return replayedTime ?? time
         }
     }
 
     func nextUUIDCount() -> UInt64 {
         lock.withLock {
-            readCount &+= 1
+            noteRead()
             uuids &+= 1
             return uuids
         }
@@ -171,9 +192,49 @@ package final class EnvironmentCore: @unchecked Sendable {
 
     func nextRandom() -> UInt64 {
         lock.withLock {
-            readCount &+= 1
+            noteRead()
             return generator.next()
         }
+    }
+
+    /// What an action's reducer drew from: the generators and the time before its first read.
+    /// Replayed with ``replaying(_:_:)``, the action reads the same ids, numbers and time again.
+    @usableFromInline
+    package struct Recorded {
+        /// The number of the read it came before (counted from 1).
+        fileprivate var read: UInt64
+        fileprivate var draws: Draws
+        fileprivate var time: Duration
+    }
+
+    /// The generators and the time before read number `read` (``reads`` + 1 before an action
+    /// that then read), while it is among the last reads kept; `nil` once it is not.
+    @usableFromInline func recorded(beforeRead read: UInt64) -> Recorded? {
+        lock.withLock {
+            guard let recorded = journal[Int((read &- 1) % UInt64(Self.journalLength))], recorded.read == read
+            else { return nil }
+            return recorded
+        }
+    }
+
+    /// Runs `body`, which applies again an action that drew from `recorded`: it reads the ids,
+    /// random numbers and time it read then, and they are not counted in ``reads``. Nothing of
+    /// it shows in the session after.
+    func replaying<R, E: Error>(_ recorded: Recorded, _ body: () throws(E) -> R) throws(E) -> R {
+        let (drawn, before) = lock.withLock { (Draws(uuids: uuids, generator: generator), replayedTime) }
+        lock.withLock {
+            uuids = recorded.draws.uuids
+            generator = recorded.draws.generator
+            replayedTime = recorded.time
+        }
+        defer {
+            lock.withLock {
+                uuids = drawn.uuids
+                generator = drawn.generator
+                replayedTime = before
+            }
+        }
+        return try body()
     }
 
     /// Starts the random numbers again from `seed`.

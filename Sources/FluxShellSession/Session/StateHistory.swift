@@ -52,6 +52,11 @@ package struct StateHistory<State, Action> {
     @usableFromInline var firstAction = 0
     /// The actions taken since the last entry, which the next entry gets.
     @usableFromInline var pending: [(action: Action, diff: [DiffEntry])] = []
+    /// What the kept actions whose reducer read the session's time, ids or random numbers drew
+    /// from, by action number: applied again, each reads what it read then.
+    @usableFromInline var drawn: [Int: EnvironmentCore.Recorded] = [:]
+    /// The session's environment, which replays the actions in ``drawn`` with their draws.
+    package var environment: EnvironmentCore?
     /// Whether states are dropped and made again (see above); once false, it stays false.
     @usableFromInline var replays: Bool
     /// Whether a replay of this store's actions once came out other than the states it made
@@ -94,6 +99,24 @@ package struct StateHistory<State, Action> {
         pending.append((action, diff))
     }
 
+    /// Notes what the next action noted drew from (its reducer read the session's environment).
+    @usableFromInline
+    mutating func noteDraws(_ recorded: EnvironmentCore.Recorded) {
+        drawn[firstAction + actions.count + pending.count] = recorded
+    }
+
+    /// Applies kept action number `number` (counted from ``firstAction``) to `state`: with the
+    /// draws it had, when its reducer read the session's environment.
+    func apply(actionAt number: Int, to state: inout State, _ apply: (Action, inout State) -> Void) {
+        guard let recorded = drawn[firstAction + number], let environment else { return apply(actions[number], &state) }
+        environment.replaying(recorded) { apply(actions[number], &state) }
+    }
+
+    /// The positions in ``actions`` of entry `index`'s actions.
+    package func actionPositions(ofEntry index: Int) -> Range<Int> {
+        (end(ofEntry: index - 1) - firstAction)..<(entries[index].end - firstAction)
+    }
+
     /// Mirrors ``SessionHistory/record(action:followUps:storeCount:transcriptIndex:)``: `state` is
     /// the new entry's; `pinned` when no action made it.
     @inlinable
@@ -125,6 +148,7 @@ package struct StateHistory<State, Action> {
         let kept = end(ofEntry: cursor - 1) - firstAction
         actions.removeSubrange(kept...)
         diffs.removeSubrange(kept...)
+        if !drawn.isEmpty { drawn = drawn.filter { $0.key < firstAction + kept } }
     }
 
     /// `commit`: forgets every entry; `state`, the one with the first `cursor` entries done,
@@ -136,6 +160,7 @@ package struct StateHistory<State, Action> {
         entries.removeAll()
         actions.removeAll()
         diffs.removeAll()
+        drawn.removeAll()
     }
 
     /// Whether entry `index`'s state was set, not made by actions (`reset`, an edit).
@@ -320,6 +345,7 @@ package struct StateHistory<State, Action> {
         actions.removeFirst(dropped)
         diffs.removeFirst(dropped)
         firstAction += dropped
+        if !drawn.isEmpty { drawn = drawn.filter { $0.key >= firstAction } }
     }
 
     /// Applies entry `index`'s actions to `state` (or sets its pinned state).
@@ -348,7 +374,7 @@ package struct StateHistory<State, Action> {
             // NB: what went away is read before the action, what came after it: no copy of the
             // state is made to compare the two.
             for change in diff where change.operation == .removed { try check(change, showed: change.old) }
-            apply(actions[number], &state)
+            self.apply(actionAt: number, to: &state, apply)
             for change in diff where change.operation != .removed { try check(change, showed: change.new) }
         }
     }
