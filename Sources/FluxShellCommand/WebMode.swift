@@ -9,12 +9,16 @@ struct WebMode {
 
     func run() -> Int32 {
         guard let page = FluxShellMain.page else { return Self.missing(catalog.programName) }
-        let session = Session(catalog: catalog)
-        for store in stores {
-            if let status = RunMode.loadStore(store, into: session) { return status }
+        let conversations: LocalConversations
+        do {
+            // NB: only the conversations hold the session: one a tab opens in its place ends it.
+            let session = Session(catalog: catalog)
+            for store in stores {
+                if let status = RunMode.loadStore(store, into: session) { return status }
+            }
+            conversations = LocalConversations(
+                session: session, name: catalog.programName, onMainThread: MainQueue.isCurrent)
         }
-        let conversations = LocalConversations(
-            session: session, name: catalog.programName, onMainThread: MainQueue.isCurrent)
         return Self.serve(conversations, port: port, with: page)
     }
 

@@ -146,7 +146,8 @@ actor ConversationBridge {
 final class Inbox: @unchecked Sendable {
     private let lock = NSLock()
     private var frames: [AttachWire.Frame] = []
-    private var waiter: (id: Int, continuation: CheckedContinuation<[AttachWire.Frame]?, Never>)?
+    private var waiter:
+        (id: Int, continuation: CheckedContinuation<[AttachWire.Frame]?, Never>, timer: Task<Void, Never>)?
     private var waits = 0
     /// How many lines were given up on whose answers have not come yet.
     private var abandoned = 0
@@ -159,20 +160,25 @@ final class Inbox: @unchecked Sendable {
         // NB: what the app does by itself is not a command's answer.
         if case .app = frame { return }
         lock.lock()
-        frames.append(frame)
         if case .bye(let why) = frame {
             reason = why
+            // NB: what came of a line given up on is not the waiting line's.
+            if abandoned > 0 { frames.removeAll() }
+            frames.append(frame)
         } else if abandoned > 0, Self.ends(frame) {
             // NB: the answer of a line given up on: dropped, the next line's comes after it.
             abandoned -= 1
             frames.removeAll()
             return lock.unlock()
+        } else {
+            frames.append(frame)
         }
         guard Self.ends(frame), let waiting = waiter else { return lock.unlock() }
         waiter = nil
         let came = frames
         frames.removeAll()
         lock.unlock()
+        waiting.timer.cancel()
         waiting.continuation.resume(returning: came)
     }
 
@@ -186,6 +192,7 @@ final class Inbox: @unchecked Sendable {
         waiter = nil
         frames.removeAll()
         lock.unlock()
+        waiting?.timer.cancel()
         waiting?.continuation.resume(returning: came)
         return why
     }
@@ -198,12 +205,14 @@ final class Inbox: @unchecked Sendable {
             guard reason != nil || frames.contains(where: Self.ends) else {
                 waits += 1
                 let id = waits
-                waiter = (id, continuation)
-                lock.unlock()
-                Task { [weak self] in
-                    try? await Task.sleep(for: limit)
+                // NB: the timer takes the lock to give up, so it finds the waiter set; whoever
+                // resumes the waiter first cancels it.
+                let timer = Task { [weak self] in
+                    guard (try? await Task.sleep(for: limit)) != nil else { return }
                     self?.giveUp(on: id)
                 }
+                waiter = (id, continuation, timer)
+                lock.unlock()
                 return
             }
             let came = frames

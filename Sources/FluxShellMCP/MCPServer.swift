@@ -61,7 +61,8 @@ public enum MCPServer: ToolServing {
             // NB: a store loaded, or made active, changes the `dispatch` tool's description; a
             // file `read` runs may do either.
             let word = line.drop { $0 == "!" || $0 == " " }.split(separator: " ").first ?? ""
-            if !reply.failed, ["load", "use", "read"].contains(word) {
+            // NB: a `read` that failed may have loaded a store before the line that failed.
+            if word == "read" || (!reply.failed && (word == "load" || word == "use")) {
                 try? await server.notify(ToolListChangedNotification.message())
             }
             let text = reply.lines.isEmpty ? "(nothing printed)" : reply.lines.joined(separator: "\n")

@@ -56,13 +56,19 @@ extension ChildProcess {
                 // no handler of the parent's runs (a trap dies by its signal, the parent reads
                 // it), no buffer of the parent's is written out, and what the store prints goes
                 // nowhere; standard error, where the runtime writes its fatal error, is the pipe.
-                for signal in [SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSEGV, SIGBUS, SIGINT, SIGTERM, SIGPIPE] {
+                for signal in [SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSEGV, SIGBUS, SIGTERM, SIGPIPE] {
                     Glibc.signal(signal, SIG_DFL)
                 }
+                // NB: Ctrl-C reaches the whole foreground group: the shell decides, not the copy.
+                Glibc.signal(SIGINT, SIG_IGN)
                 let nowhere = open("/dev/null", O_WRONLY)
                 if nowhere >= 0 { dup2(nowhere, 1) }
                 dup2(ends[1], 2)
-                close(ends[0])
+                // NB: no other descriptor stays open in the copy: the write end of another
+                // probe's pipe (a scenario beside this one) would hold its end of input back.
+                if case .success(let names) = FileSystem.names(in: "/proc/self/fd") {
+                    for name in names { if let descriptor = Int32(name), descriptor > 2 { close(descriptor) } }
+                }
                 body { markWord.pointee = $0 }
                 _exit(0)
             }
@@ -93,6 +99,9 @@ extension ChildProcess {
             // NB: the wait status: the signal in the low 7 bits, 0 for a normal exit.
             let signal = status & 0x7F
             guard signal != 0 else { return .finished }
+            // NB: only a trap or a crash tells of the code; a copy killed otherwise (out of
+            // memory) tells nothing.
+            guard Platform.isTrap(signal) else { return nil }
             return .trapped(cause: cause(String(decoding: errors, as: UTF8.self), signal: signal), mark: mark)
         #else
             return nil

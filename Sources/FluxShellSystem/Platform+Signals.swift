@@ -92,6 +92,9 @@ extension Platform {
     /// arm64), `abort()` (SIGABRT), and bad memory or arithmetic (SIGSEGV, SIGBUS, SIGFPE).
     private static let traps = [SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSEGV, SIGBUS]
 
+    /// Whether `number` is one a trap or a crash raises.
+    package static func isTrap(_ number: Int32) -> Bool { traps.contains(number) }
+
     /// Calls `handler` when the process traps or crashes (SIGILL, SIGTRAP, SIGABRT, SIGFPE,
     /// SIGSEGV, SIGBUS). The handler ends with ``dieBy(_:)``.
     package static func onTraps(_ handler: SignalHandler) {

@@ -300,4 +300,24 @@ struct PinnedEditTests {
         #expect(shell.run("sweep") == ["(removed step 7)"])
         #expect(shell.run("state") == before)
     }
+
+    /// Found in review: the draws of an action taken after an undo were dropped with the undone
+    /// steps, and the edit was refused.
+    @Test func theDrawsOfAStepAfterAnUndoAreKept() {
+        let shell = Transcript(catalog: StoreCatalog([Stamps.definition]).pinningDependencies())
+        shell.run("load stamps")
+        shell.run("dispatch stamp")
+        shell.run("dispatch stamp")
+        shell.run("undo")
+        shell.run("dispatch stamp")
+        #expect(
+            shell.run("state ids") == [
+                #"["00000000-0000-0000-0000-000000000001","00000000-0000-0000-0000-000000000003"]"#
+            ])
+        #expect(
+            shell.run("skip 1") == [
+                #"- ids[0]: "00000000-0000-0000-0000-000000000001""#, #"- stampedAt[1]: "2026-01-01T00:00:00Z""#,
+            ])
+        #expect(shell.run("state ids") == [#"["00000000-0000-0000-0000-000000000003"]"#])
+    }
 }

@@ -330,6 +330,8 @@ package final class AttachedShell {
             return refuse(file, "a scenario opens in a session of the shell's own stores, not in an app's", &output)
         }
         let opened = Session(catalog: session.catalog)
+        // NB: a `save FILE` among the scenario's lines writes nothing where the server runs.
+        opened.handsSavedScenario = { _, _ in }
         let renderer = Renderer(format: .json)
         let discarded = Printer(
             renderer: renderer, streams: .init(appendToStandardOutput: { _ in }, standardError: { _ in }))
@@ -338,7 +340,7 @@ package final class AttachedShell {
         let runner = ScriptRunner(session: opened, options: options, output: discarded)
         runner.run(Array(scenario.utf8), file: file)
         runner.finish(file: file)
-        let errors = runner.failures.map { JSONText.compact(renderer.json(of: $0)) }
+        var errors = runner.failures.map { JSONText.compact(renderer.json(of: $0)) }
         if runner.failures.contains(where: { $0.kind == .failedLine || $0.kind == .usage }) {
             return AttachWire.Frame.opened(file: file, isOpen: false, steps: 0, errors: errors, prompt: session.prompt)
                 .writeLine(to: &output)
@@ -349,7 +351,16 @@ package final class AttachedShell {
         // kept, and nothing delivers into the paused session.
         if !opened.runningEffects.isEmpty { _ = try? opened.execute(.cancel(id: nil)) }
         let steps = opened.undoableSteps
-        if steps > 1 { _ = try? opened.execute(.undo(steps: steps - 1)) }
+        if steps > 1 {
+            do throws(ShellError) {
+                _ = try opened.execute(.undo(steps: steps - 1))
+            } catch {
+                // NB: the scenario opens at its end, and says why it is not paused.
+                errors.append(
+                    JSONText.compact(
+                        .object(JSONObject([("error", .string("not paused at the first step: " + error.message))]))))
+            }
+        }
         session.detach()
         session = opened
         begin(hello)

@@ -6,8 +6,8 @@ import FluxShellSystem
 /// that opens takes the session over; the one before is told so (`{"bye":"…"}`) and closed,
 /// and nothing of the session changes.
 ///
-/// NB: @unchecked Sendable is safe: the session and the tab's shell are touched only in the jobs
-/// `perform` runs, one at a time.
+/// NB: @unchecked Sendable is safe: the session and the tabs' shells are touched only in the jobs
+/// `perform` runs, one at a time (a tab's shell is made in one).
 package final class LocalConversations: PageConversations, @unchecked Sendable {
     /// What the tab that lost the session is told.
     static let takenOver = "the session was opened in another tab"
@@ -35,18 +35,17 @@ package final class LocalConversations: PageConversations, @unchecked Sendable {
 
     final class Tab: PageConversation, @unchecked Sendable {
         let owner: LocalConversations
-        let shell: AttachedShell
+        /// Made in the job that opens the tab, on the session it has then (a tab may have opened
+        /// a scenario in its place just before).
+        var shell: AttachedShell?
         let send: @Sendable (String) -> Void
         let end: @Sendable () -> Void
         /// Closed, or taken over: what it sends is dropped.
         var isClosed = false
 
-        init(
-            owner: LocalConversations, shell: AttachedShell, send: @escaping @Sendable (String) -> Void,
-            end: @escaping @Sendable () -> Void
-        ) {
+        init(owner: LocalConversations, send: @escaping @Sendable (String) -> Void, end: @escaping @Sendable () -> Void)
+        {
             self.owner = owner
-            self.shell = shell
             self.send = send
             self.end = end
         }
@@ -68,7 +67,7 @@ package final class LocalConversations: PageConversations, @unchecked Sendable {
         }
 
         private func run(_ line: String) {
-            guard !isClosed else { return }
+            guard !isClosed, let shell else { return }
             var output = OutputBuffer()
             shell.receive((line + "\n").utf8, to: &output)
             // NB: a scenario the tab opened is the session the next tab opens.
@@ -88,9 +87,9 @@ package final class LocalConversations: PageConversations, @unchecked Sendable {
     public func open(send: @escaping @Sendable (String) -> Void, end: @escaping @Sendable () -> Void)
         -> any PageConversation
     {
-        let tab = Tab(
-            owner: self, shell: AttachedShell(session: session, name: name, readsFiles: true), send: send, end: end)
+        let tab = Tab(owner: self, send: send, end: end)
         perform {
+            tab.shell = AttachedShell(session: self.session, name: self.name, readsFiles: true)
             if let before = self.current, !before.isClosed {
                 before.isClosed = true
                 before.send(AttachWire.Frame.bye(Self.takenOver).line)

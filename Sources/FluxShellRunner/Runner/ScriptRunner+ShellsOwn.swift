@@ -50,6 +50,7 @@ extension ScriptRunner {
                 hint: "files that read each other must end somewhere")
         }
         let bytes = try FileSystem.read(file)
+        if filesRead[file] == nil { filesRead[file] = bytes }
         var options = self.options
         options.acceptsExpectedLines = true
         options.failsWithRunningEffects = false

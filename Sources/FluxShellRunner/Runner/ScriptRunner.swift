@@ -77,6 +77,9 @@ package final class ScriptRunner {
     /// The failures so far, in order.
     public var failures: [Diagnostic] { progress.value.failures }
     public private(set) var diffBlocks: [DiffBlock] = []
+    /// The files `read` ran (as typed), with the bytes it read: `test --update` rewrites one
+    /// only while it still holds them.
+    public internal(set) var filesRead: [String: [UInt8]] = [:]
     /// Called with each line's location before it runs: a child process of `run` or `test` that
     /// is run again to find the line that trapped writes it where its parent reads it.
     public var beforeEachLine: ((SourceLocation) -> Void)?
@@ -578,6 +581,7 @@ package final class ScriptRunner {
     func take(_ nested: ScriptRunner) {
         progress.value.failures += nested.failures
         diffBlocks += nested.diffBlocks
+        filesRead.merge(nested.filesRead) { first, _ in first }
         if nested.isStopped { progress.value.isStopped = true }
         timesCommands = nested.timesCommands
     }

@@ -195,14 +195,25 @@ public struct ScenarioRunner: Sendable {
         var wasUpdated = false
         if options.update {
             do {
-                // NB: the files the scenario read (`read FILE`) first, each rewritten once.
+                // NB: the files the scenario read (`read FILE`) first, each rewritten once, and
+                // only while it holds what the scenario read: scenarios that run side by side
+                // may read one file, and one's rewrite moves the other's lines.
                 let read = runner.diffBlocks.filter { $0.file != path && !$0.passed }
                 for file in Set(read.map(\.file)).sorted() {
                     let blocks = read.filter { $0.file == file }
-                    let before = try FileSystem.read(file)
-                    guard let after = ScenarioUpdate.rewrite(before, blocks: blocks), after != before else { continue }
-                    try FileSystem.writeAtomically(String(decoding: after, as: UTF8.self), to: file)
-                    wasUpdated = true
+                    let outcome = Self.rewriting.locked { () -> Swift.Result<Bool, ShellError> in
+                        do throws(ShellError) {
+                            let before = try FileSystem.read(file)
+                            guard before == runner.filesRead[file],
+                                let after = ScenarioUpdate.rewrite(before, blocks: blocks), after != before
+                            else { return .success(false) }
+                            try FileSystem.writeAtomically(String(decoding: after, as: UTF8.self), to: file)
+                            return .success(true)
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                    if try outcome.get() { wasUpdated = true }
                 }
                 let own = runner.diffBlocks.filter { $0.file == path }
                 if let updated = ScenarioUpdate.rewrite(bytes, blocks: own), updated != bytes {
@@ -221,6 +232,9 @@ public struct ScenarioRunner: Sendable {
             path: path, failures: runner.failures, wasUpdated: wasUpdated,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
+
+    /// Held while a file that scenarios read is rewritten.
+    private static let rewriting = LockedValue(())
 
     private func replay(_ bytes: [UInt8], path: String) -> (ScriptRunner, Session) {
         var scriptOptions = ScriptRunner.Options()

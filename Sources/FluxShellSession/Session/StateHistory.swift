@@ -55,6 +55,9 @@ package struct StateHistory<State, Action> {
     /// What the kept actions whose reducer read the session's time, ids or random numbers drew
     /// from, by action number: applied again, each reads what it read then.
     @usableFromInline var drawn: [Int: EnvironmentCore.Recorded] = [:]
+    /// What the pending actions that drew drew from, by their place in ``pending``: numbered
+    /// once the entry is recorded (after an undo, the undone actions go first).
+    @usableFromInline var pendingDraws: [(place: Int, recorded: EnvironmentCore.Recorded)] = []
     /// The session's environment, which replays the actions in ``drawn`` with their draws.
     package var environment: EnvironmentCore?
     /// Whether states are dropped and made again (see above); once false, it stays false.
@@ -102,7 +105,7 @@ package struct StateHistory<State, Action> {
     /// Notes what the next action noted drew from (its reducer read the session's environment).
     @usableFromInline
     mutating func noteDraws(_ recorded: EnvironmentCore.Recorded) {
-        drawn[firstAction + actions.count + pending.count] = recorded
+        pendingDraws.append((pending.count, recorded))
     }
 
     /// Applies kept action number `number` (counted from ``firstAction``) to `state`: with the
@@ -128,6 +131,10 @@ package struct StateHistory<State, Action> {
         // that the pinned state never stands in for the check of the states before it.
         if pinned, let last = entries.indices.last, entries[last].state == nil {
             keepState(ofEntry: last, apply: apply)
+        }
+        if !pendingDraws.isEmpty {
+            for (place, recorded) in pendingDraws { drawn[firstAction + actions.count + place] = recorded }
+            pendingDraws.removeAll()
         }
         if !pending.isEmpty {
             for taken in pending {

@@ -132,12 +132,13 @@ const OPEN_LIMIT = (1 << 20) - 4096;
  * again. A line that fails leaves the session as it was. */
 async function openScenario(file) {
   showError(null);
-  const text = await file.text();
-  if (new TextEncoder().encode(text).length > OPEN_LIMIT) {
+  const message = { open: await file.text(), file: file.name };
+  // NB: measured as sent: the text escaped in its JSON message.
+  if (new TextEncoder().encode(JSON.stringify(message)).length > OPEN_LIMIT) {
     showError(`error: ${file.name} is ${(file.size / 1048576).toFixed(1)} MiB; the page opens scenarios up to 1 MiB (read it in the shell instead: read ${file.name})`);
     return;
   }
-  const answer = await request(page.opening, { open: text, file: file.name }, { open: false, errors: [JSON.stringify({ error: "the session ended" })] });
+  const answer = await request(page.opening, message, { open: false, errors: [JSON.stringify({ error: "the session ended" })] });
   const errors = (answer.errors || []).map((line) => {
     const error = parseJSON(line);
     const where = error.line ? `${error.file || file.name}:${error.line}: ` : "";
