@@ -3,7 +3,7 @@ SWIFT ?= swift
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps test-deps screenshots bench-web build release bench tsan fuzz format lint docs clean
+.PHONY: run test deps test-deps screenshots bench-web build release bench budget tsan fuzz format lint docs clean
 
 ## run: build fluxsh and start it; pass arguments with ARGS="--store counter". The debug build, the
 ## one `make test` builds with the same flags, so either after the other builds nothing again
@@ -19,7 +19,8 @@ run: deps
 ## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); the devtools page in
 ## headless Chromium, on fluxsh's stores, an attached app and the examples' reducer and store object; run the
 ## sessions the documentation shows (Tests/Docs/docs_test.py); build the README's own package against a clone of this
-## repository (Scripts/test-readme-package.sh); build the API docs. One line per stage, each stage's output in
+## repository (Scripts/test-readme-package.sh); build the API docs; count the instructions and allocations a line costs on
+## the hot paths against their budget (Scripts/budget.py, release builds under callgrind). One line per stage, each stage's output in
 ## .build/test-logs/, and a summary at the end
 test: deps test-deps lint
 	SWIFT="$(SWIFT)" Scripts/test-all.sh
@@ -37,8 +38,8 @@ deps:
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-## test-deps: what the browser and agent tests need, installed when missing: Chromium, its driver,
-## PyPI's selenium, and PyPI's mcp (the Model Context Protocol's client)
+## test-deps: what the browser, agent and budget tests need, installed when missing: Chromium, its
+## driver, PyPI's selenium, PyPI's mcp (the Model Context Protocol's client), and valgrind
 test-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
@@ -51,7 +52,9 @@ test-deps:
 	python3 -c 'import selenium' 2>/dev/null || { echo "installing: selenium (PyPI)"; \
 		python3 -m pip install -q selenium 2>/dev/null || python3 -m pip install -q --break-system-packages selenium; }; \
 	python3 -c 'import mcp' 2>/dev/null || { echo "installing: mcp (PyPI)"; \
-		python3 -m pip install -q mcp 2>/dev/null || python3 -m pip install -q --break-system-packages mcp; }
+		python3 -m pip install -q mcp 2>/dev/null || python3 -m pip install -q --break-system-packages mcp; }; \
+	command -v valgrind >/dev/null 2>&1 || { echo "installing: valgrind"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
 
 ## screenshots: the devtools page on a session of the SyncUps example, as docs/images/devtools.png
 ## (the README and the reference show it)
@@ -70,6 +73,11 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release
+
+## budget: the instructions and allocations a line costs on the hot paths, under callgrind in release builds,
+## against Tests/Budget/budget.json (a stage of `make test`; Scripts/budget.py --update after a change worth its cost)
+budget: deps test-deps
+	python3 Scripts/budget.py
 
 ## bench: release-mode benchmarks of FluxCore, of the shell, of each form a store can take, of the attach agent and of pinned
 ## swift-dependencies (figures in docs/performance.md)
@@ -115,9 +123,11 @@ docs: deps
 format:
 	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
-## lint: fail on any line .swift-format would lay out otherwise (part of `make test`)
+## lint: fail on any line .swift-format would lay out otherwise, and on a comment that carries a measured figure
+## (Scripts/lint-comments.py: the figures live in docs/performance.md and the budget) (part of `make test`)
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMATTED)
+	python3 Scripts/lint-comments.py
 
 clean:
 	rm -rf .build .build-*

@@ -91,6 +91,7 @@ stage docs-sessions 'docs_test: [0-9]+ passed' python3 Tests/Docs/docs_test.py -
     .build/debug .build/examples/debug
 stage readme-package 'test-readme-package' Scripts/test-readme-package.sh
 stage api-docs 'Finished|error|warning' make --no-print-directory docs
+stage budget 'budget:' python3 Scripts/budget.py
 
 echo
 if [ ${#failed[@]} -eq 0 ]; then

@@ -130,8 +130,8 @@ public struct ChunkedArray<Element> {
         // NB: the pages are walked as raw memory, as the chunks are below: a page's list of chunks
         // is one reference to its storage, equal for two pages that are copies of each other, and
         // its count is an `Int` at its own offset. Walking them as typed copies of `Page` made
-        // every page a retain, a release and (in the shell's generic code) a metadata look-up:
-        // an add among 300,000 todos cost 19.6 µs against 15.2 µs among the first 100,000.
+        // every page a retain, a release and (in the shell's generic code) a metadata look-up, so
+        // that an add cost more the more todos there were.
         let stride = MemoryLayout<Page>.stride
         let chunksOffset = MemoryLayout<Page>.offset(of: \Page.chunks)!
         let countOffset = MemoryLayout<Page>.offset(of: \Page.count)!
@@ -321,9 +321,8 @@ extension ChunkedArray where Element: Equatable {
     ///
     /// NB: walked as raw memory, as ``sharedElements(with:fromBack:)`` does, so that a page or a
     /// chunk both share, wherever it is, costs one comparison of two addresses. Comparing
-    /// 100,000 todos with a copy 16 scattered toggles apart (the undo history's check) walked
-    /// every element after the first changed chunk: the toggle benchmark went from 13 to 41 µs a
-    /// line; with this, 15 µs.
+    /// 100,000 todos with a copy a few scattered toggles apart (the undo history's check) walked
+    /// every element after the first changed chunk otherwise.
     func equalChunkByChunk(_ other: ChunkedArray) -> Bool? {
         guard pages.count == other.pages.count else { return nil }
         let stride = MemoryLayout<Page>.stride

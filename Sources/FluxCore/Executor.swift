@@ -46,8 +46,7 @@ public struct Executor: Sendable {
     /// Whether a call made now, on this thread, happens at once.
     ///
     /// NB: the caller calls its body itself when this is true, rather than through a generic
-    /// function taking a closure: the one-view counter took 106-110 ns an action that way
-    /// (the closure retained and released per call), against 75 ns without an executor.
+    /// function taking a closure, which retains and releases the closure on every action.
     @inlinable
     var callsAtOnce: Bool {
         switch context {

@@ -79,9 +79,8 @@ open class Presenter<Action: FluxCore.Action, State: FluxCore.State> {
 ///
 /// NB: a struct, which the reflecting closure captures as a constant: reading it is a weak load
 /// and nothing else, what a `weak let` (Swift 6.2) would be. A `[weak view]` capture is a mutable
-/// box that Swift checks at run time on every read: the one-view counter paid 4-5 ns an action for
-/// it (80.5 ns with the capture, see the commit); a class holding the reference in a `weak var`
-/// pays the same checks.
+/// box that Swift checks at run time on every read, on every action; a class holding the
+/// reference in a `weak var` pays the same checks.
 @usableFromInline
 struct WeakReference<Object: AnyObject> {
     @usableFromInline weak var object: Object?

@@ -4,7 +4,7 @@ import Synchronization
 
 /// The dependency values a session's commands run with, made once for each session and each
 /// set of values around its commands rather than for every command: setting the eight values
-/// for every command made a piped line 1.46× slower, reusing them 1.15× (see "Pinned
+/// for every command made a piped line much slower than reusing them (see "Pinned
 /// swift-dependencies" in docs/performance.md).
 final class PreparedDependencies: Sendable {
     private struct Entry {

@@ -286,9 +286,8 @@ package struct JSONParser {
         position += 1
         let start = position
         // NB: most strings hold no escape, and are made from their bytes at once; with escapes,
-        // from bytes too. Appended to a view of Unicode scalars run by run, the frames
-        // `fluxsh attach` reads took 24,000 instructions a line in those appends alone
-        // (`Scripts/count-hops.sh attach-shell release`).
+        // from bytes too. Appended to a view of Unicode scalars run by run, every frame
+        // `fluxsh attach` reads paid for those appends more than for the rest of its line.
         while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 {
             position += 1
         }

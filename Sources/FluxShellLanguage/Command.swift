@@ -55,7 +55,7 @@ package enum Command: Sendable, Equatable {
     /// `advance [SECONDS]`: moves the session's clock (to the earliest deadline when `nil`).
     ///
     /// NB: indirect, as `seed`: a payload of plain bits (no spare bits for the case's tag) made
-    /// every copy of a command go through its value witnesses: 114 instructions a piped line.
+    /// every copy of a command go through its value witnesses, on every piped line.
     indirect case advance(Duration?)
     /// `effects`: lists the effects still running.
     case effects

@@ -8,13 +8,9 @@
 /// begins while another is under way (no `inout` of it lent to code that reaches it again).
 ///
 /// NB: the checks cost a call at the start and at the end of every access to a class's stored
-/// property. Skipped on the values of a session, its runner, resolver and trace, a piped
-/// `dispatch increment` took 870 instructions fewer (callgrind: about 10 %); on the values of the
-/// effects' types, an effect that ends at once took 1,160 fewer (15 %). Those figures were taken
-/// when each value was a property marked `@exclusivity(unchecked)`; held in cells, the same lines
-/// take 0.8 and 1.1 % more instructions than then (8,234 rather than 8,171 a repeated line, 17,078
-/// rather than 16,899 a distinct one): one more load an access, and a few retains the optimizer no
-/// longer proves needless. See docs/performance.md.
+/// property: on the values of a session, its runner, resolver and trace, a tenth of a piped
+/// line's work, and more of an effect's. A cell costs one more load an access than a property
+/// marked `@exclusivity(unchecked)`. See docs/performance.md.
 @_documentation(visibility: internal)
 @frozen
 public struct SingleThreadCell<Value: ~Copyable>: ~Copyable {

@@ -104,6 +104,25 @@ func reduceStack(_ state: inout Stack, _ action: StackAction) {
     }
 }
 
+/// 10,000 rows, one flipped by `flip(Int)` at once: the diff of one field among 10,000, a path
+/// the performance budget counts (Scripts/budget.py).
+struct Roster: State {
+    struct Row: Equatable {
+        var id: Int
+        var name: String
+        var active = false
+    }
+
+    var rows = (0..<10_000).map { Row(id: $0, name: "row \($0)") }
+}
+enum RosterAction: Action { case flip(Int) }
+struct RosterMutation: Mutation {
+    func mutate(action: RosterAction, state: inout Roster) {
+        guard case .flip(let index) = action, state.rows.indices.contains(index) else { return }
+        state.rows[index].active.toggle()
+    }
+}
+
 // Stores of other forms, written as a ReSwift app and a class-based store are.
 
 /// A ReSwift-style ledger: struct actions and a pure reducer; `Withdraw` does not check the
@@ -213,6 +232,7 @@ var definitions = [
     StoreDefinition("level", state: Level(), mutation: LevelMutation()),
     StoreDefinition("depth", state: Depth(), mutation: DepthMutation()),
     StoreDefinition("stack", state: Stack(), reduce: reduceStack),
+    StoreDefinition("roster", state: Roster(), mutation: RosterMutation()),
     StoreDefinition("bag", state: Bag(), mutation: BagMutation()),
     StoreDefinition("tags", state: Tags(), mutation: TagsMutation()),
     StoreDefinition(

@@ -203,8 +203,8 @@ package enum AttachWire {
             self.init(object: object)
         }
 
-        // NB: always inlined: called, it cost `fluxsh attach` 590 instructions a line (a frame's
-        // object passed on; callgrind).
+        // NB: always inlined: called, it passes a frame's whole object on, on every line
+        // `fluxsh attach` reads (the budget's `attached shell` path).
         @inline(__always) private init?(object: JSONObject) {
             guard let (key, value) = object.members.first(where: { _ in true })
             else { return nil }

@@ -206,8 +206,8 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
         self.wake = wake
         // NB: the handler holds the feed while it is registered; `stop()` unregisters it and lets
         // it go, which the session does when it detaches and in its deinit. (Holding it
-        // unowned(unsafe) instead measured slower: 71.1-71.3 ns per action against 63.2-64.6 with
-        // a stalled shell, `fluxbench agent stalled`.)
+        // unowned(unsafe) instead was slower, measured with a stalled shell: see "Attach" in
+        // docs/performance.md.)
         setHandler(dispatcher.handler({ [self] action in self.receive(action) }, missed: { [self] in self.missed() }))
     }
 
@@ -368,8 +368,8 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
         var batch = LiveBatch()
         let (actions, followUps) = inbox.withLock { inbox -> ([Action], [Bool]) in
             // NB: what is taken before the shell's own action is usually nothing: then no array is
-            // made and no member is called. Through this generic code, that cost an attached line
-            // 28,000 instructions (`Scripts/count-hops.sh attach release`).
+            // made and no member is called, which this generic code would otherwise do for every
+            // attached line (the budget's `attached app` path counts it).
             if Self.takesNothing(before: limit, &inbox) { return ([], []) }
             let count = inbox.sequences.firstIndex { $0 >= limit } ?? inbox.sequences.count
             let actions = Array(inbox.queued.prefix(count))

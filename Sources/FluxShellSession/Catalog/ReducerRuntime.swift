@@ -37,8 +37,8 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     // `SingleThreadCell`). No lock: only the session's thread reads and changes the state. One
     // cell each, not one for all: the runtime's protocol methods are not compiled for the
     // store's types, and a member of a struct of those types, read there, costs a look-up of the
-    // struct's metadata (`validate` cost a piped line of a store that validates 370 instructions
-    // more, callgrind); a cell of the state alone does not.
+    // struct's metadata on every action of a store that validates; a cell of the state alone
+    // does not.
     /// The current state.
     @usableFromInline let state: SingleThreadCell<State>
     /// The state as of the last recorded step.
@@ -84,8 +84,8 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     @inlinable
     func attach(to dispatcher: Dispatcher<SessionAction>) {
         // NB: the runtime holds these closures, which hold it until the session ends
-        // (``end()``): a strong reference costs a call nothing, where an unowned one cost a
-        // piped line 130 instructions (callgrind).
+        // (``end()``): a strong reference costs a call nothing, where an unowned one checks the
+        // object on every call.
         parts.value.recordHistoryStep = { cursor, dropped in
             // NB: `recorded` is the store's state once its steps are recorded, as they are when
             // the session records history; reading it takes no lock.
@@ -150,7 +150,8 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     /// NB: inlinable, as the handler is: compiled for the store's types where it is registered,
     /// it starts an effect without looking up generic metadata on every action, and with one
     /// object for the effect (see ``EffectOf``). Generic, with a closure per part, an effect that
-    /// ends at once cost 12,000 instructions (callgrind); see docs/performance.md for now.
+    /// ends at once cost more than the rest of its line (see "Effects over time" in
+    /// docs/performance.md).
     @inlinable @inline(never)
     func start(
         _ effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], after action: Action,

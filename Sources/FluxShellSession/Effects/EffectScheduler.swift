@@ -15,13 +15,13 @@ class EffectRecord: @unchecked Sendable {
 
     /// NB: a strong reference: an effect keeps its scheduler while it runs, and the session
     /// ends every effect when it goes (``EffectScheduler/shutDown()``). A weak one gave the
-    /// scheduler a side table, and every retain of it the slow path (callgrind).
+    /// scheduler a side table, and every retain of it the slow path.
     @usableFromInline let scheduler: EffectScheduler
     // NB: the mutable members below are touched on the session's thread only (`sleepers` with
     // the environment's lock held). An effect that ends at once touches three of them (`worker`,
     // `hasEnded`, and `isCancelled` when it returns an action) once or twice each: kept in a
-    // `SingleThreadCell`, whose memory is one more allocation an effect, they cost it 250
-    // instructions more than with the run-time exclusivity checks (callgrind).
+    // `SingleThreadCell`, whose memory is one more allocation an effect, they cost it more than
+    // the run-time exclusivity checks do, so they keep the checks.
     /// 1-based, in the order the session's effects started.
     let number: Int
     /// The line of the command that started it, when it was read from one.
@@ -333,13 +333,13 @@ package final class EffectScheduler: @unchecked Sendable {
     /// neither within ``timeLimit`` (a busy loop, a wait on the world) is cancelled and reported.
     ///
     /// NB: never inlined into the dispatch that calls it: the piped line's path stays as small
-    /// in the instruction cache as it was without effects (callgrind: 27 more misses a line, 7 %
-    /// of a repeated `dispatch increment`, when it was).
+    /// in the instruction cache as it was without effects (inlined, a repeated `dispatch
+    /// increment` missed the cache more often).
     @inline(never)
     func run() {
         guard !isIdle else { return }
         // NB: the clock is read only once the effects take a while (64 jobs) or wait: an effect
-        // that ends at once does neither, and a read of the clock cost it 2 % of a piped line.
+        // that ends at once does neither, and need not pay for a system call.
         let clock = ContinuousClock()
         var deadline: ContinuousClock.Instant?
         queue.beginDraining()
@@ -599,8 +599,7 @@ package final class EffectScheduler: @unchecked Sendable {
 /// jobs: the session runs them itself, on its own thread (see ``EffectScheduler/run()``).
 ///
 /// NB: a worker waits idle between effects, so that an effect that ends at once needs no task
-/// of its own: made for each, a task cost an effect 8,500 instructions (callgrind), a piped line
-/// that started one 1.3x the line without.
+/// of its own: made for each, a task cost an effect more than all the rest of its line.
 final class EffectWorker: TaskExecutor, @unchecked Sendable {
     // NB: @unchecked Sendable is safe: the mutable members are touched on the session's thread
     // only, where the worker's jobs run; `enqueue` reads only `queue`, which has its own lock.
@@ -699,8 +698,8 @@ final class EffectQueue: @unchecked Sendable {
     }
     /// The session's thread while it runs the effects (``ThreadIdentity/word``), else 0.
     ///
-    /// NB: an atomic, not under `condition`: asked on every job and every end of an effect, a
-    /// lock each time cost an effect that ends at once 800 instructions (callgrind).
+    /// NB: an atomic, not under `condition`: it is asked on every job and every end of an
+    /// effect, where a lock each time would be a tenth of an effect that ends at once.
     private let drainer = Atomic<UInt>(0)
     /// The effect whose job the session runs now: what a sleep on the clock from the session's
     /// thread belongs to. Touched on that thread only: its accesses skip the run-time

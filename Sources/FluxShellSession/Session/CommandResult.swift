@@ -144,7 +144,7 @@ package struct HistoryListing: Sendable {
 ///
 /// Public, not package, only so that the renderer's module inlines ``forEachLine(showing:_:)``,
 /// on the path of every piped line: the body of a `package` declaration is not serialized for
-/// other modules, `@inlinable` or not (a line cost 105 instructions more). Not public API.
+/// other modules, `@inlinable` or not, and the walk would be a call on every line. Not public API.
 @_documentation(visibility: internal)
 public struct CommandDiff: Sendable, Equatable {
     public struct Step: Sendable, Equatable {
@@ -167,8 +167,8 @@ public struct CommandDiff: Sendable, Equatable {
     public var isUnchanged: Bool
 
     // NB: only the steps and a flag: a diff is kept by the transcript and by the runner's
-    // pending block, and every member copied there is reference counting on every line (the
-    // action kept here too cost 10 % of a piped `dispatch increment`). The command's own step is
+    // pending block, and every member copied there is reference counting on every line (as the
+    // action kept here too was). The command's own step is
     // kept apart from the follow-ups', so that the common diff, one step, allocates no list.
 
     package init(ownStep: Step, followUpSteps: [Step] = [], isUnchanged: Bool) {

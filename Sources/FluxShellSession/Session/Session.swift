@@ -138,7 +138,7 @@ package final class Session {
     /// line. What the command changed stands.
     ///
     /// NB: kept by the session, not in each ``CommandResult``: a result is copied on every line,
-    /// and a member more cost a piped line 95 instructions (callgrind).
+    /// and each member more is copied with it.
     public func takeEffectProblems() -> [ShellError] { effects.takeProblems() ?? [] }
 
     /// The effects still running, as `effects` lists them.
@@ -241,8 +241,7 @@ package final class Session {
     ///
     /// - Throws: `ShellError` when the command fails; it then changed nothing.
     public func execute(_ command: Command) throws(ShellError) -> CommandResult {
-        // NB: flags, not the optional scope itself: copying an existential on every line cost
-        // 34 instructions (callgrind).
+        // NB: flags, not the optional scope itself: an existential would be copied on every line.
         guard isScoped || hasStoresChangingOnTheirOwn else { return try run(command) }
         return try runScoped(command)
     }
