@@ -18,7 +18,8 @@ run: deps
 ## explore every built-in store with 8 seeds (Scripts/explore-builtins.sh); drive the packages in Examples/, users' own
 ## packages over FluxShell (NotesApp, SyncUps, and apps written with ReSwift, TCA and VueFlux); the devtools page in
 ## headless Chromium, on fluxsh's stores, an attached app and the examples' reducer and store object; run the
-## sessions the documentation shows (Tests/Docs/docs_test.py); build the README's own package against a clone of this
+## sessions the documentation shows (Tests/Docs/docs_test.py); check docs/architecture.md's modules and products against
+## Package.swift and the sources (Tests/Docs/architecture_test.py); build the README's own package against a clone of this
 ## repository (Scripts/test-readme-package.sh); build the API docs; count the instructions and allocations a line costs on
 ## the hot paths against their budget (Scripts/budget.py, release builds under callgrind). One line per stage, each stage's output in
 ## .build/test-logs/, and a summary at the end

@@ -130,8 +130,7 @@ let package = Package(
         .target(
             name: "FluxShellRunner",
             dependencies: [
-                "FluxCore", "FluxShellSystem", "FluxShellJSON", "FluxShellValues", "FluxShellLanguage",
-                "FluxShellSession",
+                "FluxShellSystem", "FluxShellJSON", "FluxShellValues", "FluxShellLanguage", "FluxShellSession",
             ]),
         // Layer 7: a running app's stores in a session (the agent's, `attach`'s and the page's
         // side), and a running app recorded into a scenario.
@@ -172,7 +171,7 @@ let package = Package(
             name: "FluxShellFixtures",
             dependencies: [
                 "FluxCore", "FluxShellLanguage", "FluxShellRunner", "FluxShellSession", "FluxShellSystem",
-                "FluxShellJSON", "FluxShellValues", "FluxStores",
+                "FluxShellValues", "FluxStores",
             ],
             path: "Tests/Fixtures"),
         // The engine's unit tests, one target per module.
@@ -212,7 +211,7 @@ let package = Package(
         .target(
             name: "FluxShellRemote",
             dependencies: [
-                "FluxShell", "FluxShellAgent", .product(name: "NIOCore", package: "swift-nio"),
+                "FluxCore", "FluxShell", "FluxShellAgent", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
@@ -225,7 +224,8 @@ let package = Package(
         .target(
             name: "FluxShellMCP",
             dependencies: [
-                "FluxShell", "FluxShellLive", "FluxShellSystem", .product(name: "MCP", package: "swift-sdk"),
+                "FluxShellLanguage", "FluxShellLive", "FluxShellRunner", "FluxShellSystem", "FluxShellValues",
+                .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
@@ -268,7 +268,7 @@ let package = Package(
             name: "CLibEdit", pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
         .target(name: "EditLineShim", dependencies: ["CLibEdit"]),
-        .target(name: "FluxShellTerminal", dependencies: ["FluxShell", "FluxShellSystem", "CLibEdit", "EditLineShim"]),
+        .target(name: "FluxShellTerminal", dependencies: ["FluxShellSystem", "CLibEdit", "EditLineShim"]),
         .testTarget(name: "FluxShellTerminalTests", dependencies: ["FluxShellTerminal"]),
 
         // Layer 9: the command line (modes, options, exit codes) and the thin executable.
@@ -323,9 +323,8 @@ let package = Package(
         .executableTarget(
             name: "fluxbench",
             dependencies: [
-                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxStores", "FluxShellAgent",
-                "FluxShellDependencies", "FluxShellRemote",
-                "FluxShellCommand",
+                "FluxCore", "FluxShell", "FluxShellExplore", "FluxShellLanguage", "FluxShellSession", "FluxShellSystem",
+                "FluxStores", "FluxShellAgent", "FluxShellDependencies", "FluxShellRemote", "FluxShellCommand",
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IdentifiedCollections", package: "swift-identified-collections"),

@@ -89,6 +89,7 @@ stage web 'web_test: [0-9]+ passed' python3 Tests/Web/web_test.py .build/debug/f
     .build/examples/debug
 stage docs-sessions 'docs_test: [0-9]+ passed' python3 Tests/Docs/docs_test.py --require fluxsh --require syncupsh \
     .build/debug .build/examples/debug
+stage architecture 'architecture_test:' python3 Tests/Docs/architecture_test.py
 stage readme-package 'test-readme-package' Scripts/test-readme-package.sh
 stage api-docs 'Finished|error|warning' make --no-print-directory docs
 stage budget 'budget:' python3 Scripts/budget.py

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""docs/architecture.md against Package.swift (as `swift package dump-package` reads it) and the
+sources: the module table has one row for each module under Sources/ and names no other, each
+row's "depends on" is what the module declares, every module imports what it declares and declares
+what it imports, a row that says its module is "the only" one with something imports a module no
+other does, and the products listed are the package's.
+
+Usage: Tests/Docs/architecture_test.py   (a stage of `make test`)
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DOC = os.path.join(ROOT, "docs", "architecture.md")
+IMPORT = re.compile(
+    r"\s*(?:@_exported |@testable |@preconcurrency |@_implementationOnly |package |public |internal )*"
+    r"import (?:struct |class |enum |func |protocol |typealias )?(\w+)")
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+def package():
+    text = subprocess.run(["swift", "package", "dump-package"], cwd=ROOT, check=True, capture_output=True,
+                          text=True).stdout
+    return json.loads(text)
+
+
+def dependency_names(target):
+    """The names of what a target depends on: its targets' and its products'."""
+    names = set()
+    for dependency in target["dependencies"]:
+        (kind, value), = dependency.items()
+        names.add(value[0])
+    return names
+
+
+def sources_of(target):
+    return target.get("path") or os.path.join("Sources", target["name"])
+
+
+def imports_of(target):
+    folder = os.path.join(ROOT, sources_of(target))
+    found = set()
+    for place, _, files in os.walk(folder):
+        for name in files:
+            if name.endswith(".swift"):
+                for line in open(os.path.join(place, name), encoding="utf-8"):
+                    match = IMPORT.match(line)
+                    if match:
+                        found.add(match.group(1))
+    return found
+
+
+def table_rows(text, heading):
+    """The rows of the first table after `heading`: each row's cells."""
+    section = text.split(heading, 1)[1]
+    rows = []
+    started = False
+    for line in section.splitlines():
+        if line.startswith("|"):
+            started = True
+            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+            if cells[0] in ("module", "product") or set(cells[0]) <= {"-", " "}:
+                continue
+            rows.append(cells)
+        elif started:
+            break
+    return rows
+
+
+def names_in(cell):
+    """The names a cell lists, comma-separated, backticks or not; `nothing` is none."""
+    if cell == "nothing":
+        return set()
+    return {part.strip().strip("`") for part in cell.split(",") if part.strip()}
+
+
+def main():
+    manifest = package()
+    text = open(DOC, encoding="utf-8").read()
+    targets = {target["name"]: target for target in manifest["targets"]}
+    products = {product["name"] for product in manifest["products"]}
+    # The modules the table is about: those under Sources/ (the tests, their helpers and the fuzzers
+    # live elsewhere).
+    modules = {name: target for name, target in targets.items()
+               if target["type"] != "test" and sources_of(target).startswith("Sources")}
+    rows = table_rows(text, "## Modules")
+    seen = set()
+    for cells in rows:
+        check(len(cells) == 3, f"a row of the module table has {len(cells)} cells: {cells}")
+        if len(cells) != 3:
+            continue
+        names = re.findall(r"`([^`]+)`", cells[0])
+        declared = set()
+        for name in names:
+            check(name in modules, f"the module table names '{name}', which is no module under Sources/")
+            if name in modules:
+                seen.add(name)
+                declared |= dependency_names(modules[name])
+        declared -= set(names)
+        listed = names_in(cells[2])
+        check(listed == declared,
+              f"the module table says {', '.join(names)} depends on {sorted(listed)}; Package.swift says "
+              f"{sorted(declared)}")
+    for name in sorted(set(modules) - seen):
+        check(False, f"the module table has no row for '{name}'")
+
+    # What each module declares, it imports, and what it imports of the package's, it declares.
+    known = set(targets) | {value[0] for target in targets.values() for dependency in target["dependencies"]
+                            for kind, value in dependency.items() if kind == "product"}
+    imported = {}
+    for name, target in modules.items():
+        if target["type"] == "system":
+            continue
+        imports = imports_of(target)
+        imported[name] = imports
+        # NB: a C target's headers come in by its module map, not by an import.
+        swift_dependencies = {d for d in dependency_names(target) if targets.get(d, {}).get("type") != "system"}
+        if not any(file.endswith(".swift") for _, _, files in os.walk(os.path.join(ROOT, sources_of(target)))
+                   for file in files):
+            continue
+        for dependency in sorted(swift_dependencies - imports):
+            check(False, f"'{name}' declares '{dependency}' in Package.swift and never imports it")
+        for module in sorted((imports & known) - dependency_names(target) - {name}):
+            check(False, f"'{name}' imports '{module}' without declaring it in Package.swift")
+
+    # A row that says its module is the only one with something: it imports a module no other does.
+    for cells in rows:
+        if len(cells) != 3 or "the only" not in cells[1]:
+            continue
+        name = re.findall(r"`([^`]+)`", cells[0])[0]
+        if name not in imported:
+            continue
+        others = set().union(*(imports for other, imports in imported.items()
+                               if other != name and modules[other]["type"] == "regular"))
+        check(bool(imported[name] - others - set(targets)),
+              f"the module table says '{name}' is the only one with something, but it imports nothing the "
+              "other modules do not")
+
+    # The products: the table lists each, and the module it holds.
+    listed = table_rows(text, "## Products")
+    names = {re.findall(r"`([^`]+)`", cells[0])[0] for cells in listed if re.findall(r"`([^`]+)`", cells[0])}
+    check(names == products, f"the products table lists {sorted(names)}; Package.swift has {sorted(products)}")
+    for product in manifest["products"]:
+        row = next((cells for cells in listed if f"`{product['name']}`" in cells[0]), None)
+        if row and len(row) >= 2:
+            check(names_in(row[1]) == set(product["targets"]),
+                  f"the products table says '{product['name']}' holds {sorted(names_in(row[1]))}; "
+                  f"Package.swift says {sorted(product['targets'])}")
+
+    for failure in failures:
+        print("architecture_test: FAIL", failure, file=sys.stderr)
+    print(f"architecture_test: {len(modules)} modules and {len(products)} products checked, "
+          f"{len(failures)} failure{'s' if len(failures) != 1 else ''}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
