@@ -63,7 +63,7 @@ package enum CommandParser {
         // buffer; the others, from an array of their own indexed from 0.
         if word == "dispatch" {
             guard let action = rest.first else {
-                throw usageError("dispatch ACTION [ARG...]", example: "dispatch add 5")
+                throw CommandHelp.usageError(of: "dispatch")
             }
             if case .word = action.kind, action.text.utf8.contains(UInt8(ascii: "(")) {
                 throw swiftCall(line[action.text.startIndex...])
@@ -78,29 +78,29 @@ package enum CommandParser {
         let arguments = Array(rest)
         switch word {
         case "help":
-            try expectCount(arguments, 0...1, usage: "help [COMMAND]")
+            try expectCount(arguments, 0...1, of: "help")
             return .help(topic: arguments.first.map { String($0.text) })
         case "stores":
-            try expectCount(arguments, 0...0, usage: "stores")
+            try expectCount(arguments, 0...0, of: "stores")
             return .stores
         case "load":
             return try load(arguments)
         case "use":
-            try expectCount(arguments, 1...1, usage: "use ALIAS")
+            try expectCount(arguments, 1...1, of: "use")
             return .use(alias: try name(arguments[0], what: "alias"))
         case "actions":
-            try expectCount(arguments, 0...1, usage: "actions [ALIAS]")
+            try expectCount(arguments, 0...1, of: "actions")
             return .actions(
                 alias: try arguments.first.map { (token: Token) throws(ShellError) in try name(token, what: "alias") })
         case "state":
-            try expectCount(arguments, 0...1, usage: "state [PATH]")
+            try expectCount(arguments, 0...1, of: "state")
             guard let path = arguments.first else { return .state(path: .root) }
             return .state(path: try self.path(path))
         case "history":
-            try expectCount(arguments, 0...0, usage: "history")
+            try expectCount(arguments, 0...0, of: "history")
             return .history
         case "undo", "redo":
-            try expectCount(arguments, 0...1, usage: "\(word) [N]")
+            try expectCount(arguments, 0...1, of: word)
             var steps = 1
             if let count = arguments.first {
                 guard let number = Int(count.text), number >= 1 else {
@@ -112,21 +112,21 @@ package enum CommandParser {
             }
             return word == "undo" ? .undo(steps: steps) : .redo(steps: steps)
         case "reset", "commit", "sweep":
-            try expectCount(arguments, 0...0, usage: word)
+            try expectCount(arguments, 0...0, of: word)
             return word == "reset" ? .reset : word == "commit" ? .commit : .sweep
         case "skip", "unskip":
-            try expectCount(arguments, 1...1, usage: "\(word) N")
+            try expectCount(arguments, 1...1, of: word)
             let step = try stepNumber(arguments[0], of: word)
             return word == "skip" ? .skip(step: step) : .unskip(step: step)
         case "expect":
             return .expect(try expectation(arguments, in: line))
         case "why":
-            try expectCount(arguments, 1...1, usage: "why PATH")
+            try expectCount(arguments, 1...1, of: "why")
             return .why(path: try path(arguments[0]))
         case "find":
             return .find(try findQuery(arguments))
         case "diff":
-            try expectCount(arguments, 1...2, usage: "diff N [M]")
+            try expectCount(arguments, 1...2, of: "diff")
             let steps = try arguments.map { (token: Token) throws(ShellError) -> Int in
                 guard let number = Int(token.text), number >= 0 else {
                     throw ShellError(
@@ -137,22 +137,22 @@ package enum CommandParser {
             }
             return .diff(from: steps[0], to: steps.count > 1 ? steps[1] : nil)
         case "invariants":
-            try expectCount(arguments, 0...0, usage: "invariants")
+            try expectCount(arguments, 0...0, of: "invariants")
             return .invariants
         case "advance":
-            try expectCount(arguments, 0...1, usage: "advance [SECONDS]")
+            try expectCount(arguments, 0...1, of: "advance")
             guard let argument = arguments.first else { return .advance(nil) }
             return .advance(try Seconds.duration(argument.text))
         case "effects":
-            try expectCount(arguments, 0...0, usage: "effects")
+            try expectCount(arguments, 0...0, of: "effects")
             return .effects
         case "cancel":
-            try expectCount(arguments, 0...1, usage: "cancel [ID]")
+            try expectCount(arguments, 0...1, of: "cancel")
             guard let argument = arguments.first else { return .cancel(id: nil) }
             if case .quoted(let text) = argument.kind { return .cancel(id: text) }
             return .cancel(id: String(argument.text))
         case "seed":
-            try expectCount(arguments, 1...1, usage: "seed N")
+            try expectCount(arguments, 1...1, of: "seed")
             guard let seed = UInt64(arguments[0].text) else {
                 throw ShellError(
                     "seed takes a whole number from 0 to \(UInt64.max), not '\(arguments[0].text)'",
@@ -164,29 +164,29 @@ package enum CommandParser {
             for argument in arguments { paths.append(try path(argument)) }
             return word == "watch" ? .watch(paths) : .unwatch(paths)
         case "save", "read":
-            try expectCount(arguments, 1...1, usage: "\(word) FILE")
+            try expectCount(arguments, 1...1, of: word)
             let file = fileName(arguments[0])
             return word == "save" ? .save(file: file) : .read(file: file)
         case "output":
-            try expectCount(arguments, 0...1, usage: "output [FILE]")
+            try expectCount(arguments, 0...1, of: "output")
             return .output(file: arguments.first.map(fileName))
         case "format":
             guard arguments.count == 1, ["text", "json"].contains(arguments[0].text) else {
-                throw usageError("format text|json", example: "format json")
+                throw CommandHelp.usageError(of: "format")
             }
             return .format(json: arguments[0].text == "json")
         case "timer":
             guard arguments.count == 1, ["on", "off"].contains(arguments[0].text) else {
-                throw usageError("timer on|off", example: "timer on")
+                throw CommandHelp.usageError(of: "timer")
             }
             return .timer(arguments[0].text == "on")
         case "exhaustive":
             guard arguments.count == 1, ["on", "off"].contains(arguments[0].text) else {
-                throw usageError("exhaustive on|off", example: "exhaustive on")
+                throw CommandHelp.usageError(of: "exhaustive")
             }
             return .exhaustive(arguments[0].text == "on")
         case "quit", "exit", "detach":
-            try expectCount(arguments, 0...0, usage: word)
+            try expectCount(arguments, 0...0, of: word)
             return .quit
         default:
             throw ShellError(
@@ -198,7 +198,7 @@ package enum CommandParser {
     /// `replace N ACTION [ARG...]`: the arguments as `dispatch` reads them, with values only.
     private static func replace(_ rest: ArraySlice<Token>, in line: Substring) throws(ShellError) -> Command {
         guard rest.count >= 2 else {
-            throw usageError("replace N ACTION [ARG...]", example: "replace 2 add title: milk")
+            throw CommandHelp.usageError(of: "replace")
         }
         let step = try stepNumber(rest[rest.startIndex], of: "replace")
         let action = rest[rest.startIndex + 1]
@@ -235,13 +235,12 @@ package enum CommandParser {
 
     /// `load NAME [as ALIAS] [with STATE]`, STATE a JSON value.
     private static func load(_ arguments: [Token]) throws(ShellError) -> Command {
-        let usage = "load NAME [as ALIAS] [with STATE]"
         var rest = arguments[...]
-        guard let first = rest.popFirst() else { throw usageError(usage, example: "load todos as list") }
+        guard let first = rest.popFirst() else { throw CommandHelp.usageError(of: "load") }
         let name = try name(first, what: "store name")
         var alias: String?
         if rest.first?.text == "as" {
-            guard rest.count >= 2 else { throw usageError(usage, example: "load todos as list") }
+            guard rest.count >= 2 else { throw CommandHelp.usageError(of: "load") }
             alias = try self.name(rest[rest.startIndex + 1], what: "alias")
             rest = rest.dropFirst(2)
         }
@@ -250,7 +249,7 @@ package enum CommandParser {
             guard rest.count == 2, case .json = rest[rest.startIndex + 1].kind else {
                 throw ShellError(
                     "load ... with takes one state, a JSON value",
-                    hint: #"usage: \#(usage), e.g. load counter with {"count":3}"#)
+                    hint: #"usage: \#(CommandHelp.usage(of: "load")), e.g. load counter with {"count":3}"#)
             }
             let token = rest[rest.startIndex + 1]
             do {
@@ -260,14 +259,15 @@ package enum CommandParser {
             }
             rest = rest.dropFirst(2)
         }
-        guard rest.isEmpty else { throw usageError(usage, example: "load todos as list") }
+        guard rest.isEmpty else { throw CommandHelp.usageError(of: "load") }
         return .load(name: name, alias: alias, state: state)
     }
 
     private static func expectation(_ arguments: [Token], in line: Substring) throws(ShellError) -> Expectation {
-        let usage = "expect PATH OP VALUE, OP one of == != < <= > >= contains"
         guard arguments.count >= 3 else {
-            throw usageError(usage, example: "expect count == 1")
+            throw ShellError(
+                "usage: \(CommandHelp.usage(of: "expect")), OP one of == != < <= > >= contains",
+                hint: "e.g. expect count == 1")
         }
         guard arguments.count == 3 else {
             throw ShellError(
@@ -294,7 +294,6 @@ package enum CommandParser {
 
     /// `find TEXT` or `find PATH ~ VALUE`.
     private static func findQuery(_ arguments: [Token]) throws(ShellError) -> FindQuery {
-        let usage = "find TEXT, or find PATH ~ VALUE"
         if arguments.count >= 2, case .word = arguments[1].kind, arguments[1].text == "~" {
             guard arguments.count == 3 else {
                 throw ShellError(
@@ -313,7 +312,7 @@ package enum CommandParser {
         }
         guard arguments.count == 1 else {
             throw arguments.isEmpty
-                ? usageError(usage, example: "find milk")
+                ? ShellError("usage: \(CommandHelp.usage(of: "find"))", hint: "e.g. find milk")
                 : ShellError(
                     "find takes one text, found \(arguments.count) words",
                     hint: "quote a text with spaces: find \"buy milk\"")
@@ -606,15 +605,12 @@ package enum CommandParser {
         return String(token.text)
     }
 
-    private static func expectCount(_ arguments: [Token], _ range: ClosedRange<Int>, usage: String)
+    /// Throws `usage: USAGE` of command `word` unless it has a count of arguments in `range`.
+    private static func expectCount(_ arguments: [Token], _ range: ClosedRange<Int>, of word: String)
         throws(ShellError)
     {
         guard range.contains(arguments.count) else {
-            throw ShellError("usage: \(usage)")
+            throw ShellError("usage: \(CommandHelp.usage(of: word))")
         }
-    }
-
-    private static func usageError(_ usage: String, example: String) -> ShellError {
-        ShellError("usage: \(usage)", hint: "e.g. \(example)")
     }
 }

@@ -77,7 +77,7 @@ struct FindTests {
     }
 
     @Test(arguments: [
-        ("find", "usage: find TEXT, or find PATH ~ VALUE"),
+        ("find", "usage: find TEXT | find PATH ~ VALUE"),
         (#"find """#, "find takes a text that is not empty"),
         ("find buy milk", "find takes one text, found 2 words"),
         ("find todos ~ $nextID", "find compares with a value, not with $PATH"),

@@ -89,8 +89,15 @@ package struct Renderer: Sendable {
         // NB: a dispatch shows nothing else: no walk of an output, no list of warnings.
         if result.output.printsLines { forEachLine(of: result.output, body) }
         if result.followUpLimitReached != nil {
-            for warning in result.warnings { body(.warning(warning)) }
+            for warning in Self.warnings(of: result) { body(.warning(warning)) }
         }
+    }
+
+    /// `warning: …` lines printed after the diff. They are not diff lines: expected lines, `save`
+    /// and `--update` leave them out; `--format json` has them as `"warnings"`.
+    static func warnings(of result: CommandResult) -> [String] {
+        guard let limit = result.followUpLimitReached else { return [] }
+        return ["warning: effects dispatched more than \(limit) follow-up actions; the rest were dropped"]
     }
 
     /// Appends `line` and a newline: colored when ``colors`` is on, a change's values over
@@ -401,7 +408,7 @@ package struct Renderer: Sendable {
             }
             fields += jsonMembers(of: diff)
         }
-        let warnings = result.warnings
+        let warnings = Self.warnings(of: result)
         if !warnings.isEmpty { fields.append(("warnings", .array(warnings.map(JSONValue.string)))) }
         return fields
     }

@@ -32,13 +32,6 @@ package struct CommandResult: Sendable {
         self.printedAction = printedAction
         self.followUpLimitReached = followUpLimitReached
     }
-
-    /// `warning: …` lines printed after the diff. They are not diff lines: expected lines, `save`
-    /// and `--update` leave them out; `--format json` has them as `"warnings"`.
-    public var warnings: [String] {
-        guard let limit = followUpLimitReached else { return [] }
-        return ["warning: effects dispatched more than \(limit) follow-up actions; the rest were dropped"]
-    }
 }
 
 /// What a command shows besides its diff.

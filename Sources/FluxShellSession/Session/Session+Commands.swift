@@ -237,11 +237,12 @@ extension Session {
     }
 
     func help(_ topic: String?) throws(ShellError) -> CommandResult {
-        guard let topic else { return CommandResult(.help(HelpText.overview)) }
-        guard let entry = HelpText.entry(for: topic) else {
+        guard let topic else { return CommandResult(.help(CommandHelp.overview)) }
+        guard let entry = CommandHelp.entry(for: topic) else {
             throw ShellError(
                 "no help for '\(topic)'",
-                hint: Suggestion.didYouMean(topic, among: HelpText.entries.map(\.word)) ?? "type 'help' for the list")
+                hint: Suggestion.didYouMean(topic, among: CommandHelp.entries.map(\.word)) ?? "type 'help' for the list"
+            )
         }
         return CommandResult(.help(entry.long))
     }

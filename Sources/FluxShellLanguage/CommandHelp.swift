@@ -1,15 +1,18 @@
-/// The words of `help` and `help COMMAND`: short, with an example each.
-enum HelpText {
-    struct Entry {
-        var word: String
-        var usage: String
-        var summary: String
-        var example: String
+import FluxShellSystem
 
-        var long: [String] { ["usage: \(usage)", summary, "example: \(example)"] }
+/// Each command's usage, summary and example: the one place a command's usage is written, which
+/// `help` and `help COMMAND` print and the parser's errors quote (`usage: skip N`).
+package enum CommandHelp {
+    package struct Entry: Sendable {
+        package var word: String
+        package var usage: String
+        package var summary: String
+        package var example: String
+
+        package var long: [String] { ["usage: \(usage)", summary, "example: \(example)"] }
 
         /// The summary's first clause, for the one-line overview.
-        var short: String {
+        package var short: String {
             var text = Substring(summary)
             for separator in ["; ", ". ", " ("] {
                 if let range = text.firstRange(of: separator) { text = text[..<range.lowerBound] }
@@ -18,7 +21,7 @@ enum HelpText {
         }
     }
 
-    static let entries: [Entry] = [
+    package static let entries: [Entry] = [
         Entry(
             word: "help", usage: "help [COMMAND]", summary: "Lists the commands, or explains one.",
             example: "help dispatch"),
@@ -159,11 +162,23 @@ enum HelpText {
             summary: "Leaves the shell, or an attached app, which goes on as before (Ctrl-D too).", example: "quit"),
     ]
 
-    static func entry(for word: String) -> Entry? {
+    package static func entry(for word: String) -> Entry? {
         entries.first { $0.word == word } ?? (word == "exit" || word == "detach" ? entries.last : nil)
     }
 
-    static var overview: [String] {
+    /// The usage of command `word` (one of ``entries``).
+    static func usage(of word: String) -> String {
+        guard let entry = entry(for: word) else { preconditionFailure("no help for the command '\(word)'") }
+        return entry.usage
+    }
+
+    /// `usage: USAGE`, with the example as the hint.
+    static func usageError(of word: String) -> ShellError {
+        guard let entry = entry(for: word) else { preconditionFailure("no help for the command '\(word)'") }
+        return ShellError("usage: \(entry.usage)", hint: "e.g. \(entry.example)")
+    }
+
+    package static var overview: [String] {
         let width = entries.map(\.usage.count).max() ?? 0
         var lines = ["Commands:"]
         for entry in entries {
