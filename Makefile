@@ -125,10 +125,12 @@ format:
 	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
 ## lint: fail on any line .swift-format would lay out otherwise, and on a comment that carries a measured figure
-## (Scripts/lint-comments.py: the figures live in docs/performance.md and the budget) (part of `make test`)
+## (Scripts/lint-comments.py: the figures live in docs/performance.md and the budget), and on a function over 80 lines
+## (Scripts/lint-functions.py) (part of `make test`)
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMATTED)
 	python3 Scripts/lint-comments.py
+	python3 Scripts/lint-functions.py
 
 clean:
 	rm -rf .build .build-*

@@ -136,6 +136,41 @@ struct TestMode {
         guard let (runner, files, unwalked) = select() else { return 2 }
         var results: [String: ScenarioRunner.Result] = [:]
         for result in Self.results(in: ChildProcess.contents(of: journal)) { results[result.path] = result }
+        let unexplained = runRemaining(
+            files, after: signal, runner: runner, journal: journal, errors: errors, results: &results)
+        if !runner.options.bail {
+            // NB: a scenario nothing ran (a child that could not start) is a failure, not a pass.
+            for file in files where results[file] == nil {
+                results[file] = ScenarioRunner.Result(
+                    path: file,
+                    failures: [
+                        Diagnostic(
+                            .failedLine, "not run: the process that was to run it ended first",
+                            at: .init(file: file, line: 1))
+                    ])
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        let status = report(
+            files.compactMap { results[$0] }, of: files,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        for signal in unexplained {
+            streams.err(
+                Diagnostic(
+                    .failedLine,
+                    "a process running scenarios ended by signal \(signal), and none of those it was running ends so alone",
+                    hint: "a store that traps only some of the time, or only when scenarios run together?"))
+        }
+        return max(status, unexplained.isEmpty ? 0 : 1, unwalked ? 2 : 0)
+    }
+
+    /// After the child died by `signal`: runs the scenarios it left unfinished, each of those it
+    /// was running alone (with their lines traced, to find the one that trapped), then the rest
+    /// together, until every one has a result. Returns the signals no scenario alone explains.
+    private func runRemaining(
+        _ files: [String], after signal: Int32, runner: ScenarioRunner, journal: String, errors: String,
+        results: inout [String: ScenarioRunner.Result]
+    ) -> [Int32] {
         let jobs = max(1, min(runner.options.jobs, files.count))
         var unexplained: [Int32] = []
         var lastSignal = signal
@@ -168,30 +203,7 @@ struct TestMode {
             guard case .signaled(let signal)? = rest, !Platform.isStopSignal(signal) else { break }
             lastSignal = signal
         }
-        if !runner.options.bail {
-            // NB: a scenario nothing ran (a child that could not start) is a failure, not a pass.
-            for file in files where results[file] == nil {
-                results[file] = ScenarioRunner.Result(
-                    path: file,
-                    failures: [
-                        Diagnostic(
-                            .failedLine, "not run: the process that was to run it ended first",
-                            at: .init(file: file, line: 1))
-                    ])
-            }
-        }
-        let elapsed = ContinuousClock.now - start
-        let status = report(
-            files.compactMap { results[$0] }, of: files,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        for signal in unexplained {
-            streams.err(
-                Diagnostic(
-                    .failedLine,
-                    "a process running scenarios ended by signal \(signal), and none of those it was running ends so alone",
-                    hint: "a store that traps only some of the time, or only when scenarios run together?"))
-        }
-        return max(status, unexplained.isEmpty ? 0 : 1, unwalked ? 2 : 0)
+        return unexplained
     }
 
     /// The options of the children that run what is left after a trap: as given, but without

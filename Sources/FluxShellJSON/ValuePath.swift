@@ -193,113 +193,9 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     /// Parses a path; an error names `column`, where its `$` stands in its line, when given (a
     /// `$PATH` inside a JSON argument, one of several on the line).
     package static func parse(_ text: Substring, column: Int?) throws(ShellError) -> ValuePath {
-        var segments: [Segment] = []
-        let bytes = Array(text.utf8)
-        var position = 0
-        if bytes == [UInt8(ascii: ".")] { return .root }
-        func fail(_ message: String) -> ShellError {
-            ShellError(
-                "invalid path '\(text)'\(column.map { " at column \($0)" } ?? ""): \(message)",
-                hint: "paths look like count, todos[0].title or scores[\"alice\"]")
-        }
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") { position += 1 }
-        var expectKey = true
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "[") {
-                position += 1
-                guard position < bytes.count else { throw fail("missing ']'") }
-                if bytes[position] == UInt8(ascii: "*") {
-                    segments.append(.every)
-                    position += 1
-                } else if bytes[position...].starts(with: "id:".utf8) {
-                    // `[id: X]`: X is a value as in arguments, up to the bracket that closes it.
-                    let start = position + 3
-                    var end = start
-                    var depth = 0
-                    var inString = false
-                    while end < bytes.count {
-                        let byte = bytes[end]
-                        if inString {
-                            if byte == UInt8(ascii: "\\") {
-                                end += 1
-                            } else if byte == UInt8(ascii: "\"") {
-                                inString = false
-                            }
-                        } else if byte == UInt8(ascii: "\"") {
-                            inString = true
-                        } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-                            depth += 1
-                        } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
-                            if depth == 0 { break }
-                            depth -= 1
-                        }
-                        end += 1
-                    }
-                    guard end < bytes.count else { throw fail("missing ']' after [id:") }
-                    var first = start
-                    var last = end
-                    while first < last, bytes[first] == UInt8(ascii: " ") { first += 1 }
-                    while last > first, bytes[last - 1] == UInt8(ascii: " ") { last -= 1 }
-                    let text = String(decoding: bytes[first..<last], as: UTF8.self)
-                    guard !text.isEmpty else { throw fail("[id: ] needs an id, e.g. todos[id: 3]") }
-                    let id: JSONValue
-                    if let literal = try? JSONParser.parse(text) {
-                        id = literal
-                    } else if text.first != "\"", !text.contains(where: { $0 == " " || $0 == "\"" }) {
-                        id = .string(text)
-                    } else {
-                        throw fail("invalid id \(text)")
-                    }
-                    segments.append(.id(id))
-                    position = end
-                } else if bytes[position] == UInt8(ascii: "\"") {
-                    var end = position + 1
-                    while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                        end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
-                    }
-                    guard end < bytes.count else { throw fail("unterminated quoted key") }
-                    let literal = String(decoding: bytes[position...end], as: UTF8.self)
-                    guard case .string(let key)? = try? JSONParser.parse(literal) else {
-                        throw fail("invalid quoted key \(literal)")
-                    }
-                    segments.append(.entry(key))
-                    position = end + 1
-                } else {
-                    var end = position
-                    while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
-                    guard end > position else {
-                        throw fail("expected an index, * or a quoted key inside [ ]")
-                    }
-                    guard let index = Int(String(decoding: bytes[position..<end], as: UTF8.self))
-                    else { throw fail("index out of range") }
-                    segments.append(.index(index))
-                    position = end
-                }
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "]") else {
-                    throw fail("missing ']'")
-                }
-                position += 1
-                expectKey = false
-            } else if byte == UInt8(ascii: ".") {
-                guard !expectKey || segments.isEmpty == false else { throw fail("unexpected '.'") }
-                position += 1
-                expectKey = true
-                guard position < bytes.count else { throw fail("missing key after '.'") }
-            } else {
-                guard expectKey else { throw fail("expected '.' or '[' before a key") }
-                var end = position
-                while end < bytes.count, bytes[end] != UInt8(ascii: "."), bytes[end] != UInt8(ascii: "["),
-                    bytes[end] != UInt8(ascii: "]")
-                {
-                    end += 1
-                }
-                segments.append(.key(String(decoding: bytes[position..<end], as: UTF8.self)))
-                position = end
-                expectKey = false
-            }
-        }
-        return ValuePath(segments)
+        if text == "." { return .root }
+        var parser = PathParser(text: text, column: column)
+        return ValuePath(try parser.segments())
     }
 
     /// The index of the element whose `id` member prints as `id`, in an array's printed elements.
@@ -436,5 +332,134 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         case (_, let scalar):
             throw ShellError("\(here) is \(scalar.kindName), which has no \(ValuePath([segment]))")
         }
+    }
+}
+
+/// One path being parsed (``ValuePath/parse(_:column:)``): its bytes and where it is read.
+private struct PathParser {
+    typealias Segment = ValuePath.Segment
+
+    let text: Substring
+    let column: Int?
+    let bytes: [UInt8]
+    var position = 0
+
+    init(text: Substring, column: Int?) {
+        self.text = text
+        self.column = column
+        bytes = Array(text.utf8)
+    }
+
+    func fail(_ message: String) -> ShellError {
+        ShellError(
+            "invalid path '\(text)'\(column.map { " at column \($0)" } ?? ""): \(message)",
+            hint: "paths look like count, todos[0].title or scores[\"alice\"]")
+    }
+
+    /// The segments, from the first byte to the last.
+    mutating func segments() throws(ShellError) -> [Segment] {
+        var segments: [Segment] = []
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") { position += 1 }
+        var expectKey = true
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "[") {
+                position += 1
+                guard position < bytes.count else { throw fail("missing ']'") }
+                segments.append(try bracketed())
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "]") else {
+                    throw fail("missing ']'")
+                }
+                position += 1
+                expectKey = false
+            } else if byte == UInt8(ascii: ".") {
+                guard !expectKey || segments.isEmpty == false else { throw fail("unexpected '.'") }
+                position += 1
+                expectKey = true
+                guard position < bytes.count else { throw fail("missing key after '.'") }
+            } else {
+                guard expectKey else { throw fail("expected '.' or '[' before a key") }
+                var end = position
+                while end < bytes.count, bytes[end] != UInt8(ascii: "."), bytes[end] != UInt8(ascii: "["),
+                    bytes[end] != UInt8(ascii: "]")
+                {
+                    end += 1
+                }
+                segments.append(.key(String(decoding: bytes[position..<end], as: UTF8.self)))
+                position = end
+                expectKey = false
+            }
+        }
+        return segments
+    }
+
+    /// What stands between `[` and `]`: `*`, `id: X`, a quoted key or an index; read up to the `]`.
+    mutating func bracketed() throws(ShellError) -> Segment {
+        if bytes[position] == UInt8(ascii: "*") {
+            position += 1
+            return .every
+        }
+        if bytes[position...].starts(with: "id:".utf8) { return try id() }
+        if bytes[position] == UInt8(ascii: "\"") {
+            var end = position + 1
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            guard end < bytes.count else { throw fail("unterminated quoted key") }
+            let literal = String(decoding: bytes[position...end], as: UTF8.self)
+            guard case .string(let key)? = try? JSONParser.parse(literal) else {
+                throw fail("invalid quoted key \(literal)")
+            }
+            position = end + 1
+            return .entry(key)
+        }
+        var end = position
+        while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+        guard end > position else {
+            throw fail("expected an index, * or a quoted key inside [ ]")
+        }
+        guard let index = Int(String(decoding: bytes[position..<end], as: UTF8.self))
+        else { throw fail("index out of range") }
+        position = end
+        return .index(index)
+    }
+
+    /// `id: X`: X is a value as in arguments, up to the bracket that closes it.
+    mutating func id() throws(ShellError) -> Segment {
+        let start = position + 3
+        var end = start
+        var depth = 0
+        var inString = false
+        while end < bytes.count {
+            let byte = bytes[end]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    end += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                depth += 1
+            } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                if depth == 0 { break }
+                depth -= 1
+            }
+            end += 1
+        }
+        guard end < bytes.count else { throw fail("missing ']' after [id:") }
+        var first = start
+        var last = end
+        while first < last, bytes[first] == UInt8(ascii: " ") { first += 1 }
+        while last > first, bytes[last - 1] == UInt8(ascii: " ") { last -= 1 }
+        let text = String(decoding: bytes[first..<last], as: UTF8.self)
+        guard !text.isEmpty else { throw fail("[id: ] needs an id, e.g. todos[id: 3]") }
+        position = end
+        if let literal = try? JSONParser.parse(text) { return .id(literal) }
+        guard text.first != "\"", !text.contains(where: { $0 == " " || $0 == "\"" }) else {
+            throw fail("invalid id \(text)")
+        }
+        return .id(.string(text))
     }
 }

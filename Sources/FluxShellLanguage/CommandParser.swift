@@ -76,6 +76,18 @@ package enum CommandParser {
         }
         if word == "replace" { return try replace(rest, in: line) }
         let arguments = Array(rest)
+        if let command = try sessionCommand(word, arguments) { return command }
+        if let command = try timelineCommand(word, arguments) { return command }
+        if let command = try queryCommand(word, arguments, in: line) { return command }
+        if let command = try effectsCommand(word, arguments) { return command }
+        if let command = try shellCommand(word, arguments) { return command }
+        throw ShellError(
+            "unknown command '\(word)'",
+            hint: Suggestion.didYouMean(word, among: commandWords) ?? "type 'help' for the list")
+    }
+
+    /// `help`, `stores`, `load`, `use`, `actions`, `state`, `history`: the stores and what they hold. `nil` for another word.
+    private static func sessionCommand(_ word: String, _ arguments: [Token]) throws(ShellError) -> Command? {
         switch word {
         case "help":
             try expectCount(arguments, 0...1, of: "help")
@@ -99,6 +111,14 @@ package enum CommandParser {
         case "history":
             try expectCount(arguments, 0...0, of: "history")
             return .history
+        default:
+            return nil
+        }
+    }
+
+    /// `undo`, `redo`, `reset`, `commit`, `sweep`, `skip`, `unskip`, `diff`: the timeline. `nil` for another word.
+    private static func timelineCommand(_ word: String, _ arguments: [Token]) throws(ShellError) -> Command? {
+        switch word {
         case "undo", "redo":
             try expectCount(arguments, 0...1, of: word)
             var steps = 1
@@ -118,13 +138,6 @@ package enum CommandParser {
             try expectCount(arguments, 1...1, of: word)
             let step = try stepNumber(arguments[0], of: word)
             return word == "skip" ? .skip(step: step) : .unskip(step: step)
-        case "expect":
-            return .expect(try expectation(arguments, in: line))
-        case "why":
-            try expectCount(arguments, 1...1, of: "why")
-            return .why(path: try path(arguments[0]))
-        case "find":
-            return .find(try findQuery(arguments))
         case "diff":
             try expectCount(arguments, 1...2, of: "diff")
             let steps = try arguments.map { (token: Token) throws(ShellError) -> Int in
@@ -136,9 +149,38 @@ package enum CommandParser {
                 return number
             }
             return .diff(from: steps[0], to: steps.count > 1 ? steps[1] : nil)
+        default:
+            return nil
+        }
+    }
+
+    /// `expect`, `why`, `find`, `invariants`, `watch`, `unwatch`: questions about the state. `nil` for another word.
+    private static func queryCommand(_ word: String, _ arguments: [Token], in line: Substring) throws(ShellError)
+        -> Command?
+    {
+        switch word {
+        case "expect":
+            return .expect(try expectation(arguments, in: line))
+        case "why":
+            try expectCount(arguments, 1...1, of: "why")
+            return .why(path: try path(arguments[0]))
+        case "find":
+            return .find(try findQuery(arguments))
         case "invariants":
             try expectCount(arguments, 0...0, of: "invariants")
             return .invariants
+        case "watch", "unwatch":
+            var paths: [ValuePath] = []
+            for argument in arguments { paths.append(try path(argument)) }
+            return word == "watch" ? .watch(paths) : .unwatch(paths)
+        default:
+            return nil
+        }
+    }
+
+    /// `advance`, `effects`, `cancel`, `seed`: effects over time and the environment. `nil` for another word.
+    private static func effectsCommand(_ word: String, _ arguments: [Token]) throws(ShellError) -> Command? {
+        switch word {
         case "advance":
             try expectCount(arguments, 0...1, of: "advance")
             guard let argument = arguments.first else { return .advance(nil) }
@@ -159,10 +201,14 @@ package enum CommandParser {
                     hint: "e.g. seed 42")
             }
             return .seed(seed)
-        case "watch", "unwatch":
-            var paths: [ValuePath] = []
-            for argument in arguments { paths.append(try path(argument)) }
-            return word == "watch" ? .watch(paths) : .unwatch(paths)
+        default:
+            return nil
+        }
+    }
+
+    /// `save`, `read`, `output`, `format`, `timer`, `exhaustive`, `quit`: the session's files and the shell's own. `nil` for another word.
+    private static func shellCommand(_ word: String, _ arguments: [Token]) throws(ShellError) -> Command? {
+        switch word {
         case "save", "read":
             try expectCount(arguments, 1...1, of: word)
             let file = fileName(arguments[0])
@@ -189,9 +235,7 @@ package enum CommandParser {
             try expectCount(arguments, 0...0, of: word)
             return .quit
         default:
-            throw ShellError(
-                "unknown command '\(word)'",
-                hint: Suggestion.didYouMean(word, among: commandWords) ?? "type 'help' for the list")
+            return nil
         }
     }
 

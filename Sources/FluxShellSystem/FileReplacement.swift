@@ -43,9 +43,7 @@ struct FileReplacement {
     init(_ path: String, verb: String = "write") throws(ShellError) {
         self.path = path
         self.verb = verb
-        func failure(_ reason: String, hint: String? = nil) -> ShellError {
-            ShellError("cannot \(verb) '\(path)': \(reason)", hint: hint)
-        }
+        let failure = Failure(path: path, verb: verb)
         if let position = path.unicodeScalars.firstIndex(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             let scalar = path.unicodeScalars[position]
             let hex = String(scalar.value, radix: 16, uppercase: true)
@@ -66,24 +64,10 @@ struct FileReplacement {
                 "it is a directory",
                 hint: "give a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")session.scenario")
         case .inPlace(let real):
-            // NB: what a rename cannot replace is written through: O_TRUNC empties a regular file
-            // reached through a descriptor's link (`/dev/stdout > file`), as the shell's `>` does,
-            // and a device or a pipe ignores it.
-            var opened: Int32
-            repeat {
-                opened = open(real, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC)
-            } while opened < 0 && errno == EINTR
-            guard opened >= 0 else { throw failure(Self.reason(errno)) }
-            descriptor = opened
+            descriptor = try Self.openInPlace(real, failure)
             folder = -1
             name = ""
             temporaryName = ""
-            #if canImport(Darwin)
-                // NB: a write to a pipe whose reader is gone then fails with EPIPE instead of
-                // raising SIGPIPE, which kills the app by default (Darwin raises it for the whole
-                // process); see `OutputFile.write`.
-                _ = fcntl(opened, F_SETNOSIGPIPE, 1)
-            #endif
         case .replaced(let folderPath, let name, let folderIdentity):
             self.name = name
             let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -99,52 +83,86 @@ struct FileReplacement {
             let exists =
                 fstatat(folder, name, &existing, AT_SYMLINK_NOFOLLOW) == 0
                 && (existing.st_mode & S_IFMT) == S_IFREG
-            var temporary: (descriptor: Int32, name: String)?
-            for _ in 0..<16 {
-                let candidate = ".fluxsh-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".tmp"
-                // NB: O_EXCL and O_NOFOLLOW: a name that someone made meanwhile (a file or a link)
-                // is never opened, only another one tried. A new file gets the usual mode (0666
-                // less the umask); one that replaces a file starts private and takes its mode below.
-                let made = openat(
-                    folder, candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, exists ? 0o600 : 0o666)
-                if made >= 0 {
-                    temporary = (made, candidate)
-                    break
-                }
-                guard errno == EEXIST || errno == EINTR else { break }
-            }
-            guard let temporary else {
-                let code = errno
-                close(folder)
-                throw failure(
-                    code == EACCES || code == EPERM || code == EROFS
-                        ? "its folder cannot be written (\(Self.reason(code)))" : Self.reason(code),
-                    hint: code == EACCES || code == EPERM
-                        ? "the file is replaced by a new one written beside it: its folder must be writable" : nil)
-            }
+            let temporary = try Self.makeTemporary(in: folder, replacing: exists, failure)
             descriptor = temporary.descriptor
             temporaryName = temporary.name
             self.folder = folder
-            if exists {
-                var made = stat()
-                fstat(temporary.descriptor, &made)
-                // NB: owner first: changing it clears the set-user-ID and set-group-ID bits,
-                // which the mode then puts back.
-                if made.st_uid != existing.st_uid || made.st_gid != existing.st_gid,
-                    fchown(temporary.descriptor, existing.st_uid, existing.st_gid) != 0
-                {
-                    let code = errno
-                    abandon()
-                    throw failure(
-                        "its owner (user \(existing.st_uid), group \(existing.st_gid)) cannot be kept: \(Self.reason(code))",
-                        hint: "write it as its owner: a file written in its place would change hands")
-                }
-                if fchmod(temporary.descriptor, existing.st_mode & 0o7777) != 0 {
-                    let code = errno
-                    abandon()
-                    throw failure("its mode cannot be kept: \(Self.reason(code))")
-                }
-            }
+            if exists { try keepOwnerAndMode(of: existing, failure) }
+        }
+    }
+
+    /// How an error of ``init(_:verb:)`` is said: `cannot write 'PATH': REASON`.
+    private struct Failure {
+        let path: String
+        let verb: String
+
+        func callAsFunction(_ reason: String, hint: String? = nil) -> ShellError {
+            ShellError("cannot \(verb) '\(path)': \(reason)", hint: hint)
+        }
+    }
+
+    /// Opens what a rename cannot replace, to be written through.
+    private static func openInPlace(_ real: String, _ failure: Failure) throws(ShellError) -> Int32 {
+        // NB: O_TRUNC empties a regular file reached through a descriptor's link (`/dev/stdout >
+        // file`), as the shell's `>` does, and a device or a pipe ignores it.
+        var opened: Int32
+        repeat {
+            opened = open(real, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC)
+        } while opened < 0 && errno == EINTR
+        guard opened >= 0 else { throw failure(reason(errno)) }
+        #if canImport(Darwin)
+            // NB: a write to a pipe whose reader is gone then fails with EPIPE instead of
+            // raising SIGPIPE, which kills the app by default (Darwin raises it for the whole
+            // process); see `OutputFile.write`.
+            _ = fcntl(opened, F_SETNOSIGPIPE, 1)
+        #endif
+        return opened
+    }
+
+    /// Makes the new content's file in `folder` under a name no one can guess; closes `folder`
+    /// when it cannot.
+    private static func makeTemporary(in folder: Int32, replacing exists: Bool, _ failure: Failure)
+        throws(ShellError) -> (descriptor: Int32, name: String)
+    {
+        for _ in 0..<16 {
+            let candidate = ".fluxsh-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".tmp"
+            // NB: O_EXCL and O_NOFOLLOW: a name that someone made meanwhile (a file or a link)
+            // is never opened, only another one tried. A new file gets the usual mode (0666
+            // less the umask); one that replaces a file starts private and takes its mode below.
+            let made = openat(
+                folder, candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, exists ? 0o600 : 0o666)
+            if made >= 0 { return (made, candidate) }
+            guard errno == EEXIST || errno == EINTR else { break }
+        }
+        let code = errno
+        close(folder)
+        throw failure(
+            code == EACCES || code == EPERM || code == EROFS
+                ? "its folder cannot be written (\(reason(code)))" : reason(code),
+            hint: code == EACCES || code == EPERM
+                ? "the file is replaced by a new one written beside it: its folder must be writable" : nil)
+    }
+
+    /// Gives the new content the owner and the mode of `existing`, the file it replaces;
+    /// abandons it when it cannot.
+    private func keepOwnerAndMode(of existing: stat, _ failure: Failure) throws(ShellError) {
+        var made = stat()
+        fstat(descriptor, &made)
+        // NB: owner first: changing it clears the set-user-ID and set-group-ID bits, which the
+        // mode then puts back.
+        if made.st_uid != existing.st_uid || made.st_gid != existing.st_gid,
+            fchown(descriptor, existing.st_uid, existing.st_gid) != 0
+        {
+            let code = errno
+            abandon()
+            throw failure(
+                "its owner (user \(existing.st_uid), group \(existing.st_gid)) cannot be kept: \(Self.reason(code))",
+                hint: "write it as its owner: a file written in its place would change hands")
+        }
+        if fchmod(descriptor, existing.st_mode & 0o7777) != 0 {
+            let code = errno
+            abandon()
+            throw failure("its mode cannot be kept: \(Self.reason(code))")
         }
     }
 

@@ -62,52 +62,7 @@ struct WebServer: Sendable {
             group: MultiThreadedEventLoopGroup.singleton
         )
         .serverChannelOption(.backlog, value: 64)
-        .bind(host: "127.0.0.1", port: port) { channel in
-            channel.eventLoop.makeCompletedFuture {
-                let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
-                    maxFrameSize: maximumMessage,
-                    shouldUpgrade: { channel, head in
-                        var decision =
-                            bound.withLock { $0 }?.access.check(head) ?? .refused(.serviceUnavailable, "starting")
-                        // NB: a place is taken when the token was shown, and given back when the
-                        // socket closes (or its upgrade failed).
-                        if decision == .socket, !Self.takePlace(in: sockets, for: channel) {
-                            decision = .refused(.serviceUnavailable, "too many open tabs")
-                        }
-                        if decision == .socket { return channel.eventLoop.makeSucceededFuture(HTTPHeaders()) }
-                        // NB: a refused upgrade is answered here: NIO's path for a request that
-                        // is not upgraded never sees one that asked to be.
-                        return refuse(channel, decision).flatMapThrowing { throw Refused() }
-                    },
-                    upgradePipelineHandler: { channel, _ in
-                        channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(
-                                NIOWebSocketFrameAggregator(
-                                    minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
-                                    maxAccumulatedFrameSize: maximumMessage))
-                            return Upgrade.socket(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
-                        }
-                    })
-                let configuration = NIOTypedHTTPServerUpgradeConfiguration<Upgrade>(
-                    upgraders: [upgrader],
-                    notUpgradingCompletionHandler: { channel in
-                        channel.eventLoop.makeCompletedFuture {
-                            return Upgrade.http(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
-                        }
-                    })
-                let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
-                    configuration: .init(upgradeConfiguration: configuration))
-                // NB: after a request that cannot be parsed (answered 400 by NIO's handler), the
-                // connection is closed at once: nothing after it on the connection is read.
-                try channel.pipeline.syncOperations.addHandler(CloseOnError())
-                // NB: a connection that does not make a whole request in time is closed: a
-                // client that says nothing (or asks for an upgrade without its key) holds
-                // nothing for long.
-                let deadline = channel.eventLoop.scheduleTask(in: requestTime) { channel.close(promise: nil) }
-                negotiated.whenComplete { _ in deadline.cancel() }
-                return negotiated
-            }
-        }
+        .bind(host: "127.0.0.1", port: port) { channel in configure(channel, bound: bound, sockets: sockets) }
         let actualPort = channel.channel.localAddress?.port ?? port
         let server = make(actualPort)
         bound.withLock { $0 = server }
@@ -135,6 +90,57 @@ struct WebServer: Sendable {
             }
         }
         return (actualPort, serving)
+    }
+
+    /// A connection's pipeline: HTTP, upgraded to a WebSocket for a tab that showed the token, a
+    /// request not made whole in time closed.
+    private static func configure(_ channel: any Channel, bound: LockedValue<WebServer?>, sockets: LockedValue<Int>)
+        -> EventLoopFuture<EventLoopFuture<Upgrade>>
+    {
+        channel.eventLoop.makeCompletedFuture {
+            let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
+                maxFrameSize: maximumMessage,
+                shouldUpgrade: { channel, head in
+                    var decision =
+                        bound.withLock { $0 }?.access.check(head) ?? .refused(.serviceUnavailable, "starting")
+                    // NB: a place is taken when the token was shown, and given back when the
+                    // socket closes (or its upgrade failed).
+                    if decision == .socket, !Self.takePlace(in: sockets, for: channel) {
+                        decision = .refused(.serviceUnavailable, "too many open tabs")
+                    }
+                    if decision == .socket { return channel.eventLoop.makeSucceededFuture(HTTPHeaders()) }
+                    // NB: a refused upgrade is answered here: NIO's path for a request that
+                    // is not upgraded never sees one that asked to be.
+                    return refuse(channel, decision).flatMapThrowing { throw Refused() }
+                },
+                upgradePipelineHandler: { channel, _ in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOWebSocketFrameAggregator(
+                                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
+                                maxAccumulatedFrameSize: maximumMessage))
+                        return Upgrade.socket(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                    }
+                })
+            let configuration = NIOTypedHTTPServerUpgradeConfiguration<Upgrade>(
+                upgraders: [upgrader],
+                notUpgradingCompletionHandler: { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        return Upgrade.http(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                    }
+                })
+            let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                configuration: .init(upgradeConfiguration: configuration))
+            // NB: after a request that cannot be parsed (answered 400 by NIO's handler), the
+            // connection is closed at once: nothing after it on the connection is read.
+            try channel.pipeline.syncOperations.addHandler(CloseOnError())
+            // NB: a connection that does not make a whole request in time is closed: a
+            // client that says nothing (or asks for an upgrade without its key) holds
+            // nothing for long.
+            let deadline = channel.eventLoop.scheduleTask(in: requestTime) { channel.close(promise: nil) }
+            negotiated.whenComplete { _ in deadline.cancel() }
+            return negotiated
+        }
     }
 
     private struct Refused: Error {}

@@ -243,7 +243,11 @@ enum FormsBenchmarks {
             "stalled shell, added per action: FluxCore \(((fluxStalled - fluxWithout) * 10).rounded() / 10) ns, tap \(((tapStalled - tapWithout) * 10).rounded() / 10) ns"
         )
 
-        // A reading shell: the app's actions to its lines, FluxCore's then the tap's.
+        runReadingShells()
+    }
+
+    /// A reading shell: the app's actions to its lines, FluxCore's then the tap's.
+    static func runReadingShells() {
         let readFlux = Flux(state: CounterState(), mutation: CounterMutation())
         let fluxReadAgent = try! ShellAgent(serving: readFlux, as: "forms-flux-reading", queueLimit: 1 << 20)
         let fluxReading = AgentBenchmarks.attach(fluxReadAgent, hello: true)

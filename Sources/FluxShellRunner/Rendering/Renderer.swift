@@ -191,40 +191,7 @@ package struct Renderer: Sendable {
         case .invariantsHeld:
             return
         case .history(let listing):
-            if listing.forgotten > 0 { body(.text("(\(listing.forgotten) earlier steps are no longer kept)")) }
-            let width = String(listing.entries.last?.number ?? 0).count
-            // NB: with nothing forgotten, the steps count from 1: steps undone and replaced before
-            // the first one kept show too.
-            var previous: Int? = listing.forgotten == 0 ? 0 : nil
-            for entry in listing.entries {
-                // NB: numbers stay those `why` shows; a step undone then replaced by a new one
-                // leaves its number unused, and says so.
-                // NB: a gap is cut where its steps went another way (`sweep` took some out).
-                var first = (previous ?? entry.number) + 1
-                while first < entry.number {
-                    let isSwept = listing.swept.contains(first)
-                    var last = first
-                    while last + 1 < entry.number, listing.swept.contains(last + 1) == isSwept { last += 1 }
-                    let gap = first == last ? "step \(first) was" : "steps \(first)-\(last) were"
-                    let how = isSwept ? "swept" : "undone, then replaced"
-                    body(.text(String(repeating: " ", count: width + 4) + "(\(gap) \(how))"))
-                    first = last + 1
-                }
-                previous = entry.number
-                let number = String(entry.number)
-                let undone =
-                    entry.isUndone
-                    ? "   (undone)"
-                    : entry.isSkipped
-                        ? "   (skipped)" : entry.replacedAt.map { "   (replaced at step \($0))" } ?? ""
-                body(
-                    .text(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.text + undone)
-                )
-                for followUp in entry.followUps {
-                    body(.text(String(repeating: " ", count: width + 4) + "=> " + followUp.description))
-                }
-            }
-            if listing.entries.isEmpty { body(.text("(no actions dispatched yet)")) }
+            forEachLine(of: listing, body)
         case .why(let listing):
             forEachLine(of: listing, body)
         case .committed(let count):
@@ -254,6 +221,45 @@ package struct Renderer: Sendable {
         case .steppedOver(let moved):
             for step in moved.steps { body(.text(Self.line(of: step, redone: moved.isRedo))) }
         }
+    }
+
+    /// `history`'s lines: each step with its number and marks, its follow-ups, and where steps
+    /// went (undone then replaced, swept).
+    private func forEachLine(of listing: HistoryListing, _ body: (Line) -> Void) {
+        if listing.forgotten > 0 { body(.text("(\(listing.forgotten) earlier steps are no longer kept)")) }
+        let width = String(listing.entries.last?.number ?? 0).count
+        // NB: with nothing forgotten, the steps count from 1: steps undone and replaced before
+        // the first one kept show too.
+        var previous: Int? = listing.forgotten == 0 ? 0 : nil
+        for entry in listing.entries {
+            // NB: numbers stay those `why` shows; a step undone then replaced by a new one
+            // leaves its number unused, and says so.
+            // NB: a gap is cut where its steps went another way (`sweep` took some out).
+            var first = (previous ?? entry.number) + 1
+            while first < entry.number {
+                let isSwept = listing.swept.contains(first)
+                var last = first
+                while last + 1 < entry.number, listing.swept.contains(last + 1) == isSwept { last += 1 }
+                let gap = first == last ? "step \(first) was" : "steps \(first)-\(last) were"
+                let how = isSwept ? "swept" : "undone, then replaced"
+                body(.text(String(repeating: " ", count: width + 4) + "(\(gap) \(how))"))
+                first = last + 1
+            }
+            previous = entry.number
+            let number = String(entry.number)
+            let undone =
+                entry.isUndone
+                ? "   (undone)"
+                : entry.isSkipped
+                    ? "   (skipped)" : entry.replacedAt.map { "   (replaced at step \($0))" } ?? ""
+            body(
+                .text(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.text + undone)
+            )
+            for followUp in entry.followUps {
+                body(.text(String(repeating: " ", count: width + 4) + "=> " + followUp.description))
+            }
+        }
+        if listing.entries.isEmpty { body(.text("(no actions dispatched yet)")) }
     }
 
     /// `(undid step 3: tick, which the app dispatched)`: a step an attached `undo` or `redo` moved over.
@@ -318,6 +324,35 @@ package struct Renderer: Sendable {
         return JSONText.compact(.object(object))
     }
 
+    /// A step of `history` in JSON.
+    private static func json(of entry: HistoryListing.Entry) -> JSONValue {
+        var object = JSONObject([
+            ("number", .int(entry.number)), ("action", .string(entry.text)), ("undone", .bool(entry.isUndone)),
+        ])
+        if entry.isSkippable { object["skippable"] = .bool(true) }
+        if entry.isSkipped { object["skipped"] = .bool(true) }
+        if let step = entry.replacedAt { object["replacedAt"] = .int(step) }
+        return .object(object)
+    }
+
+    /// A step of `why` in JSON: its own changes, and each follow-up's.
+    private static func json(of step: WhyListing.Step) -> JSONValue {
+        var object = JSONObject([("number", .int(step.number)), ("action", .string(step.action))])
+        let own = step.groups.filter { $0.followUp == nil }.flatMap(\.entries)
+        object["changes"] = .array(own.map(\.json))
+        let followUps = step.groups.compactMap { group in
+            group.followUp.map { action in
+                JSONValue.object(
+                    JSONObject([
+                        ("action", .string(action.description)), ("changes", .array(group.entries.map(\.json))),
+                    ])
+                )
+            }
+        }
+        if !followUps.isEmpty { object["followUps"] = .array(followUps) }
+        return .object(object)
+    }
+
     /// The members of a result's JSON object after `line` and `command`.
     private static func fields(of result: CommandResult, command: Command) -> [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = []
@@ -332,18 +367,7 @@ package struct Renderer: Sendable {
             fields = [("stores", .array(list))]
         case .actions(_, let signatures, _): fields = [("actions", .array(signatures.map { .string($0.description) }))]
         case .value(let path, let value): fields = [("path", .string(path.description)), ("value", value)]
-        case .history(let listing):
-            let items = listing.entries.map { entry in
-                var object = JSONObject([
-                    ("number", .int(entry.number)), ("action", .string(entry.text)),
-                    ("undone", .bool(entry.isUndone)),
-                ])
-                if entry.isSkippable { object["skippable"] = .bool(true) }
-                if entry.isSkipped { object["skipped"] = .bool(true) }
-                if let step = entry.replacedAt { object["replacedAt"] = .int(step) }
-                return JSONValue.object(object)
-            }
-            fields = [("history", .array(items))]
+        case .history(let listing): fields = [("history", .array(listing.entries.map(json(of:))))]
         case .effects(let listing):
             let items = listing.entries.map { entry in
                 var object = JSONObject([("number", .int(entry.number)), ("action", .string(entry.action))])
@@ -363,22 +387,7 @@ package struct Renderer: Sendable {
         case .expectationHeld: fields = [("passed", .bool(true))]
         case .invariantsHeld(let count): fields = [("passed", .bool(true)), ("invariants", .int(count))]
         case .why(let listing):
-            let steps = listing.steps.map { step in
-                var object = JSONObject([("number", .int(step.number)), ("action", .string(step.action))])
-                let own = step.groups.filter { $0.followUp == nil }.flatMap(\.entries)
-                object["changes"] = .array(own.map(\.json))
-                let followUps = step.groups.compactMap { group in
-                    group.followUp.map { action in
-                        JSONValue.object(
-                            JSONObject([
-                                ("action", .string(action.description)), ("changes", .array(group.entries.map(\.json))),
-                            ]))
-                    }
-                }
-                if !followUps.isEmpty { object["followUps"] = .array(followUps) }
-                return JSONValue.object(object)
-            }
-            fields = [("path", .string(listing.path.description)), ("steps", .array(steps))]
+            fields = [("path", .string(listing.path.description)), ("steps", .array(listing.steps.map(json(of:))))]
             if listing.forgotten > 0 { fields.append(("forgotten", .int(listing.forgotten))) }
         case .watches(let paths): fields = [("watches", .array(paths.map(JSONValue.string)))]
         case .committed(let count): fields = [("forgotten", .int(count))]

@@ -266,65 +266,7 @@ package final class ScriptRunner {
             fail(at: location, ShellError("this line is not valid UTF-8", hint: "save the file as UTF-8"))
             return
         }
-        if Self.isExpectedDiffLine(line) {
-            // NB: `<= …` with no command before it expects the steps the stores make on their own
-            // before the next command (a saved scenario writes them after a `load`, an `expect`).
-            if progress.value.pending == nil, options.acceptsExpectedLines, Self.trimmed(line).hasPrefix("<= ") {
-                // NB: after a failed command too: the steps are not its diff.
-                failedCommand = nil
-                progress.value.pending = Pending(
-                    location: location, line: line, result: CommandResult(), firstExpectedLine: location.line,
-                    isRequired: false)
-            }
-            guard options.acceptsExpectedLines else {
-                closePending()
-                fail(
-                    at: location,
-                    ShellError(
-                        "expected diff lines are checked in scripts and scenarios, not at the prompt",
-                        hint: "type a command; the shell prints its diff"))
-                return
-            }
-            let text = Self.trimmed(line)
-            let isEllipsis = text == ExpectedDiff.ellipsis
-            guard let pending = progress.value.pending else {
-                if let failed = failedCommand {
-                    guard !failed.reported else { return }
-                    failedCommand?.reported = true
-                    fail(
-                        at: location,
-                        ShellError(
-                            "expected diff lines follow the command at line \(failed.line), which failed: there is no diff to compare",
-                            hint: "a command that fails changes nothing, so it prints no diff"))
-                    return
-                }
-                fail(
-                    at: location,
-                    isEllipsis
-                        ? ShellError(
-                            "'...' is not inside an expected diff block",
-                            hint:
-                                "it stands for diff lines among the expected lines right after a dispatch, undo, redo or reset"
-                        )
-                        : ShellError(
-                            "diff line '\(CommandParser.abbreviated(line[...]))' does not follow a dispatch, undo, redo or reset",
-                            hint: "expected diff lines go right after the command that changes state"))
-                return
-            }
-            pending.expected.append(text)
-            if isEllipsis { pending.hasEllipsis = true }
-            // NB: a `*` where no value can stand is reported here, at its line; most lines have none.
-            if text.utf8.contains(UInt8(ascii: "*")) {
-                do {
-                    let indent = line.prefix { $0 == " " || $0 == "\t" }.unicodeScalars.count
-                    _ = try ExpectedLinePattern.parse(text, column: indent + 1)
-                } catch {
-                    pending.hasInvalidLine = true
-                    fail(at: location, error, line: line)
-                }
-            }
-            return
-        }
+        if Self.isExpectedDiffLine(line) { return takeExpectedLine(line, at: location) }
         let parsed: ParsedLine
         do {
             parsed = try CommandParser.parse(line[...], reusing: &tokenBuffer)
@@ -347,6 +289,68 @@ package final class ScriptRunner {
             progress.value.lastParse = ParsedLineCache(line: line, parsed: parsed)
         }
         run(progress.value.lastParse!, at: location)
+    }
+
+    /// Takes an expected diff line (`~ …`, `+ …`, `=> …`, `...`) of the command before it, or the
+    /// `<= …` lines of the steps the stores make on their own; fails one that follows no command
+    /// that changes state, and one typed at the prompt.
+    private func takeExpectedLine(_ line: String, at location: SourceLocation) {
+        // NB: `<= …` with no command before it expects the steps the stores make on their own
+        // before the next command (a saved scenario writes them after a `load`, an `expect`).
+        if progress.value.pending == nil, options.acceptsExpectedLines, Self.trimmed(line).hasPrefix("<= ") {
+            // NB: after a failed command too: the steps are not its diff.
+            failedCommand = nil
+            progress.value.pending = Pending(
+                location: location, line: line, result: CommandResult(), firstExpectedLine: location.line,
+                isRequired: false)
+        }
+        guard options.acceptsExpectedLines else {
+            closePending()
+            fail(
+                at: location,
+                ShellError(
+                    "expected diff lines are checked in scripts and scenarios, not at the prompt",
+                    hint: "type a command; the shell prints its diff"))
+            return
+        }
+        let text = Self.trimmed(line)
+        let isEllipsis = text == ExpectedDiff.ellipsis
+        guard let pending = progress.value.pending else {
+            if let failed = failedCommand {
+                guard !failed.reported else { return }
+                failedCommand?.reported = true
+                fail(
+                    at: location,
+                    ShellError(
+                        "expected diff lines follow the command at line \(failed.line), which failed: there is no diff to compare",
+                        hint: "a command that fails changes nothing, so it prints no diff"))
+                return
+            }
+            fail(
+                at: location,
+                isEllipsis
+                    ? ShellError(
+                        "'...' is not inside an expected diff block",
+                        hint:
+                            "it stands for diff lines among the expected lines right after a dispatch, undo, redo or reset"
+                    )
+                    : ShellError(
+                        "diff line '\(CommandParser.abbreviated(line[...]))' does not follow a dispatch, undo, redo or reset",
+                        hint: "expected diff lines go right after the command that changes state"))
+            return
+        }
+        pending.expected.append(text)
+        if isEllipsis { pending.hasEllipsis = true }
+        // NB: a `*` where no value can stand is reported here, at its line; most lines have none.
+        if text.utf8.contains(UInt8(ascii: "*")) {
+            do {
+                let indent = line.prefix { $0 == " " || $0 == "\t" }.unicodeScalars.count
+                _ = try ExpectedLinePattern.parse(text, column: indent + 1)
+            } catch {
+                pending.hasInvalidLine = true
+                fail(at: location, error, line: line)
+            }
+        }
     }
 
     /// Ends the script: takes what the stores did on their own since the last command, and
