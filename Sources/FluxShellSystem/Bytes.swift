@@ -15,30 +15,10 @@ package enum Bytes {
     /// The 1-based column (in Unicode scalars, as the shell counts them) where `needle` first
     /// occurs in `text`, or `nil`.
     package static func column(of needle: Substring, in text: String) -> Int? {
-        firstOffset(of: Array(needle.utf8), in: text.utf8).map { offset in
+        var unlimited = Int.max
+        return Array(text.utf8).firstOccurrence(of: Array(needle.utf8), budget: &unlimited).map { offset in
             text.utf8.prefix(offset).reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
         }
-    }
-
-    /// Where `key` first occurs in `bytes`, by Knuth, Morris and Pratt: time linear in the
-    /// length of both, whatever the bytes (a naive search is quadratic on `aaaa…` lines).
-    static func firstOffset(of key: [UInt8], in bytes: some Sequence<UInt8>) -> Int? {
-        guard !key.isEmpty else { return nil }
-        // fallback[i]: the length of the longest proper prefix of key[...i] that is also its suffix.
-        var fallback = [Int](repeating: 0, count: key.count)
-        var matched = 0
-        for index in key.indices.dropFirst() {
-            while matched > 0, key[index] != key[matched] { matched = fallback[matched - 1] }
-            if key[index] == key[matched] { matched += 1 }
-            fallback[index] = matched
-        }
-        matched = 0
-        for (index, byte) in bytes.enumerated() {
-            while matched > 0, byte != key[matched] { matched = fallback[matched - 1] }
-            if byte == key[matched] { matched += 1 }
-            if matched == key.count { return index + 1 - key.count }
-        }
-        return nil
     }
 
     /// Whether every byte is ASCII.
@@ -46,5 +26,33 @@ package enum Bytes {
         var combined: UInt8 = 0
         for byte in bytes { combined |= byte }
         return combined < 0x80
+    }
+}
+
+extension Array where Element: Equatable {
+    /// The first place at or after `start` where `pattern` occurs, by Knuth, Morris and Pratt:
+    /// time linear in the lengths of both, whatever the elements (a naive search is quadratic on
+    /// `aaaa…`). Each element read takes one from `budget`; `nil` when it runs out first, when
+    /// `pattern` is empty, or when it does not occur.
+    package func firstOccurrence(of pattern: [Element], from start: Int = 0, budget: inout Int) -> Int? {
+        guard !pattern.isEmpty else { return nil }
+        // fallback[i]: the length of the longest proper prefix of pattern[...i] that is also its suffix.
+        var fallback = [Int](repeating: 0, count: pattern.count)
+        var matched = 0
+        for index in pattern.indices.dropFirst() {
+            while matched > 0, pattern[index] != pattern[matched] { matched = fallback[matched - 1] }
+            if pattern[index] == pattern[matched] { matched += 1 }
+            fallback[index] = matched
+        }
+        matched = 0
+        var index = start
+        while index < count, budget > 0 {
+            budget -= 1
+            while matched > 0, self[index] != pattern[matched] { matched = fallback[matched - 1] }
+            if self[index] == pattern[matched] { matched += 1 }
+            if matched == pattern.count { return index + 1 - pattern.count }
+            index += 1
+        }
+        return nil
     }
 }

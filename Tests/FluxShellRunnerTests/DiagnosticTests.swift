@@ -83,6 +83,16 @@ struct BytesSearchTests {
             ("b", "aaa", nil), ("aaaa", "aaa", nil), ("xy", "", nil),
         ] as [(String, String, Int?)])
     func findsTheFirstOccurrence(_ key: String, _ text: String, _ offset: Int?) {
-        #expect(Bytes.firstOffset(of: Array(key.utf8), in: text.utf8) == offset)
+        var budget = Int.max
+        #expect(Array(text.utf8).firstOccurrence(of: Array(key.utf8), budget: &budget) == offset)
+    }
+
+    /// From a start, and within a budget of elements read.
+    @Test func searchesFromAStartWithinABudget() {
+        var budget = Int.max
+        #expect([1, 2, 1, 2].firstOccurrence(of: [1, 2], from: 1, budget: &budget) == 2)
+        var short = 2
+        #expect([0, 0, 0, 1, 2].firstOccurrence(of: [1, 2], budget: &short) == nil)
+        #expect(short == 0)
     }
 }

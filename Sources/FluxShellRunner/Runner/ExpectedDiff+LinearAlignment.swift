@@ -116,7 +116,7 @@ private struct LinearAlignment {
         if numbers.contains(where: { $0 < 0 }) {
             return (position..<max(position, actualNumbers.count - run.count + 1)).first { runMatches(run, at: $0) }
         }
-        return firstOccurrence(of: numbers, in: actualNumbers, from: position, budget: &searchBudget)
+        return actualNumbers.firstOccurrence(of: Array(numbers), from: position, budget: &searchBudget)
     }
 
     /// Places expected line `line` of a run not found whole.
@@ -201,31 +201,4 @@ private struct Occurrences<Key: Hashable> {
         passed[value] = index
         return index < all.count ? all[index] : nil
     }
-}
-
-/// The first place at or after `start` where `text` has `pattern` (not empty), by
-/// Knuth–Morris–Pratt: time linear in the lengths of both. Each element of `text` read
-/// takes one from `budget`; `nil` when it runs out first.
-private func firstOccurrence(
-    of pattern: ArraySlice<Int>, in text: [Int], from start: Int, budget: inout Int
-) -> Int? {
-    let pattern = Array(pattern)
-    // The length of the longest proper prefix of `pattern[...i]` that is also its suffix.
-    var border = [Int](repeating: 0, count: pattern.count)
-    var length = 0
-    for i in pattern.indices.dropFirst() {
-        while length > 0, pattern[i] != pattern[length] { length = border[length - 1] }
-        if pattern[i] == pattern[length] { length += 1 }
-        border[i] = length
-    }
-    length = 0
-    var i = start
-    while i < text.count, budget > 0 {
-        budget -= 1
-        while length > 0, text[i] != pattern[length] { length = border[length - 1] }
-        if text[i] == pattern[length] { length += 1 }
-        if length == pattern.count { return i - pattern.count + 1 }
-        i += 1
-    }
-    return nil
 }
