@@ -75,10 +75,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## budget: the instructions and allocations a line costs on the hot paths, under callgrind in release builds,
+## budget: the instructions and allocations a line costs on the hot paths, under callgrind in a clean release build (.build-budget),
 ## against Tests/Budget/budget.json (a stage of `make test`; Scripts/budget.py --update after a change worth its cost)
 budget: deps test-deps
-	python3 Scripts/budget.py
+	python3 Scripts/budget.py --scratch .build-budget --clean
 
 ## bench: release-mode benchmarks of FluxCore, of the shell, of each form a store can take, of the attach agent and of pinned
 ## swift-dependencies (figures in docs/performance.md)

@@ -3,11 +3,13 @@
 paths, counted under callgrind in release builds, against Tests/Budget/budget.json. Fails, naming
 the path and both numbers, when a path costs more than its figure plus the margin.
 
-Usage: Scripts/budget.py [--update] [--no-build] [--scratch FOLDER] [PATH-WORD]
+Usage: Scripts/budget.py [--update] [--no-build] [--scratch FOLDER [--clean]] [PATH-WORD]
   --update     writes what it measured as the new figures (after a change that is worth its cost,
                said in the commit and in docs/performance.md)
   --no-build   uses the release builds as they are
-  --scratch F  builds in folder F (swift build --scratch-path): a clean build, away from .build
+  --scratch F  builds in folder F (swift build --scratch-path), away from .build
+  --clean      empties that folder first: the figures are a clean build's (`make test` and
+               `make budget` build so)
   PATH-WORD    measures only the paths whose name holds it
 
 The paths, each through a user's shell (`planted-shell`, the engine as `FluxShellMain.run` serves
@@ -108,19 +110,25 @@ def run(path, count, binaries, work):
             app_command = valgrind + ["--log-file=" + profile + ".log"] + app_command
         app = subprocess.Popen(app_command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, env=env, text=True)
-        socket = os.path.join(runtime, "fluxsh", name + ".sock")
-        deadline = time.time() + 120
-        while not os.path.exists(socket):
-            if time.time() > deadline or app.poll() is not None:
-                raise SystemExit(f"budget: the app for '{path}' never served its socket")
-            time.sleep(0.1)
-        shell_command = [shell, "attach", name]
-        if path == "attached shell":
-            shell_command = valgrind + ["--log-file=" + profile + ".log"] + shell_command
-        result = subprocess.run(shell_command, input=text, capture_output=True, text=True, env=env, timeout=900)
-        app.stdin.write("stop\n")
-        app.stdin.close()
-        app.wait(timeout=300)
+        try:
+            socket = os.path.join(runtime, "fluxsh", name + ".sock")
+            deadline = time.time() + 120
+            while not os.path.exists(socket):
+                if time.time() > deadline or app.poll() is not None:
+                    raise SystemExit(f"budget: the app for '{path}' never served its socket")
+                time.sleep(0.1)
+            shell_command = [shell, "attach", name]
+            if path == "attached shell":
+                shell_command = valgrind + ["--log-file=" + profile + ".log"] + shell_command
+            result = subprocess.run(shell_command, input=text, capture_output=True, text=True, env=env, timeout=900)
+            app.stdin.write("stop\n")
+            app.stdin.close()
+            app.wait(timeout=300)
+        finally:
+            # NB: an app left running under valgrind (a failure above) is ended, not left behind.
+            if app.poll() is None:
+                app.kill()
+                app.wait()
         expected = f"count: {count - 1} -> {count}"
         if expected not in result.stdout:
             raise SystemExit(f"budget: '{path}' did not run its {count} lines: {result.stdout[-300:]}{result.stderr[-300:]}")
@@ -158,8 +166,14 @@ def main():
     scratch = None
     if "--scratch" in arguments:
         position = arguments.index("--scratch")
+        if position + 1 >= len(arguments):
+            raise SystemExit("budget: --scratch needs a folder")
         scratch = os.path.abspath(arguments[position + 1])
         del arguments[position:position + 2]
+    if "--clean" in arguments:
+        if scratch is None:
+            raise SystemExit("budget: --clean empties the folder of --scratch, which is missing")
+        shutil.rmtree(scratch, ignore_errors=True)
     words = [argument for argument in arguments if not argument.startswith("--")]
     if shutil.which("valgrind") is None:
         raise SystemExit("budget: valgrind is missing (make test-deps installs it)")

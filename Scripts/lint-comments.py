@@ -2,7 +2,8 @@
 """A comment says why code is shaped as it is, never how fast it is: speed is a figure of
 Tests/Budget/budget.json and docs/performance.md, checked by `make test`, where a comment's figure
 would go stale unseen. Fails, listing each comment line under Sources/ that carries a measured
-figure (instructions, callgrind, nanoseconds or microseconds, a ratio such as 1.3×). The
+figure (instructions, allocations, callgrind, a time in ns or µs, a time something took, a
+"Measured:" note, a ratio such as 1.3×). The
 benchmarks (Sources/fluxbench) print figures and are left out.
 
 Usage: Scripts/lint-comments.py   (`make lint` runs it)
@@ -13,7 +14,9 @@ import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 FIGURE = re.compile(
-    r"\d[\d,]* (more |fewer )?instructions|callgrind|\b\d+(\.\d+)? ?(ns|µs)\b|\b\d+(\.\d+)?(×|x) (faster|slower|the)",
+    r"\d[\d,]* (more |fewer )?instructions|callgrind|\bmeasured:|\b\d+(\.\d+)? ?(ns|µs)\b"
+    r"|\b\d+(\.\d+)?(-\d+(\.\d+)?)? ?s (user|wall|cpu)\b|\btook \d[\d.,]* ?(s|ms|seconds)\b"
+    r"|\b\d[\d.,]* (more |fewer )?allocations\b|\b\d+(\.\d+)?(×|x) (faster|slower|the)",
     re.IGNORECASE)
 
 found = []

@@ -19,7 +19,7 @@ DECLARATION = re.compile(
 
 def code(line):
     """The line without its strings and its comment, so that their braces do not count."""
-    line = re.sub(r'#+"(?:[^"\\]|\\.)*?"#+', '""', line)
+    line = re.sub(r'(#+)".*?"\1', '""', line)
     line = re.sub(r'"(?:[^"\\]|\\.)*"', '""', line)
     comment = line.find("//")
     return line if comment < 0 else line[:comment]

@@ -92,7 +92,7 @@ stage docs-sessions 'docs_test: [0-9]+ passed' python3 Tests/Docs/docs_test.py -
 stage architecture 'architecture_test:' python3 Tests/Docs/architecture_test.py
 stage readme-package 'test-readme-package' Scripts/test-readme-package.sh
 stage api-docs 'Finished|error|warning' make --no-print-directory docs
-stage budget 'budget:' python3 Scripts/budget.py
+stage budget 'budget:' python3 Scripts/budget.py --scratch .build-budget --clean
 
 echo
 if [ ${#failed[@]} -eq 0 ]; then

@@ -318,3 +318,24 @@ struct CommandParserTests {
         #expect(try CommandLexer.tokens(in: #"dispatch add {"a":1}.c"#).map(\.kind) == [.word, .word, .json, .word])
     }
 }
+
+/// Each command's usage is written once, in `CommandHelp`: every word the parser takes has its
+/// entry there (the parser's usage errors quote it), and a usage error says what `help` says.
+struct CommandHelpTests {
+    @Test func everyCommandWordHasItsHelp() {
+        for word in CommandParser.attachedCommandWords {
+            #expect(CommandHelp.entry(for: word) != nil, "no help for '\(word)'")
+        }
+    }
+
+    @Test(arguments: ["sweep now", "skip", "read", "why", "seed", "undo 1 2", "quit now", "format yaml"])
+    func aUsageErrorQuotesTheHelp(line: String) throws {
+        let word = String(line.split(separator: " ")[0])
+        do {
+            _ = try CommandParser.parse(line)
+            Issue.record("'\(line)' parsed")
+        } catch {
+            #expect(error.message == "usage: \(try #require(CommandHelp.entry(for: word)).usage)")
+        }
+    }
+}

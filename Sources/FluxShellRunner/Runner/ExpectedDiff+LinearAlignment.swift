@@ -1,3 +1,5 @@
+import FluxShellSystem
+
 extension ExpectedDiff {
     /// An alignment of two slices (indices are those of the whole arrays) in time linear in
     /// their lengths, for a block too large for the table.

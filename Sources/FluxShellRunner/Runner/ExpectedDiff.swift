@@ -180,8 +180,8 @@ struct ExpectedDiff {
         let middleExpected = expected[start..<expectedEnd]
         let middleActual = actual[start..<actualEnd]
         // NB: the table's time and memory grow with the product of the two counts (5,000 pinned
-        // lines against 5,000 actual ones took 20 s in a debug build); no input may hang (“Errors
-        // and exit codes” in the reference).
+        // lines against 5,000 actual ones took seconds); no input may hang (“Errors and exit
+        // codes” in the reference).
         let cells = (middleExpected.count + 1).multipliedReportingOverflow(by: middleActual.count + 1)
         if cells.overflow || cells.partialValue > largestTable {
             steps += linearMiddle(middleExpected, middleActual)

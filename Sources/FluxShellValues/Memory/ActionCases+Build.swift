@@ -16,8 +16,8 @@ extension ActionCases {
         guard owner(ofCase: index) == Action.self else { return try makeListed(index, invocation, as: Action.self) }
         // NB: the action is built in place in memory of its own type, then moved out: `build`
         // either initializes the whole value (payload, then tag) or throws having destroyed what
-        // it wrote, so `move()` runs only on a complete value. Building it this way, not through
-        // `Codable`, took 1,000,000 distinct `dispatch set N` from 5.89 s to 2.43 s.
+        // it wrote, so `move()` runs only on a complete value. Built this way, not through
+        // `Codable`, a distinct line's action goes through no encoder and no boxes.
         do {
             let (action, printed) = try ValueSlot.build(Action.self) { try build(index, invocation, into: $0) }
             return (action, printed)
