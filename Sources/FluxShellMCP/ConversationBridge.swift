@@ -2,7 +2,7 @@ import FluxShellLive
 import FluxShellRunner
 import FluxShellSystem
 import FluxShellValues
-import Foundation
+import Synchronization
 
 /// The server's one conversation with the session (a session of local stores, or a running
 /// app's), as a shell attached to it speaks: a hello, then command lines one at a time, each
@@ -140,58 +140,65 @@ actor ConversationBridge {
 /// A local session has answered when its line is taken; an app's answers come over its socket
 /// after the line is written, and are waited for, up to a time limit: the answer of a line given
 /// up on is dropped when it comes, so that the next line gets its own.
-///
-/// NB: @unchecked Sendable is safe: every member is touched with `lock` held; the waiter is
-/// resumed after it is let go, by whichever of the answer and the time limit takes it first.
-final class Inbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var frames: [AttachWire.Frame] = []
-    private var waiter:
-        (id: Int, continuation: CheckedContinuation<[AttachWire.Frame]?, Never>, timer: Task<Void, Never>)?
-    private var waits = 0
-    /// How many lines were given up on whose answers have not come yet.
-    private var abandoned = 0
-    private var reason: String?
+final class Inbox: Sendable {
+    private struct Waiter {
+        let id: Int
+        let continuation: CheckedContinuation<[AttachWire.Frame]?, Never>
+        let timer: Task<Void, Never>
+    }
+
+    private struct State {
+        var frames: [AttachWire.Frame] = []
+        var waiter: Waiter?
+        var waits = 0
+        /// How many lines were given up on whose answers have not come yet.
+        var abandoned = 0
+        var reason: String?
+    }
+
+    // NB: a waiter is resumed after the lock is let go, by whichever of the answer and the time
+    // limit takes it out first.
+    private let state = Mutex(State())
 
     /// Why the session ended, once it did.
-    var endedBecause: String? { lock.withLock { reason } }
+    var endedBecause: String? { state.withLock { $0.reason } }
 
     func add(_ frame: AttachWire.Frame) {
         // NB: what the app does by itself is not a command's answer.
         if case .app = frame { return }
-        lock.lock()
-        if case .bye(let why) = frame {
-            reason = why
-            // NB: what came of a line given up on is not the waiting line's.
-            if abandoned > 0 { frames.removeAll() }
-            frames.append(frame)
-        } else if abandoned > 0, Self.ends(frame) {
-            // NB: the answer of a line given up on: dropped, the next line's comes after it.
-            abandoned -= 1
-            frames.removeAll()
-            return lock.unlock()
-        } else {
-            frames.append(frame)
+        let answered = state.withLock { state -> (Waiter, [AttachWire.Frame])? in
+            if case .bye(let why) = frame {
+                state.reason = why
+                // NB: what came of a line given up on is not the waiting line's.
+                if state.abandoned > 0 { state.frames.removeAll() }
+            } else if state.abandoned > 0, Self.ends(frame) {
+                // NB: the answer of a line given up on: dropped, the next line's comes after it.
+                state.abandoned -= 1
+                state.frames.removeAll()
+                return nil
+            }
+            state.frames.append(frame)
+            guard Self.ends(frame), let waiting = state.waiter else { return nil }
+            state.waiter = nil
+            defer { state.frames.removeAll() }
+            return (waiting, state.frames)
         }
-        guard Self.ends(frame), let waiting = waiter else { return lock.unlock() }
-        waiter = nil
-        let came = frames
-        frames.removeAll()
-        lock.unlock()
+        guard let (waiting, came) = answered else { return }
         waiting.timer.cancel()
         waiting.continuation.resume(returning: came)
     }
 
     /// The session ended: a waiting line gets what came. Returns why it ended.
     func end() -> String {
-        lock.lock()
-        let why = reason ?? AttachWire.appExited
-        reason = why
-        let waiting = waiter
-        let came = frames
-        waiter = nil
-        frames.removeAll()
-        lock.unlock()
+        let (why, waiting, came) = state.withLock { state in
+            let why = state.reason ?? AttachWire.appExited
+            state.reason = why
+            defer {
+                state.waiter = nil
+                state.frames.removeAll()
+            }
+            return (why, state.waiter, state.frames)
+        }
         waiting?.timer.cancel()
         waiting?.continuation.resume(returning: came)
         return why
@@ -201,35 +208,34 @@ final class Inbox: @unchecked Sendable {
     /// come within `limit` (the line is given up on).
     func take(within limit: Duration) async -> [AttachWire.Frame]? {
         await withCheckedContinuation { (continuation: CheckedContinuation<[AttachWire.Frame]?, Never>) in
-            lock.lock()
-            guard reason != nil || frames.contains(where: Self.ends) else {
-                waits += 1
-                let id = waits
-                // NB: the timer takes the lock to give up, so it finds the waiter set; whoever
-                // resumes the waiter first cancels it.
-                let timer = Task { [weak self] in
-                    guard (try? await Task.sleep(for: limit)) != nil else { return }
-                    self?.giveUp(on: id)
+            let came = state.withLock { state -> [AttachWire.Frame]? in
+                guard state.reason != nil || state.frames.contains(where: Self.ends) else {
+                    state.waits += 1
+                    let id = state.waits
+                    // NB: the timer takes the lock to give up, so it finds the waiter set.
+                    let timer = Task { [weak self] in
+                        guard (try? await Task.sleep(for: limit)) != nil else { return }
+                        self?.giveUp(on: id)
+                    }
+                    state.waiter = Waiter(id: id, continuation: continuation, timer: timer)
+                    return nil
                 }
-                waiter = (id, continuation, timer)
-                lock.unlock()
-                return
+                defer { state.frames.removeAll() }
+                return state.frames
             }
-            let came = frames
-            frames.removeAll()
-            lock.unlock()
-            continuation.resume(returning: came)
+            if let came { continuation.resume(returning: came) }
         }
     }
 
     /// The time limit of wait `id` ran out: when it still waits, it gets `nil`.
     private func giveUp(on id: Int) {
-        lock.lock()
-        guard let waiting = waiter, waiting.id == id else { return lock.unlock() }
-        waiter = nil
-        abandoned += 1
-        lock.unlock()
-        waiting.continuation.resume(returning: nil)
+        let waiting = state.withLock { state -> Waiter? in
+            guard let waiting = state.waiter, waiting.id == id else { return nil }
+            state.waiter = nil
+            state.abandoned += 1
+            return waiting
+        }
+        waiting?.continuation.resume(returning: nil)
     }
 
     private static func ends(_ frame: AttachWire.Frame) -> Bool {

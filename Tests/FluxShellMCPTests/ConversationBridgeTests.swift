@@ -9,8 +9,7 @@ import Testing
 /// that the next line gets its own.
 struct ConversationBridgeTests {
     /// A session that answers the hello at once and each line only when told to.
-    final class SlowApp: PageConversations, PageConversation, @unchecked Sendable {
-        // NB: @unchecked Sendable is safe: `send` is set once, before any line, under `lock`.
+    final class SlowApp: PageConversations, PageConversation {
         private let lock = LockedValue<(@Sendable (String) -> Void)?>(nil)
 
         func open(send: @escaping @Sendable (String) -> Void, end: @escaping @Sendable () -> Void)
