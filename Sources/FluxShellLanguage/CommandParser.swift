@@ -9,14 +9,8 @@ import FluxShellValues
 /// // .dispatch(rename(id: 2, title: "Buy milk"))
 /// ```
 package enum CommandParser {
-    /// Every command word, for `help`, completion and did-you-mean.
-    public static let commandWords = [
-        "help", "stores", "load", "use", "actions", "dispatch", "state", "history", "undo", "redo",
-        "reset", "skip", "unskip", "replace", "commit", "sweep", "expect", "why", "find", "diff", "watch", "unwatch",
-        "invariants", "save", "advance", "effects",
-        "cancel", "seed",
-        "exhaustive", "read", "output", "format", "timer", "quit", "exit",
-    ]
+    /// Every command word, for completion and did-you-mean: those `help` explains, and `exit`.
+    public static let commandWords = CommandHelp.entries.map(\.word) + ["exit"]
     /// What an attached session also completes: `detach` (a word of `quit` everywhere).
     public static let attachedCommandWords = commandWords + ["detach"]
 
