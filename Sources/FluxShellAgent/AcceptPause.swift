@@ -9,9 +9,8 @@ import NIOCore
 /// registered for reading after a failed `accept`, so the event loop is woken again at once. Turning
 /// `autoRead` off unregisters it until it is turned on again.
 ///
-/// NB: @unchecked Sendable is safe: it runs on the server channel's event loop only, and the
-/// timer's closure reaches only the channel, which is Sendable.
-package final class AcceptPause: ChannelInboundHandler, @unchecked Sendable {
+/// It runs on the server channel's event loop only; the timer reaches it through `NIOLoopBound`.
+package final class AcceptPause: ChannelInboundHandler {
     package typealias InboundIn = any Channel
     package typealias InboundOut = any Channel
 

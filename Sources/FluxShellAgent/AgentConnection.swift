@@ -13,10 +13,9 @@ import NIOPosix
 /// leaves more than `limits.unreadBytes` unread for `limits.unreadSeconds` is told so after what
 /// it was sent, and its session ends; if it then reads nothing as long again, it is disconnected.
 ///
-/// NB: @unchecked Sendable is safe: every method runs on the channel's event loop (NIO calls a
-/// handler there; the session's outcomes, the app's wake and the timers are sent there through
-/// `NIOLoopBound`).
-final class AgentConnection: ChannelInboundHandler, @unchecked Sendable {
+/// Not `Sendable`: every method runs on the channel's event loop (NIO calls a handler there; the
+/// session's outcomes, the app's wake and the timers are sent there through `NIOLoopBound`).
+final class AgentConnection: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 

@@ -7,9 +7,8 @@ import NIOCore
 /// the app) never holds up another shell's answers. Its connection gives it one job at a time
 /// and writes each job's output before it gives the next, so each shell's answers keep their order.
 ///
-/// NB: @unchecked Sendable is safe: `shell` is touched only by the jobs, which run on `queue`,
-/// one at a time.
-final class SessionWorker: @unchecked Sendable {
+/// NB: what the jobs change is in a cell: they run on `queue`, one at a time.
+final class SessionWorker: Sendable {
     /// What a connection asks of its session.
     enum Job: Sendable {
         /// Bytes the shell sent: lines are run until their output reaches ``outputPerJob``.
@@ -47,8 +46,19 @@ final class SessionWorker: @unchecked Sendable {
     private let queueLimit: Int
     private let connections: AgentConnections
     private let queue = DispatchQueue(label: "fluxsh.agent.session")
-    private var shell: AttachedShell?
-    private var isCountedEnded = false
+    private struct Status {
+        var shell: AttachedShell?
+        var isCountedEnded = false
+    }
+    private let status = SingleThreadCell(Status())
+    private var shell: AttachedShell? {
+        get { status.value.shell }
+        set { status.value.shell = newValue }
+    }
+    private var isCountedEnded: Bool {
+        get { status.value.isCountedEnded }
+        set { status.value.isCountedEnded = newValue }
+    }
     private static let key = DispatchSpecificKey<Bool>()
 
     /// The calling thread runs a session's job (an app's observer called from a shell's command).

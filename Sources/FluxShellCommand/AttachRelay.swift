@@ -65,9 +65,9 @@ final class AttachRelay: PageConversations {
         return tab
     }
 
-    /// NB: @unchecked Sendable is safe: the connection's writes are made on `writes`, one at a
-    /// time, in order; its reads on the one thread above.
-    final class Tab: PageConversation, @unchecked Sendable {
+    /// The connection's writes are made on `writes`, one at a time, in order; its reads on the
+    /// one thread above.
+    final class Tab: PageConversation {
         let connection: AttachConnection?
         /// Where the tab's lines are written to the app: a write blocks while the app is slow to
         /// read, which no thread of Swift's concurrency pool may do.

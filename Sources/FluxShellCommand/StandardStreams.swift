@@ -3,11 +3,12 @@ import FluxShell
 /// Buffered standard output and error. Output is flushed before anything is written to standard
 /// error and before the process waits for more input, so a program driving `fluxsh` through pipes
 /// sees each answer as soon as it is complete, while a large piped script is written in big blocks.
-final class StandardStreams: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: a `fluxsh` process writes from its main thread only; the
-    // scenario runner's worker threads never touch the streams (they hand back strings). The
-    // exceptions, the trap handlers of `TrapSurvival.flushOutputOnTrap` and `TrapReport`, may
-    // flush from the thread that trapped, which then dies: nothing else runs while they write.
+final class StandardStreams: Sendable {
+    // NB: a `fluxsh` process writes from its main thread only, which is what the cells below
+    // ask; the scenario runner's worker threads never touch the streams (they hand back
+    // strings). The exceptions, the trap handlers of `TrapSurvival.flushOutputOnTrap` and
+    // `TrapReport`, may flush from the thread that trapped, which then dies: nothing else runs
+    // while they write.
     static let shared = StandardStreams()
 
     private static let flushThreshold = 1 << 16
@@ -44,7 +45,11 @@ final class StandardStreams: @unchecked Sendable {
 
     /// The first error writing standard output (its `errno`), after which output is dropped:
     /// the process then ends with status 1 and says so (``FluxShellMain``).
-    private(set) var outputError: Int32 = 0
+    private(set) var outputError: Int32 {
+        get { firstError.value }
+        set { firstError.value = newValue }
+    }
+    private let firstError = SingleThreadCell<Int32>(0)
 
     func flush() {
         guard !buffer.isEmpty else { return }

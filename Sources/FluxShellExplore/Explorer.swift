@@ -15,9 +15,9 @@ import FluxShellValues
 /// options.invariants = ["todos[*].id < $nextID"]
 /// let report = try Explorer(catalog: .builtIn, options: options).explore()
 /// ```
-package final class Explorer: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: every stored property is a constant but `journal`, which
-    // is set before `explore()` and only read while it runs; each run makes its own sessions.
+package final class Explorer: Sendable {
+    // NB: every stored property is a constant; the two hooks are set before `explore()` and
+    // read while it runs, under a lock. Each run makes its own sessions.
     public struct Options: Sendable {
         /// The stores loaded in each run, in order; the last is active (invariants speak of it).
         public var stores: [String]
@@ -177,7 +177,9 @@ package final class Explorer: @unchecked Sendable {
     public let options: Options
     let expectations: [Expectation]
     /// Each explored store's name and the action cases that can be made from text, read once.
-    private let generatable: [(store: String, cases: [ActionCases.Case])]
+    /// (The cases as indices into the store's `ActionCases`, which is `Sendable` as its cases are
+    /// not.)
+    private let generatable: [(store: String, actions: ActionCases, cases: [Int])]
 
     /// What the explorer is about to do, for a log that outlives a trap: each sequence of actions
     /// starts with `.start`, and each action is announced before it is dispatched. A parent
@@ -190,10 +192,21 @@ package final class Explorer: @unchecked Sendable {
     }
 
     /// Called with each ``Event`` and the job (0 with one job), on that job's thread.
-    public var journal: (@Sendable (_ job: Int, Event) -> Void)?
+    public var journal: (@Sendable (_ job: Int, Event) -> Void)? {
+        get { hooks.withLock { $0.journal } }
+        set { hooks.withLock { $0.journal = newValue } }
+    }
     /// Asked before each run: when it says so, no further run starts (Ctrl-C), and the report is
     /// of the runs made, marked as interrupted.
-    public var isInterrupted: (@Sendable () -> Bool)?
+    public var isInterrupted: (@Sendable () -> Bool)? {
+        get { hooks.withLock { $0.isInterrupted } }
+        set { hooks.withLock { $0.isInterrupted = newValue } }
+    }
+    private struct Hooks {
+        var journal: (@Sendable (_ job: Int, Event) -> Void)?
+        var isInterrupted: (@Sendable () -> Bool)?
+    }
+    private let hooks = LockedValue(Hooks())
 
     /// - Throws: a `ShellError` for an unknown store or an invariant that does not parse.
     public init(catalog: StoreCatalog, options: Options) throws(ShellError) {
@@ -236,7 +249,11 @@ package final class Explorer: @unchecked Sendable {
         }
         self.expectations = expectations
         self.generatable = options.stores.compactMap { catalog[$0] }.map { definition in
-            (definition.name, definition.actionCases.cases.filter { $0.signature.notDispatchableBecause == nil })
+            let actions = definition.actionCases
+            return (
+                definition.name, actions,
+                actions.cases.indices.filter { actions.cases[$0].signature.notDispatchableBecause == nil }
+            )
         }
         // NB: each invariant must be checkable where every run starts: a path that is not in the
         // state is a mistake in the command line, not a failure of the store.
@@ -524,8 +541,9 @@ package final class Explorer: @unchecked Sendable {
     )? {
         generator.state = ArgumentGenerator.StateValues(run.session.states().map(\.state))
         for _ in 0..<20 {
-            guard let (store, cases) = generatable.randomElement(using: &generator.random) else { return nil }
-            guard let chosen = cases.randomElement(using: &generator.random) else { continue }
+            guard let (store, actions, cases) = generatable.randomElement(using: &generator.random) else { return nil }
+            guard let index = cases.randomElement(using: &generator.random) else { continue }
+            let chosen = actions.cases[index]
             var invocation = ActionInvocation(name: chosen.signature.name)
             var complete = true
             for (parameter, typed) in zip(chosen.signature.parameters, chosen.parameters) {

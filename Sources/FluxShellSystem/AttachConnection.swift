@@ -6,12 +6,23 @@
 
 /// `fluxsh attach`'s end of the socket: whole lines out, whole lines in. Plain
 /// blocking calls and `poll`: the shell waits on its input and on the app, nothing else.
-package final class AttachConnection {
+///
+/// One thread at a time may receive, and one at a time may send (the page's relay receives on a
+/// thread of its own and sends on a queue): each side keeps what it changes in a cell of its own.
+package final class AttachConnection: Sendable {
     package let descriptor: Int32
     /// The frames received: the agent's lines are not cut at any length.
-    private var received = LineSplitter(maximumLineLength: .max)
+    private let receiving = SingleThreadCell(LineSplitter(maximumLineLength: .max))
+    private var received: LineSplitter {
+        _read { yield receiving.value }
+        _modify { yield &receiving.value }
+    }
+    private let sending = SingleThreadCell(false)
     /// `finishSending()` was called.
-    package private(set) var isFinishedSending = false
+    package private(set) var isFinishedSending: Bool {
+        get { sending.value }
+        set { sending.value = newValue }
+    }
 
     /// Connects to the app's socket at `path`; `nil` with `errno` set when no app listens there.
     package init?(path: String) {

@@ -3,9 +3,7 @@
 /// Public (not only for the package's own modules), because an attached shell's feed takes it
 /// on an app's every action, in code compiled where the app serves its stores.
 @_documentation(visibility: internal)
-public final class LockedValue<Value>: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: the value is only touched between `lock` and `unlock` of
-    // `mutex`, and neither is ever reassigned.
+public final class LockedValue<Value>: Sendable {
     @usableFromInline let mutex = PlatformMutex()
     // NB: the value is kept in a cell, which skips the run-time exclusivity checks: the mutex
     // already makes every access exclusive, so one thread at a time uses the cell, and an app

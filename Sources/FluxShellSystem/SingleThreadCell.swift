@@ -36,3 +36,9 @@ public struct SingleThreadCell<Value: ~Copyable>: ~Copyable {
         nonmutating unsafeMutableAddress { address }
     }
 }
+
+// NB: @unchecked Sendable is safe as the owner's contract above says: one thread at a time
+// reads and changes the value (the owner's thread, or under a lock the owner holds). This is
+// where that contract is stated once, so that an object that keeps its changing state in a cell
+// and nothing else mutable is checked `Sendable` by the compiler, not declared it.
+extension SingleThreadCell: @unchecked Sendable where Value: ~Copyable {}

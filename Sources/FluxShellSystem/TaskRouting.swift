@@ -21,9 +21,9 @@ import Synchronization
 /// runtime's executor) unless the enqueuing thread has a route whose `take` accepts it. A thread
 /// sets its route only around work it runs itself, and runs every job its route took before that
 /// work returns, or passes it on (``passOn(_:)``).
-package final class TaskRoute: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: `take` is called only on the thread that set the route,
-    // while it runs with it (see `TaskRouting.routing(to:_:)`).
+package final class TaskRoute {
+    /// Called only on the thread that set the route, while it runs with it (see
+    /// `TaskRouting.routing(to:_:)`), so the route is never shared between threads.
     let take: (UnownedJob) -> Bool
 
     /// A route whose jobs `take` gets, on the thread that runs with the route; a job it does not

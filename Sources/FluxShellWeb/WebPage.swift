@@ -19,48 +19,50 @@ public enum WebPage: PageServing {
         let token = Self.token()
         let page = Self.document
         let signal = DispatchSemaphore(value: 0)
-        let outcome = Outcome()
+        let outcome = LockedValue(Outcome())
         Task {
             do {
                 let (actual, serving) = try await WebServer.listen(port: port ?? 0) { actual in
                     WebServer(access: WebAccess(port: actual, token: token), page: page, conversations: conversations)
                 }
-                outcome.port = actual
+                outcome.withLock { $0.port = actual }
                 signal.signal()
                 MainQueue.wake()
                 // NB: the server runs on its own threads until the process is interrupted, or
                 // until it can no longer accept a connection, which ends `serve` with the reason.
                 do {
                     try await serving.value
-                    outcome.failure = "it stopped accepting connections"
+                    outcome.withLock { $0.failure = "it stopped accepting connections" }
                 } catch {
-                    outcome.failure = "\(error)"
+                    outcome.withLock { $0.failure = "\(error)" }
                 }
             } catch let error as IOError where Platform.isAddressInUse(error.errnoCode) {
-                outcome.failure = "the port is in use"
-                outcome.hint = "choose another with --port, or leave --port out for a free one"
+                outcome.withLock {
+                    $0.failure = "the port is in use"
+                    $0.hint = "choose another with --port, or leave --port out for a free one"
+                }
             } catch let error as IOError {
-                outcome.failure = Platform.describe(errorNumber: error.errnoCode).lowercased()
+                outcome.withLock { $0.failure = Platform.describe(errorNumber: error.errnoCode).lowercased() }
             } catch {
-                outcome.failure = "\(error)"
+                outcome.withLock { $0.failure = "\(error)" }
             }
             signal.signal()
             MainQueue.wake()
         }
         // NB: on the main thread, which runs the page's session meanwhile (see `LocalConversations`).
         MainQueue.wait(for: signal)
-        guard let actual = outcome.port else {
+        let started = outcome.withLock { $0 }
+        guard let actual = started.port else {
             throw ShellError(
-                "cannot listen on 127.0.0.1:\(port ?? 0): \(outcome.failure ?? "unknown error")", hint: outcome.hint)
+                "cannot listen on 127.0.0.1:\(port ?? 0): \(started.failure ?? "unknown error")", hint: started.hint)
         }
         ready("http://127.0.0.1:\(actual)/?token=\(token)")
         MainQueue.wait(for: signal)
-        throw ShellError("the page's server stopped: \(outcome.failure ?? "unknown error")")
+        throw ShellError("the page's server stopped: \(outcome.withLock { $0.failure } ?? "unknown error")")
     }
 
-    /// NB: @unchecked Sendable is safe: each member is written by the task before it signals,
-    /// and read after the wait for that signal.
-    private final class Outcome: @unchecked Sendable {
+    /// What the server's task tells the thread that waits for it.
+    private struct Outcome {
         var port: Int?
         var failure: String?
         var hint: String?

@@ -58,8 +58,8 @@ final class WideView: View {
     }
 }
 
-final class Tally: @unchecked Sendable {
-    // NB: only touched from the benchmark's single thread.
+/// Only touched from the benchmark's single thread.
+final class Tally {
     var total = 0
 }
 

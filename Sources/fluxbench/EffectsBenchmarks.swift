@@ -72,20 +72,22 @@ enum EffectsBenchmarks {
 
     /// A store object whose library starts its own tasks: `spawn` starts 1,000 `Task {}`s, each
     /// asleep on the clock it was made with for a second, then sending `tick`.
-    final class TaskTimer: @unchecked Sendable {
-        // NB: @unchecked Sendable is safe: `current` is touched under `lock`; `onAction` is set
-        // once, by `observe:`, before any action is sent.
-        private let lock = NSLock()
-        private var current = Timer()
+    final class TaskTimer: Sendable {
+        private let current = LockedValue(Timer())
         let clock: ShellClock
-        var onAction: ((Action, Timer) -> Void)?
+        /// Set once, by `observe:`, before any action is sent.
+        var onAction: ((Action, Timer) -> Void)? {
+            get { hook.withLock { $0 } }
+            set { hook.withLock { $0 = newValue } }
+        }
+        private let hook = LockedValue<((Action, Timer) -> Void)?>(nil)
 
         init(clock: ShellClock) { self.clock = clock }
 
-        var state: Timer { lock.withLock { current } }
+        var state: Timer { current.withLock { $0 } }
 
         func send(_ action: Action) {
-            let state = lock.withLock { () -> Timer in
+            let state = current.withLock { current -> Timer in
                 EffectsBenchmarks.reduce(&current, action)
                 return current
             }

@@ -177,8 +177,8 @@ enum FormsBenchmarks {
     // MARK: - A running app
 
     /// A ReSwift-like app: a store class whose middleware taps each applied action.
-    final class TapStore: @unchecked Sendable {
-        // NB: @unchecked Sendable for the benchmark: the app's actions are dispatched on one thread.
+    /// The app's actions are dispatched on one thread.
+    final class TapStore {
         private(set) var state = CounterState()
         var tap: ((any ReduxAction, CounterState) -> Void)?
 

@@ -1,11 +1,12 @@
 import FluxCore
 import FluxShellJSON
+import FluxShellSession
 import FluxShellSystem
 import FluxShellValues
 
 /// The feed of a running app's dispatcher, seen from one attached session: type-erased, for the
 /// session, which takes what arrived on its own thread.
-protocol LiveSource: AnyObject {
+protocol LiveSource: AnyObject, Sendable {
     /// Starts copying every action the app's dispatcher delivers (with each served store's state
     /// after it) into the bounded inbox.
     func start(_ members: [any LiveMember])
@@ -84,17 +85,36 @@ enum LiveLatest {
 
 /// The states a feed copies for one served store, typed.
 ///
-/// NB: @unchecked Sendable is safe: every access holds the feed's lock, but `own`'s, which only
-/// the session's thread touches (the feed fills it on that thread, while the session dispatches
-/// its own action). The run-time exclusivity checks stay: skipping them measured nothing (a
-/// reading shell, 242,000-263,000 actions/s without them against 249,000 with).
+/// NB: every access holds the feed's lock, but `own`'s, which only the session's thread touches
+/// (the feed fills it on that thread, while the session dispatches its own action): one thread
+/// at a time, what its cell asks.
 @usableFromInline
-final class LiveStates<State>: @unchecked Sendable {
-    @usableFromInline var queued: [State] = []
-    @usableFromInline var latest: State?
-    /// The latest state when the shell's own action began, while actions were being dropped.
-    @usableFromInline var sealed: State?
-    @usableFromInline var own: [State] = []
+final class LiveStates<State>: Sendable {
+    @usableFromInline struct Slots {
+        @usableFromInline var queued: [State] = []
+        @usableFromInline var latest: State?
+        /// The latest state when the shell's own action began, while actions were being dropped.
+        @usableFromInline var sealed: State?
+        @usableFromInline var own: [State] = []
+        @usableFromInline init() {}
+    }
+    @usableFromInline let slots = SingleThreadCell(Slots())
+    @inlinable var queued: [State] {
+        _read { yield slots.value.queued }
+        _modify { yield &slots.value.queued }
+    }
+    @inlinable var latest: State? {
+        _read { yield slots.value.latest }
+        _modify { yield &slots.value.latest }
+    }
+    @inlinable var sealed: State? {
+        _read { yield slots.value.sealed }
+        _modify { yield &slots.value.sealed }
+    }
+    @inlinable var own: [State] {
+        _read { yield slots.value.own }
+        _modify { yield &slots.value.own }
+    }
 
     @usableFromInline init() {}
 
@@ -134,10 +154,9 @@ final class LiveStates<State>: @unchecked Sendable {
 /// served (``LiveStore``): it is compiled for the app's tap and action type. Generic, it looked
 /// up tuple and array metadata on every action.
 @usableFromInline
-final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
+final class LiveFeed<Tap: LiveTap>: LiveSource {
     @usableFromInline typealias Action = Tap.Action
-    // NB: @unchecked Sendable is safe: `inbox` is behind its lock; `subscription` and `handler`
-    // are touched by the session's thread only.
+    // NB: `inbox` is behind its lock; `registered` is a cell the session's thread alone touches.
     @usableFromInline
     struct Inbox {
         @usableFromInline var queued: [Action] = []
@@ -186,11 +205,24 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
     @usableFromInline let capacity: Int
     @usableFromInline let inbox = LockedValue(Inbox())
     /// The app's actions in command syntax (a listed type's name and properties, an enum's case).
-    @usableFromInline let announce: (Action) -> ActionInvocation
-    private var subscription: Tap.Registration?
-    /// What the feed registers on the app's dispatcher: made in `init`, so that it is compiled
-    /// where the feed is made (see above).
-    private var handler: Tap.Handler?
+    @usableFromInline let announcing: AppValue<(Action) -> ActionInvocation>
+    @usableFromInline struct Registered {
+        var subscription: Tap.Registration?
+        /// What the feed registers on the app's dispatcher: made in `init`, so that it is
+        /// compiled where the feed is made (see above).
+        var handler: Tap.Handler?
+        var ownStartsWithAction = true
+        @usableFromInline init() {}
+    }
+    @usableFromInline let registered = SingleThreadCell(Registered())
+    private var subscription: Tap.Registration? {
+        get { registered.value.subscription }
+        set { registered.value.subscription = newValue }
+    }
+    private var handler: Tap.Handler? {
+        get { registered.value.handler }
+        set { registered.value.handler = newValue }
+    }
     /// Tells the session that actions arrived in an empty inbox; called on the app's thread,
     /// without the lock.
     @usableFromInline let wake: @Sendable () -> Void
@@ -201,7 +233,7 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
         wake: @escaping @Sendable () -> Void
     ) {
         self.dispatcher = dispatcher
-        self.announce = announce
+        self.announcing = AppValue(announce)
         self.capacity = max(1, capacity)
         self.wake = wake
         // NB: the handler holds the feed while it is registered; `stop()` unregisters it and lets
@@ -212,7 +244,7 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
     }
 
     @usableFromInline
-    func setHandler(_ handler: Tap.Handler) { self.handler = handler }
+    func setHandler(_ handler: Tap.Handler) { registered.value.handler = handler }
 
     func start(_ members: [any LiveMember]) {
         inbox.withLock { inbox in
@@ -399,14 +431,17 @@ final class LiveFeed<Tap: LiveTap>: LiveSource, @unchecked Sendable {
             batch.resyncs = latest != nil
             return (actions, followUps)
         }
-        if !actions.isEmpty { batch.actions = zip(actions, followUps).map { (announce($0), $1) } }
+        if !actions.isEmpty { batch.actions = zip(actions, followUps).map { (announcing.value($0), $1) } }
         return batch
     }
 
     /// Whether the first action delivered for the shell's last one was that action (as the
     /// app's middlewares let it through), not a follow-up of it that a middleware dispatched
     /// instead. Read on the session's thread, after ``dispatchOwn(_:absorb:)``.
-    private(set) var ownStartsWithAction = true
+    private(set) var ownStartsWithAction: Bool {
+        get { registered.value.ownStartsWithAction }
+        set { registered.value.ownStartsWithAction = newValue }
+    }
 
     /// Dispatches the shell's action on the app's dispatcher, from the session's thread. Returns
     /// the actions delivered for it (the action as the app's middlewares let it through, if they

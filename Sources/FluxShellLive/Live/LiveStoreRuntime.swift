@@ -26,7 +26,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
     @usableFromInline typealias Action = Tap.Action
 
     @usableFromInline let alias: String
-    @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
+    @usableFromInline var onFollowUp: ((ActionInvocation, any TypedAction, ObjectIdentifier) -> Void)?
     var dispatchesOwnActions = false
     /// Reads the app's store's state, between two deliveries.
     let readState: () -> State
@@ -186,7 +186,7 @@ final class LiveStoreRuntime<Tap: LiveTap, State>: LiveRuntime {
     }
 
     /// The app checks its own actions, if it does: the shell does not.
-    @usableFromInline func validate(_ action: TypedAction) throws {}
+    @usableFromInline func validate(_ action: any TypedAction) throws {}
     @usableFromInline var validates: Bool { false }
 
     @usableFromInline var json: JSONValue { stateJSON.whole(of: recorded) }

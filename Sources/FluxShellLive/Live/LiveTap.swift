@@ -62,22 +62,33 @@ extension Dispatcher: LiveTap {
 /// dispatcher of a FluxCore app does. What runs per action is inlinable, compiled for the app's
 /// types where the store is served: as generic code, it looked up metadata on every action.
 @usableFromInline
-final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: `deliveries` is a dispatcher (thread-safe); the app's
-    // closures are the app's own, called as the app's hook and the shell's sends are (see
-    // ``AppValue``); `latest` is behind its lock; `restorer` is written before
-    // `restoring` is set (releasing) and read after it was seen set (acquiring), by one shell at
-    // a time (`shellTurn`).
+final class LiveHub<Action, State>: LiveTap {
+    // NB: `deliveries` is a dispatcher (thread-safe); the app's closures are the app's own,
+    // called as the app's hook and the shell's sends are (see ``AppValue``); `latest` is behind
+    // its lock; the restore's marks are written before `restoring` is set (releasing) and read
+    // after it was seen set (acquiring), by one shell at a time (`shellTurn`).
     @usableFromInline
-    struct Delivery: FluxCore.Action, @unchecked Sendable {
-        // NB: @unchecked Sendable is safe: the action is delivered on the thread that recorded it.
-        @usableFromInline let action: Action
-        @usableFromInline let state: State
+    struct Delivery: FluxCore.Action {
+        /// Delivered on the thread that recorded it (see ``AppValue``).
+        @usableFromInline let recorded: AppValue<(action: Action, state: State)>
+
+        @inlinable var action: Action { recorded.value.action }
+        @inlinable var state: State { recorded.value.state }
 
         @inlinable init(action: Action, state: State) {
-            self.action = action
-            self.state = state
+            recorded = AppValue((action, state))
         }
+    }
+
+    /// What a restore under way marks (see ``restoreState(_:)``).
+    @usableFromInline
+    struct RestoreMarks {
+        @usableFromInline var restorer: ThreadIdentity?
+        @usableFromInline var target: State?
+        @usableFromInline var seen = false
+        @usableFromInline var seenOn: ThreadIdentity?
+
+        @usableFromInline init() {}
     }
 
     @usableFromInline let deliveries = Dispatcher<Delivery>()
@@ -87,15 +98,29 @@ final class LiveHub<Action, State>: LiveTap, @unchecked Sendable {
     /// records meanwhile on that thread is the restore (an app may restore through an action of
     /// its own); on another, an action of the app's whose place against the restore is unknown.
     @usableFromInline let restoring = Atomic<Bool>(false)
-    @usableFromInline var restorer: ThreadIdentity?
+    @inlinable var restorer: ThreadIdentity? {
+        get { marks.value.restorer }
+        set { marks.value.restorer = newValue }
+    }
+    // NB: one shell's restore at a time touches these (see the note above).
+    @usableFromInline let marks = SingleThreadCell(RestoreMarks())
     /// The state the shell is setting, and whether the hook recorded reaching it on another
     /// thread (the restore's own action, applied on the app's thread): only that one is not
     /// the app's.
-    @usableFromInline var restoreTarget: State?
-    @usableFromInline var restoreSeen = false
+    @inlinable var restoreTarget: State? {
+        get { marks.value.target }
+        set { marks.value.target = newValue }
+    }
+    @inlinable var restoreSeen: Bool {
+        get { marks.value.seen }
+        set { marks.value.seen = newValue }
+    }
     /// The thread the restore's own action was recorded on: what that thread records after it
     /// while the restore runs is the app's reaction to it (a middleware's), part of the restore.
-    @usableFromInline var restoreSeenOn: ThreadIdentity?
+    @inlinable var restoreSeenOn: ThreadIdentity? {
+        get { marks.value.seenOn }
+        set { marks.value.seenOn = newValue }
+    }
     /// The hook recorded something while the restore ran: the state it left is the newest.
     @usableFromInline let restoreRecorded = Atomic<Bool>(false)
     /// The newest state the hook recorded (or the shell read or set): what the feed copies when

@@ -6,24 +6,35 @@ import FluxShellSystem
 /// that opens takes the session over; the one before is told so (`{"bye":"…"}`) and closed,
 /// and nothing of the session changes.
 ///
-/// NB: @unchecked Sendable is safe: the session and the tabs' shells are touched only in the jobs
-/// `perform` runs, one at a time (a tab's shell is made in one).
-package final class LocalConversations: PageConversations, @unchecked Sendable {
+/// NB: the session and the tabs' shells are touched only in the jobs `perform` runs, one at a
+/// time (a tab's shell is made in one): what they change is in cells, which ask just that.
+package final class LocalConversations: PageConversations {
     /// What the tab that lost the session is told.
     static let takenOver = "the session was opened in another tab"
 
-    /// The session each tab opens: replaced when a tab opens a scenario.
-    private var session: Session
+    private struct Served {
+        /// The session each tab opens: replaced when a tab opens a scenario.
+        var session: Session
+        var current: Tab?
+    }
+    private let served: SingleThreadCell<Served>
+    private var session: Session {
+        get { served.value.session }
+        set { served.value.session = newValue }
+    }
+    private var current: Tab? {
+        get { served.value.current }
+        set { served.value.current = newValue }
+    }
     private let name: String
     /// Runs a job of the session's, one at a time: on a queue of its own, or on the main thread.
     private let perform: @Sendable (@escaping @Sendable () -> Void) -> Void
-    private var current: Tab?
 
     /// - Parameter onMainThread: whether the session runs on the main thread (where the caller
     ///   then runs ``MainQueue/serve(until:)``), as the shell's does: a store its library binds
     ///   to the main actor is used there.
     public init(session: Session, name: String, onMainThread: Bool = false) {
-        self.session = session
+        self.served = SingleThreadCell(Served(session: session))
         self.name = name
         if onMainThread {
             perform = MainQueue.perform
@@ -33,15 +44,27 @@ package final class LocalConversations: PageConversations, @unchecked Sendable {
         }
     }
 
-    final class Tab: PageConversation, @unchecked Sendable {
+    final class Tab: PageConversation {
         let owner: LocalConversations
+        private struct Status {
+            var shell: AttachedShell?
+            var isClosed = false
+        }
+        // NB: touched only in the owner's jobs, one at a time.
+        private let status = SingleThreadCell(Status())
         /// Made in the job that opens the tab, on the session it has then (a tab may have opened
         /// a scenario in its place just before).
-        var shell: AttachedShell?
+        var shell: AttachedShell? {
+            get { status.value.shell }
+            set { status.value.shell = newValue }
+        }
         let send: @Sendable (String) -> Void
         let end: @Sendable () -> Void
         /// Closed, or taken over: what it sends is dropped.
-        var isClosed = false
+        var isClosed: Bool {
+            get { status.value.isClosed }
+            set { status.value.isClosed = newValue }
+        }
 
         init(owner: LocalConversations, send: @escaping @Sendable (String) -> Void, end: @escaping @Sendable () -> Void)
         {

@@ -180,8 +180,7 @@ extension Session {
 final class LivePeers: Sendable {
     private let feeds = LockedValue<[ObjectIdentifier: Weak]>([:])
 
-    private struct Weak: @unchecked Sendable {
-        // NB: @unchecked Sendable is safe: read only to call `storesSetElsewhere()`, which is.
+    private struct Weak: Sendable {
         weak var feed: (any LiveSource)?
     }
 

@@ -28,10 +28,9 @@ protocol RecordingWriter: AnyObject, Sendable {
 /// it lives, and the recorder must be released (and close its file) when the app lets it go.
 /// Once closed, the writer stays on the dispatcher and writes nothing.
 @usableFromInline
-final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: `progress` is behind its lock; the rest is immutable but
-    // `readState`, the app's, called on the thread the app applies its actions on, and
-    // `registration`, set once before any action is recorded.
+final class ScenarioWriter<Action, State>: RecordingWriter {
+    // NB: `progress` is behind its lock; the rest is immutable, and `readState` is the app's,
+    // called on the thread the app applies its actions on (see ``AppValue``).
     /// What changes as the scenario is written, under one lock.
     struct Progress {
         /// `nil` once the file is finished, closed or failed.
@@ -75,7 +74,7 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
     static var stepLimit: Int { 256 }
 
     @usableFromInline let path: String
-    private let readState: () -> State
+    private let readingState: AppValue<() -> State>
     private let actionCases: ActionCases
     private let report: @Sendable (String) -> Void
     private let progress: LockedValue<Progress>
@@ -92,7 +91,7 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
         report: @escaping @Sendable (String) -> Void
     ) {
         self.path = path
-        self.readState = readState
+        self.readingState = AppValue(readState)
         self.actionCases = actionCases
         self.report = report
         self.progress = LockedValue(Progress(file: file, state: readState()))
@@ -124,7 +123,7 @@ final class ScenarioWriter<Action, State>: RecordingWriter, @unchecked Sendable 
     func record(_ action: Action, isFollowUp: Bool) {
         guard isOpen else { return }
         let (line, isStep) = line(for: action, isFollowUp: isFollowUp)
-        let state = readState()
+        let state = readingState.value()
         write(line) { progress in
             progress.state = state
             if isStep {

@@ -9,8 +9,7 @@ import FluxShellSystem
 final class StoreSetListeners: Sendable {
     @usableFromInline static let shared = StoreSetListeners()
 
-    private struct Weak: @unchecked Sendable {
-        // NB: @unchecked Sendable is safe: read only to call the writer's methods, which are.
+    private struct Weak: Sendable {
         weak var writer: (any RecordingWriter)?
     }
 

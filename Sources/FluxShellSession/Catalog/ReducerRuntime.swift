@@ -48,7 +48,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
     @usableFromInline let sink = SingleThreadCell<EffectSink<Action>?>(nil)
     @usableFromInline let parts = SingleThreadCell(ReducerRuntimeParts())
 
-    @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)? {
+    @usableFromInline var onFollowUp: ((ActionInvocation, any TypedAction, ObjectIdentifier) -> Void)? {
         get { parts.value.onFollowUp }
         set { parts.value.onFollowUp = newValue }
     }
@@ -194,7 +194,7 @@ final class ReducerRuntime<Reducer: StoreReducer>: StoreRuntime {
 
     @usableFromInline var validates: Bool { validateAction != nil }
 
-    @usableFromInline func validate(_ action: TypedAction) throws { try parts.value.validateAction?(action) }
+    @usableFromInline func validate(_ action: any TypedAction) throws { try parts.value.validateAction?(action) }
 
     @usableFromInline var json: JSONValue { parts.value.stateJSON.whole(of: state.value) }
 
@@ -323,7 +323,7 @@ struct ReducerRuntimeParts {
     @usableFromInline var stateJSON = StateJSON()
     /// Whether the state was last set by no action (`reset`), so that the history keeps it.
     @usableFromInline var restoredWithoutAction = false
-    @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
+    @usableFromInline var onFollowUp: ((ActionInvocation, any TypedAction, ObjectIdentifier) -> Void)?
     /// Records the current state in `history`: set by ``ReducerRuntime/attach(to:)``, so that
     /// it runs as code compiled for this store's types, not as generic code.
     @usableFromInline var recordHistoryStep: ((_ cursor: Int, _ dropped: Int) -> Void)?
@@ -332,7 +332,7 @@ struct ReducerRuntimeParts {
     @usableFromInline var decodeAction: ((ActionInvocation) -> DecodeOutcome)?
     /// Checks this store's action in its current state, when the store validates: set by
     /// ``ReducerRuntime/attach(to:)`` for the same reason.
-    @usableFromInline var validateAction: ((TypedAction) throws -> Void)?
+    @usableFromInline var validateAction: ((any TypedAction) throws -> Void)?
 
     @usableFromInline init() {}
 }

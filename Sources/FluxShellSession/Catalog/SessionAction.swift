@@ -13,11 +13,11 @@ public struct SessionAction: Action {
 
     struct Payload: Sendable {
         let storeID: ObjectIdentifier
-        let action: TypedAction
+        let action: any TypedAction
     }
 
     @usableFromInline
-    package func payload(for storeID: ObjectIdentifier) -> TypedAction? {
+    package func payload(for storeID: ObjectIdentifier) -> (any TypedAction)? {
         for payload in payloads where payload.storeID == storeID { return payload.action }
         return nil
     }
@@ -28,16 +28,15 @@ public struct SessionAction: Action {
 /// NB: the runtime that made it gets it back as its own action type with a cast compiled for the
 /// store's types: a payload is only ever delivered to the store whose runtime decoded it.
 @usableFromInline
-package class TypedAction: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: this base class has no stored properties; the subclass
-    // holds one immutable action, which need not be `Sendable` (ReSwift's are not): it is made,
-    // delivered and applied on the thread of the session that decoded it (see ``AppValue``).
-    @usableFromInline init() {}
-}
+package protocol TypedAction: AnyObject, Sendable {}
 
 @usableFromInline
-package final class TypedActionBox<A>: TypedAction, @unchecked Sendable {
-    @usableFromInline package let action: A
+package final class TypedActionBox<A>: TypedAction {
+    /// The action, which need not be `Sendable` (ReSwift's are not): it is made, delivered and
+    /// applied on the thread of the session that decoded it (see ``AppValue``).
+    @usableFromInline package let box: AppValue<A>
 
-    @usableFromInline package init(_ action: A) { self.action = action }
+    @inlinable package var action: A { box.value }
+
+    @usableFromInline package init(_ action: A) { box = AppValue(action) }
 }

@@ -17,10 +17,10 @@ import Foundation
 /// hook), shows the actions the library applied because of it as `=> ACTION`, and those it
 /// applied later, on its own, as `<= ACTION` (see "Stores that change on their own" in the
 /// reference). Reporting costs the hook a lock and an append; it never waits for the shell.
-public final class StoreFeed<Action, State>: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: every mutable member is touched only with `condition`
-    // locked. The app's actions and states it holds are handed from the hook's thread to the
-    // session's, which alone reads them once taken (see ``AppValue``).
+public final class StoreFeed<Action, State>: Sendable {
+    // NB: every mutable member is in `reports`, touched only with `condition` locked. The app's
+    // actions and states it holds are handed from the hook's thread to the session's, which alone
+    // reads them once taken (see ``AppValue``).
 
     /// One report of the hook's.
     @usableFromInline
@@ -34,14 +34,30 @@ public final class StoreFeed<Action, State>: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
-    private var entries: [Entry] = []
-    /// The thread that sends the store an action now (``ThreadIdentity/word``), else 0.
-    private var sender: UInt = 0
-    /// Reports are ignored: the store was replaced (made again for `undo`) or its session ended.
-    private var isRetired = false
+    private struct Reports {
+        var entries: [Entry] = []
+        /// The thread that sends the store an action now (``ThreadIdentity/word``), else 0.
+        var sender: UInt = 0
+        /// Reports are ignored: the store was replaced (made again for `undo`) or its session
+        /// ended.
+        var isRetired = false
+    }
+    private let reports = SingleThreadCell(Reports())
+    private var entries: [Entry] {
+        _read { yield reports.value.entries }
+        _modify { yield &reports.value.entries }
+    }
+    private var sender: UInt {
+        get { reports.value.sender }
+        set { reports.value.sender = newValue }
+    }
+    private var isRetired: Bool {
+        get { reports.value.isRetired }
+        set { reports.value.isRetired = newValue }
+    }
     /// Reads the store's state, for ``changed()``: the store is held weakly (its hook holds
     /// this feed).
-    private let read: () -> State?
+    private let read: AppValue<() -> State?>
     /// Told after each report, on the hook's thread: an interactive shell prints what the store
     /// did at once, above the line being typed.
     private let signal: ChangeSignal
@@ -52,7 +68,7 @@ public final class StoreFeed<Action, State>: @unchecked Sendable {
     static var limit: Int { 65_536 }
 
     init(read: @escaping () -> State?, signal: ChangeSignal) {
-        self.read = read
+        self.read = AppValue(read)
         self.signal = signal
     }
 
@@ -67,7 +83,7 @@ public final class StoreFeed<Action, State>: @unchecked Sendable {
     /// Reports that the store changed where no action is known (an `onChange` observer): the
     /// state is read at once, on the calling thread.
     public func changed() {
-        guard let state = read() else { return }
+        guard let state = read.value() else { return }
         append(Entry(action: nil, state: state, duringSend: false))
     }
 

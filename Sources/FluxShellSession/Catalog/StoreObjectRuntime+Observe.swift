@@ -5,19 +5,19 @@ import FluxShellValues
 /// A state the store's hook reported with an action, delivered to its runtime as the follow-up's
 /// payload: the library applied the action already, so the runtime only takes its state.
 @usableFromInline
-final class ReportedState<State>: ReportedAction, @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: made and taken on the session's thread (see ``AppValue``).
-    @usableFromInline let state: State
+final class ReportedState<State>: ReportedAction {
+    /// Made and taken on the session's thread (see ``AppValue``).
+    @usableFromInline let reported: AppValue<State>
 
-    init(_ state: State) { self.state = state }
+    @inlinable var state: State { reported.value }
+
+    init(_ state: State) { reported = AppValue(state) }
 }
 
 /// An action a store's hook reported, delivered to its runtime: its library applied it, so no
 /// other store is given it (see `Session.dispatchFollowUp`).
 @usableFromInline
-class ReportedAction: TypedAction, @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: no stored property.
-}
+protocol ReportedAction: TypedAction {}
 
 /// A store object given `observe:`: what its own hook reports (see ``StoreFeed``) is what the
 /// shell shows ("Stores that change on their own" in the reference).

@@ -85,7 +85,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     }
 
     @usableFromInline let alias: String
-    @usableFromInline var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)?
+    @usableFromInline var onFollowUp: ((ActionInvocation, any TypedAction, ObjectIdentifier) -> Void)?
     @usableFromInline let actionCases: ActionCases
     @usableFromInline let form: StoreObjectForm<Object, State, Action>
     @usableFromInline var object: Object
@@ -247,7 +247,7 @@ final class StoreObjectRuntime<Object: AnyObject, State, Action>: StoreRuntime {
     }
 
     /// The store checks its own actions, if it does: the shell does not.
-    @usableFromInline func validate(_ action: TypedAction) throws {}
+    @usableFromInline func validate(_ action: any TypedAction) throws {}
     @usableFromInline var validates: Bool { false }
 
     @usableFromInline var json: JSONValue { stateJSON.whole(of: recorded) }

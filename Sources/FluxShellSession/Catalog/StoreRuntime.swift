@@ -15,12 +15,12 @@ package protocol StoreRuntime: AnyObject {
     var alias: String { get }
     /// Called with each follow-up action an effect produced, in order: in command syntax (for the
     /// `=> ` line and the other stores), typed for this store, and this store's identity.
-    var onFollowUp: ((ActionInvocation, TypedAction, ObjectIdentifier) -> Void)? { get set }
+    var onFollowUp: ((ActionInvocation, any TypedAction, ObjectIdentifier) -> Void)? { get set }
 
     /// The typed action for `invocation`, or why this store does not take it.
     func decode(_ invocation: ActionInvocation) -> DecodeOutcome
     /// Throws when the store refuses `action` in its current state.
-    func validate(_ action: TypedAction) throws
+    func validate(_ action: any TypedAction) throws
     /// Whether the store checks actions before they are dispatched.
     var validates: Bool { get }
     /// The current state as printed (read once per change, when asked).
@@ -106,7 +106,7 @@ package protocol StoreCheckpoint {}
 @usableFromInline
 package enum DecodeOutcome {
     /// The action, and the invocation in printed form when it was not typed in it.
-    case accepted(TypedAction, printed: ActionInvocation?)
+    case accepted(any TypedAction, printed: ActionInvocation?)
     /// The store has no action of that name.
     case unknownCase
     /// The store has that action, but not with these arguments.

@@ -67,16 +67,20 @@ public struct EffectContext<Action>: Sendable {
 /// How a store's effects hand their actions to the session: as a follow-up of the store that
 /// ran the effect, and in command syntax for the errors that name one.
 ///
-/// NB: @unchecked Sendable is safe: the two closures are the runtime's, called only on the
-/// session's thread, while it runs the effects (see ``EffectScheduler/deliver(from:returned:describe:perform:)``).
+/// The two closures are the runtime's, called only on the session's thread, while it runs the
+/// effects (see ``EffectScheduler/deliver(from:returned:describe:perform:)`` and ``AppValue``).
 @usableFromInline
-final class EffectSink<Action>: @unchecked Sendable {
-    let send: (Action) -> Void
-    let describe: (Action) -> String
+final class EffectSink<Action>: Sendable {
+    private let sending: AppValue<(Action) -> Void>
+    private let describing: AppValue<(Action) -> String>
 
     @usableFromInline
     init(send: @escaping (Action) -> Void, describe: @escaping (Action) -> String) {
-        self.send = send
-        self.describe = describe
+        sending = AppValue(send)
+        describing = AppValue(describe)
     }
+
+    func send(_ action: Action) { sending.value(action) }
+
+    func describe(_ action: Action) -> String { describing.value(action) }
 }

@@ -11,7 +11,9 @@ import Synchronization
 class EffectRecord: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: `sleepers` is touched only with the environment's lock
     // held (see `EnvironmentCore`); every other mutable member only on the session's thread, by
-    // the scheduler, which runs every job of the effect there.
+    // the scheduler, which runs every job of the effect there. Unchecked because it is a base
+    // class (each kind of effect is a subclass, in the same object) whose members stay plain
+    // stored properties, as the note below says.
 
     /// NB: a strong reference: an effect keeps its scheduler while it runs, and the session
     /// ends every effect when it goes (``EffectScheduler/shutDown()``). A weak one gave the
@@ -96,11 +98,25 @@ class EffectRecord: @unchecked Sendable {
 /// that ends at once costs this object and one job, no task of its own.
 @usableFromInline
 final class EffectOf<Action, State>: EffectRecord, @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: the lets are the app's values, used on the session's
-    // thread only, where the effect's jobs run (see ``AppValue``).
-    @usableFromInline let effect: (Action, State, EffectContext<Action>) async throws -> [Action]
-    @usableFromInline let startAction: Action
-    @usableFromInline let state: State
+    // NB: @unchecked Sendable, restated as Swift requires of a subclass: what it adds are lets
+    // of the app's values (``AppValue``) and of `Sendable` types; see `EffectRecord` for the rest.
+    /// The app's values, used on the session's thread only, where the effect's jobs run (see
+    /// ``AppValue``).
+    @usableFromInline
+    struct Start {
+        @usableFromInline let effect: (Action, State, EffectContext<Action>) async throws -> [Action]
+        @usableFromInline let action: Action
+        @usableFromInline let state: State
+
+        @usableFromInline
+        init(
+            effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], action: Action,
+            state: State
+        ) {
+            (self.effect, self.action, self.state) = (effect, action, state)
+        }
+    }
+    @usableFromInline let start: AppValue<Start>
     @usableFromInline let sink: EffectSink<Action>
     let actionCases: ActionCases
 
@@ -109,20 +125,19 @@ final class EffectOf<Action, State>: EffectRecord, @unchecked Sendable {
         scheduler: EffectScheduler, effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action],
         action: Action, state: State, sink: EffectSink<Action>, actionCases: ActionCases
     ) {
-        self.effect = effect
-        self.startAction = action
-        self.state = state
+        self.start = AppValue(Start(effect: effect, action: action, state: state))
         self.sink = sink
         self.actionCases = actionCases
         super.init(scheduler: scheduler)
     }
 
-    override func describeAction() -> String { actionCases.announcement(of: startAction).description }
+    override func describeAction() -> String { actionCases.announcement(of: start.value.action).description }
 
     override func run() async {
         let context = EffectContext(environment: scheduler.environment, record: self, sink: sink)
+        let start = start.value
         do {
-            context.deliverReturned(try await effect(startAction, state, context))
+            context.deliverReturned(try await start.effect(start.action, start.state, context))
         } catch is CancellationError {
             // NB: a cancelled effect ends this way: nothing to report.
         } catch {
@@ -137,10 +152,10 @@ final class EffectOf<Action, State>: EffectRecord, @unchecked Sendable {
 /// command, until each has ended or sleeps on the session's clock. So a command's output is
 /// complete when it returns, and the same in every run.
 @usableFromInline
-package final class EffectScheduler: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: every mutable member is touched on the session's thread
-    // only. What an effect's task may call from another thread (`deliver`, `report`) reads only
-    // `queue`, which has a lock of its own, unless it runs on the session's thread.
+package final class EffectScheduler: Sendable {
+    // NB: every mutable member is in a cell the session's thread alone touches. What an effect's
+    // task may call from another thread (`deliver`, `report`) reads only `queue`, which has a
+    // lock of its own, unless it runs on the session's thread.
     @usableFromInline package let environment: ShellEnvironment
     let queue = EffectQueue()
     /// Told when a loaded store changes on its own (see ``ChangeSignal``).
@@ -153,6 +168,10 @@ package final class EffectScheduler: @unchecked Sendable {
         var idle: [EffectWorker] = []
         /// What the stores' own tasks are running as now, if they run or sleep on the clock.
         var library: LibraryTasks?
+        var timeLimit: Duration = .seconds(5)
+        /// The session has ended its effects: its route takes no more jobs.
+        var hasShutDown = false
+        var route: TaskRoute?
     }
     // NB: the session's thread alone touches these: one value, whose accesses skip the run-time
     // exclusivity checks (see `SingleThreadCell`).
@@ -172,7 +191,10 @@ package final class EffectScheduler: @unchecked Sendable {
         set { books.value.line = newValue }
     }
     /// How long one command's effects may run without all of them ending or sleeping on the clock.
-    var timeLimit: Duration = .seconds(5)
+    var timeLimit: Duration {
+        get { books.value.timeLimit }
+        set { books.value.timeLimit = newValue }
+    }
     /// What went wrong with effects during the command being run.
     var problems: [ShellError] {
         _read { yield books.value.problems }
@@ -186,7 +208,12 @@ package final class EffectScheduler: @unchecked Sendable {
 
     /// Where the session's thread sends the jobs of the tasks a store's library starts or wakes
     /// while a command runs (see ``TaskRouting``): they run with the command's effects.
-    package private(set) lazy var route = TaskRoute { [unowned self] job in self.takeLibraryJob(job) }
+    package var route: TaskRoute {
+        if let route = books.value.route { return route }
+        let route = TaskRoute { [unowned self] job in self.takeLibraryJob(job) }
+        books.value.route = route
+        return route
+    }
 
     /// The stores' own tasks that run or sleep on the clock now, as an effect.
     private var library: LibraryTasks? {
@@ -202,7 +229,10 @@ package final class EffectScheduler: @unchecked Sendable {
     private let libraryQueued = SingleThreadCell(false)
 
     /// The session has ended its effects: its route takes no more jobs.
-    private var hasShutDown = false
+    private var hasShutDown: Bool {
+        get { books.value.hasShutDown }
+        set { books.value.hasShutDown = newValue }
+    }
 
     /// Takes a job of a store's own task, on the session's thread: it runs with the effects, as
     /// part of the stores' own tasks that run now (see ``perform(_:)``). A session that ended
@@ -600,14 +630,15 @@ package final class EffectScheduler: @unchecked Sendable {
 ///
 /// NB: a worker waits idle between effects, so that an effect that ends at once needs no task
 /// of its own: made for each, a task cost an effect more than all the rest of its line.
-final class EffectWorker: TaskExecutor, @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: the mutable members are touched on the session's thread
-    // only, where the worker's jobs run; `enqueue` reads only `queue`, which has its own lock.
+final class EffectWorker: TaskExecutor {
+    // NB: the mutable members are in a cell the session's thread alone touches, where the
+    // worker's jobs run; `enqueue` reads only `queue`, which has its own lock.
     private let queue: EffectQueue
     private struct Status: ~Copyable {
         var current: EffectRecord?
         var parked: Waiter<EffectRecord?, Never>?
         var isAbandoned = false
+        var task: Task<Void, Never>?
     }
     // NB: one value, whose accesses skip the run-time exclusivity checks (see `SingleThreadCell`).
     private let status = SingleThreadCell(Status())
@@ -616,7 +647,10 @@ final class EffectWorker: TaskExecutor, @unchecked Sendable {
         get { status.value.current }
         set { status.value.current = newValue }
     }
-    var task: Task<Void, Never>?
+    var task: Task<Void, Never>? {
+        get { status.value.task }
+        set { status.value.task = newValue }
+    }
     /// Waits for its next effect, idle, with `waiter`.
     func park(_ waiter: consuming Waiter<EffectRecord?, Never>) { status.value.parked = consume waiter }
 
@@ -669,8 +703,7 @@ package struct EffectListing: Sendable {
 
 /// The jobs and deliveries of a session's effects, in the order they came: pushed from any
 /// thread, run by the session on its own.
-final class EffectQueue: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: every mutable member is touched only with `condition` locked.
+final class EffectQueue: Sendable {
     enum Item {
         case job(UnownedJob, EffectWorker)
         /// A job of a task a store's library started or woke (see ``TaskRouting``).

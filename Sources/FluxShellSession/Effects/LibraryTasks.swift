@@ -3,8 +3,8 @@
 /// thread with the command's effects (see ``TaskRouting``), `effects` lists it while one of them
 /// sleeps on the session's clock, and `cancel` wakes those with `CancellationError`.
 final class LibraryTasks: EffectRecord, @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: no stored property of its own.
-
+    // NB: @unchecked Sendable, restated as Swift requires of a subclass: it adds no stored
+    // property; see `EffectRecord`.
     override func describeAction() -> String { "the stores' own tasks" }
 
     /// NB: the tasks are the library's, not the session's to cancel: their sleeps on the clock

@@ -98,19 +98,37 @@ public struct ShellClock: Clock, Sendable {
 }
 
 /// One task waiting on the session's clock.
-final class Sleeper: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: every member but the two lets and `woken` is touched only
-    // with the environment's lock held (see `EnvironmentCore`); `woken` only by the thread that
-    // took the waiter out.
+final class Sleeper: Sendable {
     let deadline: Duration
     let effect: EffectRecord?
-    var waiter: Waiter<Void, any Error>?
+    private struct Status: ~Copyable {
+        var waiter: Waiter<Void, any Error>?
+        var isCancelled = false
+        var order = 0
+    }
+    // NB: touched only with the environment's lock held (see `EnvironmentCore`).
+    private let status = SingleThreadCell(Status())
+    // NB: touched only by the thread that took the waiter out, after the lock is let go.
+    private let taken = SingleThreadCell<Waiter<Void, any Error>?>(nil)
+    var waiter: Waiter<Void, any Error>? {
+        _read { yield status.value.waiter }
+        _modify { yield &status.value.waiter }
+    }
     /// The waiter taken out to be resumed, once the lock is let go: touched only by the thread
     /// that took it out.
-    var woken: Waiter<Void, any Error>?
-    var isCancelled = false
+    var woken: Waiter<Void, any Error>? {
+        _read { yield taken.value }
+        _modify { yield &taken.value }
+    }
+    var isCancelled: Bool {
+        get { status.value.isCancelled }
+        set { status.value.isCancelled = newValue }
+    }
     /// The order it began to sleep in: sleepers with one deadline wake in that order.
-    var order = 0
+    var order: Int {
+        get { status.value.order }
+        set { status.value.order = newValue }
+    }
 
     init(deadline: Duration, effect: EffectRecord?) {
         self.deadline = deadline
@@ -121,17 +139,43 @@ final class Sleeper: @unchecked Sendable {
 /// What every copy of a session's ``ShellEnvironment`` shares: the time, the id and random
 /// generators, and the tasks asleep on the clock.
 @usableFromInline
-package final class EnvironmentCore: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: every mutable member is touched only with `lock` held.
-    // Effects run on the session's thread, but the app's own tasks may read the time or sleep on
-    // the clock from any thread.
+package final class EnvironmentCore: Sendable {
+    // NB: every mutable member is in `guarded`, touched only with `lock` held. Effects run on the
+    // session's thread, but the app's own tasks may read the time or sleep on the clock from any
+    // thread.
     private let lock = NSLock()
-    private var time: Duration = .zero
-    private var uuids: UInt64 = 0
-    private var generator: SeededRandom
-    /// Sorted by deadline, then by the order they began to sleep.
-    private var sleepers: [Sleeper] = []
-    private var sleeps = 0
+    private struct Guarded {
+        var time: Duration = .zero
+        var uuids: UInt64 = 0
+        var generator: SeededRandom
+        /// Sorted by deadline, then by the order they began to sleep.
+        var sleepers: [Sleeper] = []
+        var sleeps = 0
+        var effectQueue: EffectQueue?
+        var journal = [Recorded?](repeating: nil, count: EnvironmentCore.journalLength)
+        var replayedTime: Duration?
+    }
+    private let guarded: SingleThreadCell<Guarded>
+    private var time: Duration {
+        get { guarded.value.time }
+        set { guarded.value.time = newValue }
+    }
+    private var uuids: UInt64 {
+        get { guarded.value.uuids }
+        set { guarded.value.uuids = newValue }
+    }
+    private var generator: SeededRandom {
+        _read { yield guarded.value.generator }
+        _modify { yield &guarded.value.generator }
+    }
+    private var sleepers: [Sleeper] {
+        _read { yield guarded.value.sleepers }
+        _modify { yield &guarded.value.sleepers }
+    }
+    private var sleeps: Int {
+        get { guarded.value.sleeps }
+        set { guarded.value.sleeps = newValue }
+    }
 
     /// What the random generator was seeded with.
     let seed: UInt64
@@ -143,11 +187,14 @@ package final class EnvironmentCore: @unchecked Sendable {
         get { lock.withLock { effectQueue } }
         set { lock.withLock { effectQueue = newValue } }
     }
-    private var effectQueue: EffectQueue?
+    private var effectQueue: EffectQueue? {
+        get { guarded.value.effectQueue }
+        set { guarded.value.effectQueue = newValue }
+    }
 
     init(seed: UInt64) {
         self.seed = seed
-        generator = SeededRandom(seed: seed)
+        guarded = SingleThreadCell(Guarded(generator: SeededRandom(seed: seed)))
     }
 
     /// How many times the time, an id or a random number was read, but for the reads of a
@@ -161,10 +208,16 @@ package final class EnvironmentCore: @unchecked Sendable {
 
     /// What the generators and the time were before each of the last reads, for the store whose
     /// reducer read them to keep with its action (``recorded(beforeRead:)``).
-    private var journal = [Recorded?](repeating: nil, count: EnvironmentCore.journalLength)
-    private static let journalLength = 64
+    private var journal: [Recorded?] {
+        _read { yield guarded.value.journal }
+        _modify { yield &guarded.value.journal }
+    }
+    fileprivate static let journalLength = 64
     /// Set while an action is replayed with the draws it had: the time it read then.
-    private var replayedTime: Duration?
+    private var replayedTime: Duration? {
+        get { guarded.value.replayedTime }
+        set { guarded.value.replayedTime = newValue }
+    }
 
     /// Counts a read, and keeps what came before it. Called with `lock` held.
     private func noteRead() {

@@ -439,8 +439,9 @@ package final class Session {
 
     /// Queues an effect's follow-up action: typed for the store whose effect made it, from its
     /// text for every other loaded store that accepts it.
-    private func dispatchFollowUp(_ invocation: ActionInvocation, _ action: TypedAction, from origin: ObjectIdentifier)
-    {
+    private func dispatchFollowUp(
+        _ invocation: ActionInvocation, _ action: any TypedAction, from origin: ObjectIdentifier
+    ) {
         guard trace.admitsFollowUp(limit: followUpLimit) else { return }
         var payloads: [SessionAction.Payload] = []
         // NB: what a store's own library applied is that store's alone: another store decoding

@@ -53,7 +53,8 @@ package final class ActionCases: @unchecked Sendable {
     }
 
     // NB: @unchecked Sendable is safe: every property is a `let` set in `init`, and the closures
-    // it holds capture nothing mutable.
+    // its parameters' readers hold capture nothing mutable. Unchecked because those closures capture metatypes of an
+    // app's types (`T.self` for any `T`), which the compiler cannot prove `Sendable`.
 
     // NB: classes, never changed after `init`: a dispatch looks one case and its parameters up,
     // which is then one reference count each instead of one per member (a signature's strings,

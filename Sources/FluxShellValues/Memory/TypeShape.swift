@@ -18,7 +18,8 @@ import FluxShellSystem
 @usableFromInline
 package final class TypeShape: @unchecked Sendable {
     // NB: @unchecked Sendable is safe: every property is a `let` set in `init`, and the closures
-    // it holds capture nothing mutable.
+    // it holds capture nothing mutable. Unchecked because those closures capture metatypes of an
+    // app's types (`T.self` for any `T`), which the compiler cannot prove `Sendable`.
 
     enum Kind {
         /// A type with its own printed form: numbers, strings, dates, collections, `Optional`.
