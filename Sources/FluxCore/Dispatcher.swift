@@ -8,37 +8,59 @@
 ///
 /// NB: handlers run while the dispatcher's lock is held. A handler that blocks on another thread
 /// which itself dispatches on this dispatcher deadlocks, as with any synchronous bus.
-public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: every stored property below is read and written only
-    // while `lock` is held.
+public final class Dispatcher<Action: FluxCore.Action>: Sendable {
     @usableFromInline
     typealias Handler = (Action) -> Void
 
+    /// What the dispatcher reads and writes only while its lock is held.
     @usableFromInline
-    let lock = PlatformLock(recursive: true)
+    struct Deliveries {
+        @usableFromInline var handlers: ContiguousArray<(id: UInt64, handle: Handler)> = []
+        @usableFromInline var middlewares: ContiguousArray<any Middleware<Action>> = []
+        @usableFromInline var pending: ContiguousArray<Action> = []
+        @usableFromInline var pendingStart = 0
+        @usableFromInline var isDelivering = false
+        @usableFromInline var deliversFollowUps = false
+        @usableFromInline var nextID: UInt64 = 0
+        @usableFromInline var hasTombstones = false
+
+        @usableFromInline init() {}
+    }
+
     @usableFromInline
-    @exclusivity(unchecked)
-    var handlers: ContiguousArray<(id: UInt64, handle: Handler)> = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var middlewares: ContiguousArray<any Middleware<Action>> = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pending: ContiguousArray<Action> = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pendingStart = 0
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isDelivering = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var deliversFollowUps = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var nextID: UInt64 = 0
-    @exclusivity(unchecked) @usableFromInline
-    var hasTombstones = false
+    let lock = PlatformLock(recursive: true, guarding: Deliveries())
+    @inlinable var handlers: ContiguousArray<(id: UInt64, handle: Handler)> {
+        _read { yield lock.guarded.handlers }
+        _modify { yield &lock.guarded.handlers }
+    }
+    @inlinable var middlewares: ContiguousArray<any Middleware<Action>> {
+        _read { yield lock.guarded.middlewares }
+        _modify { yield &lock.guarded.middlewares }
+    }
+    @inlinable var pending: ContiguousArray<Action> {
+        _read { yield lock.guarded.pending }
+        _modify { yield &lock.guarded.pending }
+    }
+    @inlinable var pendingStart: Int {
+        get { lock.guarded.pendingStart }
+        set { lock.guarded.pendingStart = newValue }
+    }
+    @inlinable var isDelivering: Bool {
+        get { lock.guarded.isDelivering }
+        set { lock.guarded.isDelivering = newValue }
+    }
+    @inlinable var deliversFollowUps: Bool {
+        get { lock.guarded.deliversFollowUps }
+        set { lock.guarded.deliversFollowUps = newValue }
+    }
+    @inlinable var nextID: UInt64 {
+        get { lock.guarded.nextID }
+        set { lock.guarded.nextID = newValue }
+    }
+    @inlinable var hasTombstones: Bool {
+        get { lock.guarded.hasTombstones }
+        set { lock.guarded.hasTombstones = newValue }
+    }
     @usableFromInline
     static var tombstoneID: UInt64 { .max }
 
@@ -80,6 +102,7 @@ public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
             return
         }
         var action = action
+        // NB: a copy: a middleware may add another while it runs.
         let chain = middlewares
         // NB: by index, so each middleware is called in place rather than copied out first.
         for index in chain.indices {
@@ -101,7 +124,10 @@ public final class Dispatcher<Action: FluxCore.Action>: @unchecked Sendable {
         // `unregister`), so positions stay put until delivery ends.
         var index = 0
         while index < handlers.count {
-            handlers[index].handle(action)
+            // NB: the handler is copied out before it is called, so no access to the handlers is
+            // open while it runs (it may register another).
+            let handle = handlers[index].handle
+            handle(action)
             index += 1
         }
     }

@@ -8,19 +8,32 @@
 
 // FluxCore's two uses of libc: the lock, and the test of whether a thread is the main one.
 
-/// A pthread mutex on the heap, so that its address never moves.
+/// A pthread mutex on the heap, so that its address never moves, and what it guards: a
+/// dispatcher's handlers and queue, a store's state and observers. Their owner reads and writes
+/// `guarded` only while it holds the lock.
 ///
 /// NB: `Synchronization.Mutex` is not recursive, and the dispatcher needs a lock that the
 /// delivering thread can take again (a handler that registers, or dispatches a follow-up).
 @usableFromInline
-final class PlatformLock: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: the only stored property is the mutex itself, which exists
-    // to be shared between threads, and it is never reassigned.
+final class PlatformLock<Guarded>: @unchecked Sendable {
+    // NB: @unchecked Sendable is safe: `guarded` is read and written only while `mutex` is
+    // locked (the owner's contract above; the one exception, a store's farewells read in its
+    // `deinit`, is told there), and the mutex, which exists to be shared between threads, is
+    // never reassigned. This is FluxCore's one such declaration: the dispatcher and the store's
+    // storage keep their changing state here and are checked `Sendable`.
     @usableFromInline
     let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // NB: @exclusivity(unchecked) is safe for the same reason: under the lock no two accesses
+    // overlap (a handler that registers while its dispatcher delivers reaches the handlers by
+    // index, never while a borrow of them is open), and the run-time checks cost an action more
+    // than the rest of its locking.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var guarded: Guarded
 
     @usableFromInline
-    init(recursive: Bool) {
+    init(recursive: Bool, guarding guarded: Guarded) {
+        self.guarded = guarded
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)

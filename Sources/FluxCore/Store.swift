@@ -100,39 +100,50 @@ public final class Store<State: FluxCore.State>: Sendable {
 /// holds the storage strongly, so delivering an action costs no weak load; the ``Store`` around
 /// it is what users hold, and its `deinit` unregisters that handler.
 @usableFromInline
-final class StoreStorage<State: FluxCore.State>: @unchecked Sendable {
-    // NB: @unchecked Sendable is safe: `current`, `observers`, `nextID` and `farewells` are read
-    // and written only while `lock` is held, but for the read of `farewells` in the store's
-    // `deinit`: only a live store appends to them (`Store.onDeinit`), so none can be appended
-    // then; `isUnchanged` is immutable.
-    // NB: @exclusivity(unchecked) on the three read on every action is safe for the same reason:
-    // under the lock no two accesses overlap, and the run-time checks were a fifth of an
-    // action's cost (`fluxbench`). `farewells`, touched at load and at deinit only, keeps its
-    // check.
+final class StoreStorage<State: FluxCore.State>: Sendable {
     @usableFromInline
     typealias Observer = (StateChange<State>) -> Void
 
+    /// What the store reads and writes only while its lock is held, but for the read of
+    /// `farewells` in the store's `deinit`: only a live store appends to them
+    /// (`Store.onDeinit`), so none can be appended then.
     @usableFromInline
-    let lock = PlatformLock(recursive: false)
+    struct Guarded {
+        @usableFromInline var current: State
+        @usableFromInline var observers: ContiguousArray<(id: UInt64, executor: Executor, observe: Observer)> = []
+        @usableFromInline var nextID: UInt64 = 0
+        /// Run when the store goes: it leaves the dispatchers it listens to.
+        @usableFromInline var farewells: [() -> Void] = []
+
+        @usableFromInline init(current: State) { self.current = current }
+    }
+
     @usableFromInline
-    @exclusivity(unchecked)
-    var current: State
-    @usableFromInline
-    @exclusivity(unchecked)
-    var observers: ContiguousArray<(id: UInt64, executor: Executor, observe: Observer)> = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var nextID: UInt64 = 0
+    let lock: PlatformLock<Guarded>
+    @inlinable var current: State {
+        _read { yield lock.guarded.current }
+        _modify { yield &lock.guarded.current }
+    }
+    @inlinable var observers: ContiguousArray<(id: UInt64, executor: Executor, observe: Observer)> {
+        _read { yield lock.guarded.observers }
+        _modify { yield &lock.guarded.observers }
+    }
+    @inlinable var nextID: UInt64 {
+        get { lock.guarded.nextID }
+        set { lock.guarded.nextID = newValue }
+    }
+    var farewells: [() -> Void] {
+        _read { yield lock.guarded.farewells }
+        _modify { yield &lock.guarded.farewells }
+    }
     /// When the state is `Equatable`, the test that lets an update that changed nothing go
     /// unannounced. Cheap for unchanged arrays and strings, which compare their storage first.
     @usableFromInline
-    let isUnchanged: ((State, State) -> Bool)?
-    /// Run when the store goes: it leaves the dispatchers it listens to.
-    var farewells: [() -> Void] = []
+    let isUnchanged: (@Sendable (State, State) -> Bool)?
 
     @usableFromInline
-    init(state: State, isUnchanged: ((State, State) -> Bool)?) {
-        current = state
+    init(state: State, isUnchanged: (@Sendable (State, State) -> Bool)?) {
+        lock = PlatformLock(recursive: false, guarding: Guarded(current: state))
         self.isUnchanged = isUnchanged
     }
 
