@@ -116,7 +116,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends the path as printed to `output`, as UTF-8.
-    @inlinable public func write(to output: inout OutputBuffer) {
+    @inlinable public func write(to output: inout _OutputBuffer) {
         guard !isRoot else {
             output.append(0x2E)
             return

@@ -3,7 +3,7 @@
 /// Public (not only for the package's own modules), because an attached shell's feed takes it
 /// on an app's every action, in code compiled where the app serves its stores.
 @_documentation(visibility: internal)
-public final class LockedValue<Value>: Sendable {
+public final class _LockedValue<Value>: Sendable {
     @usableFromInline let mutex = PlatformMutex()
     // NB: the value is kept in a cell, which skips the run-time exclusivity checks: the mutex
     // already makes every access exclusive, so one thread at a time uses the cell, and an app
@@ -36,3 +36,7 @@ public final class LockedValue<Value>: Sendable {
         return try body()
     }
 }
+
+/// The name the package's own code uses. The type's public name is underscored: it is public
+/// only so that code inlined into a user's module can use it (see docs/architecture.md).
+@usableFromInline package typealias LockedValue = _LockedValue

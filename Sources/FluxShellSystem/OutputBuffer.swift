@@ -10,7 +10,7 @@
 /// storage is shared; a diff line takes a dozen appends, and a piped script millions of lines.
 /// This buffer has one owner (it cannot be copied), so an append is a bounds check and a store.
 @_documentation(visibility: internal)
-public struct OutputBuffer: ~Copyable {
+public struct _OutputBuffer: ~Copyable {
     // NB: the one raw allocation of the engine's output. Safe because the buffer cannot be
     // copied (no two owners of `base`), `count <= capacity` always holds, every write past
     // `count` first grows the allocation, and `deinit` frees it once. An `[UInt8]` behind the
@@ -47,13 +47,13 @@ public struct OutputBuffer: ~Copyable {
     }
 
     /// Appends what `other` holds.
-    public mutating func append(contentsOf other: borrowing OutputBuffer) {
+    public mutating func append(contentsOf other: borrowing _OutputBuffer) {
         append(UnsafeBufferPointer(start: other.base, count: other.used))
     }
 
     /// Appends the bytes of `other` within `range` (what an attached shell that sent no hello is
     /// sent of a line's output: rare, so byte by byte).
-    public mutating func append(contentsOf other: borrowing OutputBuffer, in range: Range<Int>) {
+    public mutating func append(contentsOf other: borrowing _OutputBuffer, in range: Range<Int>) {
         other.forEachByte(in: range) { append($0) }
     }
 
@@ -164,3 +164,7 @@ extension OutputBuffer {
         _ = withUnsafeBytes { sink.writeBytes($0) }
     }
 }
+
+/// The name the package's own code uses. The type's public name is underscored: it is public
+/// only so that code inlined into a user's module can use it (see docs/architecture.md).
+@usableFromInline package typealias OutputBuffer = _OutputBuffer

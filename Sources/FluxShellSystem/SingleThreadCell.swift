@@ -13,7 +13,7 @@
 /// marked `@exclusivity(unchecked)`. See docs/performance.md.
 @_documentation(visibility: internal)
 @frozen
-public struct SingleThreadCell<Value: ~Copyable>: ~Copyable {
+public struct _SingleThreadCell<Value: ~Copyable>: ~Copyable {
     // NB: the value lives at this address from `init` to `deinit`, and is reached through it
     // only: accessed by address, it is not a stored property, which is what the run-time checks
     // are made on. Safe as the owner's contract above says.
@@ -42,3 +42,7 @@ public struct SingleThreadCell<Value: ~Copyable>: ~Copyable {
 // where that contract is stated once, so that an object that keeps its changing state in a cell
 // and nothing else mutable is checked `Sendable` by the compiler, not declared it.
 extension SingleThreadCell: @unchecked Sendable where Value: ~Copyable {}
+
+/// The name the package's own code uses. The type's public name is underscored: it is public
+/// only so that code inlined into a user's module can use it (see docs/architecture.md).
+@usableFromInline package typealias SingleThreadCell = _SingleThreadCell

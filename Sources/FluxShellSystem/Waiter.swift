@@ -10,7 +10,7 @@
 /// tasks and allocated a frame.
 @_documentation(visibility: internal)
 @frozen
-public struct Waiter<Value, Failure: Error>: ~Copyable {
+public struct _Waiter<Value, Failure: Error>: ~Copyable {
     @usableFromInline let continuation: UnsafeContinuation<Value, Failure>
 
     @inlinable init(_ continuation: UnsafeContinuation<Value, Failure>) { self.continuation = continuation }
@@ -30,7 +30,7 @@ extension Waiter where Failure == Never {
     /// Suspends the current task and hands its waiter to `keep`, which keeps it or resumes it.
     @inlinable
     public static func wait(
-        isolation: isolated (any Actor)? = #isolation, _ keep: (consuming Waiter) -> Void
+        isolation: isolated (any Actor)? = #isolation, _ keep: (consuming Self) -> Void
     ) async -> Value {
         await withUnsafeContinuation(isolation: isolation) { keep(Waiter($0)) }
     }
@@ -46,8 +46,12 @@ extension Waiter where Failure == any Error {
     /// Suspends the current task and hands its waiter to `keep`, which keeps it or resumes it.
     @inlinable
     public static func wait(
-        isolation: isolated (any Actor)? = #isolation, _ keep: (consuming Waiter) -> Void
+        isolation: isolated (any Actor)? = #isolation, _ keep: (consuming Self) -> Void
     ) async throws -> Value {
         try await withUnsafeThrowingContinuation(isolation: isolation) { keep(Waiter($0)) }
     }
 }
+
+/// The name the package's own code uses. The type's public name is underscored: it is public
+/// only so that code inlined into a user's module can use it (see docs/architecture.md).
+@usableFromInline package typealias Waiter = _Waiter

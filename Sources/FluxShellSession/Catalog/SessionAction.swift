@@ -4,7 +4,7 @@ import FluxShellValues
 /// What travels on a session's one shared dispatcher: the action as typed, and the typed action
 /// for each loaded store that accepts it.
 @_documentation(visibility: internal)
-public struct SessionAction: Action {
+public struct _SessionAction: Action {
     /// The action in command syntax, as announced (`=> searchResponse page: 1 ...`).
     public let invocation: ActionInvocation
     /// Set on actions that effects dispatched while handling another.
@@ -40,3 +40,7 @@ package final class TypedActionBox<A>: TypedAction {
 
     @usableFromInline package init(_ action: A) { box = AppValue(action) }
 }
+
+/// The name the package's own code uses. The type's public name is underscored: it is public
+/// only so that code inlined into a user's module can use it (see docs/architecture.md).
+@usableFromInline package typealias SessionAction = _SessionAction

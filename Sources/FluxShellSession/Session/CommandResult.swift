@@ -139,7 +139,7 @@ package struct HistoryListing: Sendable {
 /// on the path of every piped line: the body of a `package` declaration is not serialized for
 /// other modules, `@inlinable` or not, and the walk would be a call on every line. Not public API.
 @_documentation(visibility: internal)
-public struct CommandDiff: Sendable, Equatable {
+public struct _CommandDiff: Sendable, Equatable {
     public struct Step: Sendable, Equatable {
         /// The follow-up action that made this step, announced by `=> ACTION`; `nil` for the
         /// command's own step.
@@ -189,7 +189,7 @@ public struct CommandDiff: Sendable, Equatable {
         case hidden(Int)
 
         /// Appends the line as printed (without a newline), as UTF-8.
-        public func write(to output: inout OutputBuffer) {
+        public func write(to output: inout _OutputBuffer) {
             switch self {
             case .noChanges: output.append("(no changes)")
             case .followUp(let action): output.append("=> " + action.description)
@@ -211,7 +211,7 @@ public struct CommandDiff: Sendable, Equatable {
     /// Calls `body` with each line of the diff, in order, leaving out the entries `filter` does
     /// not show (then a last `(N more changes)`): the one walk every printed form is made by.
     @inlinable
-    public func forEachLine(showing filter: WatchFilter? = nil, _ body: (Line) -> Void) {
+    public func forEachLine(showing filter: _WatchFilter? = nil, _ body: (Line) -> Void) {
         if isUnchanged { return body(.noChanges) }
         var hidden = 0
         func walk(_ step: Step) {
@@ -229,3 +229,7 @@ public struct CommandDiff: Sendable, Equatable {
         if hidden > 0 { body(.hidden(hidden)) }
     }
 }
+
+/// The name the package's own code uses. The type's public name is underscored: it is public
+/// only so that code inlined into a user's module can use it (see docs/architecture.md).
+@usableFromInline package typealias CommandDiff = _CommandDiff

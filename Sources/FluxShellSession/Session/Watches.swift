@@ -7,7 +7,7 @@ import FluxShellValues
 /// `--format json` see every line. Public only as ``CommandDiff`` is, whose inlinable walk takes
 /// it; not public API.
 @_documentation(visibility: internal)
-public struct WatchFilter: Sendable {
+public struct _WatchFilter: Sendable {
     /// The watched paths as the diff prints them (with the store's alias first when several
     /// stores are loaded).
     let patterns: [ValuePath]
@@ -109,3 +109,7 @@ extension Session {
         }
     }
 }
+
+/// The name the package's own code uses. The type's public name is underscored: it is public
+/// only so that code inlined into a user's module can use it (see docs/architecture.md).
+@usableFromInline package typealias WatchFilter = _WatchFilter

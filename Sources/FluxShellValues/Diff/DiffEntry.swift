@@ -40,7 +40,7 @@ public struct DiffEntry: Sendable, Equatable {
     }
 
     /// Appends the entry as a diff line (without a newline), as UTF-8: `~ PATH: OLD -> NEW`.
-    public func write(to output: inout OutputBuffer) {
+    public func write(to output: inout _OutputBuffer) {
         switch operation {
         case .changed: output.append(0x7E)
         case .added: output.append(0x2B)

@@ -16,7 +16,7 @@ import FluxShellJSON
 /// + tags[0]: "new"
 /// ```
 @_documentation(visibility: internal)
-public final class ValueDiffer {
+public final class _ValueDiffer {
     /// The entries found so far, in the state's order.
     public internal(set) var entries: [DiffEntry] = []
     let reader = ValueReader()
@@ -205,3 +205,7 @@ public final class ValueDiffer {
         }
     }
 }
+
+/// The name the package's own code uses. The type's public name is underscored: it is public
+/// only so that code inlined into a user's module can use it (see docs/architecture.md).
+@usableFromInline package typealias ValueDiffer = _ValueDiffer
