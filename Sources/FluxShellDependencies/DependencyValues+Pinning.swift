@@ -25,7 +25,7 @@ extension DependencyValues {
     /// in place (it is copied on write), so equal bits are equal values. Values that differ always
     /// differ in their bits: a wrong "no" only makes them anew.
     func isIdentical(to other: DependencyValues) -> Bool {
-        TypeShape.sameBits(self, other)
+        ValueDiffer.sameBits(self, other)
     }
 }
 

@@ -3,7 +3,9 @@
 sources: the module table has one row for each module under Sources/ and names no other, each
 row's "depends on" is what the module declares, every module imports what it declares and declares
 what it imports, a row that says its module is "the only" one with something imports a module no
-other does, and the products listed are the package's.
+other does, the products listed are the package's, and the code fenced in named files (unsafe code,
+checks turned off, code inlined into other modules) is in the files "Hot paths and unsafe code"
+names and no other.
 
 Usage: Tests/Docs/architecture_test.py   (a stage of `make test`)
 """
@@ -30,6 +32,18 @@ REACHED_THROUGH = {
         "CNIOBoringSSL": "swift-nio-ssl's BoringSSL, which NIOSSL links: the run's certificate is made with it",
     },
 }
+# What each kind of fenced code is (see "Hot paths and unsafe code"), in a line without its comment.
+FENCED = {
+    "unsafe": re.compile(
+        r"Unsafe(Mutable)?(Raw)?(Buffer)?Pointer|Unmanaged|unsafeBitCast|unsafeDowncast|withUnsafe|unsafeAddress|"
+        r"unsafeMutableAddress|assumingMemoryBound|bindMemory|@_silgen_name"),
+    "unchecked": re.compile(r"@exclusivity\(unchecked\)|@unchecked Sendable|nonisolated\(unsafe\)"),
+    "inlined": re.compile(r"@inlinable|@inline\(__always\)"),
+}
+# The most `@unchecked Sendable` declarations the sources may hold.
+UNCHECKED_SENDABLE_LIMIT = 12
+# Outside the fence: the benchmarks imitate apps and measure the tricks.
+UNFENCED = ("fluxbench",)
 
 
 def check(condition, message):
@@ -91,6 +105,55 @@ def names_in(cell):
     if cell == "nothing":
         return set()
     return {part.strip().strip("`") for part in cell.split(",") if part.strip()}
+
+
+def fenced_code():
+    """For each kind of fenced code, the files that hold it, as `(module, path)`, the path under the
+    module without `.swift`; and each `@unchecked Sendable` declaration, as `path:line`."""
+    found = {kind: set() for kind in FENCED}
+    declarations = []
+    sources = os.path.join(ROOT, "Sources")
+    for place, _, files in os.walk(sources):
+        relative = os.path.relpath(place, sources)
+        module = relative.split(os.sep)[0]
+        for name in sorted(files):
+            if not name.endswith(".swift"):
+                continue
+            path = os.path.join(place, name)
+            inner = os.path.relpath(path, os.path.join(sources, module))[:-len(".swift")]
+            for number, line in enumerate(open(path, encoding="utf-8"), 1):
+                code = line.split("//", 1)[0]
+                if "@unchecked Sendable" in code:
+                    declarations.append(f"{os.path.relpath(path, ROOT)}:{number}")
+                if module in UNFENCED:
+                    continue
+                for kind, pattern in FENCED.items():
+                    if pattern.search(code):
+                        found[kind].add((module, inner))
+    return found, declarations
+
+
+def check_fence(text):
+    """The files "Hot paths and unsafe code" names for each kind are those that hold it."""
+    named = {kind: set() for kind in FENCED}
+    for cells in table_rows(text, "## Hot paths and unsafe code"):
+        if cells[0] == "kind":
+            continue
+        kind = cells[0].strip("`")
+        check(kind in FENCED and len(cells) == 4, f"a row of the hot paths table is not kind, module, files, why: {cells}")
+        if kind in FENCED and len(cells) == 4:
+            module = cells[1].strip("`")
+            named[kind] |= {(module, name) for name in names_in(cells[2])}
+    found, declarations = fenced_code()
+    for kind in FENCED:
+        for module, name in sorted(found[kind] - named[kind]):
+            check(False, f"{module}/{name}.swift holds {kind} code, and the hot paths table does not name it")
+        for module, name in sorted(named[kind] - found[kind]):
+            check(False, f"the hot paths table names {module}/{name}.swift for {kind} code, which it does not hold")
+    check(len(declarations) <= UNCHECKED_SENDABLE_LIMIT,
+          f"{len(declarations)} @unchecked Sendable declarations, more than {UNCHECKED_SENDABLE_LIMIT}: "
+          + ", ".join(declarations))
+    return found, declarations
 
 
 def main():
@@ -166,9 +229,13 @@ def main():
                   f"the products table says '{product['name']}' holds {sorted(names_in(row[1]))}; "
                   f"Package.swift says {sorted(product['targets'])}")
 
+    found, declarations = check_fence(text)
+
     for failure in failures:
         print("architecture_test: FAIL", failure, file=sys.stderr)
-    print(f"architecture_test: {len(modules)} modules and {len(products)} products checked, "
+    fenced = ", ".join(f"{len(files)} with {kind} code" for kind, files in found.items())
+    print(f"architecture_test: {len(modules)} modules and {len(products)} products checked, files fenced "
+          f"({fenced}), {len(declarations)} @unchecked Sendable; "
           f"{len(failures)} failure{'s' if len(failures) != 1 else ''}")
     return 1 if failures else 0
 

@@ -90,30 +90,29 @@ enum LiveLatest {
 /// at a time, what its cell asks.
 @usableFromInline
 final class LiveStates<State>: Sendable {
-    @usableFromInline struct Slots {
-        @usableFromInline var queued: [State] = []
-        @usableFromInline var latest: State?
-        /// The latest state when the shell's own action began, while actions were being dropped.
-        @usableFromInline var sealed: State?
-        @usableFromInline var own: [State] = []
-        @usableFromInline init() {}
-    }
-    @usableFromInline let slots = SingleThreadCell(Slots())
+    // NB: a cell each, not one of a struct of the four: a cell's layout does not depend on the
+    // state's type, so the feed's generic code reaches it without asking for the metadata of a
+    // struct generic over the state on every action.
+    @usableFromInline let queuedSlot = SingleThreadCell<[State]>([])
+    @usableFromInline let latestSlot = SingleThreadCell<State?>(nil)
+    @usableFromInline let sealedSlot = SingleThreadCell<State?>(nil)
+    @usableFromInline let ownSlot = SingleThreadCell<[State]>([])
     @inlinable var queued: [State] {
-        _read { yield slots.value.queued }
-        _modify { yield &slots.value.queued }
+        _read { yield queuedSlot.value }
+        _modify { yield &queuedSlot.value }
     }
     @inlinable var latest: State? {
-        _read { yield slots.value.latest }
-        _modify { yield &slots.value.latest }
+        _read { yield latestSlot.value }
+        _modify { yield &latestSlot.value }
     }
+    /// The latest state when the shell's own action began, while actions were being dropped.
     @inlinable var sealed: State? {
-        _read { yield slots.value.sealed }
-        _modify { yield &slots.value.sealed }
+        _read { yield sealedSlot.value }
+        _modify { yield &sealedSlot.value }
     }
     @inlinable var own: [State] {
-        _read { yield slots.value.own }
-        _modify { yield &slots.value.own }
+        _read { yield ownSlot.value }
+        _modify { yield &ownSlot.value }
     }
 
     @usableFromInline init() {}
@@ -156,7 +155,8 @@ final class LiveStates<State>: Sendable {
 @usableFromInline
 final class LiveFeed<Tap: LiveTap>: LiveSource {
     @usableFromInline typealias Action = Tap.Action
-    // NB: `inbox` is behind its lock; `registered` is a cell the session's thread alone touches.
+    // NB: `inbox` is behind its lock; `registered` and `ownStart` are cells the session's thread
+    // alone touches.
     @usableFromInline
     struct Inbox {
         @usableFromInline var queued: [Action] = []
@@ -211,7 +211,6 @@ final class LiveFeed<Tap: LiveTap>: LiveSource {
         /// What the feed registers on the app's dispatcher: made in `init`, so that it is
         /// compiled where the feed is made (see above).
         var handler: Tap.Handler?
-        var ownStartsWithAction = true
         @usableFromInline init() {}
     }
     @usableFromInline let registered = SingleThreadCell(Registered())
@@ -439,9 +438,11 @@ final class LiveFeed<Tap: LiveTap>: LiveSource {
     /// app's middlewares let it through), not a follow-up of it that a middleware dispatched
     /// instead. Read on the session's thread, after ``dispatchOwn(_:absorb:)``.
     private(set) var ownStartsWithAction: Bool {
-        get { registered.value.ownStartsWithAction }
-        set { registered.value.ownStartsWithAction = newValue }
+        get { ownStart.value }
+        set { ownStart.value = newValue }
     }
+    // NB: a cell of its own, of a type that is not generic: read on every line.
+    private let ownStart = SingleThreadCell(true)
 
     /// Dispatches the shell's action on the app's dispatcher, from the session's thread. Returns
     /// the actions delivered for it (the action as the app's middlewares let it through, if they

@@ -34,11 +34,13 @@ package protocol TypedAction: AnyObject, Sendable {}
 package final class TypedActionBox<A>: TypedAction {
     /// The action, which need not be `Sendable` (ReSwift's are not): it is made, delivered and
     /// applied on the thread of the session that decoded it (see ``AppValue``).
-    @usableFromInline package let box: AppValue<A>
+    ///
+    /// NB: nonisolated(unsafe), not an ``AppValue``: a stored property of a generic class is
+    /// reached at its offset in the class's metadata, where an `AppValue<A>`, whose layout
+    /// depends on `A`, needs its own metadata in the runtime's generic code on every line.
+    @usableFromInline package nonisolated(unsafe) let action: A
 
-    @inlinable package var action: A { box.value }
-
-    @usableFromInline package init(_ action: A) { box = AppValue(action) }
+    @usableFromInline package init(_ action: A) { self.action = action }
 }
 
 /// The name the package's own code uses. The type's public name is underscored: it is public

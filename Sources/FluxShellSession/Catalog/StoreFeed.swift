@@ -18,7 +18,7 @@ import Foundation
 /// applied later, on its own, as `<= ACTION` (see "Stores that change on their own" in the
 /// reference). Reporting costs the hook a lock and an append; it never waits for the shell.
 public final class StoreFeed<Action, State>: Sendable {
-    // NB: every mutable member is in `reports`, touched only with `condition` locked. The app's
+    // NB: every mutable member is in a cell, touched only with `condition` locked. The app's
     // actions and states it holds are handed from the hook's thread to the session's, which alone
     // reads them once taken (see ``AppValue``).
 
@@ -34,26 +34,24 @@ public final class StoreFeed<Action, State>: Sendable {
     }
 
     private let condition = NSCondition()
-    private struct Reports {
-        var entries: [Entry] = []
-        /// The thread that sends the store an action now (``ThreadIdentity/word``), else 0.
-        var sender: UInt = 0
-        /// Reports are ignored: the store was replaced (made again for `undo`) or its session
-        /// ended.
-        var isRetired = false
-    }
-    private let reports = SingleThreadCell(Reports())
+    // NB: a cell each, not one of a struct generic over the store's types, whose metadata the
+    // feed's generic code would ask for on every report.
+    private let reports = SingleThreadCell<[Entry]>([])
+    private let senderThread = SingleThreadCell<UInt>(0)
+    private let retired = SingleThreadCell(false)
     private var entries: [Entry] {
-        _read { yield reports.value.entries }
-        _modify { yield &reports.value.entries }
+        _read { yield reports.value }
+        _modify { yield &reports.value }
     }
+    /// The thread that sends the store an action now (``ThreadIdentity/word``), else 0.
     private var sender: UInt {
-        get { reports.value.sender }
-        set { reports.value.sender = newValue }
+        get { senderThread.value }
+        set { senderThread.value = newValue }
     }
+    /// Reports are ignored: the store was replaced (made again for `undo`) or its session ended.
     private var isRetired: Bool {
-        get { reports.value.isRetired }
-        set { reports.value.isRetired = newValue }
+        get { retired.value }
+        set { retired.value = newValue }
     }
     /// Reads the store's state, for ``changed()``: the store is held weakly (its hook holds
     /// this feed).

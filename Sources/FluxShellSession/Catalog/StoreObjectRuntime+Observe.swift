@@ -7,11 +7,11 @@ import FluxShellValues
 @usableFromInline
 final class ReportedState<State>: ReportedAction {
     /// Made and taken on the session's thread (see ``AppValue``).
-    @usableFromInline let reported: AppValue<State>
+    ///
+    /// NB: nonisolated(unsafe), as ``TypedActionBox``'s action is.
+    @usableFromInline nonisolated(unsafe) let state: State
 
-    @inlinable var state: State { reported.value }
-
-    init(_ state: State) { reported = AppValue(state) }
+    init(_ state: State) { self.state = state }
 }
 
 /// An action a store's hook reported, delivered to its runtime: its library applied it, so no
@@ -47,7 +47,7 @@ extension StoreObjectRuntime {
         pending.append(action)
         let reports = feed.take()
         if reports.count == 1, reports[0].duringSend, let reported = reports[0].action,
-            Self.haveSameBits(reported, action)
+            ValueDiffer.sameBits(reported, action)
         {
             appliesAtOnce = true
             return trace.add(advance(to: reports[0].state), of: alias)
@@ -165,15 +165,8 @@ extension StoreObjectRuntime {
     func isSame(_ reported: Action, _ sent: Action) -> Bool {
         // NB: bits that differ may still be the same value: a library that rebuilt it, an enum's
         // payload bytes that its case leaves unused.
-        Self.haveSameBits(reported, sent)
+        ValueDiffer.sameBits(reported, sent)
             || actionCases.announcement(of: reported) == actionCases.announcement(of: sent)
-    }
-
-    /// Whether two actions are the same bits: the same value (equal bits are), though a value
-    /// rebuilt may differ in its bits.
-    @inlinable
-    static func haveSameBits(_ left: Action, _ right: Action) -> Bool {
-        withUnsafeBytes(of: left) { left in withUnsafeBytes(of: right) { right in left.elementsEqual(right) } }
     }
 
     /// The hook's reports since the last command, each a step of its own: `<= ACTION`, or `<=

@@ -6,39 +6,32 @@ import FluxShellValues
 /// hop to another queue and back, a sleep on the session's clock) is bounded and listed as an
 /// effect's work is.
 final class SendRecord<Object, Action>: EffectRecord, @unchecked Sendable {
-    // NB: @unchecked Sendable, restated as Swift requires of a subclass: what it adds is a `let`
-    // of the app's values (``AppValue``) and a string; see `EffectRecord` for the rest.
-    /// The app's values, used on the session's thread only, where the task's jobs run (see
-    /// ``AppValue``).
-    private struct Call {
-        let send: (Object, Action) async -> Void
-        let object: Object
-        let sent: Action
-        let describe: () -> String
-        /// Called on the session's thread once `send` returned, unless it was cancelled
-        /// (`cancel`, a command taken back, the session's end) or given up on.
-        let returned: (() -> Void)?
-    }
-    private let call: AppValue<Call>
+    // NB: @unchecked Sendable, restated as Swift requires of a subclass: the lets are the app's
+    // values, used on the session's thread only, where the task's jobs run (see ``AppValue``);
+    // see `EffectRecord` for the rest.
+    let send: (Object, Action) async -> Void
+    let object: Object
+    let sent: Action
     let store: String
+    let describe: () -> String
+    /// Called on the session's thread once `send` returned, unless it was cancelled (`cancel`,
+    /// a command taken back, the session's end) or given up on.
+    let returned: (() -> Void)?
 
     init(
         scheduler: EffectScheduler, send: @escaping (Object, Action) async -> Void, object: Object, action: Action,
         store: String, describe: @escaping () -> String, returned: (() -> Void)?
     ) {
-        call = AppValue(Call(send: send, object: object, sent: action, describe: describe, returned: returned))
-        self.store = store
+        (self.send, self.object, self.sent, self.store) = (send, object, action, store)
+        (self.describe, self.returned) = (describe, returned)
         super.init(scheduler: scheduler)
     }
-
-    func describe() -> String { call.value.describe() }
 
     override func describeAction() -> String { describe() }
 
     override func run() async {
-        let call = call.value
-        await call.send(call.object, call.sent)
-        if !isAbandoned, !isCancelled { call.returned?() }
+        await send(object, sent)
+        if !isAbandoned, !isCancelled { returned?() }
         scheduler.end(self)
     }
 

@@ -98,25 +98,12 @@ class EffectRecord: @unchecked Sendable {
 /// that ends at once costs this object and one job, no task of its own.
 @usableFromInline
 final class EffectOf<Action, State>: EffectRecord, @unchecked Sendable {
-    // NB: @unchecked Sendable, restated as Swift requires of a subclass: what it adds are lets
-    // of the app's values (``AppValue``) and of `Sendable` types; see `EffectRecord` for the rest.
-    /// The app's values, used on the session's thread only, where the effect's jobs run (see
-    /// ``AppValue``).
-    @usableFromInline
-    struct Start {
-        @usableFromInline let effect: (Action, State, EffectContext<Action>) async throws -> [Action]
-        @usableFromInline let action: Action
-        @usableFromInline let state: State
-
-        @usableFromInline
-        init(
-            effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action], action: Action,
-            state: State
-        ) {
-            (self.effect, self.action, self.state) = (effect, action, state)
-        }
-    }
-    @usableFromInline let start: AppValue<Start>
+    // NB: @unchecked Sendable, restated as Swift requires of a subclass: the lets are the app's
+    // values, used on the session's thread only, where the effect's jobs run (see ``AppValue``);
+    // see `EffectRecord` for the rest.
+    @usableFromInline let effect: (Action, State, EffectContext<Action>) async throws -> [Action]
+    @usableFromInline let startAction: Action
+    @usableFromInline let state: State
     @usableFromInline let sink: EffectSink<Action>
     let actionCases: ActionCases
 
@@ -125,19 +112,20 @@ final class EffectOf<Action, State>: EffectRecord, @unchecked Sendable {
         scheduler: EffectScheduler, effect: @escaping (Action, State, EffectContext<Action>) async throws -> [Action],
         action: Action, state: State, sink: EffectSink<Action>, actionCases: ActionCases
     ) {
-        self.start = AppValue(Start(effect: effect, action: action, state: state))
+        self.effect = effect
+        self.startAction = action
+        self.state = state
         self.sink = sink
         self.actionCases = actionCases
         super.init(scheduler: scheduler)
     }
 
-    override func describeAction() -> String { actionCases.announcement(of: start.value.action).description }
+    override func describeAction() -> String { actionCases.announcement(of: startAction).description }
 
     override func run() async {
         let context = EffectContext(environment: scheduler.environment, record: self, sink: sink)
-        let start = start.value
         do {
-            context.deliverReturned(try await start.effect(start.action, start.state, context))
+            context.deliverReturned(try await effect(startAction, state, context))
         } catch is CancellationError {
             // NB: a cancelled effect ends this way: nothing to report.
         } catch {

@@ -206,6 +206,20 @@ public final class _ValueDiffer {
     }
 }
 
+extension _ValueDiffer {
+    /// Whether `a` and `b` have the same bits: the same references and the same plain values,
+    /// what a copy of a value has. For telling a copy of a value whose type is not `Equatable`
+    /// from a value made anew; values that are equal may still differ in their bits.
+    ///
+    /// Inlinable: a store object's runtime, compiled where the store is registered, compares the
+    /// action it sent with the one its hook reported on every line.
+    @inlinable
+    public static func sameBits<Value>(_ a: Value, _ b: Value) -> Bool {
+        // NB: each value's bytes are lent for the call only, within its size.
+        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
+    }
+}
+
 /// The name the package's own code uses. The type's public name is underscored: it is public
 /// only so that code inlined into a user's module can use it (see docs/architecture.md).
 @usableFromInline package typealias ValueDiffer = _ValueDiffer

@@ -127,14 +127,6 @@ package final class TypeShape: @unchecked Sendable {
         return ValueSlot.build(T.self) { RuntimeMetadata.injectTag(tag, into: $0, of: T.self) }.value
     }
 
-    /// Whether `a` and `b` have the same bits: the same references and the same plain values,
-    /// what a copy of a value has. For telling a copy of a value whose type is not `Equatable`
-    /// from a value made anew; values that are equal may still differ in their bits.
-    package static func sameBits<Value>(_ a: Value, _ b: Value) -> Bool {
-        // NB: each value's bytes are lent for the call only, within its size.
-        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
-    }
-
     /// Whether the values at `a` and `b` are certainly the same (equal bits, or equal bytes of
     /// text); `false` means they may differ.
     ///
