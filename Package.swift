@@ -112,6 +112,9 @@ let package = Package(
             dependencies: [
                 "FluxCore", "FluxShellJSON", "FluxShellValues",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "Tagged", package: "swift-tagged"),
             ]),
         // Layer 4: the command language: a line lexed and parsed into a command, and printed back.
         .target(name: "FluxShellLanguage", dependencies: ["FluxShellSystem", "FluxShellJSON", "FluxShellValues"]),
