@@ -117,7 +117,7 @@ let package = Package(
                 .product(name: "Tagged", package: "swift-tagged"),
             ]),
         // Layer 4: the command language: a line lexed and parsed into a command, and printed back.
-        .target(name: "FluxShellLanguage", dependencies: ["FluxShellSystem", "FluxShellJSON", "FluxShellValues"]),
+        .target(name: "FluxShellLanguage", dependencies: ["FluxShellSystem", "FluxShellJSON"]),
         .testTarget(
             name: "FluxShellLanguageTests",
             dependencies: [
@@ -227,7 +227,7 @@ let package = Package(
         .target(
             name: "FluxShellMCP",
             dependencies: [
-                "FluxShellLanguage", "FluxShellLive", "FluxShellRunner", "FluxShellSystem", "FluxShellValues",
+                "FluxShellJSON", "FluxShellLanguage", "FluxShellLive", "FluxShellRunner", "FluxShellSystem",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,5 +1,4 @@
 import FluxShellJSON
-import FluxShellValues
 
 /// One command of the shell's language (“The command language” in the reference).
 package enum Command: Sendable, Equatable {

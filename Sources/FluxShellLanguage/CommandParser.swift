@@ -1,6 +1,5 @@
 import FluxShellJSON
 import FluxShellSystem
-import FluxShellValues
 
 /// Turns a command line into a ``Command``.
 ///

@@ -1,5 +1,4 @@
 import FluxShellJSON
-import FluxShellValues
 
 /// The printer of the command language: a ``Command`` as the line that parses back to it
 /// (`CommandParser.parse(command.description).command == command`). What `save`, explore's

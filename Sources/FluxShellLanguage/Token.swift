@@ -1,6 +1,5 @@
 import FluxShellJSON
 import FluxShellSystem
-import FluxShellValues
 
 /// One piece of a command line.
 package struct Token: Sendable, Equatable {

@@ -1,7 +1,7 @@
+import FluxShellJSON
 import FluxShellLive
 import FluxShellRunner
 import FluxShellSystem
-import FluxShellValues
 import Synchronization
 
 /// The server's one conversation with the session (a session of local stores, or a running

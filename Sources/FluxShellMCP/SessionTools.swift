@@ -1,6 +1,6 @@
+import FluxShellJSON
 import FluxShellLanguage
 import FluxShellSystem
-import FluxShellValues
 import MCP
 
 /// The tools an agent calls (“Agents” in the reference): each one command line of the shell's

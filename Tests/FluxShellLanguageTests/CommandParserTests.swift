@@ -3,7 +3,6 @@ import Testing
 @testable import FluxShellJSON
 @testable import FluxShellLanguage
 @testable import FluxShellSystem
-@testable import FluxShellValues
 
 struct CommandParserTests {
     private func command(_ line: String) throws -> Command? {

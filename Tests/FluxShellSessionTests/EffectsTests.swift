@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FluxShellExplore
+@testable import FluxShellJSON
 @testable import FluxShellLanguage
 @testable import FluxShellLive
 @testable import FluxShellRunner

@@ -1,4 +1,5 @@
 import FluxCore
+import FluxShellJSON
 import FluxShellSession
 import FluxShellSystem
 import FluxShellValues

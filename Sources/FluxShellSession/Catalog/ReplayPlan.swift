@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellValues
 
 /// What `skip`, `unskip`, `replace` and `sweep` ask each store to replay: from the state with

@@ -1,4 +1,5 @@
 import FluxCore
+import FluxShellJSON
 import FluxShellValues
 
 /// What travels on a session's one shared dispatcher: the action as typed, and the typed action

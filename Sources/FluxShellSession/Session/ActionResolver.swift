@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellSystem
 import FluxShellValues
 

@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellValues
 
 /// The undo log: each state-changing command, bounded so that a long session keeps a fixed amount

@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellLanguage
 import FluxShellValues
 

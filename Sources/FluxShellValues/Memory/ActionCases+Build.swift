@@ -1,3 +1,4 @@
+import FluxShellJSON
 import FluxShellSystem
 
 /// The enum builder: a value of an action's case made in place, in memory of the enum's own type,

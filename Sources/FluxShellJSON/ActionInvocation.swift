@@ -1,5 +1,3 @@
-import FluxShellJSON
-
 /// `dispatch NAME ARG...`: an action's case name and its arguments, as typed.
 @_documentation(visibility: internal)
 public struct ActionInvocation: Sendable, Equatable, CustomStringConvertible {
