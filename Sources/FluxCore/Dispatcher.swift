@@ -153,17 +153,22 @@ public final class Dispatcher<Action: FluxCore.Action>: Sendable {
 
     /// Removes a handler; it is released at once and sees no later action.
     public func unregister(_ subscription: Subscription<Action>) {
-        lock.withLock {
+        // NB: the handler is released after the lock, with no access to the handlers open: its
+        // captures may hold the last reference to a store, whose `deinit` leaves this dispatcher.
+        let removed = lock.withLock { () -> Handler? in
             guard let index = handlers.firstIndex(where: { $0.id == subscription.id }) else {
-                return
+                return nil
             }
+            let handler = handlers[index].handle
             if isDelivering {
                 handlers[index] = (Self.tombstoneID, { _ in })
                 hasTombstones = true
             } else {
                 handlers.remove(at: index)
             }
+            return handler
         }
+        _ = removed
     }
 
     @usableFromInline

@@ -7,8 +7,9 @@ final class StandardStreams: Sendable {
     // NB: a `fluxsh` process writes from its main thread only, which is what the cells below
     // ask; the scenario runner's worker threads never touch the streams (they hand back
     // strings). The exceptions, the trap handlers of `TrapSurvival.flushOutputOnTrap` and
-    // `TrapReport`, may flush from the thread that trapped, which then dies: nothing else runs
-    // while they write.
+    // `TrapReport`, may flush from the thread that trapped, which then dies with the process:
+    // a trap on a thread other than the main one may meet the main thread's write, and only
+    // the bytes of the output's end are at stake then.
     static let shared = StandardStreams()
 
     private static let flushThreshold = 1 << 16

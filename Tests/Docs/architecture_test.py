@@ -35,13 +35,15 @@ REACHED_THROUGH = {
 # What each kind of fenced code is (see "Hot paths and unsafe code"), in a line without its comment.
 FENCED = {
     "unsafe": re.compile(
-        r"Unsafe(Mutable)?(Raw)?(Buffer)?Pointer|Unmanaged|unsafeBitCast|unsafeDowncast|withUnsafe|unsafeAddress|"
-        r"unsafeMutableAddress|assumingMemoryBound|bindMemory|@_silgen_name"),
-    "unchecked": re.compile(r"@exclusivity\(unchecked\)|@unchecked Sendable|nonisolated\(unsafe\)"),
-    "inlined": re.compile(r"@inlinable|@inline\(__always\)"),
+        r"Unsafe(Mutable)?(Raw)?(Buffer)?Pointer|UnsafeContinuation|OpaquePointer|Unmanaged|unsafeBitCast|"
+        r"unsafeDowncast|withUnsafe|unsafeAddress|unsafeMutableAddress|assumingMemoryBound|bindMemory|"
+        r"withMemoryRebound|baseAddress|unowned\(unsafe\)|UnownedJob|@_silgen_name"),
+    "unchecked": re.compile(
+        r"@exclusivity\(unchecked\)|@unchecked\s+(Swift\.)?Sendable|nonisolated\(unsafe\)|@preconcurrency"),
+    "inlined": re.compile(r"@inlinable|@inline\(__always\)|@_transparent|@_alwaysEmitIntoClient"),
 }
 # The most `@unchecked Sendable` declarations the sources may hold.
-UNCHECKED_SENDABLE_LIMIT = 12
+UNCHECKED_SENDABLE_LIMIT = 11
 # Outside the fence: the benchmarks imitate apps and measure the tricks.
 UNFENCED = ("fluxbench",)
 
@@ -107,6 +109,72 @@ def names_in(cell):
     return {part.strip().strip("`") for part in cell.split(",") if part.strip()}
 
 
+def code_lines(text):
+    """Each line of Swift source with its comments and the contents of its string literals blanked
+    out: `//` and `/* */` comments, `"…"` and `\"\"\"…\"\"\"` strings, raw (`#"…"#`) or not, with
+    the code of their interpolations kept."""
+    lines, line = [], []
+    i, n = 0, len(text)
+    # What is being read: ("code", open parentheses) in code or an interpolation, ("string",
+    # what closes it, raw or not), ("block", depth) in a /* */ comment.
+    stack = [("code", 0)]
+    while i < n:
+        c = text[i]
+        kind = stack[-1][0]
+        if c == "\n":
+            lines.append("".join(line))
+            line = []
+            i += 1
+        elif kind == "block":
+            if text.startswith("*/", i):
+                stack.pop() if stack[-1][1] == 1 else stack.__setitem__(-1, ("block", stack[-1][1] - 1))
+                i += 2
+            elif text.startswith("/*", i):
+                stack[-1] = ("block", stack[-1][1] + 1)
+                i += 2
+            else:
+                i += 1
+        elif kind == "string":
+            _, close, raw = stack[-1]
+            escape = "\\" + "#" * (len(close) - close.count('"')) if raw else "\\"
+            if text.startswith(escape + "(", i):
+                stack.append(("code", 1))
+                line.append("(")
+                i += len(escape) + 1
+            elif text.startswith(escape, i) and i + len(escape) < n and text[i + len(escape)] != "\n":
+                i += len(escape) + 1
+            elif text.startswith(close, i):
+                stack.pop()
+                line.append('"')
+                i += len(close)
+            else:
+                i += 1
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                i += 1
+        elif text.startswith("/*", i):
+            stack.append(("block", 1))
+            i += 2
+        else:
+            match = re.match(r'(#*)("""|")', text[i:i + 64])
+            if match:
+                hashes, quotes = match.groups()
+                stack.append(("string", quotes + hashes, bool(hashes)))
+                line.append('"')
+                i += len(match.group(0))
+                continue
+            if len(stack) > 1 and c in "()":
+                depth = stack[-1][1] + (1 if c == "(" else -1)
+                if depth == 0:
+                    stack.pop()
+                else:
+                    stack[-1] = ("code", depth)
+            line.append(c)
+            i += 1
+    lines.append("".join(line))
+    return lines
+
+
 def fenced_code():
     """For each kind of fenced code, the files that hold it, as `(module, path)`, the path under the
     module without `.swift`; and each `@unchecked Sendable` declaration, as `path:line`."""
@@ -121,9 +189,8 @@ def fenced_code():
                 continue
             path = os.path.join(place, name)
             inner = os.path.relpath(path, os.path.join(sources, module))[:-len(".swift")]
-            for number, line in enumerate(open(path, encoding="utf-8"), 1):
-                code = line.split("//", 1)[0]
-                if "@unchecked Sendable" in code:
+            for number, code in enumerate(code_lines(open(path, encoding="utf-8").read()), 1):
+                if FENCED["unchecked"].search(code) and "Sendable" in code:
                     declarations.append(f"{os.path.relpath(path, ROOT)}:{number}")
                 if module in UNFENCED:
                     continue

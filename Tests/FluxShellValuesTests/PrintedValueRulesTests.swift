@@ -280,8 +280,8 @@ struct PrintedValueRulesTests {
     }
 
     @Test func indexSetsDiffLikeSets() {
-        struct Calendar { var skipped = IndexSet() }
-        let old = Calendar()
+        struct Days { var skipped = IndexSet() }
+        let old = Days()
         var new = old
         new.skipped = [2, 5]
         var newer = new

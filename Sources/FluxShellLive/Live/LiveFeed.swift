@@ -85,9 +85,10 @@ enum LiveLatest {
 
 /// The states a feed copies for one served store, typed.
 ///
-/// NB: every access holds the feed's lock, but `own`'s, which only the session's thread touches
-/// (the feed fills it on that thread, while the session dispatches its own action): one thread
-/// at a time, what its cell asks.
+/// NB: every access holds the feed's lock, but the session's reads of `own` once the shell's
+/// action is over: the thread that delivers the shell's action (the session's, or the app's when
+/// its store applies it on a thread of its own) appends to it under the lock, and the session
+/// reads it after the lock it takes to end that. One thread at a time, what each cell asks.
 @usableFromInline
 final class LiveStates<State>: Sendable {
     // NB: a cell each, not one of a struct of the four: a cell's layout does not depend on the

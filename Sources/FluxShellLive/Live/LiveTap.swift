@@ -64,9 +64,8 @@ extension Dispatcher: LiveTap {
 @usableFromInline
 final class LiveHub<Action, State>: LiveTap {
     // NB: `deliveries` is a dispatcher (thread-safe); the app's closures are the app's own,
-    // called as the app's hook and the shell's sends are (see ``AppValue``); `latest` is behind
-    // its lock; the restore's marks are written before `restoring` is set (releasing) and read
-    // after it was seen set (acquiring), by one shell at a time (`shellTurn`).
+    // called as the app's hook and the shell's sends are (see ``AppValue``); `latest` and the
+    // restore's marks are behind their locks; one shell restores at a time (`shellTurn`).
     @usableFromInline
     struct Delivery: FluxCore.Action {
         /// Delivered on the thread that recorded it (see ``AppValue``).
@@ -98,29 +97,15 @@ final class LiveHub<Action, State>: LiveTap {
     /// records meanwhile on that thread is the restore (an app may restore through an action of
     /// its own); on another, an action of the app's whose place against the restore is unknown.
     @usableFromInline let restoring = Atomic<Bool>(false)
-    @inlinable var restorer: ThreadIdentity? {
-        get { marks.value.restorer }
-        set { marks.value.restorer = newValue }
-    }
-    // NB: one shell's restore at a time touches these (see the note above).
-    @usableFromInline let marks = SingleThreadCell(RestoreMarks())
-    /// The state the shell is setting, and whether the hook recorded reaching it on another
-    /// thread (the restore's own action, applied on the app's thread): only that one is not
-    /// the app's.
-    @inlinable var restoreTarget: State? {
-        get { marks.value.target }
-        set { marks.value.target = newValue }
-    }
-    @inlinable var restoreSeen: Bool {
-        get { marks.value.seen }
-        set { marks.value.seen = newValue }
-    }
-    /// The thread the restore's own action was recorded on: what that thread records after it
-    /// while the restore runs is the app's reaction to it (a middleware's), part of the restore.
-    @inlinable var restoreSeenOn: ThreadIdentity? {
-        get { marks.value.seenOn }
-        set { marks.value.seenOn = newValue }
-    }
+    /// Who restores, to what, and whether the hook recorded reaching it on another thread (the
+    /// restore's own action, applied on the app's thread: only that one is not the app's) and on
+    /// which (what that thread records after it while the restore runs is the app's reaction to
+    /// it, a middleware's, part of the restore).
+    ///
+    /// NB: under a lock of their own: the shell's thread sets them, and the app's threads that
+    /// deliver while the restore runs read and mark them (the handler takes the lock only while
+    /// `restoring` is set).
+    @usableFromInline let marks = LockedValue(RestoreMarks())
     /// The hook recorded something while the restore ran: the state it left is the newest.
     @usableFromInline let restoreRecorded = Atomic<Bool>(false)
     /// The newest state the hook recorded (or the shell read or set): what the feed copies when
@@ -176,14 +161,18 @@ final class LiveHub<Action, State>: LiveTap {
             self.latest.withLock { $0 = delivery.state }
             if self.restoring.load(ordering: .acquiring) {
                 self.restoreRecorded.store(true, ordering: .relaxed)
-                if let restorer = self.restorer, restorer == .current { return }
-                if !self.restoreSeen, let target = self.restoreTarget, Self.reaches(delivery.state, target) {
-                    self.restoreSeen = true
-                    self.restoreSeenOn = .current
-                    return
+                let isRestores = self.marks.withLock { marks in
+                    let thread = ThreadIdentity.current
+                    if let restorer = marks.restorer, restorer == thread { return true }
+                    if !marks.seen, let target = marks.target, Self.reaches(delivery.state, target) {
+                        marks.seen = true
+                        marks.seenOn = thread
+                        return true
+                    }
+                    // NB: after the restore's action, on its thread: the app's reaction to it.
+                    return marks.seen && marks.seenOn == thread
                 }
-                // NB: after the restore's action, on its thread: the app's reaction to it.
-                if self.restoreSeen, self.restoreSeenOn == .current { return }
+                if isRestores { return }
                 return missed()
             }
             body(delivery.action)
@@ -219,15 +208,16 @@ final class LiveHub<Action, State>: LiveTap {
     @usableFromInline
     func restoreState(_ state: State) {
         shellTurn.locked {
-            restorer = .current
-            restoreTarget = state
-            restoreSeen = false
-            restoreSeenOn = nil
+            marks.withLock { marks in
+                marks = RestoreMarks()
+                marks.restorer = .current
+                marks.target = state
+            }
             restoreRecorded.store(false, ordering: .relaxed)
             restoring.store(true, ordering: .releasing)
             restore.value?(state)
             restoring.store(false, ordering: .releasing)
-            restoreTarget = nil
+            marks.withLock { $0.target = nil }
             if !restoreRecorded.load(ordering: .acquiring) { latest.withLock { $0 = state } }
         }
     }

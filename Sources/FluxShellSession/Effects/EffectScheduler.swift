@@ -157,8 +157,6 @@ package final class EffectScheduler: Sendable {
         /// What the stores' own tasks are running as now, if they run or sleep on the clock.
         var library: LibraryTasks?
         var timeLimit: Duration = .seconds(5)
-        /// The session has ended its effects: its route takes no more jobs.
-        var hasShutDown = false
         var route: TaskRoute?
     }
     // NB: the session's thread alone touches these: one value, whose accesses skip the run-time
@@ -217,9 +215,13 @@ package final class EffectScheduler: Sendable {
     private let libraryQueued = SingleThreadCell(false)
 
     /// The session has ended its effects: its route takes no more jobs.
+    ///
+    /// NB: a cell of its own, as `libraryQueued` is: the route reads it when it takes a job,
+    /// which may be while the books are being changed.
+    private let shutDownCell = SingleThreadCell(false)
     private var hasShutDown: Bool {
-        get { books.value.hasShutDown }
-        set { books.value.hasShutDown = newValue }
+        get { shutDownCell.value }
+        set { shutDownCell.value = newValue }
     }
 
     /// Takes a job of a store's own task, on the session's thread: it runs with the effects, as

@@ -108,7 +108,8 @@ final class Sleeper: Sendable {
     }
     // NB: touched only with the environment's lock held (see `EnvironmentCore`).
     private let status = SingleThreadCell(Status())
-    // NB: touched only by the thread that took the waiter out, after the lock is let go.
+    // NB: touched only by the thread that takes the waiter out (under the lock) and resumes it
+    // once the lock is let go.
     private let taken = SingleThreadCell<Waiter<Void, any Error>?>(nil)
     var waiter: Waiter<Void, any Error>? {
         _read { yield status.value.waiter }
