@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import FluxShellSystem
 
 /// What the Swift runtime says about a type: its kind, an enum's cases and their payload types,
 /// and how to make an enum value of a given case. Every read of the runtime's metadata lives here.
@@ -166,12 +162,7 @@ private let deallocBox = unsafeBitCast(
     runtimeFunction("swift_deallocBox"), to: (@convention(thin) (UnsafeMutableRawPointer) -> Void).self)
 
 private func runtimeFunction(_ name: String) -> UnsafeMutableRawPointer {
-    #if canImport(Darwin)
-        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)
-    #else
-        let everywhere: UnsafeMutableRawPointer? = nil
-    #endif
-    guard let address = dlsym(everywhere, name) else { fatalError("the Swift runtime has no \(name)") }
+    guard let address = Platform.symbol(name) else { fatalError("the Swift runtime has no \(name)") }
     return address
 }
 
