@@ -467,6 +467,8 @@ package final class Explorer: Sendable {
     func execute(_ source: inout ActionSource, coverage: inout Coverage, job: Int = 0, run number: Int = -1) -> Outcome
     {
         var outcome = Outcome()
+        // NB: read once a run: the hooks are set before `explore()` and behind a lock.
+        let journal = self.journal
         journal?(job, .start(run: number))
         let run = freshRun()
         let initial = run.session.states(afresh: true)

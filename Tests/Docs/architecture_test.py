@@ -116,7 +116,7 @@ def code_lines(text):
     lines, line = [], []
     i, n = 0, len(text)
     # What is being read: ("code", open parentheses) in code or an interpolation, ("string",
-    # what closes it, raw or not), ("block", depth) in a /* */ comment.
+    # what closes it, raw or not), ("block",) in a /* */ comment, one for each nested one.
     stack = [("code", 0)]
     while i < n:
         c = text[i]
@@ -127,10 +127,10 @@ def code_lines(text):
             i += 1
         elif kind == "block":
             if text.startswith("*/", i):
-                stack.pop() if stack[-1][1] == 1 else stack.__setitem__(-1, ("block", stack[-1][1] - 1))
+                stack.pop()
                 i += 2
             elif text.startswith("/*", i):
-                stack[-1] = ("block", stack[-1][1] + 1)
+                stack.append(("block",))
                 i += 2
             else:
                 i += 1
@@ -153,7 +153,7 @@ def code_lines(text):
             while i < n and text[i] != "\n":
                 i += 1
         elif text.startswith("/*", i):
-            stack.append(("block", 1))
+            stack.append(("block",))
             i += 2
         else:
             match = re.match(r'(#*)("""|")', text[i:i + 64])
